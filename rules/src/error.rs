@@ -1,0 +1,3 @@
+//! Placeholder, being written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IllegalAction {}

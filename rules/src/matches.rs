@@ -1,0 +1,5 @@
+//! Placeholder, being written.
+#[derive(Debug)]
+pub struct Match;
+#[derive(Debug)]
+pub struct MatchResult;

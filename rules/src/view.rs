@@ -1,0 +1,5 @@
+//! Placeholder, being written.
+#[derive(Debug)]
+pub struct TableView;
+#[derive(Debug)]
+pub enum Viewer {}
