@@ -1,17 +1,909 @@
-//! Placeholder, being written.
-#[derive(Debug)]
-pub struct Game;
-#[derive(Debug)]
-pub enum Action {}
-#[derive(Debug)]
-pub enum Input {}
-#[derive(Debug)]
-pub enum Event {}
-#[derive(Debug)]
-pub enum HandEnd {}
-#[derive(Debug)]
-pub enum Phase {}
-#[derive(Debug)]
-pub enum DealSource {}
+//! One hand of Burraco as a state machine (RULES.md sections 3-10).
+//!
+//! [`Game::apply`] checks an [`Input`] completely before it changes anything, so a refused input
+//! leaves the game exactly as it was; an accepted one returns the [`Event`]s it caused, in order.
+//! Everything that happens in a hand is an input: a seat's [`Action`], an expired move clock, the
+//! round clock's TIME OUT. A hand is therefore fully determined by its configuration, dealer, deal
+//! and input log, which is what persistence, replays and arbiters rely on.
+
+use crate::card::{Card, Hand};
+use crate::config::{Config, MoveClock, PileClosing, Preset, StalloRule};
+use crate::deal::{DECK_SIZE, Deal, Seed, is_complete_deck, shuffled_deck};
+use crate::error::IllegalAction;
+use crate::meld::{Meld, MeldShape};
+use crate::score::{HandScore, score_side};
+use crate::seat::{Players, Seat, Side};
+
+/// A meld's number at the table, in the order melds were opened (0, 1, 2, ...).
 pub type MeldId = u8;
-pub type PozzettoId = u8;
+
+/// The two pozzetti: A is taken by the first side to claim one, B by the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PozzettoId {
+    A = 0,
+    B = 1,
+}
+
+impl PozzettoId {
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            PozzettoId::A => "A",
+            PozzettoId::B => "B",
+        }
+    }
+}
+
+/// Where the cards come from: a seed (the normal, provably fair case) or an explicit order (tests).
+#[derive(Clone, PartialEq, Eq)]
+pub enum DealSource {
+    Seed(Seed),
+    Deck(Box<[Card; DECK_SIZE]>),
+}
+
+impl std::fmt::Debug for DealSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DealSource::Seed(seed) => seed.fmt(f),
+            DealSource::Deck(_) => f.write_str("Deck(..)"),
+        }
+    }
+}
+
+impl DealSource {
+    /// The deck in dealing order, top first.
+    pub fn deck(&self) -> [Card; DECK_SIZE] {
+        match self {
+            DealSource::Seed(seed) => shuffled_deck(seed),
+            DealSource::Deck(deck) => **deck,
+        }
+    }
+
+    /// SHA-256 of the seed, published before the first action; `None` for an explicit deck.
+    pub fn commitment(&self) -> Option<[u8; 32]> {
+        match self {
+            DealSource::Seed(seed) => Some(seed.commitment()),
+            DealSource::Deck(_) => None,
+        }
+    }
+}
+
+/// Why a hand could not be dealt.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DealError {
+    #[error("the explicit deck is not the 108 cards of two decks and four jokers")]
+    IncompleteDeck,
+    #[error("the dealer {0} is not seated at this table")]
+    DealerNotSeated(Seat),
+}
+
+/// What a seat asks to do.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Take the top card of the tallone.
+    Draw,
+    /// Take the whole discard pile.
+    PickUp,
+    /// Lay a new meld from the hand. `wild_at` names a sequence position for the wild.
+    Open { cards: Vec<Card>, wild_at: Option<u8> },
+    /// Add cards from the hand to one of the side's melds.
+    Attach { meld: MeldId, cards: Vec<Card>, wild_at: Option<u8> },
+    /// Put a card on the pile, ending the turn.
+    Discard { card: Card },
+}
+
+impl Action {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Action::Draw => "draw",
+            Action::PickUp => "pick_up",
+            Action::Open { .. } => "open",
+            Action::Attach { .. } => "attach",
+            Action::Discard { .. } => "discard",
+        }
+    }
+}
+
+/// Everything that can move a hand forward: the log of a hand is a list of these.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Input {
+    Act { seat: Seat, action: Action },
+    /// The seat on turn ran out of time, grace included: the turn is completed for it.
+    ClockExpired,
+    /// The round clock ran out: the preset's last round begins (RULES.md section 9).
+    TimeOut,
+}
+
+/// How a hand ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum HandEnd {
+    Closed { seat: Seat },
+    /// The third-to-last tallone card was drawn and that turn ended (art. 17).
+    TalloneExhausted,
+    /// A further card exchange after a stallo (`fitab`, `feburit`).
+    Stallo,
+    /// The last round after a TIME OUT was played.
+    TimeOut,
+    /// TIME OUT before the first take under `fedibur`: the hand is not played.
+    Voided,
+}
+
+impl HandEnd {
+    pub fn code(self) -> &'static str {
+        match self {
+            HandEnd::Closed { .. } => "closed",
+            HandEnd::TalloneExhausted => "tallone_exhausted",
+            HandEnd::Stallo => "stallo",
+            HandEnd::TimeOut => "time_out",
+            HandEnd::Voided => "voided",
+        }
+    }
+}
+
+/// What happened, in order. Each event is either public or private to one seat
+/// ([`Event::private_to`]); a private event is hidden from everyone else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The hand is dealt: who deals, who plays first, the up-card, the seed commitment.
+    HandStarted { dealer: Seat, first: Seat, up_card: Card, commitment: Option<[u8; 32]> },
+    /// Private: the cards a seat was dealt.
+    Dealt { seat: Seat, cards: Vec<Card> },
+    /// A turn begins; `clock` is its per-move limit when clocks run.
+    TurnStarted { seat: Seat, cards_held: u8, clock: Option<MoveClock> },
+    /// A seat drew from the tallone (which card is the next, private, event).
+    Drew { seat: Seat },
+    /// Private: the card drawn.
+    DrewCard { seat: Seat, card: Card },
+    PickedUp { seat: Seat, cards: Vec<Card> },
+    Opened { seat: Seat, meld: MeldId, cards: Vec<Card>, result: Meld },
+    Attached { seat: Seat, meld: MeldId, cards: Vec<Card>, result: Meld },
+    /// A side took a pozzetto, in diretta (by melding) or con lo scarto (by discarding).
+    PozzettoTaken { seat: Seat, pozzetto: PozzettoId, in_diretta: bool },
+    /// Private: the pozzetto's cards, when its owner may see them (RULES.md section 6).
+    PozzettoCards { seat: Seat, cards: Vec<Card> },
+    Discarded { seat: Seat, card: Card },
+    /// The seat's move clock ran out; the turn is completed by the events that follow.
+    ClockExpired { seat: Seat },
+    /// TIME OUT: `turns_left` turns remain, counting the one in progress (0 for a voided hand).
+    TimeOutAnnounced { turns_left: u8 },
+    /// One round of consecutive card exchanges is played: a stallo is one round away.
+    StalloWarning { exchanges: u8 },
+    /// Two rounds of card exchanges: under `fedibur` `must_draw` will have to draw; otherwise
+    /// a further exchange ends the hand.
+    Stallo { must_draw: Option<Seat> },
+    /// The hand is over; every hand is public from here on.
+    HandEnded { end: HandEnd, score: HandScore, hands: Vec<(Seat, Vec<Card>)> },
+}
+
+impl Event {
+    /// The one seat allowed to see this event, or `None` when it is public.
+    pub fn private_to(&self) -> Option<Seat> {
+        match self {
+            Event::Dealt { seat, .. } | Event::DrewCard { seat, .. } | Event::PozzettoCards { seat, .. } => {
+                Some(*seat)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Where the turn stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The seat on turn must draw or pick up.
+    Take,
+    /// The seat on turn may meld, and must discard.
+    Play,
+    /// The hand is over.
+    Over,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Turn {
+    seat: Seat,
+    phase: Phase,
+    /// Completed turns before this one: the first round is turns 0..players.
+    index: u32,
+    /// Cards held when the turn began (sets the move clock).
+    cards_held: u8,
+    /// Size of the pile picked up this turn (0: none).
+    picked_up: u8,
+    /// The card of a single-card pile picked up this turn (art. 8).
+    single_card: Option<Card>,
+    /// This turn drew the third-to-last tallone card: the hand ends with its discard (art. 17).
+    last_from_tallone: bool,
+}
+
+/// A pozzetto taken con lo scarto, hidden from its owner until `reveal_after` discards.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HiddenPozzetto {
+    owner: Seat,
+    reveal_after: Seat,
+    cards: Vec<Card>,
+}
+
+/// What the side on turn has among its burracos (for the closing checks).
+#[derive(Debug, Clone, Copy, Default)]
+struct Burracos {
+    any: bool,
+    clean: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct StalloState {
+    /// Consecutive completed card-exchange turns.
+    exchanges: u8,
+    /// Who made the first exchange of the run.
+    first: Option<Seat>,
+    /// `fedibur`: this seat may not pick up at its next turn.
+    must_draw: Option<Seat>,
+}
+
+/// One hand in play (or finished).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    config: Config,
+    dealer: Seat,
+    source: DealSource,
+    hands: [Hand; 4],
+    /// Top card last, so drawing is a pop.
+    tallone: Vec<Card>,
+    /// Top card last.
+    pile: Vec<Card>,
+    /// Contents of pozzetti A and B while untaken (emptied when taken).
+    pozzetti: [Vec<Card>; 2],
+    /// Per side, the pozzetto it took.
+    pozzetto_of: [Option<PozzettoId>; 2],
+    melds: Vec<(Side, Meld)>,
+    turn: Turn,
+    /// Per side, a pozzetto taken con lo scarto that its owner may not see yet.
+    hidden_pozzetti: [Option<HiddenPozzetto>; 2],
+    stallo: StalloState,
+    /// After a TIME OUT: turns left, counting the one in progress.
+    last_round: Option<u8>,
+    ended: Option<(HandEnd, HandScore)>,
+}
+
+impl Game {
+    /// Deals a hand and returns it with its opening events ([`Event::HandStarted`], one private
+    /// [`Event::Dealt`] per seat, the first [`Event::TurnStarted`]).
+    pub fn new(config: Config, dealer: Seat, source: DealSource) -> Result<(Game, Vec<Event>), DealError> {
+        let players = config.players();
+        if !players.is_seated(dealer) {
+            return Err(DealError::DealerNotSeated(dealer));
+        }
+        let deck = source.deck();
+        if !is_complete_deck(&deck) {
+            return Err(DealError::IncompleteDeck);
+        }
+        let deal = Deal::from_deck(&deck, players);
+        let mut hands: [Hand; 4] = Default::default();
+        for (i, cards) in deal.hands.iter().enumerate() {
+            hands[Deal::seat_of_hand(players, dealer, i).index()] = cards.iter().copied().collect();
+        }
+        let first = players.next(dealer);
+        let mut tallone = deal.tallone;
+        tallone.reverse();
+        let game = Game {
+            config,
+            dealer,
+            hands,
+            tallone,
+            pile: vec![deal.discard],
+            pozzetti: deal.pozzetti,
+            pozzetto_of: [None, None],
+            melds: Vec::new(),
+            turn: Turn {
+                seat: first,
+                phase: Phase::Take,
+                index: 0,
+                cards_held: crate::deal::HAND_SIZE as u8,
+                picked_up: 0,
+                single_card: None,
+                last_from_tallone: false,
+            },
+            hidden_pozzetti: [None, None],
+            stallo: StalloState::default(),
+            last_round: None,
+            ended: None,
+            source,
+        };
+        let mut events = vec![Event::HandStarted {
+            dealer,
+            first,
+            up_card: deal.discard,
+            commitment: game.source.commitment(),
+        }];
+        for &seat in players.seats() {
+            events.push(Event::Dealt { seat, cards: game.hands[seat.index()].to_vec() });
+        }
+        events.push(game.turn_started());
+        Ok((game, events))
+    }
+
+    // ----- reading the state -------------------------------------------------------------------
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn players(&self) -> Players {
+        self.config.players()
+    }
+
+    pub fn dealer(&self) -> Seat {
+        self.dealer
+    }
+
+    pub fn source(&self) -> &DealSource {
+        &self.source
+    }
+
+    /// The seat on turn (the last one to play, once the hand is over).
+    pub fn on_turn(&self) -> Seat {
+        self.turn.seat
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.turn.phase
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.ended.is_some()
+    }
+
+    /// How the hand ended and its score.
+    pub fn result(&self) -> Option<(HandEnd, &HandScore)> {
+        self.ended.as_ref().map(|(end, score)| (*end, score))
+    }
+
+    /// Turns completed so far.
+    pub fn turns_played(&self) -> u32 {
+        self.turn.index
+    }
+
+    pub fn hand(&self, seat: Seat) -> &Hand {
+        &self.hands[seat.index()]
+    }
+
+    /// Whether `seat` may see its own hand now: not while it is a pozzetto taken con lo scarto and
+    /// not yet revealed (RULES.md section 6).
+    pub fn hand_visible_to_owner(&self, seat: Seat) -> bool {
+        self.hidden_pozzetti.iter().flatten().all(|h| h.owner != seat)
+    }
+
+    /// The discard pile, bottom first.
+    pub fn pile(&self) -> &[Card] {
+        &self.pile
+    }
+
+    pub fn tallone_len(&self) -> usize {
+        self.tallone.len()
+    }
+
+    /// The tallone, top first. Hidden information: for records and tests, never for a view.
+    pub fn tallone_top_first(&self) -> Vec<Card> {
+        self.tallone.iter().rev().copied().collect()
+    }
+
+    /// The cards of an untaken pozzetto (empty once taken). Hidden information.
+    pub fn pozzetto_cards(&self, pozzetto: PozzettoId) -> &[Card] {
+        &self.pozzetti[pozzetto.index()]
+    }
+
+    /// The pozzetto each side took, by [`Side::index`].
+    pub fn pozzetto_of(&self, side: Side) -> Option<PozzettoId> {
+        self.pozzetto_of[side.index()]
+    }
+
+    /// Every meld with its side, by [`MeldId`].
+    pub fn melds(&self) -> &[(Side, Meld)] {
+        &self.melds
+    }
+
+    pub fn side_of(&self, seat: Seat) -> Side {
+        self.players().side_of(seat)
+    }
+
+    /// The per-move clock of the turn in progress.
+    pub fn move_clock(&self) -> Option<MoveClock> {
+        self.config.move_clock(usize::from(self.turn.cards_held))
+    }
+
+    /// The single card picked up this turn, which may not be discarded (art. 8).
+    pub fn picked_single_card(&self) -> Option<Card> {
+        self.turn.single_card
+    }
+
+    /// Size of the discard pile picked up this turn (0 when the seat drew or has not taken).
+    pub fn picked_up_this_turn(&self) -> usize {
+        usize::from(self.turn.picked_up)
+    }
+
+    /// Turns left in the last round after a TIME OUT, counting the one in progress.
+    pub fn last_round(&self) -> Option<u8> {
+        self.last_round
+    }
+
+    /// Consecutive card exchanges so far, and the seat that must draw under `fedibur`'s stallo.
+    pub fn stallo(&self) -> (u8, Option<Seat>) {
+        (self.stallo.exchanges, self.stallo.must_draw)
+    }
+
+    fn turn_started(&self) -> Event {
+        Event::TurnStarted { seat: self.turn.seat, cards_held: self.turn.cards_held, clock: self.move_clock() }
+    }
+
+    // ----- applying inputs ---------------------------------------------------------------------
+
+    /// Applies one input. On `Err` the game is unchanged.
+    pub fn apply(&mut self, input: &Input) -> Result<Vec<Event>, IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::HandOver);
+        }
+        match input {
+            Input::Act { seat, action } => self.act(*seat, action),
+            Input::ClockExpired => Ok(self.expire_clock()),
+            Input::TimeOut => self.time_out(),
+        }
+    }
+
+    /// Shorthand for `apply(&Input::Act { seat, action })`.
+    pub fn act(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, IllegalAction> {
+        self.check_turn(seat)?;
+        let mut events = Vec::with_capacity(4);
+        match action {
+            Action::Draw => {
+                self.check_draw()?;
+                self.draw(&mut events);
+            }
+            Action::PickUp => {
+                self.check_pick_up()?;
+                self.pick_up(&mut events);
+            }
+            Action::Open { cards, wild_at } => {
+                let meld = self.check_open(cards, *wild_at)?;
+                self.lay(cards, None, meld, &mut events);
+            }
+            Action::Attach { meld, cards, wild_at } => {
+                let result = self.check_attach(*meld, cards, *wild_at)?;
+                self.lay(cards, Some(*meld), result, &mut events);
+            }
+            Action::Discard { card } => {
+                self.check_discard(*card)?;
+                self.discard(*card, &mut events);
+            }
+        }
+        Ok(events)
+    }
+
+    fn check_turn(&self, seat: Seat) -> Result<(), IllegalAction> {
+        if self.is_over() {
+            Err(IllegalAction::HandOver)
+        } else if !self.players().is_seated(seat) {
+            Err(IllegalAction::NotSeated { seat })
+        } else if seat != self.turn.seat {
+            Err(IllegalAction::NotYourTurn { on_turn: self.turn.seat })
+        } else {
+            Ok(())
+        }
+    }
+
+    pub(crate) fn check_draw(&self) -> Result<(), IllegalAction> {
+        if self.turn.phase != Phase::Take {
+            return Err(IllegalAction::AlreadyTaken);
+        }
+        // Never reached in play (the hand ends first) but kept so the invariant cannot break.
+        if self.tallone.len() <= 2 {
+            return Err(IllegalAction::TalloneExhausted);
+        }
+        Ok(())
+    }
+
+    pub(crate) fn check_pick_up(&self) -> Result<(), IllegalAction> {
+        if self.turn.phase != Phase::Take {
+            return Err(IllegalAction::AlreadyTaken);
+        }
+        if self.stallo.must_draw == Some(self.turn.seat) {
+            return Err(IllegalAction::StalloMustDraw);
+        }
+        Ok(())
+    }
+
+    fn draw(&mut self, events: &mut Vec<Event>) {
+        let seat = self.turn.seat;
+        let card = self.tallone.pop().expect("check_draw keeps two cards in the tallone");
+        self.hands[seat.index()].add(card);
+        self.turn.phase = Phase::Play;
+        self.turn.last_from_tallone = self.tallone.len() == 2;
+        events.push(Event::Drew { seat });
+        events.push(Event::DrewCard { seat, card });
+    }
+
+    fn pick_up(&mut self, events: &mut Vec<Event>) {
+        let seat = self.turn.seat;
+        let cards = std::mem::take(&mut self.pile);
+        for &c in &cards {
+            self.hands[seat.index()].add(c);
+        }
+        self.turn.phase = Phase::Play;
+        self.turn.picked_up = cards.len().min(usize::from(u8::MAX)) as u8;
+        self.turn.single_card = (cards.len() == 1).then(|| cards[0]);
+        events.push(Event::PickedUp { seat, cards });
+    }
+
+    fn check_play_phase(&self) -> Result<(), IllegalAction> {
+        match self.turn.phase {
+            Phase::Take => Err(IllegalAction::MustTakeFirst),
+            Phase::Play => Ok(()),
+            Phase::Over => Err(IllegalAction::HandOver),
+        }
+    }
+
+    /// The meld `cards` would open, if the seat on turn may open it.
+    pub(crate) fn check_open(&self, cards: &[Card], wild_at: Option<u8>) -> Result<Meld, IllegalAction> {
+        self.check_play_phase()?;
+        let hand = &self.hands[self.turn.seat.index()];
+        if !hand.contains_all(cards) {
+            return Err(IllegalAction::CardsNotInHand);
+        }
+        let meld = Meld::open(cards, wild_at)?;
+        if let MeldShape::Combination { rank } = meld.shape() {
+            let side = self.side_of(self.turn.seat);
+            let duplicate = self
+                .melds
+                .iter()
+                .any(|(s, m)| *s == side && m.shape() == MeldShape::Combination { rank });
+            if duplicate {
+                return Err(IllegalAction::DuplicateCombination);
+            }
+        }
+        self.check_hand_after_play(cards, None, &meld)?;
+        Ok(meld)
+    }
+
+    /// The meld `id` would become with `cards` attached, if the seat on turn may attach them.
+    pub(crate) fn check_attach(&self, id: MeldId, cards: &[Card], wild_at: Option<u8>) -> Result<Meld, IllegalAction> {
+        self.check_play_phase()?;
+        let (side, meld) = self.melds.get(usize::from(id)).ok_or(IllegalAction::UnknownMeld { meld: id })?;
+        if *side != self.side_of(self.turn.seat) {
+            return Err(IllegalAction::OpponentsMeld { meld: id });
+        }
+        if !self.hands[self.turn.seat.index()].contains_all(cards) {
+            return Err(IllegalAction::CardsNotInHand);
+        }
+        let result = meld.attach(cards, wild_at)?;
+        self.check_hand_after_play(cards, Some(id), &result)?;
+        Ok(result)
+    }
+
+    /// After melding `cards` (making `result` as meld `target`, or a new meld) the turn must still
+    /// be able to end (RULES.md section 6): an emptied hand takes the pozzetto in diretta if the side
+    /// has none, else it is refused; a non-empty hand must keep a legal discard.
+    fn check_hand_after_play(&self, cards: &[Card], target: Option<MeldId>, result: &Meld) -> Result<(), IllegalAction> {
+        let seat = self.turn.seat;
+        let mut after = self.hands[seat.index()].clone();
+        for &c in cards {
+            after.remove(c);
+        }
+        if after.is_empty() {
+            return if self.pozzetto_of(self.side_of(seat)).is_some() {
+                Err(IllegalAction::WouldEmptyHand)
+            } else {
+                Ok(())
+            };
+        }
+        // A one-card hand can only close, and whether it may depends on the melds after this play.
+        let burracos = self.side_burracos(Some((target, result)));
+        if after.faces().any(|c| self.discard_error(&after, c, burracos).is_none()) {
+            Ok(())
+        } else {
+            Err(IllegalAction::NoLegalDiscardLeft)
+        }
+    }
+
+    /// Whether the side on turn has a burraco, and a clean one, counting `change` (meld `id`
+    /// becoming the given meld, or a new meld when `id` is `None`).
+    fn side_burracos(&self, change: Option<(Option<MeldId>, &Meld)>) -> Burracos {
+        let side = self.side_of(self.turn.seat);
+        let semipulito = self.config.semipulito();
+        let mut found = Burracos::default();
+        let mut note = |meld: &Meld| {
+            if let Some(kind) = meld.burraco_kind(semipulito) {
+                found.any = true;
+                found.clean |= kind.is_clean();
+            }
+        };
+        for (id, (s, meld)) in self.melds.iter().enumerate() {
+            if *s != side {
+                continue;
+            }
+            match change {
+                Some((Some(target), replaced)) if usize::from(target) == id => note(replaced),
+                _ => note(meld),
+            }
+        }
+        if let Some((None, new)) = change {
+            note(new);
+        }
+        found
+    }
+
+    pub(crate) fn check_discard(&self, card: Card) -> Result<(), IllegalAction> {
+        self.check_play_phase()?;
+        let hand = &self.hands[self.turn.seat.index()];
+        if !hand.contains(card) {
+            return Err(IllegalAction::CardNotInHand { card });
+        }
+        match self.discard_error(hand, card, self.side_burracos(None)) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Why discarding `card` from `hand` would be refused, or `None` when it is legal.
+    fn discard_error(&self, hand: &Hand, card: Card, burracos: Burracos) -> Option<IllegalAction> {
+        if self.turn.single_card == Some(card) && hand.count(card) < 2 {
+            return Some(IllegalAction::DiscardPickedUpCard { card });
+        }
+        if hand.len() > 1 {
+            return None;
+        }
+        if self.pozzetto_of(self.side_of(self.turn.seat)).is_none() {
+            // Con lo scarto: going to the pozzetto with any card, a wild included, is allowed.
+            return None;
+        }
+        self.closing_error(card, burracos)
+    }
+
+    /// Why closing by discarding `card` would be refused, or `None` when it is allowed.
+    fn closing_error(&self, card: Card, burracos: Burracos) -> Option<IllegalAction> {
+        if self.pozzetto_of(self.side_of(self.turn.seat)).is_none() {
+            return Some(IllegalAction::CloseWithoutPozzetto);
+        }
+        if !burracos.any {
+            return Some(IllegalAction::CloseWithoutBurraco);
+        }
+        if self.config.close_requires_pulito() && !burracos.clean {
+            return Some(IllegalAction::CloseWithoutBurracoPulito);
+        }
+        if card.is_wild() {
+            return Some(IllegalAction::CloseWithWild);
+        }
+        if self.turn.picked_up > 0 {
+            match self.config.pile_closing() {
+                PileClosing::Forbidden => return Some(IllegalAction::CloseAfterPilePickup),
+                PileClosing::SingleCardOnly if self.turn.picked_up > 1 => {
+                    return Some(IllegalAction::CloseAfterMultiCardPickup);
+                }
+                _ => {}
+            }
+        }
+        if !self.config.closing_in_first_round() && self.turn.index < self.players().count() as u32 {
+            return Some(IllegalAction::CloseInFirstRound);
+        }
+        None
+    }
+
+    /// Moves `cards` from the hand into a new meld (`target` None) or meld `target`, then takes the
+    /// pozzetto in diretta if the hand emptied.
+    fn lay(&mut self, cards: &[Card], target: Option<MeldId>, result: Meld, events: &mut Vec<Event>) {
+        let seat = self.turn.seat;
+        for &c in cards {
+            self.hands[seat.index()].remove(c);
+        }
+        let cards = cards.to_vec();
+        match target {
+            None => {
+                let id = self.melds.len() as MeldId;
+                self.melds.push((self.side_of(seat), result));
+                events.push(Event::Opened { seat, meld: id, cards, result });
+            }
+            Some(id) => {
+                self.melds[usize::from(id)].1 = result;
+                events.push(Event::Attached { seat, meld: id, cards, result });
+            }
+        }
+        if self.hands[seat.index()].is_empty() {
+            let (pozzetto, cards) = self.take_pozzetto(seat);
+            self.hands[seat.index()] = cards.iter().copied().collect();
+            events.push(Event::PozzettoTaken { seat, pozzetto, in_diretta: true });
+            events.push(Event::PozzettoCards { seat, cards });
+        }
+    }
+
+    fn take_pozzetto(&mut self, seat: Seat) -> (PozzettoId, Vec<Card>) {
+        let side = self.side_of(seat);
+        let pozzetto = if self.pozzetto_of[side.other().index()] == Some(PozzettoId::A) {
+            PozzettoId::B
+        } else {
+            PozzettoId::A
+        };
+        self.pozzetto_of[side.index()] = Some(pozzetto);
+        (pozzetto, std::mem::take(&mut self.pozzetti[pozzetto.index()]))
+    }
+
+    fn discard(&mut self, card: Card, events: &mut Vec<Event>) {
+        let seat = self.turn.seat;
+        let players = self.players();
+        self.hands[seat.index()].remove(card);
+        self.pile.push(card);
+        events.push(Event::Discarded { seat, card });
+
+        for slot in &mut self.hidden_pozzetti {
+            if let Some(hidden) = slot.take_if(|h| h.reveal_after == seat) {
+                events.push(Event::PozzettoCards { seat: hidden.owner, cards: hidden.cards });
+            }
+        }
+
+        if self.hands[seat.index()].is_empty() {
+            if self.pozzetto_of(self.side_of(seat)).is_some() {
+                // check_discard allowed it, so this is a legal closing.
+                self.end_hand(HandEnd::Closed { seat }, events);
+                return;
+            }
+            let (pozzetto, cards) = self.take_pozzetto(seat);
+            self.hands[seat.index()] = cards.iter().copied().collect();
+            events.push(Event::PozzettoTaken { seat, pozzetto, in_diretta: false });
+            // Head to head the owner sees it at its next turn, i.e. after the opponent's discard;
+            // with four players after the partner's next discard (art. 22.3).
+            let reveal_after = match players {
+                Players::Four => seat.partner(),
+                Players::Two => players.next(seat),
+            };
+            self.hidden_pozzetti[self.side_of(seat).index()] = Some(HiddenPozzetto { owner: seat, reveal_after, cards });
+        }
+
+        self.end_turn(events);
+    }
+
+    /// Stallo bookkeeping, the ends of a hand that fall on a discard, then the next turn.
+    fn end_turn(&mut self, events: &mut Vec<Event>) {
+        let seat = self.turn.seat;
+        let players = self.players().count() as u8;
+        if self.turn.single_card.is_some() {
+            if self.stallo.exchanges == 0 {
+                self.stallo.first = Some(seat);
+            }
+            self.stallo.exchanges = self.stallo.exchanges.saturating_add(1);
+        } else {
+            self.stallo.exchanges = 0;
+            self.stallo.first = None;
+        }
+        if self.stallo.must_draw == Some(seat) {
+            self.stallo.must_draw = None;
+        }
+
+        let exchanges = self.stallo.exchanges;
+        let mut end = None;
+        if exchanges == players {
+            events.push(Event::StalloWarning { exchanges });
+        } else if exchanges == 2 * players {
+            let must_draw = match self.config.stallo_rule() {
+                StalloRule::HandEnds => None,
+                StalloRule::FirstExchangerMustDraw => self.stallo.first,
+            };
+            self.stallo.must_draw = must_draw;
+            events.push(Event::Stallo { must_draw });
+        } else if exchanges > 2 * players && self.config.stallo_rule() == StalloRule::HandEnds {
+            end = Some(HandEnd::Stallo);
+        }
+        if self.turn.last_from_tallone {
+            end = Some(HandEnd::TalloneExhausted);
+        }
+        if let Some(left) = self.last_round {
+            self.last_round = Some(left - 1);
+            if left <= 1 {
+                end = Some(HandEnd::TimeOut);
+            }
+        }
+        if let Some(end) = end {
+            self.end_hand(end, events);
+            return;
+        }
+
+        let next = self.players().next(seat);
+        self.turn = Turn {
+            seat: next,
+            phase: Phase::Take,
+            index: self.turn.index + 1,
+            cards_held: self.hands[next.index()].len().min(usize::from(u8::MAX)) as u8,
+            picked_up: 0,
+            single_card: None,
+            last_from_tallone: false,
+        };
+        events.push(self.turn_started());
+    }
+
+    fn end_hand(&mut self, end: HandEnd, events: &mut Vec<Event>) {
+        self.turn.phase = Phase::Over;
+        let players = self.players();
+        let score = if end == HandEnd::Voided {
+            HandScore::default()
+        } else {
+            let sides = Side::BOTH.map(|side| {
+                let in_hand: i32 = players.members(side).iter().map(|s| self.hands[s.index()].points()).sum();
+                let melds = self
+                    .melds
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (s, _))| *s == side)
+                    .map(|(id, (_, m))| (id as u8, m));
+                let closed = matches!(end, HandEnd::Closed { seat } if players.side_of(seat) == side);
+                score_side(&self.config, melds, in_hand, self.pozzetto_of[side.index()].is_some(), closed)
+            });
+            HandScore { sides }
+        };
+        let hands = players.seats().iter().map(|&s| (s, self.hands[s.index()].to_vec())).collect();
+        self.hidden_pozzetti = [None, None];
+        self.ended = Some((end, score.clone()));
+        events.push(Event::HandEnded { end, score, hands });
+    }
+
+    /// The clock ran out: draw if the seat has not taken, then discard the highest legal card
+    /// secondo norma (RULES.md section 9).
+    fn expire_clock(&mut self) -> Vec<Event> {
+        let seat = self.turn.seat;
+        let mut events = vec![Event::ClockExpired { seat }];
+        if self.turn.phase == Phase::Take {
+            self.draw(&mut events);
+        }
+        let card = self
+            .legal_discards()
+            .into_iter()
+            .max_by_key(|c| c.norma_key())
+            .expect("a turn in play always keeps a legal discard");
+        self.discard(card, &mut events);
+        events
+    }
+
+    /// The round clock ran out (RULES.md section 9): set the turns left in the last round.
+    fn time_out(&mut self) -> Result<Vec<Event>, IllegalAction> {
+        if self.last_round.is_some() {
+            return Err(IllegalAction::TimeOutAlreadyAnnounced);
+        }
+        let players = self.players();
+        let not_taken = self.turn.phase == Phase::Take;
+        let preset = self.config.preset();
+        let mut events = Vec::with_capacity(2);
+        if preset == Preset::Fedibur && not_taken && self.turn.index == 0 {
+            events.push(Event::TimeOutAnnounced { turns_left: 0 });
+            self.last_round = Some(0);
+            self.end_hand(HandEnd::Voided, &mut events);
+            return Ok(events);
+        }
+        let turns_left = match (players, preset) {
+            (Players::Two, _) => 3,
+            (Players::Four, Preset::Fitab) if not_taken => 4,
+            (Players::Four, Preset::Fitab) => 7,
+            (Players::Four, Preset::Feburit) if not_taken => 4,
+            (Players::Four, Preset::Feburit) => 5,
+            (Players::Four, Preset::Fedibur) => {
+                // Finish the round up to the dealer, then one more round ending with the dealer.
+                let mut to_dealer = 1;
+                let mut seat = self.turn.seat;
+                while seat != self.dealer {
+                    seat = players.next(seat);
+                    to_dealer += 1;
+                }
+                to_dealer + 4
+            }
+        };
+        self.last_round = Some(turns_left);
+        events.push(Event::TimeOutAnnounced { turns_left });
+        Ok(events)
+    }
+
+    /// The cards the seat on turn may discard now (empty before taking).
+    pub fn legal_discards(&self) -> Vec<Card> {
+        if self.turn.phase != Phase::Play {
+            return Vec::new();
+        }
+        let hand = &self.hands[self.turn.seat.index()];
+        let burracos = self.side_burracos(None);
+        hand.faces().filter(|&c| self.discard_error(hand, c, burracos).is_none()).collect()
+    }
+}

@@ -1,0 +1,10 @@
+//! The Burraco wire: what crosses the network and what is kept as evidence.
+//!
+//! This is the only crate that knows serde. The rules crate's types are converted by hand into the
+//! types here, so the wire can stay stable while the engine changes.
+//!
+//! - [`cards`]: card, seat and seed codes as text (`"7H"`, `"10S"`, `"JK"`; `"N"`; 64 hex digits).
+//! - [`record`]: the JSON hand record, published at the end of every hand and replayable.
+
+pub mod cards;
+pub mod record;

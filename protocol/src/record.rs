@@ -1,0 +1,1 @@
+//! Placeholder: the hand record is being written.
