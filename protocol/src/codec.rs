@@ -1,0 +1,137 @@
+//! Frames to messages and back: JSON text frames tagged by `type`, and postcard binary frames.
+//!
+//! The message enums are serde's default (externally tagged) so postcard can encode them; the JSON
+//! form moves the variant name into a `type` field: `{"discard":{"id":7,...}}` on the serde side is
+//! `{"type":"discard","id":7,...}` on the wire.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+/// The largest frame a client may send. Every client message fits in far less; anything bigger is
+/// refused before it is parsed.
+pub const MAX_CLIENT_FRAME: usize = 16 * 1024;
+
+/// Why a frame is not a message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    #[error("frame of {len} bytes exceeds the limit of {max}")]
+    TooLarge { len: usize, max: usize },
+    #[error("not valid JSON: {0}")]
+    Json(String),
+    #[error("a message is a JSON object with a string field \"type\"")]
+    NotTagged,
+    #[error("invalid {kind:?} message: {detail}")]
+    Invalid { kind: String, detail: String },
+    #[error("invalid binary frame: {0}")]
+    Binary(String),
+}
+
+impl DecodeError {
+    /// The stable error code sent back to the client.
+    pub fn code(&self) -> &'static str {
+        match self {
+            DecodeError::TooLarge { .. } => "frame_too_large",
+            DecodeError::Json(_) | DecodeError::NotTagged | DecodeError::Binary(_) => "malformed_frame",
+            DecodeError::Invalid { .. } => "invalid_message",
+        }
+    }
+}
+
+/// A decoded frame, or the error with whatever request id could still be read from it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded<T> {
+    pub result: Result<T, DecodeError>,
+    /// The frame's `id` field when it had one, so even a refused request gets its reply.
+    pub id: Option<u64>,
+}
+
+/// Encodes a message as a JSON text frame.
+pub fn to_json<T: Serialize>(message: &T) -> String {
+    let external = serde_json::to_string(message).expect("wire types always serialize");
+    flatten_tag(&external).unwrap_or(external)
+}
+
+/// `{"name":{...}}` to `{"type":"name",...}` by string surgery: serde_json writes the externally
+/// tagged variant as exactly that prefix, so no second parse is needed.
+fn flatten_tag(external: &str) -> Option<String> {
+    let rest = external.strip_prefix("{\"")?;
+    let name_end = rest.find('"')?;
+    let (name, after) = rest.split_at(name_end);
+    let fields = after.strip_prefix("\":{")?.strip_suffix("}}")?;
+    let mut out = String::with_capacity(external.len() + 8);
+    out.push_str("{\"type\":\"");
+    out.push_str(name);
+    out.push('"');
+    if !fields.is_empty() {
+        out.push(',');
+        out.push_str(fields);
+    }
+    out.push('}');
+    Some(out)
+}
+
+/// Decodes a JSON text frame, at most `max` bytes.
+pub fn from_json<T: DeserializeOwned>(text: &str, max: usize) -> Decoded<T> {
+    if text.len() > max {
+        return Decoded { result: Err(DecodeError::TooLarge { len: text.len(), max }), id: None };
+    }
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => return Decoded { result: Err(DecodeError::Json(e.to_string())), id: None },
+    };
+    let Value::Object(mut fields) = value else {
+        return Decoded { result: Err(DecodeError::NotTagged), id: None };
+    };
+    let id = fields.get("id").and_then(Value::as_u64);
+    let Some(Value::String(kind)) = fields.remove("type") else {
+        return Decoded { result: Err(DecodeError::NotTagged), id };
+    };
+    let mut external = Map::with_capacity(1);
+    external.insert(kind.clone(), Value::Object(fields));
+    let result = serde_json::from_value(Value::Object(external))
+        .map_err(|e| DecodeError::Invalid { kind, detail: e.to_string() });
+    Decoded { result, id }
+}
+
+/// Encodes a message as a postcard binary frame.
+pub fn to_binary<T: Serialize>(message: &T) -> Vec<u8> {
+    postcard::to_stdvec(message).expect("wire types always serialize")
+}
+
+/// Decodes a postcard binary frame, at most `max` bytes.
+pub fn from_binary<T: DeserializeOwned>(bytes: &[u8], max: usize) -> Decoded<T> {
+    if bytes.len() > max {
+        return Decoded { result: Err(DecodeError::TooLarge { len: bytes.len(), max }), id: None };
+    }
+    Decoded { result: postcard::from_bytes(bytes).map_err(|e| DecodeError::Binary(e.to_string())), id: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{ClientMessage, ServerMessage};
+
+    #[test]
+    fn json_is_flat_and_tagged() {
+        let m = ClientMessage::Ping { id: 3 };
+        assert_eq!(to_json(&m), r#"{"type":"ping","id":3}"#);
+        assert_eq!(from_json::<ClientMessage>(&to_json(&m), MAX_CLIENT_FRAME).result, Ok(m));
+        let g = ServerMessage::Goodbye { reason: "shutdown".into() };
+        assert_eq!(to_json(&g), r#"{"type":"goodbye","reason":"shutdown"}"#);
+    }
+
+    #[test]
+    fn bad_frames_are_typed_errors_with_the_id_when_readable() {
+        let d = from_json::<ClientMessage>(r#"{"type":"discard","id":9,"table":"t","card":"1X"}"#, 1024);
+        assert_eq!(d.id, Some(9));
+        assert_eq!(d.result.unwrap_err().code(), "invalid_message");
+        let d = from_json::<ClientMessage>(r#"{"type":"nope","id":4}"#, 1024);
+        assert_eq!((d.id, d.result.unwrap_err().code()), (Some(4), "invalid_message"));
+        assert_eq!(from_json::<ClientMessage>("[1,2]", 1024).result.unwrap_err(), DecodeError::NotTagged);
+        assert_eq!(from_json::<ClientMessage>("{", 1024).result.unwrap_err().code(), "malformed_frame");
+        let big = "x".repeat(2000);
+        assert_eq!(from_json::<ClientMessage>(&big, 1024).result.unwrap_err().code(), "frame_too_large");
+        assert_eq!(from_binary::<ClientMessage>(&[200, 1, 2], 1024).result.unwrap_err().code(), "malformed_frame");
+    }
+}

@@ -1,0 +1,501 @@
+//! Every message of protocol version 1.x, client to server and server to client.
+//!
+//! On the wire a message is a JSON object tagged by `type` (text frames) or the same message in
+//! postcard (binary frames); see [`crate::codec`]. Every variant is a struct of named fields, so the
+//! JSON form is flat: `{"type":"discard","id":7,"table":"t1","card":"7H"}`.
+//!
+//! Version rule (docs/PROTOCOL.md): within a major version, messages are only ever added at the end
+//! of these enums, and existing messages never gain, lose or reorder fields. A server never sends a
+//! client a message newer than the minor version the client said hello with.
+
+use burraco_rules::{Card, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::cards::{card, card_list, opt_card, seat};
+
+/// The protocol version this crate speaks.
+pub const PROTOCOL_MAJOR: u16 = 1;
+pub const PROTOCOL_MINOR: u16 = 0;
+
+/// `"1.0"`.
+pub fn protocol_version() -> String {
+    format!("{PROTOCOL_MAJOR}.{PROTOCOL_MINOR}")
+}
+
+/// Parses `"major.minor"`.
+pub fn parse_version(text: &str) -> Option<(u16, u16)> {
+    let (major, minor) = text.split_once('.')?;
+    Some((major.parse().ok()?, minor.parse().ok()?))
+}
+
+/// A seat as written on the wire, `"N" "E" "S" "W"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct WireSeat(#[serde(with = "seat")] pub Seat);
+
+/// What a client sends.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The first message of every connection. `resume` is the session token of an earlier
+    /// connection: the player gets its seats back.
+    Hello { version: String, name: String, resume: Option<String> },
+    ListTables { id: u64 },
+    CreateTable { id: u64, settings: WireSettings, private: bool, bots: Option<BotLevel> },
+    /// Sit at a table by its id (public tables) or by invite code; `seat` picks a free seat.
+    Join { id: u64, table: Option<String>, invite: Option<String>, seat: Option<WireSeat> },
+    /// Sit at the first open public table that matches, or open one.
+    QuickPlay { id: u64, preset: Option<String>, players: Option<u8> },
+    Leave { id: u64, table: String },
+    /// The ready check: the first hand is dealt when every seat is taken and ready.
+    Ready { id: u64, table: String },
+    Spectate { id: u64, table: String },
+    Draw { id: u64, table: String },
+    PickUp { id: u64, table: String },
+    Open {
+        id: u64,
+        table: String,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+        wild_at: Option<u8>,
+    },
+    Attach {
+        id: u64,
+        table: String,
+        meld: u8,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+        wild_at: Option<u8>,
+    },
+    Discard {
+        id: u64,
+        table: String,
+        #[serde(with = "card")]
+        card: Card,
+    },
+    /// Resume a table's event stream after `last_seq`: the server replays what followed, or sends
+    /// a snapshot when that is no longer in its buffer.
+    Sync { id: u64, table: String, last_seq: u64 },
+    /// Table chat. Free text is closed while a hand is in play (ethics, art. 21); `phrase` codes
+    /// (greetings and fixed phrases) stay open.
+    Chat { id: u64, table: String, text: Option<String>, phrase: Option<String> },
+    Ping { id: u64 },
+}
+
+impl ClientMessage {
+    /// The request id, `None` for `hello`.
+    pub fn id(&self) -> Option<u64> {
+        use ClientMessage::*;
+        match self {
+            Hello { .. } => None,
+            ListTables { id }
+            | CreateTable { id, .. }
+            | Join { id, .. }
+            | QuickPlay { id, .. }
+            | Leave { id, .. }
+            | Ready { id, .. }
+            | Spectate { id, .. }
+            | Draw { id, .. }
+            | PickUp { id, .. }
+            | Open { id, .. }
+            | Attach { id, .. }
+            | Discard { id, .. }
+            | Sync { id, .. }
+            | Chat { id, .. }
+            | Ping { id } => Some(*id),
+        }
+    }
+
+    /// The `type` tag as written in JSON.
+    pub fn kind(&self) -> &'static str {
+        use ClientMessage::*;
+        match self {
+            Hello { .. } => "hello",
+            ListTables { .. } => "list_tables",
+            CreateTable { .. } => "create_table",
+            Join { .. } => "join",
+            QuickPlay { .. } => "quick_play",
+            Leave { .. } => "leave",
+            Ready { .. } => "ready",
+            Spectate { .. } => "spectate",
+            Draw { .. } => "draw",
+            PickUp { .. } => "pick_up",
+            Open { .. } => "open",
+            Attach { .. } => "attach",
+            Discard { .. } => "discard",
+            Sync { .. } => "sync",
+            Chat { .. } => "chat",
+            Ping { .. } => "ping",
+        }
+    }
+}
+
+/// Bot strength for seats a table creator leaves empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// L0: random legal moves.
+    Random,
+    /// L1: greedy.
+    Greedy,
+    /// L2: expert rules.
+    Expert,
+    /// L3: determinized Monte Carlo search.
+    Search,
+}
+
+/// A table's settings: a preset and optional overrides (RULES.md section 1). `null` = the preset's.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WireSettings {
+    /// `"fitab"`, `"feburit"` or `"fedibur"`.
+    pub preset: String,
+    /// 4 or 2.
+    pub players: Option<u8>,
+    /// A match of this many hands (1-8)...
+    pub hands: Option<u8>,
+    /// ...or to this many points.
+    pub target: Option<u32>,
+    /// `"federation"`, `"relaxed"` or `"off"`.
+    pub clocks: Option<String>,
+    pub semipulito: Option<bool>,
+    pub close_requires_pulito: Option<bool>,
+}
+
+/// What the server sends: replies (carrying the request `id`) and table events (carrying the
+/// table and its sequence number).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Answer to `hello`. `session` is the resume token to keep.
+    Welcome { version: String, session: String, player: String, name: String, resumed: bool, seats: Vec<SeatRef> },
+    /// A request succeeded and has nothing else to say.
+    Ok { id: u64 },
+    /// A request failed (`id` is `null` when the frame could not be read far enough to find one).
+    /// `code` is stable (docs/PROTOCOL.md lists them); for an illegal move `code` is
+    /// `"illegal_action"` and `rule` names the rule that refused it.
+    Error { id: Option<u64>, code: String, message: String, rule: Option<String> },
+    /// Answer to `list_tables`.
+    Tables { id: u64, tables: Vec<TableSummary> },
+    /// Answer to `create_table`; the creator is seated.
+    TableCreated { id: u64, table: String, invite: Option<String>, seat: WireSeat },
+    /// Answer to `join` and `quick_play`.
+    Seated { id: u64, table: String, seat: WireSeat },
+    Pong { id: u64 },
+    /// The full state of a table as the receiver may see it, as of `seq`.
+    Snapshot { table: String, seq: u64, view: TableSnapshot },
+    /// An event this receiver may not see: only its number.
+    Tick { table: String, seq: u64 },
+    PlayerJoined { table: String, seq: u64, seat: WireSeat, name: String, bot: bool },
+    PlayerLeft { table: String, seq: u64, seat: WireSeat },
+    PlayerReady { table: String, seq: u64, seat: WireSeat },
+    /// The player's connection dropped; the seat is kept for `grace_ms` while its clock runs.
+    PlayerDisconnected { table: String, seq: u64, seat: WireSeat, grace_ms: u64 },
+    PlayerReconnected { table: String, seq: u64, seat: WireSeat },
+    /// A bot plays the seat until its player returns.
+    PlayerReplacedByBot { table: String, seq: u64, seat: WireSeat },
+    MatchStarted { table: String, seq: u64, first_dealer: WireSeat, round_clock_ms: Option<u64> },
+    /// A hand is dealt. `commitment` is SHA-256 of the seed, revealed in `hand_ended`.
+    HandStarted {
+        table: String,
+        seq: u64,
+        hand: u32,
+        dealer: WireSeat,
+        first: WireSeat,
+        #[serde(with = "card")]
+        up_card: Card,
+        commitment: Option<String>,
+    },
+    /// Private to `seat`: its eleven cards.
+    Dealt {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+    },
+    /// `clock_ms` and `grace_ms`: the per-move clock of this turn (`null` when off).
+    TurnStarted { table: String, seq: u64, seat: WireSeat, cards_held: u8, clock_ms: Option<u32>, grace_ms: Option<u32> },
+    /// The player on turn used up the move clock; `grace_ms` remain before the server plays.
+    GraceStarted { table: String, seq: u64, seat: WireSeat, grace_ms: u32 },
+    Drew { table: String, seq: u64, seat: WireSeat },
+    /// Private to `seat`: the card drawn.
+    DrewCard {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card")]
+        card: Card,
+    },
+    PickedUp {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+    },
+    /// A new meld; `cards` are the cards that left the hand, `meld` the meld as laid.
+    Opened {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+        meld: WireMeld,
+    },
+    Attached {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+        meld: WireMeld,
+    },
+    /// `pozzetto` is `"A"` or `"B"`.
+    PozzettoTaken { table: String, seq: u64, seat: WireSeat, pozzetto: String, in_diretta: bool },
+    /// Private to `seat`: the pozzetto's cards, when its owner may see them.
+    PozzettoCards {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card_list")]
+        cards: Vec<Card>,
+    },
+    Discarded {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        #[serde(with = "card")]
+        card: Card,
+    },
+    /// The server completed the turn for `seat` (the events that follow are its draw and discard).
+    ClockExpired { table: String, seq: u64, seat: WireSeat },
+    /// The round clock ran out: `turns_left` turns remain in this hand (0: the hand is void).
+    TimeOut { table: String, seq: u64, turns_left: u8 },
+    StalloWarning { table: String, seq: u64, exchanges: u8 },
+    /// A stallo: under `fedibur`, `must_draw` may not pick up at its next turn; otherwise a further
+    /// card exchange ends the hand.
+    Stallo { table: String, seq: u64, must_draw: Option<WireSeat> },
+    /// The hand is over: the score, every hand, and the revealed seed (`null` while a duplicate
+    /// board is still in play elsewhere, or for an explicit deck).
+    HandEnded {
+        table: String,
+        seq: u64,
+        hand: u32,
+        end: String,
+        closed_by: Option<WireSeat>,
+        score: Vec<SideScoreWire>,
+        hands: Vec<SeatCards>,
+        seed: Option<String>,
+    },
+    /// The hand record of docs/HAND_RECORD.md, as JSON text.
+    HandRecord { table: String, seq: u64, hand: u32, record: String },
+    /// `totals` and `vp` by side, in the order of `sides`.
+    MatchEnded {
+        table: String,
+        seq: u64,
+        sides: Vec<String>,
+        totals: Vec<i32>,
+        winner: Option<String>,
+        vp: Option<Vec<u8>>,
+    },
+    ChatMessage { table: String, seq: u64, seat: Option<WireSeat>, name: String, text: String },
+    /// The server is going away (shutdown): reconnect later with the session token.
+    Goodbye { reason: String },
+}
+
+impl ServerMessage {
+    /// The table event's sequence number, `None` for replies and connection messages.
+    pub fn seq(&self) -> Option<u64> {
+        event_seq(self)
+    }
+
+}
+
+fn event_seq(message: &ServerMessage) -> Option<u64> {
+    use ServerMessage::*;
+    match message {
+        Welcome { .. } | Ok { .. } | Error { .. } | Tables { .. } | TableCreated { .. } | Seated { .. } | Pong { .. } | Goodbye { .. } => None,
+        Snapshot { seq, .. }
+        | Tick { seq, .. }
+        | PlayerJoined { seq, .. }
+        | PlayerLeft { seq, .. }
+        | PlayerReady { seq, .. }
+        | PlayerDisconnected { seq, .. }
+        | PlayerReconnected { seq, .. }
+        | PlayerReplacedByBot { seq, .. }
+        | MatchStarted { seq, .. }
+        | HandStarted { seq, .. }
+        | Dealt { seq, .. }
+        | TurnStarted { seq, .. }
+        | GraceStarted { seq, .. }
+        | Drew { seq, .. }
+        | DrewCard { seq, .. }
+        | PickedUp { seq, .. }
+        | Opened { seq, .. }
+        | Attached { seq, .. }
+        | PozzettoTaken { seq, .. }
+        | PozzettoCards { seq, .. }
+        | Discarded { seq, .. }
+        | ClockExpired { seq, .. }
+        | TimeOut { seq, .. }
+        | StalloWarning { seq, .. }
+        | Stallo { seq, .. }
+        | HandEnded { seq, .. }
+        | HandRecord { seq, .. }
+        | MatchEnded { seq, .. }
+        | ChatMessage { seq, .. } => Some(*seq),
+    }
+}
+
+/// A table and seat a session holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRef {
+    pub table: String,
+    pub seat: WireSeat,
+}
+
+/// A line of the lobby.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSummary {
+    pub table: String,
+    pub preset: String,
+    pub players: u8,
+    /// Names by seat; `null` for a free seat.
+    pub seats: Vec<SeatName>,
+    /// `"waiting"`, `"playing"` or `"finished"`.
+    pub status: String,
+    pub spectators: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatName {
+    pub seat: WireSeat,
+    pub name: Option<String>,
+    pub bot: bool,
+}
+
+/// A meld on the table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireMeld {
+    pub id: u8,
+    /// `"NS"`/`"EW"` (head to head: `"S"`/`"N"`).
+    pub side: String,
+    /// `"sequence"` or `"combination"`.
+    pub kind: String,
+    /// A sequence's lowest position (1 = ace low ... 14 = ace high), `null` for a combination.
+    pub start: Option<u8>,
+    /// The cards, lowest position first for a sequence.
+    #[serde(with = "card_list")]
+    pub cards: Vec<Card>,
+    /// The sequence position of the wild, `null` when none (a natural 2 is not a wild).
+    pub wild_at: Option<u8>,
+    /// For a combination: the wild card, if any.
+    #[serde(with = "opt_card")]
+    pub wild: Option<Card>,
+}
+
+/// A seat's cards (at the end of a hand, when everything is public).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatCards {
+    pub seat: WireSeat,
+    #[serde(with = "card_list")]
+    pub cards: Vec<Card>,
+}
+
+/// One side's score for a hand, item by item (RULES.md section 10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideScoreWire {
+    /// `"NS"`/`"EW"` (head to head: `"S"`/`"N"`).
+    pub side: String,
+    pub melded: i32,
+    pub burracos: Vec<BurracoWire>,
+    pub closing: i32,
+    pub in_hand: i32,
+    pub pozzetto: i32,
+    pub total: i32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BurracoWire {
+    pub meld: u8,
+    /// `"reale"`, `"super"`, `"pulito"`, `"semipulito"` or `"sporco"`.
+    pub kind: String,
+    pub bonus: i32,
+}
+
+/// A seat in a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatState {
+    pub seat: WireSeat,
+    pub name: Option<String>,
+    pub bot: bool,
+    pub connected: bool,
+    pub ready: bool,
+    /// Cards held (`null` before the first deal).
+    pub cards: Option<u8>,
+}
+
+/// The whole table as the receiver may see it (RULES.md section 12).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableSnapshot {
+    pub settings: WireSettings,
+    /// `"waiting"`, `"playing"`, `"between_hands"` or `"finished"`.
+    pub status: String,
+    /// The receiver's seat, `null` for a spectator.
+    pub you: Option<WireSeat>,
+    pub seats: Vec<SeatState>,
+    /// Hands completed so far and each side's running total, in the order of `sides`.
+    pub hands_played: u32,
+    pub sides: Vec<String>,
+    pub totals: Vec<i32>,
+    /// Milliseconds left on the round clock, `null` when it does not run.
+    pub round_clock_left_ms: Option<u64>,
+    pub time_out: bool,
+    /// The hand in play (or just finished), `null` before the first deal.
+    pub hand: Option<HandSnapshot>,
+}
+
+/// The hand in play as the receiver may see it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HandSnapshot {
+    pub number: u32,
+    pub dealer: WireSeat,
+    pub on_turn: WireSeat,
+    /// `"take"`, `"play"` or `"over"`.
+    pub phase: String,
+    /// The receiver's own cards; `null` for a spectator or while its pozzetto is not yet visible.
+    #[serde(with = "opt_card_list")]
+    pub hand: Option<Vec<Card>>,
+    pub melds: Vec<WireMeld>,
+    /// The discard pile, bottom first.
+    #[serde(with = "card_list")]
+    pub pile: Vec<Card>,
+    pub tallone: u8,
+    /// Who took pozzetto A and B (side labels), `null` while untaken.
+    pub pozzetti: Vec<Option<String>>,
+    #[serde(with = "opt_card")]
+    pub picked_single_card: Option<Card>,
+    pub commitment: Option<String>,
+    /// Milliseconds left for the player on turn, grace included; `null` without clocks.
+    pub move_clock_left_ms: Option<u32>,
+    pub last_round: Option<u8>,
+    pub stallo_exchanges: u8,
+    pub stallo_must_draw: Option<WireSeat>,
+}
+
+/// An optional list of card codes.
+mod opt_card_list {
+    use burraco_rules::Card;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(cards: &Option<Vec<Card>>, s: S) -> Result<S::Ok, S::Error> {
+        cards.as_ref().map(|cs| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Card>>, D::Error> {
+        let codes = Option::<Vec<String>>::deserialize(d)?;
+        codes
+            .map(|cs| cs.iter().map(|c| c.parse().map_err(serde::de::Error::custom)).collect())
+            .transpose()
+    }
+}

@@ -1,0 +1,1 @@
+//! Wire golden tests (being written).
