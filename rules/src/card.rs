@@ -112,7 +112,7 @@ impl Card {
 
     /// The face with this index (0..53), as returned by [`Card::index`].
     pub fn from_index(index: usize) -> Option<Card> {
-        (index < Card::FACES).then(|| Card(index as u8))
+        (index < Card::FACES).then_some(Card(index as u8))
     }
 
     pub fn index(self) -> usize {

@@ -907,3 +907,38 @@ impl Game {
         hand.faces().filter(|&c| self.discard_error(hand, c, burracos).is_none()).collect()
     }
 }
+
+// ----- determinization hook (rules/src/determinize.rs) -------------------------------------------
+// Added by the bots engineer: a seat never saw the deal, so it cannot replay its way to the state it
+// knows; determinize.rs assembles a game consistent with that knowledge through this constructor.
+// Nothing else may use it: every other game is dealt by `Game::new` and moved by `Game::apply`.
+impl Game {
+    pub(crate) fn from_world(w: crate::determinize::WorldParts) -> Game {
+        Game {
+            config: w.config,
+            dealer: w.dealer,
+            source: w.source,
+            hands: w.hands,
+            tallone: w.tallone,
+            pile: w.pile,
+            pozzetti: w.pozzetti,
+            pozzetto_of: w.pozzetto_of,
+            melds: w.melds,
+            turn: Turn {
+                seat: w.on_turn,
+                phase: w.phase,
+                index: w.turn_index,
+                cards_held: w.cards_held,
+                picked_up: w.picked_up,
+                single_card: w.single_card,
+                last_from_tallone: w.last_from_tallone,
+            },
+            hidden_pozzetti: w
+                .hidden_pozzetti
+                .map(|h| h.map(|(owner, reveal_after, cards)| HiddenPozzetto { owner, reveal_after, cards })),
+            stallo: StalloState { exchanges: w.stallo_exchanges, first: w.stallo_first, must_draw: w.stallo_must_draw },
+            last_round: w.last_round,
+            ended: None,
+        }
+    }
+}

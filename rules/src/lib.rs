@@ -8,6 +8,7 @@
 pub mod card;
 pub mod config;
 pub mod deal;
+pub mod determinize;
 pub mod enumerate;
 pub mod error;
 pub mod game;
@@ -24,10 +25,11 @@ pub use config::{
     BurracoValues, ClockMode, Config, ConfigError, MatchLength, MoveClock, PileClosing, Preset,
     StalloRule, TableSettings,
 };
+pub use determinize::{DeterminizeError, SeatKnowledge};
 pub use deal::{DECK_SIZE, Deal, HAND_SIZE, Seed, canonical_deck, shuffled_deck};
 pub use error::IllegalAction;
 pub use game::{Action, DealSource, Event, Game, HandEnd, Input, MeldId, Phase, PozzettoId};
-pub use matches::{Match, MatchResult};
+pub use matches::{Match, MatchEnd, MatchError, MatchResult};
 pub use meld::{BurracoKind, Meld, MeldError, MeldShape};
 pub use score::{BurracoScore, HandScore, SideScore};
 pub use seat::{Players, Seat, Side};
