@@ -29,7 +29,10 @@ pub mod card_list {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Card>, D::Error> {
         let codes = Vec::<std::borrow::Cow<'de, str>>::deserialize(d)?;
-        codes.iter().map(|c| c.parse().map_err(D::Error::custom)).collect()
+        codes
+            .iter()
+            .map(|c| c.parse().map_err(D::Error::custom))
+            .collect()
     }
 }
 
@@ -43,7 +46,8 @@ pub mod opt_card {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Card>, D::Error> {
         let code = Option::<std::borrow::Cow<'de, str>>::deserialize(d)?;
-        code.map(|c| c.parse().map_err(D::Error::custom)).transpose()
+        code.map(|c| c.parse().map_err(D::Error::custom))
+            .transpose()
     }
 }
 
@@ -57,7 +61,9 @@ pub mod seat {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Seat, D::Error> {
         let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
-        Seat::from_code(&text).ok_or_else(|| D::Error::custom(format!("invalid seat {text:?}: expected N, E, S or W")))
+        Seat::from_code(&text).ok_or_else(|| {
+            D::Error::custom(format!("invalid seat {text:?}: expected N, E, S or W"))
+        })
     }
 }
 
@@ -107,11 +113,20 @@ mod tests {
             seat: Seat::West,
         };
         let json = serde_json::to_string(&sample).unwrap();
-        assert_eq!(json, r#"{"one":"10S","many":["JK","2H","AH"],"maybe":null,"seat":"W"}"#);
+        assert_eq!(
+            json,
+            r#"{"one":"10S","many":["JK","2H","AH"],"maybe":null,"seat":"W"}"#
+        );
         assert_eq!(serde_json::from_str::<Sample>(&json).unwrap(), sample);
         let bytes = postcard::to_stdvec(&sample).unwrap();
         assert_eq!(postcard::from_bytes::<Sample>(&bytes).unwrap(), sample);
-        assert!(serde_json::from_str::<Sample>(r#"{"one":"1H","many":[],"maybe":null,"seat":"W"}"#).is_err());
-        assert!(serde_json::from_str::<Sample>(r#"{"one":"AH","many":[],"maybe":null,"seat":"X"}"#).is_err());
+        assert!(
+            serde_json::from_str::<Sample>(r#"{"one":"1H","many":[],"maybe":null,"seat":"W"}"#)
+                .is_err()
+        );
+        assert!(
+            serde_json::from_str::<Sample>(r#"{"one":"AH","many":[],"maybe":null,"seat":"X"}"#)
+                .is_err()
+        );
     }
 }

@@ -32,7 +32,9 @@ impl DecodeError {
     pub fn code(&self) -> &'static str {
         match self {
             DecodeError::TooLarge { .. } => "frame_too_large",
-            DecodeError::Json(_) | DecodeError::NotTagged | DecodeError::Binary(_) => "malformed_frame",
+            DecodeError::Json(_) | DecodeError::NotTagged | DecodeError::Binary(_) => {
+                "malformed_frame"
+            }
             DecodeError::Invalid { .. } => "invalid_message",
         }
     }
@@ -74,23 +76,43 @@ fn flatten_tag(external: &str) -> Option<String> {
 /// Decodes a JSON text frame, at most `max` bytes.
 pub fn from_json<T: DeserializeOwned>(text: &str, max: usize) -> Decoded<T> {
     if text.len() > max {
-        return Decoded { result: Err(DecodeError::TooLarge { len: text.len(), max }), id: None };
+        return Decoded {
+            result: Err(DecodeError::TooLarge {
+                len: text.len(),
+                max,
+            }),
+            id: None,
+        };
     }
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
-        Err(e) => return Decoded { result: Err(DecodeError::Json(e.to_string())), id: None },
+        Err(e) => {
+            return Decoded {
+                result: Err(DecodeError::Json(e.to_string())),
+                id: None,
+            };
+        }
     };
     let Value::Object(mut fields) = value else {
-        return Decoded { result: Err(DecodeError::NotTagged), id: None };
+        return Decoded {
+            result: Err(DecodeError::NotTagged),
+            id: None,
+        };
     };
     let id = fields.get("id").and_then(Value::as_u64);
     let Some(Value::String(kind)) = fields.remove("type") else {
-        return Decoded { result: Err(DecodeError::NotTagged), id };
+        return Decoded {
+            result: Err(DecodeError::NotTagged),
+            id,
+        };
     };
     let mut external = Map::with_capacity(1);
     external.insert(kind.clone(), Value::Object(fields));
-    let result = serde_json::from_value(Value::Object(external))
-        .map_err(|e| DecodeError::Invalid { kind, detail: e.to_string() });
+    let result =
+        serde_json::from_value(Value::Object(external)).map_err(|e| DecodeError::Invalid {
+            kind,
+            detail: e.to_string(),
+        });
     Decoded { result, id }
 }
 
@@ -102,9 +124,18 @@ pub fn to_binary<T: Serialize>(message: &T) -> Vec<u8> {
 /// Decodes a postcard binary frame, at most `max` bytes.
 pub fn from_binary<T: DeserializeOwned>(bytes: &[u8], max: usize) -> Decoded<T> {
     if bytes.len() > max {
-        return Decoded { result: Err(DecodeError::TooLarge { len: bytes.len(), max }), id: None };
+        return Decoded {
+            result: Err(DecodeError::TooLarge {
+                len: bytes.len(),
+                max,
+            }),
+            id: None,
+        };
     }
-    Decoded { result: postcard::from_bytes(bytes).map_err(|e| DecodeError::Binary(e.to_string())), id: None }
+    Decoded {
+        result: postcard::from_bytes(bytes).map_err(|e| DecodeError::Binary(e.to_string())),
+        id: None,
+    }
 }
 
 #[cfg(test)]
@@ -116,22 +147,56 @@ mod tests {
     fn json_is_flat_and_tagged() {
         let m = ClientMessage::Ping { id: 3 };
         assert_eq!(to_json(&m), r#"{"type":"ping","id":3}"#);
-        assert_eq!(from_json::<ClientMessage>(&to_json(&m), MAX_CLIENT_FRAME).result, Ok(m));
-        let g = ServerMessage::Goodbye { reason: "shutdown".into() };
+        assert_eq!(
+            from_json::<ClientMessage>(&to_json(&m), MAX_CLIENT_FRAME).result,
+            Ok(m)
+        );
+        let g = ServerMessage::Goodbye {
+            reason: "shutdown".into(),
+        };
         assert_eq!(to_json(&g), r#"{"type":"goodbye","reason":"shutdown"}"#);
     }
 
     #[test]
     fn bad_frames_are_typed_errors_with_the_id_when_readable() {
-        let d = from_json::<ClientMessage>(r#"{"type":"discard","id":9,"table":"t","card":"1X"}"#, 1024);
+        let d = from_json::<ClientMessage>(
+            r#"{"type":"discard","id":9,"table":"t","card":"1X"}"#,
+            1024,
+        );
         assert_eq!(d.id, Some(9));
         assert_eq!(d.result.unwrap_err().code(), "invalid_message");
         let d = from_json::<ClientMessage>(r#"{"type":"nope","id":4}"#, 1024);
-        assert_eq!((d.id, d.result.unwrap_err().code()), (Some(4), "invalid_message"));
-        assert_eq!(from_json::<ClientMessage>("[1,2]", 1024).result.unwrap_err(), DecodeError::NotTagged);
-        assert_eq!(from_json::<ClientMessage>("{", 1024).result.unwrap_err().code(), "malformed_frame");
+        assert_eq!(
+            (d.id, d.result.unwrap_err().code()),
+            (Some(4), "invalid_message")
+        );
+        assert_eq!(
+            from_json::<ClientMessage>("[1,2]", 1024)
+                .result
+                .unwrap_err(),
+            DecodeError::NotTagged
+        );
+        assert_eq!(
+            from_json::<ClientMessage>("{", 1024)
+                .result
+                .unwrap_err()
+                .code(),
+            "malformed_frame"
+        );
         let big = "x".repeat(2000);
-        assert_eq!(from_json::<ClientMessage>(&big, 1024).result.unwrap_err().code(), "frame_too_large");
-        assert_eq!(from_binary::<ClientMessage>(&[200, 1, 2], 1024).result.unwrap_err().code(), "malformed_frame");
+        assert_eq!(
+            from_json::<ClientMessage>(&big, 1024)
+                .result
+                .unwrap_err()
+                .code(),
+            "frame_too_large"
+        );
+        assert_eq!(
+            from_binary::<ClientMessage>(&[200, 1, 2], 1024)
+                .result
+                .unwrap_err()
+                .code(),
+            "malformed_frame"
+        );
     }
 }

@@ -1,12 +1,14 @@
 //! Hand-written conversions between the rules crate's types and the wire's (serde stays here).
 
 use burraco_rules::{
-    ClockMode, Config, ConfigError, Event, HandEnd, HandScore, MatchLength, Meld, MeldShape, Players, Preset, Side,
-    TableSettings,
+    ClockMode, Config, ConfigError, Event, HandEnd, HandScore, MatchLength, Meld, MeldShape,
+    Players, Preset, Side, TableSettings,
 };
 
 use crate::cards::to_hex;
-use crate::wire::{BurracoWire, SeatCards, ServerMessage, SideScoreWire, WireMeld, WireSeat, WireSettings};
+use crate::wire::{
+    BurracoWire, SeatCards, ServerMessage, SideScoreWire, WireMeld, WireSeat, WireSettings,
+};
 
 /// Why wire settings do not make a table.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -25,7 +27,8 @@ pub enum SettingsError {
 
 /// Validates wire settings into a [`Config`].
 pub fn config_from_wire(settings: &WireSettings) -> Result<Config, SettingsError> {
-    let preset = Preset::from_code(&settings.preset).ok_or_else(|| SettingsError::UnknownPreset(settings.preset.clone()))?;
+    let preset = Preset::from_code(&settings.preset)
+        .ok_or_else(|| SettingsError::UnknownPreset(settings.preset.clone()))?;
     let players = match settings.players {
         None | Some(4) => Players::Four,
         Some(2) => Players::Two,
@@ -96,7 +99,11 @@ pub fn score_to_wire(score: &HandScore, players: Players) -> Vec<SideScoreWire> 
                 burracos: s
                     .burracos
                     .iter()
-                    .map(|b| BurracoWire { meld: b.meld, kind: b.kind.code().to_owned(), bonus: b.bonus })
+                    .map(|b| BurracoWire {
+                        meld: b.meld,
+                        kind: b.kind.code().to_owned(),
+                        bonus: b.bonus,
+                    })
                     .collect(),
                 closing: s.closing,
                 in_hand: s.in_hand,
@@ -126,7 +133,12 @@ pub fn event_to_wire(event: &Event, cx: EventContext<'_>) -> ServerMessage {
     let players = cx.players;
     let side_of = |seat| players.side_of(seat);
     match event {
-        Event::HandStarted { dealer, first, up_card, commitment } => ServerMessage::HandStarted {
+        Event::HandStarted {
+            dealer,
+            first,
+            up_card,
+            commitment,
+        } => ServerMessage::HandStarted {
             table,
             seq,
             hand: cx.hand,
@@ -135,8 +147,17 @@ pub fn event_to_wire(event: &Event, cx: EventContext<'_>) -> ServerMessage {
             up_card: *up_card,
             commitment: commitment.as_ref().map(|c| to_hex(c)),
         },
-        Event::Dealt { seat, cards } => ServerMessage::Dealt { table, seq, seat: WireSeat(*seat), cards: cards.clone() },
-        Event::TurnStarted { seat, cards_held, clock } => ServerMessage::TurnStarted {
+        Event::Dealt { seat, cards } => ServerMessage::Dealt {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+            cards: cards.clone(),
+        },
+        Event::TurnStarted {
+            seat,
+            cards_held,
+            clock,
+        } => ServerMessage::TurnStarted {
             table,
             seq,
             seat: WireSeat(*seat),
@@ -144,38 +165,90 @@ pub fn event_to_wire(event: &Event, cx: EventContext<'_>) -> ServerMessage {
             clock_ms: clock.map(|c| c.limit_ms),
             grace_ms: clock.map(|c| c.grace_ms),
         },
-        Event::Drew { seat } => ServerMessage::Drew { table, seq, seat: WireSeat(*seat) },
-        Event::DrewCard { seat, card } => ServerMessage::DrewCard { table, seq, seat: WireSeat(*seat), card: *card },
-        Event::PickedUp { seat, cards } => ServerMessage::PickedUp { table, seq, seat: WireSeat(*seat), cards: cards.clone() },
-        Event::Opened { seat, meld, cards, result } => ServerMessage::Opened {
+        Event::Drew { seat } => ServerMessage::Drew {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+        },
+        Event::DrewCard { seat, card } => ServerMessage::DrewCard {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+            card: *card,
+        },
+        Event::PickedUp { seat, cards } => ServerMessage::PickedUp {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+            cards: cards.clone(),
+        },
+        Event::Opened {
+            seat,
+            meld,
+            cards,
+            result,
+        } => ServerMessage::Opened {
             table,
             seq,
             seat: WireSeat(*seat),
             cards: cards.clone(),
             meld: meld_to_wire(*meld, side_of(*seat), players, result),
         },
-        Event::Attached { seat, meld, cards, result } => ServerMessage::Attached {
+        Event::Attached {
+            seat,
+            meld,
+            cards,
+            result,
+        } => ServerMessage::Attached {
             table,
             seq,
             seat: WireSeat(*seat),
             cards: cards.clone(),
             meld: meld_to_wire(*meld, side_of(*seat), players, result),
         },
-        Event::PozzettoTaken { seat, pozzetto, in_diretta } => ServerMessage::PozzettoTaken {
+        Event::PozzettoTaken {
+            seat,
+            pozzetto,
+            in_diretta,
+        } => ServerMessage::PozzettoTaken {
             table,
             seq,
             seat: WireSeat(*seat),
             pozzetto: pozzetto.code().to_owned(),
             in_diretta: *in_diretta,
         },
-        Event::PozzettoCards { seat, cards } => {
-            ServerMessage::PozzettoCards { table, seq, seat: WireSeat(*seat), cards: cards.clone() }
-        }
-        Event::Discarded { seat, card } => ServerMessage::Discarded { table, seq, seat: WireSeat(*seat), card: *card },
-        Event::ClockExpired { seat } => ServerMessage::ClockExpired { table, seq, seat: WireSeat(*seat) },
-        Event::TimeOutAnnounced { turns_left } => ServerMessage::TimeOut { table, seq, turns_left: *turns_left },
-        Event::StalloWarning { exchanges } => ServerMessage::StalloWarning { table, seq, exchanges: *exchanges },
-        Event::Stallo { must_draw } => ServerMessage::Stallo { table, seq, must_draw: must_draw.map(WireSeat) },
+        Event::PozzettoCards { seat, cards } => ServerMessage::PozzettoCards {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+            cards: cards.clone(),
+        },
+        Event::Discarded { seat, card } => ServerMessage::Discarded {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+            card: *card,
+        },
+        Event::ClockExpired { seat } => ServerMessage::ClockExpired {
+            table,
+            seq,
+            seat: WireSeat(*seat),
+        },
+        Event::TimeOutAnnounced { turns_left } => ServerMessage::TimeOut {
+            table,
+            seq,
+            turns_left: *turns_left,
+        },
+        Event::StalloWarning { exchanges } => ServerMessage::StalloWarning {
+            table,
+            seq,
+            exchanges: *exchanges,
+        },
+        Event::Stallo { must_draw } => ServerMessage::Stallo {
+            table,
+            seq,
+            must_draw: must_draw.map(WireSeat),
+        },
         Event::HandEnded { end, score, hands } => ServerMessage::HandEnded {
             table,
             seq,
@@ -186,7 +259,13 @@ pub fn event_to_wire(event: &Event, cx: EventContext<'_>) -> ServerMessage {
                 _ => None,
             },
             score: score_to_wire(score, players),
-            hands: hands.iter().map(|(seat, cards)| SeatCards { seat: WireSeat(*seat), cards: cards.clone() }).collect(),
+            hands: hands
+                .iter()
+                .map(|(seat, cards)| SeatCards {
+                    seat: WireSeat(*seat),
+                    cards: cards.clone(),
+                })
+                .collect(),
             seed: cx.seed.map(|s| to_hex(s)),
         },
     }

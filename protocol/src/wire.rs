@@ -39,19 +39,54 @@ pub struct WireSeat(#[serde(with = "seat")] pub Seat);
 pub enum ClientMessage {
     /// The first message of every connection. `resume` is the session token of an earlier
     /// connection: the player gets its seats back.
-    Hello { version: String, name: String, resume: Option<String> },
-    ListTables { id: u64 },
-    CreateTable { id: u64, settings: WireSettings, private: bool, bots: Option<BotLevel> },
+    Hello {
+        version: String,
+        name: String,
+        resume: Option<String>,
+    },
+    ListTables {
+        id: u64,
+    },
+    CreateTable {
+        id: u64,
+        settings: WireSettings,
+        private: bool,
+        bots: Option<BotLevel>,
+    },
     /// Sit at a table by its id (public tables) or by invite code; `seat` picks a free seat.
-    Join { id: u64, table: Option<String>, invite: Option<String>, seat: Option<WireSeat> },
+    Join {
+        id: u64,
+        table: Option<String>,
+        invite: Option<String>,
+        seat: Option<WireSeat>,
+    },
     /// Sit at the first open public table that matches, or open one.
-    QuickPlay { id: u64, preset: Option<String>, players: Option<u8> },
-    Leave { id: u64, table: String },
+    QuickPlay {
+        id: u64,
+        preset: Option<String>,
+        players: Option<u8>,
+    },
+    Leave {
+        id: u64,
+        table: String,
+    },
     /// The ready check: the first hand is dealt when every seat is taken and ready.
-    Ready { id: u64, table: String },
-    Spectate { id: u64, table: String },
-    Draw { id: u64, table: String },
-    PickUp { id: u64, table: String },
+    Ready {
+        id: u64,
+        table: String,
+    },
+    Spectate {
+        id: u64,
+        table: String,
+    },
+    Draw {
+        id: u64,
+        table: String,
+    },
+    PickUp {
+        id: u64,
+        table: String,
+    },
     Open {
         id: u64,
         table: String,
@@ -75,11 +110,22 @@ pub enum ClientMessage {
     },
     /// Resume a table's event stream after `last_seq`: the server replays what followed, or sends
     /// a snapshot when that is no longer in its buffer.
-    Sync { id: u64, table: String, last_seq: u64 },
+    Sync {
+        id: u64,
+        table: String,
+        last_seq: u64,
+    },
     /// Table chat. Free text is closed while a hand is in play (ethics, art. 21); `phrase` codes
     /// (greetings and fixed phrases) stay open.
-    Chat { id: u64, table: String, text: Option<String>, phrase: Option<String> },
-    Ping { id: u64 },
+    Chat {
+        id: u64,
+        table: String,
+        text: Option<String>,
+        phrase: Option<String>,
+    },
+    Ping {
+        id: u64,
+    },
 }
 
 impl ClientMessage {
@@ -163,37 +209,107 @@ pub struct WireSettings {
 
 /// What the server sends: replies (carrying the request `id`) and table events (carrying the
 /// table and its sequence number).
+// A snapshot is much larger than the other messages; they are short-lived and sent once each,
+// so boxing it would only add an allocation to every snapshot and churn for client code.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ServerMessage {
     /// Answer to `hello`. `session` is the resume token to keep.
-    Welcome { version: String, session: String, player: String, name: String, resumed: bool, seats: Vec<SeatRef> },
+    Welcome {
+        version: String,
+        session: String,
+        player: String,
+        name: String,
+        resumed: bool,
+        seats: Vec<SeatRef>,
+    },
     /// A request succeeded and has nothing else to say.
-    Ok { id: u64 },
+    Ok {
+        id: u64,
+    },
     /// A request failed (`id` is `null` when the frame could not be read far enough to find one).
     /// `code` is stable (docs/PROTOCOL.md lists them); for an illegal move `code` is
     /// `"illegal_action"` and `rule` names the rule that refused it.
-    Error { id: Option<u64>, code: String, message: String, rule: Option<String> },
+    Error {
+        id: Option<u64>,
+        code: String,
+        message: String,
+        rule: Option<String>,
+    },
     /// Answer to `list_tables`.
-    Tables { id: u64, tables: Vec<TableSummary> },
+    Tables {
+        id: u64,
+        tables: Vec<TableSummary>,
+    },
     /// Answer to `create_table`; the creator is seated.
-    TableCreated { id: u64, table: String, invite: Option<String>, seat: WireSeat },
+    TableCreated {
+        id: u64,
+        table: String,
+        invite: Option<String>,
+        seat: WireSeat,
+    },
     /// Answer to `join` and `quick_play`.
-    Seated { id: u64, table: String, seat: WireSeat },
-    Pong { id: u64 },
+    Seated {
+        id: u64,
+        table: String,
+        seat: WireSeat,
+    },
+    Pong {
+        id: u64,
+    },
     /// The full state of a table as the receiver may see it, as of `seq`.
-    Snapshot { table: String, seq: u64, view: TableSnapshot },
+    Snapshot {
+        table: String,
+        seq: u64,
+        view: TableSnapshot,
+    },
     /// An event this receiver may not see: only its number.
-    Tick { table: String, seq: u64 },
-    PlayerJoined { table: String, seq: u64, seat: WireSeat, name: String, bot: bool },
-    PlayerLeft { table: String, seq: u64, seat: WireSeat },
-    PlayerReady { table: String, seq: u64, seat: WireSeat },
+    Tick {
+        table: String,
+        seq: u64,
+    },
+    PlayerJoined {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        name: String,
+        bot: bool,
+    },
+    PlayerLeft {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
+    PlayerReady {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
     /// The player's connection dropped; the seat is kept for `grace_ms` while its clock runs.
-    PlayerDisconnected { table: String, seq: u64, seat: WireSeat, grace_ms: u64 },
-    PlayerReconnected { table: String, seq: u64, seat: WireSeat },
+    PlayerDisconnected {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        grace_ms: u64,
+    },
+    PlayerReconnected {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
     /// A bot plays the seat until its player returns.
-    PlayerReplacedByBot { table: String, seq: u64, seat: WireSeat },
-    MatchStarted { table: String, seq: u64, first_dealer: WireSeat, round_clock_ms: Option<u64> },
+    PlayerReplacedByBot {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
+    MatchStarted {
+        table: String,
+        seq: u64,
+        first_dealer: WireSeat,
+        round_clock_ms: Option<u64>,
+    },
     /// A hand is dealt. `commitment` is SHA-256 of the seed, revealed in `hand_ended`.
     HandStarted {
         table: String,
@@ -214,10 +330,26 @@ pub enum ServerMessage {
         cards: Vec<Card>,
     },
     /// `clock_ms` and `grace_ms`: the per-move clock of this turn (`null` when off).
-    TurnStarted { table: String, seq: u64, seat: WireSeat, cards_held: u8, clock_ms: Option<u32>, grace_ms: Option<u32> },
+    TurnStarted {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        cards_held: u8,
+        clock_ms: Option<u32>,
+        grace_ms: Option<u32>,
+    },
     /// The player on turn used up the move clock; `grace_ms` remain before the server plays.
-    GraceStarted { table: String, seq: u64, seat: WireSeat, grace_ms: u32 },
-    Drew { table: String, seq: u64, seat: WireSeat },
+    GraceStarted {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        grace_ms: u32,
+    },
+    Drew {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
     /// Private to `seat`: the card drawn.
     DrewCard {
         table: String,
@@ -251,7 +383,13 @@ pub enum ServerMessage {
         meld: WireMeld,
     },
     /// `pozzetto` is `"A"` or `"B"`.
-    PozzettoTaken { table: String, seq: u64, seat: WireSeat, pozzetto: String, in_diretta: bool },
+    PozzettoTaken {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+        pozzetto: String,
+        in_diretta: bool,
+    },
     /// Private to `seat`: the pozzetto's cards, when its owner may see them.
     PozzettoCards {
         table: String,
@@ -268,13 +406,29 @@ pub enum ServerMessage {
         card: Card,
     },
     /// The server completed the turn for `seat` (the events that follow are its draw and discard).
-    ClockExpired { table: String, seq: u64, seat: WireSeat },
+    ClockExpired {
+        table: String,
+        seq: u64,
+        seat: WireSeat,
+    },
     /// The round clock ran out: `turns_left` turns remain in this hand (0: the hand is void).
-    TimeOut { table: String, seq: u64, turns_left: u8 },
-    StalloWarning { table: String, seq: u64, exchanges: u8 },
+    TimeOut {
+        table: String,
+        seq: u64,
+        turns_left: u8,
+    },
+    StalloWarning {
+        table: String,
+        seq: u64,
+        exchanges: u8,
+    },
     /// A stallo: under `fedibur`, `must_draw` may not pick up at its next turn; otherwise a further
     /// card exchange ends the hand.
-    Stallo { table: String, seq: u64, must_draw: Option<WireSeat> },
+    Stallo {
+        table: String,
+        seq: u64,
+        must_draw: Option<WireSeat>,
+    },
     /// The hand is over: the score, every hand, and the revealed seed (`null` while a duplicate
     /// board is still in play elsewhere, or for an explicit deck).
     HandEnded {
@@ -288,7 +442,12 @@ pub enum ServerMessage {
         seed: Option<String>,
     },
     /// The hand record of docs/HAND_RECORD.md, as JSON text.
-    HandRecord { table: String, seq: u64, hand: u32, record: String },
+    HandRecord {
+        table: String,
+        seq: u64,
+        hand: u32,
+        record: String,
+    },
     /// `totals` and `vp` by side, in the order of `sides`.
     MatchEnded {
         table: String,
@@ -298,9 +457,17 @@ pub enum ServerMessage {
         winner: Option<String>,
         vp: Option<Vec<u8>>,
     },
-    ChatMessage { table: String, seq: u64, seat: Option<WireSeat>, name: String, text: String },
+    ChatMessage {
+        table: String,
+        seq: u64,
+        seat: Option<WireSeat>,
+        name: String,
+        text: String,
+    },
     /// The server is going away (shutdown): reconnect later with the session token.
-    Goodbye { reason: String },
+    Goodbye {
+        reason: String,
+    },
 }
 
 impl ServerMessage {
@@ -309,12 +476,62 @@ impl ServerMessage {
         event_seq(self)
     }
 
+    /// The `type` tag as written in JSON.
+    pub fn kind(&self) -> &'static str {
+        use ServerMessage::*;
+        match self {
+            Welcome { .. } => "welcome",
+            Ok { .. } => "ok",
+            Error { .. } => "error",
+            Tables { .. } => "tables",
+            TableCreated { .. } => "table_created",
+            Seated { .. } => "seated",
+            Pong { .. } => "pong",
+            Snapshot { .. } => "snapshot",
+            Tick { .. } => "tick",
+            PlayerJoined { .. } => "player_joined",
+            PlayerLeft { .. } => "player_left",
+            PlayerReady { .. } => "player_ready",
+            PlayerDisconnected { .. } => "player_disconnected",
+            PlayerReconnected { .. } => "player_reconnected",
+            PlayerReplacedByBot { .. } => "player_replaced_by_bot",
+            MatchStarted { .. } => "match_started",
+            HandStarted { .. } => "hand_started",
+            Dealt { .. } => "dealt",
+            TurnStarted { .. } => "turn_started",
+            GraceStarted { .. } => "grace_started",
+            Drew { .. } => "drew",
+            DrewCard { .. } => "drew_card",
+            PickedUp { .. } => "picked_up",
+            Opened { .. } => "opened",
+            Attached { .. } => "attached",
+            PozzettoTaken { .. } => "pozzetto_taken",
+            PozzettoCards { .. } => "pozzetto_cards",
+            Discarded { .. } => "discarded",
+            ClockExpired { .. } => "clock_expired",
+            TimeOut { .. } => "time_out",
+            StalloWarning { .. } => "stallo_warning",
+            Stallo { .. } => "stallo",
+            HandEnded { .. } => "hand_ended",
+            HandRecord { .. } => "hand_record",
+            MatchEnded { .. } => "match_ended",
+            ChatMessage { .. } => "chat_message",
+            Goodbye { .. } => "goodbye",
+        }
+    }
 }
 
 fn event_seq(message: &ServerMessage) -> Option<u64> {
     use ServerMessage::*;
     match message {
-        Welcome { .. } | Ok { .. } | Error { .. } | Tables { .. } | TableCreated { .. } | Seated { .. } | Pong { .. } | Goodbye { .. } => None,
+        Welcome { .. }
+        | Ok { .. }
+        | Error { .. }
+        | Tables { .. }
+        | TableCreated { .. }
+        | Seated { .. }
+        | Pong { .. }
+        | Goodbye { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -489,13 +706,20 @@ mod opt_card_list {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer>(cards: &Option<Vec<Card>>, s: S) -> Result<S::Ok, S::Error> {
-        cards.as_ref().map(|cs| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>()).serialize(s)
+        cards
+            .as_ref()
+            .map(|cs| cs.iter().map(|c| c.to_string()).collect::<Vec<_>>())
+            .serialize(s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Card>>, D::Error> {
         let codes = Option::<Vec<String>>::deserialize(d)?;
         codes
-            .map(|cs| cs.iter().map(|c| c.parse().map_err(serde::de::Error::custom)).collect())
+            .map(|cs| {
+                cs.iter()
+                    .map(|c| c.parse().map_err(serde::de::Error::custom))
+                    .collect()
+            })
             .transpose()
     }
 }

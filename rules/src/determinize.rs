@@ -55,6 +55,8 @@ pub(crate) struct WorldParts {
     pub(crate) cards_held: u8,
     pub(crate) picked_up: u8,
     pub(crate) single_card: Option<Card>,
+    /// A copy of `single_card` was melded this turn (art. 8 no longer applies).
+    pub(crate) single_card_melded: bool,
     pub(crate) last_from_tallone: bool,
     /// Per side: a pozzetto taken con lo scarto not yet shown to its owner (owner, reveal after).
     pub(crate) hidden_pozzetti: [Option<(Seat, Seat, Vec<Card>)>; 2],
@@ -88,6 +90,7 @@ pub struct SeatKnowledge {
     cards_held: u8,
     picked_up: u8,
     single_card: Option<Card>,
+    single_card_melded: bool,
     drew: bool,
     stallo_exchanges: u8,
     stallo_first: Option<Seat>,
@@ -122,6 +125,7 @@ impl SeatKnowledge {
             cards_held: 0,
             picked_up: 0,
             single_card: None,
+            single_card_melded: false,
             drew: false,
             stallo_exchanges: 0,
             stallo_first: None,
@@ -377,6 +381,7 @@ impl SeatKnowledge {
                 self.cards_held = *cards_held;
                 self.picked_up = 0;
                 self.single_card = None;
+                self.single_card_melded = false;
                 self.drew = false;
             }
             Event::Drew { seat } => {
@@ -418,6 +423,12 @@ impl SeatKnowledge {
                 result,
             } => {
                 self.play_cards(*seat, cards);
+                if self
+                    .single_card
+                    .is_some_and(|single| cards.contains(&single))
+                {
+                    self.single_card_melded = true;
+                }
                 let side = players.side_of(*seat);
                 let id = usize::from(*meld);
                 if id < self.melds.len() {
@@ -622,6 +633,7 @@ impl SeatKnowledge {
             cards_held: self.cards_held,
             picked_up: self.picked_up,
             single_card: self.single_card,
+            single_card_melded: self.single_card_melded,
             last_from_tallone: self.drew && self.tallone == 2,
             hidden_pozzetti,
             stallo_exchanges: self.stallo_exchanges,

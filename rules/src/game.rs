@@ -213,6 +213,9 @@ struct Turn {
     picked_up: u8,
     /// The card of a single-card pile picked up this turn (art. 8).
     single_card: Option<Card>,
+    /// A copy of `single_card` was melded this turn. Copies of a face are indistinguishable, so
+    /// the melded one may be taken to be the picked-up card: art. 8 no longer applies.
+    single_card_melded: bool,
     /// This turn drew the third-to-last tallone card: the hand ends with its discard (art. 17).
     last_from_tallone: bool,
 }
@@ -303,6 +306,7 @@ impl Game {
                 cards_held: crate::deal::HAND_SIZE as u8,
                 picked_up: 0,
                 single_card: None,
+                single_card_melded: false,
                 last_from_tallone: false,
             },
             hidden_pozzetti: [None, None],
@@ -551,6 +555,14 @@ impl Game {
             return Err(IllegalAction::CardsNotInHand);
         }
         let meld = Meld::open(cards, wild_at)?;
+        self.check_opened(&meld)?;
+        Ok(meld)
+    }
+
+    /// The checks of an opening left once its cards are known to be in the hand and to make
+    /// `meld`: art. 31 and the hand it leaves (RULES.md 6). The enumerators, whose melds are valid
+    /// by construction, start here.
+    pub(crate) fn check_opened(&self, meld: &Meld) -> Result<(), IllegalAction> {
         if let MeldShape::Combination { rank } = meld.shape() {
             let side = self.side_of(self.turn.seat);
             let duplicate = self
@@ -561,8 +573,7 @@ impl Game {
                 return Err(IllegalAction::DuplicateCombination);
             }
         }
-        self.check_hand_after_play(cards, None, &meld)?;
-        Ok(meld)
+        self.check_hand_after_play(meld.cards(), None, meld)
     }
 
     /// The meld `id` would become with `cards` attached, if the seat on turn may attach them.
@@ -576,33 +587,53 @@ impl Game {
             return Err(IllegalAction::CardsNotInHand);
         }
         let result = meld.attach(cards, wild_at)?;
-        self.check_hand_after_play(cards, Some(id), &result)?;
+        self.check_attached(id, cards, &result)?;
         Ok(result)
+    }
+
+    /// The check of an attachment left once `cards` are known to be in the hand and to turn the
+    /// side's meld `id` into `result`: the hand it leaves (RULES.md 6).
+    pub(crate) fn check_attached(&self, id: MeldId, cards: &[Card], result: &Meld) -> Result<(), IllegalAction> {
+        self.check_hand_after_play(cards, Some(id), result)
     }
 
     /// After melding `cards` (making `result` as meld `target`, or a new meld) the turn must still
     /// be able to end (RULES.md section 6): an emptied hand takes the pozzetto in diretta if the side
     /// has none, else it is refused; a non-empty hand must keep a legal discard.
+    ///
+    /// Only a one-card hand can lack one: with two or more cards at most one face is art. 8's. When
+    /// the last card could not close, the refusal names the closing rule (RULES.md 7) that forbids
+    /// it; when it is art. 8's card there is no legal discard at all.
     fn check_hand_after_play(&self, cards: &[Card], target: Option<MeldId>, result: &Meld) -> Result<(), IllegalAction> {
         let seat = self.turn.seat;
+        let left = self.hands[seat.index()].len().saturating_sub(cards.len());
+        if left > 1 {
+            return Ok(());
+        }
         let mut after = self.hands[seat.index()].clone();
         for &c in cards {
             after.remove(c);
         }
-        if after.is_empty() {
+        let Some(last) = after.faces().next() else {
             return if self.pozzetto_of(self.side_of(seat)).is_some() {
                 Err(IllegalAction::WouldEmptyHand)
             } else {
                 Ok(())
             };
-        }
+        };
+        let restricted = self.restricted_card().filter(|c| !cards.contains(c));
         // A one-card hand can only close, and whether it may depends on the melds after this play.
-        let burracos = self.side_burracos(Some((target, result)));
-        if after.faces().any(|c| self.discard_error(&after, c, burracos).is_none()) {
-            Ok(())
-        } else {
-            Err(IllegalAction::NoLegalDiscardLeft)
+        match self.discard_error(&after, last, restricted, Some((target, result))) {
+            None => Ok(()),
+            Some(IllegalAction::DiscardPickedUpCard { .. }) => Err(IllegalAction::NoLegalDiscardLeft),
+            Some(closing) => Err(closing),
         }
+    }
+
+    /// The card art. 8 forbids to discard now: a single-card pile picked up this turn, unless a
+    /// copy of it was melded since.
+    fn restricted_card(&self) -> Option<Card> {
+        self.turn.single_card.filter(|_| !self.turn.single_card_melded)
     }
 
     /// Whether the side on turn has a burraco, and a clean one, counting `change` (meld `id`
@@ -638,25 +669,33 @@ impl Game {
         if !hand.contains(card) {
             return Err(IllegalAction::CardNotInHand { card });
         }
-        match self.discard_error(hand, card, self.side_burracos(None)) {
+        match self.discard_error(hand, card, self.restricted_card(), None) {
             Some(e) => Err(e),
             None => Ok(()),
         }
     }
 
-    /// Why discarding `card` from `hand` would be refused, or `None` when it is legal.
-    fn discard_error(&self, hand: &Hand, card: Card, burracos: Burracos) -> Option<IllegalAction> {
-        if self.turn.single_card == Some(card) && hand.count(card) < 2 {
+    /// Why discarding `card` from `hand` would be refused, or `None` when it is legal. `restricted`
+    /// is art. 8's card ([`Game::restricted_card`]); `change` a play about to be made, whose meld
+    /// counts for the closing rules ([`Game::side_burracos`]).
+    fn discard_error(
+        &self,
+        hand: &Hand,
+        card: Card,
+        restricted: Option<Card>,
+        change: Option<(Option<MeldId>, &Meld)>,
+    ) -> Option<IllegalAction> {
+        if restricted == Some(card) && hand.count(card) < 2 {
             return Some(IllegalAction::DiscardPickedUpCard { card });
         }
         if hand.len() > 1 {
             return None;
         }
-        if self.pozzetto_of(self.side_of(self.turn.seat)).is_none() {
+        match self.pozzetto_of(self.side_of(self.turn.seat)) {
             // Con lo scarto: going to the pozzetto with any card, a wild included, is allowed.
-            return None;
+            None => None,
+            Some(_) => self.closing_error(card, self.side_burracos(change)),
         }
-        self.closing_error(card, burracos)
     }
 
     /// Why closing by discarding `card` would be refused, or `None` when it is allowed.
@@ -694,6 +733,9 @@ impl Game {
         let seat = self.turn.seat;
         for &c in cards {
             self.hands[seat.index()].remove(c);
+        }
+        if self.turn.single_card.is_some_and(|single| cards.contains(&single)) {
+            self.turn.single_card_melded = true;
         }
         let cards = cards.to_vec();
         match target {
@@ -813,6 +855,7 @@ impl Game {
             cards_held: self.hands[next.index()].len().min(usize::from(u8::MAX)) as u8,
             picked_up: 0,
             single_card: None,
+            single_card_melded: false,
             last_from_tallone: false,
         };
         events.push(self.turn_started());
@@ -903,8 +946,16 @@ impl Game {
             return Vec::new();
         }
         let hand = &self.hands[self.turn.seat.index()];
-        let burracos = self.side_burracos(None);
-        hand.faces().filter(|&c| self.discard_error(hand, c, burracos).is_none()).collect()
+        let restricted = self.restricted_card();
+        let mut legal = Vec::with_capacity(hand.len());
+        if hand.len() > 1 {
+            // The fast path of `discard_error`: with two cards or more only art. 8 can refuse.
+            let refused = restricted.filter(|&c| hand.count(c) < 2);
+            legal.extend(hand.faces().filter(|&c| Some(c) != refused));
+        } else {
+            legal.extend(hand.faces().filter(|&c| self.discard_error(hand, c, restricted, None).is_none()));
+        }
+        legal
     }
 }
 
@@ -931,6 +982,7 @@ impl Game {
                 cards_held: w.cards_held,
                 picked_up: w.picked_up,
                 single_card: w.single_card,
+                single_card_melded: w.single_card_melded,
                 last_from_tallone: w.last_from_tallone,
             },
             hidden_pozzetti: w

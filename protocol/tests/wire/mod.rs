@@ -1,1 +1,580 @@
-//! Wire golden tests (being written).
+//! Golden files: one JSON file per message type under `tests/golden/{client,server}/<type>.json`,
+//! each the exact text frame of a sample message. Every sample must encode to its file, the file
+//! must decode to the sample, and the postcard binary form must round-trip; the first byte of the
+//! binary form is the variant index docs/PROTOCOL.md lists.
+//!
+//! Regenerate after an (additive!) change with `BURRACO_REGENERATE_GOLDEN=1 cargo test -p
+//! burraco-protocol --test protocol wire`; old files must keep decoding.
+
+use std::path::PathBuf;
+
+use burraco_protocol::codec::{self, MAX_CLIENT_FRAME};
+use burraco_protocol::wire::*;
+use burraco_rules::{Card, Seat, parse_cards};
+
+fn cards(text: &str) -> Vec<Card> {
+    parse_cards(text).expect("cards")
+}
+
+fn card(text: &str) -> Card {
+    text.parse().expect("card")
+}
+
+fn s(seat: Seat) -> WireSeat {
+    WireSeat(seat)
+}
+
+fn t() -> String {
+    "t-3f9a1c22b0".into()
+}
+
+fn settings() -> WireSettings {
+    WireSettings {
+        preset: "fitab".into(),
+        players: Some(4),
+        hands: Some(2),
+        target: None,
+        clocks: Some("federation".into()),
+        semipulito: None,
+        close_requires_pulito: None,
+    }
+}
+
+/// One sample of every client message, in enum order.
+pub fn client_samples() -> Vec<ClientMessage> {
+    use ClientMessage::*;
+    vec![
+        Hello {
+            version: "1.0".into(),
+            name: "Anna".into(),
+            resume: None,
+        },
+        ListTables { id: 1 },
+        CreateTable {
+            id: 2,
+            settings: settings(),
+            private: true,
+            bots: None,
+        },
+        Join {
+            id: 3,
+            table: Some(t()),
+            invite: None,
+            seat: Some(s(Seat::East)),
+        },
+        QuickPlay {
+            id: 4,
+            preset: Some("fitab".into()),
+            players: Some(4),
+        },
+        Leave { id: 5, table: t() },
+        Ready { id: 6, table: t() },
+        Spectate { id: 7, table: t() },
+        Draw { id: 8, table: t() },
+        PickUp { id: 9, table: t() },
+        Open {
+            id: 10,
+            table: t(),
+            cards: cards("5H 6H JK"),
+            wild_at: Some(7),
+        },
+        Attach {
+            id: 11,
+            table: t(),
+            meld: 0,
+            cards: cards("8H"),
+            wild_at: None,
+        },
+        Discard {
+            id: 12,
+            table: t(),
+            card: card("KS"),
+        },
+        Sync {
+            id: 13,
+            table: t(),
+            last_seq: 41,
+        },
+        Chat {
+            id: 14,
+            table: t(),
+            text: None,
+            phrase: Some("good_luck".into()),
+        },
+        Ping { id: 15 },
+    ]
+}
+
+fn meld() -> WireMeld {
+    WireMeld {
+        id: 0,
+        side: "NS".into(),
+        kind: "sequence".into(),
+        start: Some(5),
+        cards: cards("5H 6H JK 8H"),
+        wild_at: Some(7),
+        wild: None,
+    }
+}
+
+fn score() -> Vec<SideScoreWire> {
+    vec![
+        SideScoreWire {
+            side: "NS".into(),
+            melded: 190,
+            burracos: vec![BurracoWire {
+                meld: 0,
+                kind: "pulito".into(),
+                bonus: 200,
+            }],
+            closing: 100,
+            in_hand: 0,
+            pozzetto: 0,
+            total: 490,
+        },
+        SideScoreWire {
+            side: "EW".into(),
+            melded: 60,
+            burracos: vec![],
+            closing: 0,
+            in_hand: -85,
+            pozzetto: -100,
+            total: -125,
+        },
+    ]
+}
+
+/// One sample of every server message, in enum order.
+pub fn server_samples() -> Vec<ServerMessage> {
+    use ServerMessage::*;
+    let table = t;
+    vec![
+        Welcome {
+            version: "1.0".into(),
+            session: "8c1f0d3e5a7b9c2d4e6f8a0b1c3d5e7f".into(),
+            player: "p-a1b2c3d4e5f6".into(),
+            name: "Anna".into(),
+            resumed: true,
+            seats: vec![SeatRef {
+                table: table(),
+                seat: s(Seat::North),
+            }],
+        },
+        Ok { id: 6 },
+        Error {
+            id: Some(12),
+            code: "illegal_action".into(),
+            message: "take first: draw from the tallone or pick up the discard pile (RULES.md 4.1)"
+                .into(),
+            rule: Some("must_take_first".into()),
+        },
+        Tables {
+            id: 1,
+            tables: vec![TableSummary {
+                table: table(),
+                preset: "fitab".into(),
+                players: 4,
+                seats: vec![
+                    SeatName {
+                        seat: s(Seat::North),
+                        name: Some("Anna".into()),
+                        bot: false,
+                    },
+                    SeatName {
+                        seat: s(Seat::East),
+                        name: None,
+                        bot: false,
+                    },
+                    SeatName {
+                        seat: s(Seat::South),
+                        name: Some("Bruno".into()),
+                        bot: false,
+                    },
+                    SeatName {
+                        seat: s(Seat::West),
+                        name: None,
+                        bot: false,
+                    },
+                ],
+                status: "waiting".into(),
+                spectators: 0,
+            }],
+        },
+        TableCreated {
+            id: 2,
+            table: table(),
+            invite: Some("9F2C04AB".into()),
+            seat: s(Seat::North),
+        },
+        Seated {
+            id: 3,
+            table: table(),
+            seat: s(Seat::East),
+        },
+        Pong { id: 15 },
+        Snapshot {
+            table: table(),
+            seq: 40,
+            view: TableSnapshot {
+                settings: WireSettings {
+                    preset: "fitab".into(),
+                    players: Some(2),
+                    hands: Some(2),
+                    target: None,
+                    clocks: Some("federation".into()),
+                    semipulito: Some(true),
+                    close_requires_pulito: Some(false),
+                },
+                status: "playing".into(),
+                you: Some(s(Seat::South)),
+                seats: vec![
+                    SeatState {
+                        seat: s(Seat::North),
+                        name: Some("Bruno".into()),
+                        bot: false,
+                        connected: false,
+                        ready: true,
+                        cards: Some(11),
+                    },
+                    SeatState {
+                        seat: s(Seat::South),
+                        name: Some("Anna".into()),
+                        bot: false,
+                        connected: true,
+                        ready: true,
+                        cards: Some(12),
+                    },
+                ],
+                hands_played: 0,
+                sides: vec!["S".into(), "N".into()],
+                totals: vec![0, 0],
+                round_clock_left_ms: Some(1_265_000),
+                time_out: false,
+                hand: Some(HandSnapshot {
+                    number: 1,
+                    dealer: s(Seat::North),
+                    on_turn: s(Seat::South),
+                    phase: "play".into(),
+                    hand: Some(cards("3H 3D 7C 9S 10S JD QD QH KC AS 2C JK")),
+                    melds: vec![meld()],
+                    pile: cards("4C 10H"),
+                    tallone: 58,
+                    pozzetti: vec![None, None],
+                    picked_single_card: None,
+                    commitment: Some(
+                        "5b0ab2d3c4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f".into(),
+                    ),
+                    move_clock_left_ms: Some(31_500),
+                    last_round: None,
+                    stallo_exchanges: 0,
+                    stallo_must_draw: None,
+                }),
+            },
+        },
+        Tick {
+            table: table(),
+            seq: 19,
+        },
+        PlayerJoined {
+            table: table(),
+            seq: 1,
+            seat: s(Seat::East),
+            name: "Carla".into(),
+            bot: false,
+        },
+        PlayerLeft {
+            table: table(),
+            seq: 2,
+            seat: s(Seat::East),
+        },
+        PlayerReady {
+            table: table(),
+            seq: 3,
+            seat: s(Seat::North),
+        },
+        PlayerDisconnected {
+            table: table(),
+            seq: 30,
+            seat: s(Seat::West),
+            grace_ms: 120_000,
+        },
+        PlayerReconnected {
+            table: table(),
+            seq: 33,
+            seat: s(Seat::West),
+        },
+        PlayerReplacedByBot {
+            table: table(),
+            seq: 90,
+            seat: s(Seat::West),
+        },
+        MatchStarted {
+            table: table(),
+            seq: 8,
+            first_dealer: s(Seat::West),
+            round_clock_ms: Some(1_320_000),
+        },
+        HandStarted {
+            table: table(),
+            seq: 9,
+            hand: 1,
+            dealer: s(Seat::West),
+            first: s(Seat::North),
+            up_card: card("10H"),
+            commitment: Some(
+                "5b0ab2d3c4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f".into(),
+            ),
+        },
+        Dealt {
+            table: table(),
+            seq: 10,
+            seat: s(Seat::North),
+            cards: cards("3H 3D 7C 9S 10S JD QD QH KC AS 2C"),
+        },
+        TurnStarted {
+            table: table(),
+            seq: 14,
+            seat: s(Seat::North),
+            cards_held: 11,
+            clock_ms: Some(40_000),
+            grace_ms: Some(5_000),
+        },
+        GraceStarted {
+            table: table(),
+            seq: 15,
+            seat: s(Seat::North),
+            grace_ms: 5_000,
+        },
+        Drew {
+            table: table(),
+            seq: 16,
+            seat: s(Seat::North),
+        },
+        DrewCard {
+            table: table(),
+            seq: 17,
+            seat: s(Seat::North),
+            card: card("JK"),
+        },
+        PickedUp {
+            table: table(),
+            seq: 18,
+            seat: s(Seat::East),
+            cards: cards("4C 10H"),
+        },
+        Opened {
+            table: table(),
+            seq: 20,
+            seat: s(Seat::North),
+            cards: cards("5H 6H JK"),
+            meld: meld(),
+        },
+        Attached {
+            table: table(),
+            seq: 21,
+            seat: s(Seat::South),
+            cards: cards("8H"),
+            meld: meld(),
+        },
+        PozzettoTaken {
+            table: table(),
+            seq: 22,
+            seat: s(Seat::South),
+            pozzetto: "A".into(),
+            in_diretta: true,
+        },
+        PozzettoCards {
+            table: table(),
+            seq: 23,
+            seat: s(Seat::South),
+            cards: cards("2H 4S 5S 6D 7D 8C 9C JH QS KD AD"),
+        },
+        Discarded {
+            table: table(),
+            seq: 24,
+            seat: s(Seat::South),
+            card: card("KS"),
+        },
+        ClockExpired {
+            table: table(),
+            seq: 25,
+            seat: s(Seat::East),
+        },
+        TimeOut {
+            table: table(),
+            seq: 26,
+            turns_left: 4,
+        },
+        StalloWarning {
+            table: table(),
+            seq: 27,
+            exchanges: 4,
+        },
+        Stallo {
+            table: table(),
+            seq: 28,
+            must_draw: Some(s(Seat::East)),
+        },
+        HandEnded {
+            table: table(),
+            seq: 95,
+            hand: 1,
+            end: "closed".into(),
+            closed_by: Some(s(Seat::South)),
+            score: score(),
+            hands: vec![
+                SeatCards {
+                    seat: s(Seat::North),
+                    cards: cards(""),
+                },
+                SeatCards {
+                    seat: s(Seat::East),
+                    cards: cards("AH KH QC"),
+                },
+                SeatCards {
+                    seat: s(Seat::South),
+                    cards: vec![],
+                },
+                SeatCards {
+                    seat: s(Seat::West),
+                    cards: cards("JK 9D"),
+                },
+            ],
+            seed: Some("0707070707070707070707070707070707070707070707070707070707070707".into()),
+        },
+        HandRecord {
+            table: table(),
+            seq: 96,
+            hand: 1,
+            record: r#"{"format":"burraco-hand-record/1","...":"..."}"#.into(),
+        },
+        MatchEnded {
+            table: table(),
+            seq: 97,
+            sides: vec!["NS".into(), "EW".into()],
+            totals: vec![1490, 875],
+            winner: Some("NS".into()),
+            vp: Some(vec![15, 5]),
+        },
+        ChatMessage {
+            table: table(),
+            seq: 98,
+            seat: Some(s(Seat::East)),
+            name: "Carla".into(),
+            text: "well_played".into(),
+        },
+        Goodbye {
+            reason: "server shutting down: reconnect later with your session".into(),
+        },
+    ]
+}
+
+fn golden_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("golden")
+}
+
+fn regenerate() -> bool {
+    std::env::var_os("BURRACO_REGENERATE_GOLDEN").is_some()
+}
+
+fn check<T>(side: &str, kind: &str, index: usize, sample: &T)
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let path = golden_dir().join(side).join(format!("{kind}.json"));
+    let json = codec::to_json(sample);
+    if regenerate() {
+        std::fs::create_dir_all(path.parent().expect("dir")).expect("golden dir");
+        std::fs::write(&path, format!("{json}\n")).expect("write golden");
+    }
+    let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (regenerate with BURRACO_REGENERATE_GOLDEN=1)",
+            path.display()
+        )
+    });
+    assert_eq!(
+        golden.trim_end(),
+        json,
+        "{} changed: messages of a published major never change",
+        path.display()
+    );
+    let decoded = codec::from_json::<T>(golden.trim_end(), usize::MAX);
+    assert_eq!(decoded.result.as_ref(), Ok(sample), "{}", path.display());
+    let binary = codec::to_binary(sample);
+    assert_eq!(
+        usize::from(binary[0]),
+        index,
+        "{kind}: postcard variant index"
+    );
+    assert_eq!(
+        codec::from_binary::<T>(&binary, usize::MAX).result.as_ref(),
+        Ok(sample),
+        "{kind}: binary round trip"
+    );
+}
+
+#[test]
+fn every_client_message_matches_its_golden_file_in_both_encodings() {
+    let samples = client_samples();
+    for (index, sample) in samples.iter().enumerate() {
+        check("client", sample.kind(), index, sample);
+        assert!(codec::to_json(sample).len() < MAX_CLIENT_FRAME);
+    }
+    let files = std::fs::read_dir(golden_dir().join("client"))
+        .expect("golden/client")
+        .count();
+    assert_eq!(
+        files,
+        samples.len(),
+        "one golden file per client message, no strays"
+    );
+}
+
+#[test]
+fn every_server_message_matches_its_golden_file_in_both_encodings() {
+    let samples = server_samples();
+    for (index, sample) in samples.iter().enumerate() {
+        check("server", sample.kind(), index, sample);
+    }
+    let files = std::fs::read_dir(golden_dir().join("server"))
+        .expect("golden/server")
+        .count();
+    assert_eq!(
+        files,
+        samples.len(),
+        "one golden file per server message, no strays"
+    );
+}
+
+#[test]
+fn optional_fields_may_be_omitted_by_clients() {
+    // `null` and absent are the same for optional fields: a minimal hello and join.
+    let hello = codec::from_json::<ClientMessage>(
+        r#"{"type":"hello","version":"1.0","name":"Anna"}"#,
+        MAX_CLIENT_FRAME,
+    );
+    assert_eq!(
+        hello.result,
+        Ok(ClientMessage::Hello {
+            version: "1.0".into(),
+            name: "Anna".into(),
+            resume: None
+        })
+    );
+    let join = codec::from_json::<ClientMessage>(
+        r#"{"type":"join","id":3,"invite":"9F2C04AB"}"#,
+        MAX_CLIENT_FRAME,
+    );
+    assert_eq!(
+        join.result,
+        Ok(ClientMessage::Join {
+            id: 3,
+            table: None,
+            invite: Some("9F2C04AB".into()),
+            seat: None
+        })
+    );
+}

@@ -1,0 +1,28 @@
+//! Burraco bots: the [`Strategy`] trait a bot author implements, the reference strategies of the
+//! strength ladder (L0 random, L1 greedy, L2 expert, L3 search), the in-process duplicate
+//! [`arena`], and the network [`client`] runtime that plays a strategy at a real server over the
+//! WebSocket protocol.
+//!
+//! A strategy sees only its seat's knowledge ([`burraco_rules::SeatKnowledge`]) and a world
+//! sampled consistently with it; the runtimes keep that knowledge up to date from the events the
+//! seat receives, so the same strategy plays in the arena, at a server, and as the server's own
+//! bot in an empty seat ([`SeatBot`]).
+//!
+//! - [`strategy`]: the trait and the reference strategies.
+//! - [`seat`]: one seat's knowledge plus a strategy.
+//! - [`session`]: the client protocol as a state machine without IO.
+//! - [`client`]: that state machine over a WebSocket, with reconnection and backoff.
+//! - [`wire`]: server messages back to rules events and views; actions to client messages.
+//! - [`arena`], [`stats`]: duplicate matches and their confidence intervals.
+
+pub mod arena;
+pub mod client;
+pub mod seat;
+pub mod session;
+pub mod stats;
+pub mod strategy;
+pub mod wire;
+
+pub use seat::SeatBot;
+pub use session::{SeatRequest, Session, SessionStats};
+pub use strategy::{Decision, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy};

@@ -1,0 +1,224 @@
+//! `burraco-bot`: play a strategy at a server, or compare strategies in the in-process arena.
+
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use burraco_bot::arena::{ArenaConfig, ArenaReport, duplicate};
+use burraco_bot::client::{self, ClientOptions};
+use burraco_bot::{Level, SearchBudget, SeatRequest, Session};
+use burraco_protocol::wire::WireSettings;
+use burraco_rules::{Config, Preset, TableSettings};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "burraco-bot",
+    about = "Burraco bots: play at a server, or run the strength ladder in-process"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Duplicate matches between strategies, in-process.
+    Arena(ArenaArgs),
+}
+
+#[derive(Debug, Args)]
+struct PlayArgs {
+    /// Server WebSocket URL.
+    #[arg(long, env = "BURRACO_URL", default_value = "ws://127.0.0.1:8080/ws")]
+    url: String,
+    /// Player name.
+    #[arg(long, default_value = "bot")]
+    name: String,
+    /// random | greedy | expert | search (or L0..L3).
+    #[arg(long, default_value = "expert")]
+    strategy: String,
+    /// Table preset for quick play and new tables: fitab | feburit | fedibur.
+    #[arg(long, default_value = "fitab")]
+    preset: String,
+    /// 4 players in partnerships, or 2 head to head.
+    #[arg(long, default_value_t = 4)]
+    players: u8,
+    /// Matches to play before exiting.
+    #[arg(long, default_value_t = 1)]
+    matches: u32,
+    /// Join this table id instead of quick play.
+    #[arg(long)]
+    table: Option<String>,
+    /// Join by this invite code instead of quick play.
+    #[arg(long)]
+    invite: Option<String>,
+    /// Create a private table (prints its invite code) and wait for players.
+    #[arg(long)]
+    create: bool,
+    /// Hands per match for a table this bot creates.
+    #[arg(long)]
+    hands: Option<u8>,
+    /// Seed of the strategy's randomness.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Search: worlds per decision.
+    #[arg(long, default_value_t = 16)]
+    worlds: u32,
+    /// Search: time limit per decision in milliseconds.
+    #[arg(long)]
+    think_ms: Option<u64>,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 3600)]
+    timeout: u64,
+}
+
+#[derive(Debug, Args)]
+struct ArenaArgs {
+    /// Match-ups as A:B (e.g. L1:L0). Default: the ladder L1:L0 L2:L1 L3:L2.
+    #[arg(long = "pair", value_delimiter = ',')]
+    pairs: Vec<String>,
+    /// Boards per match-up (each played twice, partnerships swapped).
+    #[arg(long, default_value_t = 100)]
+    boards: u64,
+    /// Hands per match.
+    #[arg(long, default_value_t = 2)]
+    hands: u8,
+    #[arg(long, default_value = "fitab")]
+    preset: String,
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    /// Search: worlds per decision.
+    #[arg(long, default_value_t = 16)]
+    worlds: u32,
+    /// Search: rollout horizon in turns (0 = to the end of the hand).
+    #[arg(long, default_value_t = 12)]
+    horizon: u32,
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// Exit with an error unless every A beats its B with 95% confidence.
+    #[arg(long)]
+    check: bool,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Arena(args)) => arena(args),
+        None => play(cli.play),
+    }
+}
+
+fn level(code: &str) -> anyhow::Result<Level> {
+    Level::from_code(code).with_context(|| {
+        format!("unknown strategy {code:?}: random, greedy, expert, search or L0-L3")
+    })
+}
+
+fn arena(args: ArenaArgs) -> anyhow::Result<()> {
+    let preset = Preset::from_code(&args.preset).context("unknown preset")?;
+    let config = Config::new(&TableSettings {
+        preset,
+        match_length: Some(burraco_rules::MatchLength::Hands(args.hands)),
+        ..TableSettings::default()
+    })?;
+    let pairs = if args.pairs.is_empty() {
+        vec!["L1:L0".to_owned(), "L2:L1".to_owned(), "L3:L2".to_owned()]
+    } else {
+        args.pairs.clone()
+    };
+    let arena = ArenaConfig {
+        config,
+        boards: args.boards,
+        seed: args.seed,
+        budget: SearchBudget {
+            worlds: args.worlds,
+            max_time: None,
+            horizon: args.horizon,
+        },
+        threads: args.threads,
+    };
+    println!(
+        "preset {}, {} hands per match, {} boards per match-up (each played twice), seed {}, search {} worlds, horizon {}",
+        preset.code(),
+        args.hands,
+        args.boards,
+        args.seed,
+        args.worlds,
+        args.horizon
+    );
+    println!("{}", ArenaReport::MARKDOWN_HEADER);
+    let mut all_significant = true;
+    for pair in &pairs {
+        let (a, b) = pair
+            .split_once(':')
+            .with_context(|| format!("a match-up is A:B, not {pair:?}"))?;
+        let report = duplicate(level(a)?, level(b)?, &arena)?;
+        println!("{}", report.markdown_row());
+        all_significant &= report.a_wins_significantly();
+    }
+    if args.check && !all_significant {
+        bail!("not every A beat its B with 95% confidence");
+    }
+    Ok(())
+}
+
+fn play(args: PlayArgs) -> anyhow::Result<()> {
+    let level = level(&args.strategy)?;
+    let budget = SearchBudget {
+        worlds: args.worlds,
+        max_time: args.think_ms.map(Duration::from_millis),
+        horizon: 12,
+    };
+    let request = if let Some(code) = args.invite {
+        SeatRequest::Invite { code }
+    } else if let Some(table) = args.table {
+        SeatRequest::Table { table, seat: None }
+    } else if args.create {
+        SeatRequest::Create {
+            settings: WireSettings {
+                preset: args.preset.clone(),
+                players: Some(args.players),
+                hands: args.hands,
+                ..WireSettings::default()
+            },
+            private: true,
+        }
+    } else {
+        SeatRequest::QuickPlay {
+            preset: args.preset.clone(),
+            players: args.players,
+        }
+    };
+    let seed = args.seed;
+    let mut n = 0u64;
+    let factory = Box::new(move || {
+        n += 1;
+        level.strategy(seed ^ n, budget)
+    });
+    let mut session = Session::new(args.name.clone(), request, args.matches, factory, seed);
+    let mut options = ClientOptions::new(args.url.clone());
+    options.deadline = Duration::from_secs(args.timeout);
+    let (tx, mut rx) = tokio::sync::watch::channel(None);
+    options.invite = Some(tx);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let report = runtime
+        .block_on(async {
+            tokio::spawn(async move {
+                if let Ok(code) = rx.wait_for(Option::is_some).await {
+                    println!("invite code: {}", code.clone().unwrap_or_default());
+                }
+            });
+            client::run(&mut session, &options).await
+        })
+        .context("the bot stopped")?;
+    let s = report.session;
+    println!(
+        "{}: {} matches, {} hands, {} actions, {} errors ({} illegal), {} resyncs, {} reconnects",
+        args.name, s.matches, s.hands, s.actions, s.errors, s.illegal, s.resyncs, report.reconnects
+    );
+    Ok(())
+}

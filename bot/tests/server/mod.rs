@@ -1,0 +1,170 @@
+//! Bots at a real server (started in-process on 127.0.0.1:0): four bots play a whole match by
+//! quick play, a bot whose connection drops resumes its seat, a private table is joined by invite.
+
+use std::time::Duration;
+
+use burraco_bot::client::{self, ClientOptions, ClientReport};
+use burraco_bot::session::StrategyFactory;
+use burraco_bot::{Level, SearchBudget, SeatRequest, Session};
+use burraco_protocol::wire::WireSettings;
+
+use crate::common::TestServer;
+
+fn factory(level: Level, seed: u64) -> StrategyFactory {
+    Box::new(move || {
+        level.strategy(
+            seed,
+            SearchBudget {
+                worlds: 2,
+                max_time: None,
+                horizon: 4,
+            },
+        )
+    })
+}
+
+async fn play(
+    url: String,
+    name: &str,
+    request: SeatRequest,
+    level: Level,
+    drop_after: Option<u64>,
+) -> ClientReport {
+    let mut session = Session::new(name, request, 1, factory(level, name.len() as u64), 7);
+    let mut options = ClientOptions::new(url);
+    options.deadline = Duration::from_secs(50);
+    options.drop_after_actions = drop_after;
+    client::run(&mut session, &options)
+        .await
+        .unwrap_or_else(|e| panic!("{name}: {e} ({session:?})"))
+}
+
+fn one_hand(preset: &str) -> WireSettings {
+    WireSettings {
+        preset: preset.into(),
+        players: Some(4),
+        hands: Some(1),
+        ..WireSettings::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn four_bots_play_a_match_by_quick_play() {
+    let server = TestServer::start(|_| {}).await;
+    let quick = || SeatRequest::QuickPlay {
+        preset: "fitab".into(),
+        players: 4,
+    };
+    let levels = [Level::Expert, Level::Greedy, Level::Search, Level::Random];
+    let tasks: Vec<_> = levels
+        .iter()
+        .enumerate()
+        .map(|(i, &level)| {
+            tokio::spawn(play(
+                server.url(),
+                ["ann", "bob", "cid", "dan"][i],
+                quick(),
+                level,
+                None,
+            ))
+        })
+        .collect();
+    for t in tasks {
+        let report = t.await.unwrap();
+        assert_eq!(report.session.matches, 1);
+        assert!(report.session.hands >= 1);
+        assert_eq!(report.session.illegal, 0, "{report:?}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_bot_resumes_and_a_private_table_fills_by_invite() {
+    let server = TestServer::start(|_| {}).await;
+    let url = server.url();
+    // The creator learns the invite code from its session: create first, then let the others join.
+    let mut creator = Session::new(
+        "host",
+        SeatRequest::Create {
+            settings: one_hand("feburit"),
+            private: true,
+        },
+        1,
+        factory(Level::Expert, 1),
+        1,
+    );
+    let (tx, mut rx) = tokio::sync::watch::channel(None);
+    let mut options = ClientOptions::new(url.clone());
+    options.deadline = Duration::from_secs(50);
+    options.drop_after_actions = Some(6);
+    options.invite = Some(tx);
+    let host = tokio::spawn(async move {
+        let r = client::run(&mut creator, &options).await;
+        (r, creator)
+    });
+    let code = rx.wait_for(Option::is_some).await.unwrap().clone().unwrap();
+    let guests: Vec<_> = ["g1", "g2", "g3"]
+        .iter()
+        .map(|n| {
+            tokio::spawn(play(
+                url.clone(),
+                n,
+                SeatRequest::Invite { code: code.clone() },
+                Level::Greedy,
+                None,
+            ))
+        })
+        .collect();
+    for g in guests {
+        assert_eq!(g.await.unwrap().session.matches, 1);
+    }
+    let (report, _session) = host.await.unwrap();
+    let report = report.unwrap();
+    assert_eq!(report.session.matches, 1);
+    assert!(report.reconnects >= 1, "{report:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_example_plays_a_match_with_three_rust_bots() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/python/bot.py");
+    if std::process::Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("python3 not found: the Python example is exercised by .ci/run instead");
+        return;
+    }
+    let server = TestServer::start(|_| {}).await;
+    let quick = || SeatRequest::QuickPlay {
+        preset: "feburit".into(),
+        players: 4,
+    };
+    let mut python = tokio::process::Command::new("python3")
+        .args([
+            script,
+            "--url",
+            &server.url(),
+            "--name",
+            "py",
+            "--preset",
+            "feburit",
+        ])
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python3 runs");
+    let bots: Vec<_> = ["r1", "r2", "r3"]
+        .iter()
+        .map(|n| tokio::spawn(play(server.url(), n, quick(), Level::Greedy, None)))
+        .collect();
+    for b in bots {
+        assert_eq!(b.await.unwrap().session.matches, 1);
+    }
+    let status = tokio::time::timeout(Duration::from_secs(30), python.wait())
+        .await
+        .expect("python finishes")
+        .unwrap();
+    assert!(status.success());
+    server.stop().await;
+}

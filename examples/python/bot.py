@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""A Burraco bot in plain Python (standard library only), speaking the JSON protocol 1.0.
+
+It takes a seat by quick play, plays one whole match and exits 0 when the match ends.
+Strategy: draw every turn and discard the least useful card (never a wild, the highest value
+first). It never melds, so every discard it makes is legal; a refusal is still handled by
+trying the next card.
+
+    python3 examples/python/bot.py --url ws://127.0.0.1:8080/ws --name py --preset fitab
+"""
+
+import argparse
+import base64
+import json
+import os
+import socket
+import struct
+import sys
+import urllib.parse
+
+# ----- a minimal WebSocket client (RFC 6455): text frames, masked, no extensions ---------------
+
+
+class WebSocket:
+    def __init__(self, url, timeout=120):
+        u = urllib.parse.urlparse(url)
+        if u.scheme != "ws":
+            raise ValueError("only ws:// URLs")
+        self.sock = socket.create_connection((u.hostname, u.port or 80), timeout=timeout)
+        key = base64.b64encode(os.urandom(16)).decode()
+        path = u.path or "/"
+        request = (
+            f"GET {path} HTTP/1.1\r\nHost: {u.hostname}:{u.port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        )
+        self.sock.sendall(request.encode())
+        self.buf = b""
+        while b"\r\n\r\n" not in self.buf:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise ConnectionError("handshake failed")
+            self.buf += chunk
+        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise ConnectionError(head.decode(errors="replace"))
+
+    def _read(self, n):
+        while len(self.buf) < n:
+            chunk = self.sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("connection closed")
+            self.buf += chunk
+        out, self.buf = self.buf[:n], self.buf[n:]
+        return out
+
+    def send(self, text):
+        payload = text.encode()
+        header = bytes([0x81])
+        n = len(payload)
+        if n < 126:
+            header += bytes([0x80 | n])
+        elif n < 65536:
+            header += bytes([0x80 | 126]) + struct.pack("!H", n)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack("!Q", n)
+        mask = os.urandom(4)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def recv(self):
+        """The next text message (fragments joined); answers pings; None when closed."""
+        message = b""
+        while True:
+            b0, b1 = self._read(2)
+            opcode, n = b0 & 0x0F, b1 & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", self._read(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", self._read(8))[0]
+            payload = self._read(n)
+            if opcode == 0x8:
+                return None
+            if opcode == 0x9:  # ping: answer with a pong carrying the same payload
+                mask = os.urandom(4)
+                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + mask +
+                                  bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+                continue
+            if opcode in (0x1, 0x0):
+                message += payload
+                if b0 & 0x80:
+                    return message.decode()
+
+
+# ----- cards ---------------------------------------------------------------------------------
+
+def points(card):
+    if card == "JK":
+        return 30
+    rank = card[:-1]
+    if rank == "2":
+        return 20
+    if rank == "A":
+        return 15
+    if rank in ("K", "Q", "J", "10", "9", "8"):
+        return 10
+    return 5
+
+
+def is_wild(card):
+    return card == "JK" or card[:-1] == "2"
+
+
+def discard_order(hand):
+    """Cards to try, best discard first: no wilds unless forced; lone cards, highest value first."""
+    ranks = {}
+    for c in hand:
+        ranks[c[:-1]] = ranks.get(c[:-1], 0) + 1
+
+    def key(c):
+        return (is_wild(c), ranks.get(c[:-1], 0) > 1, -points(c), c)
+
+    return sorted(set(hand), key=key)
+
+
+# ----- the bot -------------------------------------------------------------------------------
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--url", default="ws://127.0.0.1:8080/ws")
+    ap.add_argument("--name", default="py")
+    ap.add_argument("--preset", default="fitab")
+    ap.add_argument("--players", type=int, default=4)
+    args = ap.parse_args()
+
+    ws = WebSocket(args.url)
+    next_id = [0]
+
+    def send(msg):
+        if "id" in msg:
+            next_id[0] += 1
+            msg["id"] = next_id[0]
+        ws.send(json.dumps(msg))
+        return msg.get("id")
+
+    send({"type": "hello", "version": "1.0", "name": args.name, "resume": None})
+    table, me, hand = None, None, []
+    tried = []          # discards refused this turn
+    discard_id = None
+    hands_played = 0
+
+    def discard():
+        nonlocal discard_id
+        for card in discard_order(hand):
+            if card not in tried:
+                tried.append(card)
+                discard_id = send({"type": "discard", "id": 0, "table": table, "card": card})
+                return
+
+    while True:
+        text = ws.recv()
+        if text is None:
+            print("connection closed", file=sys.stderr)
+            return 1
+        m = json.loads(text)
+        t = m["type"]
+        if t == "welcome":
+            send({"type": "quick_play", "id": 0, "preset": args.preset, "players": args.players})
+        elif t in ("seated", "table_created"):
+            table, me = m["table"], m["seat"]
+            send({"type": "ready", "id": 0, "table": table})
+        elif t == "snapshot" and m["view"].get("hand"):
+            hand = list(m["view"]["hand"]["hand"] or [])
+        elif t == "dealt":
+            hand = list(m["cards"])
+        elif t == "turn_started" and m["seat"] == me:
+            tried.clear()
+            send({"type": "draw", "id": 0, "table": table})
+        elif t == "drew_card" and m["seat"] == me:
+            hand.append(m["card"])
+            discard()
+        elif t in ("picked_up", "pozzetto_cards") and m["seat"] == me:
+            hand = hand + m["cards"] if t == "picked_up" else list(m["cards"])
+        elif t in ("opened", "attached", "discarded") and m["seat"] == me:
+            for c in (m["cards"] if "cards" in m else [m["card"]]):
+                if c in hand:
+                    hand.remove(c)
+        elif t == "error":
+            print(f"error: {m['code']}: {m['message']}", file=sys.stderr)
+            if m.get("id") == discard_id:
+                discard()
+        elif t == "hand_ended":
+            hands_played += 1
+            print(f"hand {m['hand']} ended ({m['end']}): " +
+                  ", ".join(f"{s['side']} {s['total']}" for s in m["score"]))
+        elif t == "match_ended":
+            print(f"match over after {hands_played} hands: {m['sides']} {m['totals']} winner {m['winner']}")
+            return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

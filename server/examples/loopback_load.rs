@@ -1,0 +1,313 @@
+//! Loopback measurements of a running `burraco-server` (docs/PERFORMANCE.md, "Server").
+//!
+//! - `idle ADDR PID N`: the server's RSS before and after N idle connections (hello only).
+//! - `latency ADDR TABLES SECONDS THINK_MS`: TABLES four-player tables (4 connections each) play
+//!   draw-and-discard turns for SECONDS, each table pausing THINK_MS between actions (0 = as fast
+//!   as it can); reports actions/s and the latency from sending an action to the moment the last
+//!   of the table's four seats has its event (p50, p99, max).
+//!
+//! Loopback only; both modes are bounded in count and time.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use burraco_protocol::codec;
+use burraco_protocol::wire::{ClientMessage, ServerMessage, WireSettings};
+use burraco_rules::{Card, Seat};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+fn rss_kb(pid: u32) -> u64 {
+    let status =
+        std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the server's /proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+async fn send(ws: &mut Ws, m: &ClientMessage) {
+    ws.send(Message::Text(codec::to_json(m).into()))
+        .await
+        .expect("send");
+}
+
+async fn recv(ws: &mut Ws) -> ServerMessage {
+    loop {
+        let frame = tokio::time::timeout(Duration::from_secs(30), ws.next())
+            .await
+            .expect("a frame in 30 s");
+        match frame.expect("open").expect("frame") {
+            Message::Text(t) => {
+                return codec::from_json(t.as_str(), usize::MAX)
+                    .result
+                    .expect("decodes");
+            }
+            Message::Close(_) => panic!("closed by the server"),
+            _ => {}
+        }
+    }
+}
+
+async fn hello(addr: SocketAddr, name: &str) -> Ws {
+    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        .await
+        .expect("connect");
+    send(
+        &mut ws,
+        &ClientMessage::Hello {
+            version: "1.0".into(),
+            name: name.into(),
+            resume: None,
+        },
+    )
+    .await;
+    assert!(matches!(recv(&mut ws).await, ServerMessage::Welcome { .. }));
+    ws
+}
+
+async fn idle(addr: SocketAddr, pid: u32, n: usize) {
+    let before = rss_kb(pid);
+    let mut conns = Vec::with_capacity(n);
+    for i in 0..n {
+        conns.push(hello(addr, &format!("idle{i}")).await);
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let after = rss_kb(pid);
+    let per = (after.saturating_sub(before)) as f64 * 1024.0 / n as f64;
+    println!(
+        "idle connections: {n}; server RSS {before} kB -> {after} kB; {per:.0} bytes per idle connection"
+    );
+    drop(conns);
+}
+
+/// One table: its four connections, each seat's hand, whose turn it is.
+struct TableDriver {
+    id: String,
+    seats: Vec<(Seat, Ws)>,
+    hands: [Vec<Card>; 4],
+    on_turn: Option<Seat>,
+    next_id: u64,
+    over: bool,
+}
+
+impl TableDriver {
+    async fn open(addr: SocketAddr, n: usize) -> TableDriver {
+        let mut creator = hello(addr, &format!("t{n}n")).await;
+        let settings = WireSettings {
+            preset: "fitab".into(),
+            players: Some(4),
+            hands: Some(8),
+            clocks: Some("off".into()),
+            ..WireSettings::default()
+        };
+        send(
+            &mut creator,
+            &ClientMessage::CreateTable {
+                id: 1,
+                settings,
+                private: false,
+                bots: None,
+            },
+        )
+        .await;
+        let (id, seat) = loop {
+            if let ServerMessage::TableCreated { table, seat, .. } = recv(&mut creator).await {
+                break (table, seat.0);
+            }
+        };
+        let mut seats = vec![(seat, creator)];
+        for k in 1..4 {
+            let mut ws = hello(addr, &format!("t{n}s{k}")).await;
+            send(
+                &mut ws,
+                &ClientMessage::Join {
+                    id: 1,
+                    table: Some(id.clone()),
+                    invite: None,
+                    seat: None,
+                },
+            )
+            .await;
+            let seat = loop {
+                if let ServerMessage::Seated { seat, .. } = recv(&mut ws).await {
+                    break seat.0;
+                }
+            };
+            seats.push((seat, ws));
+        }
+        let mut driver = TableDriver {
+            id,
+            seats,
+            hands: Default::default(),
+            on_turn: None,
+            next_id: 10,
+            over: false,
+        };
+        for i in 0..4 {
+            let table = driver.id.clone();
+            send(
+                &mut driver.seats[i].1,
+                &ClientMessage::Ready { id: 2, table },
+            )
+            .await;
+        }
+        driver
+    }
+
+    /// What socket `k` learned: its own seat's cards; whose turn (from socket 0 only, so a
+    /// socket read later never rewinds it).
+    fn note(&mut self, k: usize, m: &ServerMessage) {
+        let own = self.seats[k].0.index();
+        match m {
+            ServerMessage::Dealt { cards, .. } => self.hands[own] = cards.clone(),
+            ServerMessage::DrewCard { card, .. } => self.hands[own].push(*card),
+            ServerMessage::HandEnded { .. } => {
+                self.hands[own].clear();
+                if k == 0 {
+                    self.on_turn = None;
+                }
+            }
+            ServerMessage::TurnStarted { seat, .. } if k == 0 => self.on_turn = Some(seat.0),
+            ServerMessage::MatchEnded { .. } => self.over = true,
+            _ => {}
+        }
+    }
+
+    /// Reads seat `i` until `done` says so.
+    async fn read_until(&mut self, i: usize, done: impl Fn(&ServerMessage) -> bool) {
+        loop {
+            let m = recv(&mut self.seats[i].1).await;
+            self.note(i, &m);
+            if done(&m) {
+                return;
+            }
+        }
+    }
+
+    /// Plays one action of the seat on turn; returns the latency to the last seat's event.
+    async fn act(&mut self) -> Option<Duration> {
+        while self.on_turn.is_none() && !self.over {
+            self.read_until(0, |m| {
+                matches!(
+                    m,
+                    ServerMessage::TurnStarted { .. } | ServerMessage::MatchEnded { .. }
+                )
+            })
+            .await;
+        }
+        let seat = self.on_turn?;
+        let i = self
+            .seats
+            .iter()
+            .position(|(s, _)| *s == seat)
+            .expect("seat");
+        if self.hands[seat.index()].is_empty() {
+            self.read_until(i, |m| matches!(m, ServerMessage::Dealt { .. }))
+                .await;
+        }
+        let table = self.id.clone();
+        self.next_id += 1;
+        let id = self.next_id;
+        let held = self.hands[seat.index()].len();
+        let (request, is_draw) = if held % 2 == 1 {
+            (ClientMessage::Draw { id, table }, true)
+        } else {
+            let card = self.hands[seat.index()].remove(0);
+            (ClientMessage::Discard { id, table, card }, false)
+        };
+        let start = Instant::now();
+        send(&mut self.seats[i].1, &request).await;
+        for k in 0..4 {
+            self.read_until(k, |m| match m {
+                ServerMessage::Drew { seat: s, .. } => is_draw && s.0 == seat,
+                ServerMessage::Discarded { seat: s, .. } => !is_draw && s.0 == seat,
+                _ => false,
+            })
+            .await;
+        }
+        let latency = start.elapsed();
+        if !is_draw {
+            self.on_turn = None;
+        }
+        self.read_until(i, |m| matches!(m, ServerMessage::Ok { id: r } | ServerMessage::Error { id: Some(r), .. } if *r == id))
+            .await;
+        Some(latency)
+    }
+}
+
+async fn latency(addr: SocketAddr, tables: usize, seconds: u64, think_ms: u64) {
+    let mut drivers = Vec::new();
+    for n in 0..tables {
+        drivers.push(TableDriver::open(addr, n).await);
+    }
+    println!("{} connections open", tables * 4);
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let started = Instant::now();
+    let tasks: Vec<_> = drivers
+        .into_iter()
+        .map(|mut d| {
+            tokio::spawn(async move {
+                let mut samples = Vec::new();
+                while Instant::now() < deadline && !d.over {
+                    match d.act().await {
+                        Some(l) => samples.push(l.as_micros() as u64),
+                        None => break,
+                    }
+                    if think_ms > 0 {
+                        tokio::time::sleep(Duration::from_millis(think_ms)).await;
+                    }
+                }
+                samples
+            })
+        })
+        .collect();
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.expect("driver"));
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    all.sort_unstable();
+    let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize];
+    println!(
+        "tables {tables}, think {think_ms} ms: {} actions in {elapsed:.1} s = {:.0} actions/s; \
+         action -> last seat's event: p50 {} us, p99 {} us, max {} us",
+        all.len(),
+        all.len() as f64 / elapsed,
+        pct(0.5),
+        pct(0.99),
+        all.last().copied().unwrap_or(0)
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: loopback_load idle ADDR PID N | latency ADDR TABLES SECONDS THINK_MS";
+    let addr: SocketAddr = args.get(2).and_then(|a| a.parse().ok()).expect(usage);
+    assert!(addr.ip().is_loopback(), "loopback targets only");
+    let num = |i: usize| {
+        args.get(i)
+            .and_then(|a| a.parse::<u64>().ok())
+            .expect(usage)
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    match args.get(1).map(String::as_str) {
+        Some("idle") => rt.block_on(idle(addr, num(3) as u32, num(4).min(20_000) as usize)),
+        Some("latency") => rt.block_on(latency(
+            addr,
+            num(3).min(2_000) as usize,
+            num(4).min(300),
+            num(5),
+        )),
+        _ => panic!("{usage}"),
+    }
+}

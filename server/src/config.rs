@@ -1,0 +1,210 @@
+//! The server's settings: flags, environment and an optional TOML or JSON file, over embedded
+//! defaults. [`ServerConfig`] is what [`crate::run`] takes; [`Cli`] is how `main` builds one.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// Everything [`crate::run`] needs. Build it with [`ServerConfig::default`] (tests) or [`Cli::load`].
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Where the SQLite file lives (created if missing).
+    pub data_dir: PathBuf,
+    /// Token bucket per connection: sustained requests per second...
+    pub rate_per_sec: u32,
+    /// ...and the burst it allows.
+    pub rate_burst: u32,
+    /// Requests refused by the rate limit in a row before the connection is closed.
+    pub rate_strikes: u32,
+    /// Frames queued per connection before the client counts as too slow and is dropped.
+    pub outbound_queue: usize,
+    /// Commands queued per table before requests get `table_busy`.
+    pub table_queue: usize,
+    /// Events a table keeps for `sync`; older gaps get a snapshot.
+    pub replay_buffer: usize,
+    /// How long a disconnected player's seat waits (its clock running) before the server plays it
+    /// at once on every turn until the player returns.
+    pub disconnect_grace: Duration,
+    /// Pause between a hand's end and the next deal.
+    pub next_hand_delay: Duration,
+    /// How long a finished table stays listed.
+    pub finished_linger: Duration,
+    /// A connection must say hello within this time.
+    pub hello_timeout: Duration,
+    /// WebSocket read and write buffer sizes (bytes).
+    pub ws_buffer: usize,
+    /// Test only: deal every hand from this seed instead of a fresh random one.
+    pub fixed_seed: Option<[u8; 32]>,
+    /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
+    /// (`tokio::time::pause`) does not jump while the SQLite writer works.
+    pub store_wait_blocking: bool,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            data_dir: PathBuf::from("./data"),
+            rate_per_sec: 100,
+            rate_burst: 200,
+            rate_strikes: 50,
+            outbound_queue: 256,
+            table_queue: 256,
+            replay_buffer: 1024,
+            disconnect_grace: Duration::from_secs(120),
+            next_hand_delay: Duration::from_secs(5),
+            finished_linger: Duration::from_secs(300),
+            hello_timeout: Duration::from_secs(10),
+            ws_buffer: 4096,
+            fixed_seed: None,
+            store_wait_blocking: false,
+        }
+    }
+}
+
+/// Command-line flags; each also reads an environment variable, and a config file fills what
+/// neither gives.
+#[derive(Debug, Clone, Default, clap::Parser)]
+#[command(
+    name = "burraco-server",
+    version,
+    about = "The authoritative Burraco server"
+)]
+pub struct Cli {
+    /// A TOML (`.toml`) or JSON (`.json`) file with any of the settings below (snake_case keys).
+    #[arg(long, env = "BURRACO_CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Address to serve HTTP and the WebSocket on [default: 127.0.0.1:8080].
+    #[arg(long, env = "BURRACO_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Directory for the SQLite database [default: ./data].
+    #[arg(long, env = "BURRACO_DATA")]
+    pub data: Option<PathBuf>,
+    /// Log as JSON lines.
+    #[arg(long, env = "BURRACO_JSON_LOGS")]
+    pub json_logs: bool,
+    /// Requests per second per connection [default: 100].
+    #[arg(long, env = "BURRACO_RATE_PER_SEC")]
+    pub rate_per_sec: Option<u32>,
+    /// Burst of requests per connection [default: 200].
+    #[arg(long, env = "BURRACO_RATE_BURST")]
+    pub rate_burst: Option<u32>,
+    /// Outbound frames queued per connection before a slow client is dropped [default: 256].
+    #[arg(long, env = "BURRACO_OUTBOUND_QUEUE")]
+    pub outbound_queue: Option<usize>,
+    /// Seconds a disconnected seat is kept before the server plays it [default: 120].
+    #[arg(long, env = "BURRACO_DISCONNECT_GRACE_SECS")]
+    pub disconnect_grace_secs: Option<u64>,
+    /// Seconds between a hand's end and the next deal [default: 5].
+    #[arg(long, env = "BURRACO_NEXT_HAND_DELAY_SECS")]
+    pub next_hand_delay_secs: Option<u64>,
+    /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
+    /// becomes predictable.
+    #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
+    pub insecure_fixed_seed: Option<String>,
+}
+
+/// The keys a config file may hold.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    listen: Option<SocketAddr>,
+    data: Option<PathBuf>,
+    json_logs: Option<bool>,
+    rate_per_sec: Option<u32>,
+    rate_burst: Option<u32>,
+    outbound_queue: Option<usize>,
+    disconnect_grace_secs: Option<u64>,
+    next_hand_delay_secs: Option<u64>,
+}
+
+/// Why the settings could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigFileError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("invalid config file {path}: {detail}")]
+    Invalid { path: PathBuf, detail: String },
+    #[error("--insecure-fixed-seed must be 64 hex digits")]
+    Seed,
+}
+
+/// The resolved settings of `main`.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub listen: SocketAddr,
+    pub json_logs: bool,
+    pub server: ServerConfig,
+}
+
+impl Cli {
+    /// Flags and environment first, then the file, then the defaults.
+    pub fn load(&self) -> Result<Loaded, ConfigFileError> {
+        let file = match &self.config {
+            Some(path) => read_file(path)?,
+            None => FileConfig::default(),
+        };
+        let defaults = ServerConfig::default();
+        let fixed_seed = match &self.insecure_fixed_seed {
+            Some(hex) => Some(
+                burraco_rules::Seed::from_hex(hex)
+                    .ok_or(ConfigFileError::Seed)?
+                    .0,
+            ),
+            None => None,
+        };
+        let secs = Duration::from_secs;
+        Ok(Loaded {
+            listen: self
+                .listen
+                .or(file.listen)
+                .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
+            json_logs: self.json_logs || file.json_logs.unwrap_or(false),
+            server: ServerConfig {
+                data_dir: self.data.clone().or(file.data).unwrap_or(defaults.data_dir),
+                rate_per_sec: self
+                    .rate_per_sec
+                    .or(file.rate_per_sec)
+                    .unwrap_or(defaults.rate_per_sec),
+                rate_burst: self
+                    .rate_burst
+                    .or(file.rate_burst)
+                    .unwrap_or(defaults.rate_burst),
+                outbound_queue: self
+                    .outbound_queue
+                    .or(file.outbound_queue)
+                    .unwrap_or(defaults.outbound_queue),
+                disconnect_grace: self
+                    .disconnect_grace_secs
+                    .or(file.disconnect_grace_secs)
+                    .map_or(defaults.disconnect_grace, secs),
+                next_hand_delay: self
+                    .next_hand_delay_secs
+                    .or(file.next_hand_delay_secs)
+                    .map_or(defaults.next_hand_delay, secs),
+                fixed_seed,
+                ..defaults
+            },
+        })
+    }
+}
+
+fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let invalid = |detail: String| ConfigFileError::Invalid {
+        path: path.to_owned(),
+        detail,
+    };
+    if path.extension().is_some_and(|e| e == "json") {
+        serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))
+    } else {
+        toml::from_str(&text).map_err(|e| invalid(e.to_string()))
+    }
+}

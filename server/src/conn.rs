@@ -1,0 +1,722 @@
+//! One WebSocket connection: a reader (this task: hello, rate limit, decode, dispatch, one request
+//! at a time so replies keep their order) and a writer task (drains the bounded outbound queue:
+//! feeds every queued frame, then flushes once).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
+use burraco_protocol::wire::{
+    ClientMessage, PROTOCOL_MAJOR, SeatRef, ServerMessage, WireSeat, parse_version,
+    protocol_version,
+};
+use burraco_rules::{Action, Players, Preset};
+use futures_util::stream::SplitSink;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::outbound::{Frame, Outbox};
+use crate::store::Write;
+use crate::table::{Command, Request};
+use crate::{Session, Shared, lobby};
+
+/// Frames up to this size are read (and refused with `frame_too_large` above
+/// [`MAX_CLIENT_FRAME`]); anything larger closes the connection (close code 1009).
+pub const MAX_READ_FRAME: usize = 4 * MAX_CLIENT_FRAME;
+
+/// Close codes (RFC 6455).
+const CLOSE_NORMAL: u16 = 1000;
+const CLOSE_GOING_AWAY: u16 = 1001;
+const CLOSE_PROTOCOL: u16 = 1002;
+const CLOSE_POLICY: u16 = 1008;
+
+/// A token bucket: `rate` requests per second, bursts of `burst`.
+#[derive(Debug)]
+struct TokenBucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: tokio::time::Instant,
+}
+
+impl TokenBucket {
+    fn new(rate: u32, burst: u32) -> TokenBucket {
+        TokenBucket {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            last: tokio::time::Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = tokio::time::Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Serves one upgraded socket until it closes or the server shuts down.
+pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+    let conn = shared.next_conn_id();
+    let span = tracing::info_span!("conn", id = conn);
+    metrics::gauge!("burraco_connections").increment(1.0);
+    Connection::run(socket, shared, conn).instrument(span).await;
+    metrics::gauge!("burraco_connections").decrement(1.0);
+}
+
+struct Connection {
+    shared: Arc<Shared>,
+    out: Outbox,
+    session: Session,
+    spectating: HashSet<String>,
+    bucket: TokenBucket,
+    strikes: u32,
+}
+
+fn error(id: Option<u64>, code: &str, message: impl Into<String>) -> ServerMessage {
+    metrics::counter!("burraco_errors_total", "code" => code.to_owned()).increment(1);
+    ServerMessage::Error {
+        id,
+        code: code.to_owned(),
+        message: message.into(),
+        rule: None,
+    }
+}
+
+fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
+    match message {
+        Message::Text(text) => Some((false, codec::from_json(text.as_str(), MAX_CLIENT_FRAME))),
+        Message::Binary(bytes) => Some((true, codec::from_binary(bytes, MAX_CLIENT_FRAME))),
+        _ => None,
+    }
+}
+
+/// Sends one frame directly on a socket that has no writer task yet, then closes it.
+async fn refuse(mut socket: WebSocket, binary: bool, message: ServerMessage, code: u16) {
+    let frame = Frame::new(message);
+    let _ = socket.send(frame.to_ws(binary)).await;
+    let _ = socket
+        .send(Message::Close(Some(CloseFrame {
+            code,
+            reason: "".into(),
+        })))
+        .await;
+}
+
+impl Connection {
+    async fn run(mut socket: WebSocket, shared: Arc<Shared>, conn: u64) {
+        // The hello, before anything else.
+        let first = tokio::select! {
+            biased;
+            frame = next_data_frame(&mut socket) => Ok(frame),
+            _ = tokio::time::sleep(shared.config.hello_timeout) => Err(true),
+            _ = shared.shutdown.cancelled() => Err(false),
+        };
+        let first = match first {
+            Ok(Some(frame)) => frame,
+            Ok(None) | Err(false) => return,
+            Err(true) => {
+                return refuse(
+                    socket,
+                    false,
+                    error(None, "hello_timeout", "say hello first"),
+                    CLOSE_POLICY,
+                )
+                .await;
+            }
+        };
+        let Some((binary, decoded)) = decode(&first) else {
+            return;
+        };
+        let (version, name, resume) = match decoded.result {
+            Ok(ClientMessage::Hello {
+                version,
+                name,
+                resume,
+            }) => (version, name, resume),
+            Ok(_) => {
+                let message = error(
+                    decoded.id,
+                    "hello_required",
+                    "the first message must be hello",
+                );
+                return refuse(socket, binary, message, CLOSE_POLICY).await;
+            }
+            Err(e) => {
+                return refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
+            }
+        };
+        match parse_version(&version) {
+            Some((major, _)) if major == PROTOCOL_MAJOR => {}
+            _ => {
+                let message = error(
+                    None,
+                    "unsupported_version",
+                    format!(
+                        "this server speaks {}.x (any minor); you said {version:?}",
+                        PROTOCOL_MAJOR
+                    ),
+                );
+                return refuse(socket, binary, message, CLOSE_PROTOCOL).await;
+            }
+        }
+        let name = name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+            let message = error(
+                None,
+                "invalid_name",
+                "a name is 1 to 32 characters, no control characters",
+            );
+            return refuse(socket, binary, message, CLOSE_POLICY).await;
+        }
+        let resumed = resume.as_ref().and_then(|t| {
+            shared
+                .sessions
+                .get(t)
+                .map(|s| (t.clone(), s.value().clone()))
+        });
+        let (token, session, is_resumed) = match resumed {
+            Some((token, session)) => (token, session, true),
+            None => {
+                let token = crate::random_id("", 16);
+                let session = Session {
+                    player: crate::random_id("p", 6),
+                    name: name.clone(),
+                };
+                let write = Write::Session {
+                    token: token.clone(),
+                    player: session.player.clone(),
+                    name: session.name.clone(),
+                };
+                if shared.store.write(vec![write]).await.is_err() {
+                    let message = error(None, "internal_error", "could not open a session");
+                    return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
+                }
+                shared.sessions.insert(token.clone(), session.clone());
+                (token, session, false)
+            }
+        };
+
+        let (sink, mut stream) = socket.split();
+        let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
+        let closing = CancellationToken::new();
+        let close_code = Arc::new(AtomicU16::new(CLOSE_NORMAL));
+        let writer = tokio::spawn(
+            write_loop(
+                sink,
+                rx,
+                kick.clone(),
+                closing.clone(),
+                close_code.clone(),
+                binary,
+            )
+            .in_current_span(),
+        );
+        let seats: Vec<(String, burraco_rules::Seat)> = shared
+            .player_seats
+            .get(&session.player)
+            .map(|s| s.value().clone())
+            .unwrap_or_default();
+        tracing::debug!(player = %session.player, resumed = is_resumed, "hello");
+        out.send_message(ServerMessage::Welcome {
+            version: protocol_version(),
+            session: token,
+            player: session.player.clone(),
+            name: session.name.clone(),
+            resumed: is_resumed,
+            seats: seats
+                .iter()
+                .map(|(table, seat)| SeatRef {
+                    table: table.clone(),
+                    seat: WireSeat(*seat),
+                })
+                .collect(),
+        });
+        for (table, _) in &seats {
+            if let Some(handle) = lobby::find(&shared, table) {
+                handle
+                    .send(Command::Attach {
+                        player: session.player.clone(),
+                        out: out.clone(),
+                    })
+                    .await;
+            }
+        }
+
+        let mut this = Connection {
+            bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
+            shared: shared.clone(),
+            out,
+            session,
+            spectating: HashSet::new(),
+            strikes: 0,
+        };
+        loop {
+            let frame = tokio::select! {
+                biased;
+                _ = kick.cancelled() => break,
+                _ = shared.shutdown.cancelled() => {
+                    this.out.send_message(ServerMessage::Goodbye { reason: "server shutting down: reconnect later with your session".into() });
+                    close_code.store(CLOSE_GOING_AWAY, Ordering::Relaxed);
+                    break;
+                }
+                frame = stream.next() => frame,
+            };
+            let message = match frame {
+                Some(Ok(message)) => message,
+                Some(Err(e)) => {
+                    tracing::debug!("read error: {e}");
+                    break;
+                }
+                None => break,
+            };
+            if matches!(message, Message::Close(_)) {
+                break;
+            }
+            if !this.on_frame(&message).await {
+                close_code.store(CLOSE_POLICY, Ordering::Relaxed);
+                break;
+            }
+        }
+
+        // Tell the tables, then let the writer drain and close.
+        let player = this.session.player.clone();
+        let mut tables: HashSet<String> = this.spectating.drain().collect();
+        if let Some(seats) = shared.player_seats.get(&player) {
+            tables.extend(seats.iter().map(|(t, _)| t.clone()));
+        }
+        for table in tables {
+            if let Some(handle) = lobby::find(&shared, &table) {
+                handle
+                    .send(Command::Detach {
+                        player: player.clone(),
+                        conn,
+                    })
+                    .await;
+            }
+        }
+        closing.cancel();
+        drop(this);
+        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    }
+
+    /// Handles one frame; false closes the connection.
+    async fn on_frame(&mut self, message: &Message) -> bool {
+        let Some((_, decoded)) = decode(message) else {
+            return true;
+        };
+        if !self.bucket.take() {
+            self.strikes += 1;
+            self.out.send_message(error(
+                decoded.id,
+                "rate_limited",
+                "too many requests: slow down",
+            ));
+            if self.strikes > self.shared.config.rate_strikes {
+                self.out.send_message(error(
+                    None,
+                    "flooding",
+                    "too many requests refused: closing",
+                ));
+                return false;
+            }
+            return true;
+        }
+        self.strikes = 0;
+        let request = match decoded.result {
+            Ok(request) => request,
+            Err(e) => {
+                self.out.send_message(decode_error(decoded.id, &e));
+                return true;
+            }
+        };
+        self.dispatch(request).await;
+        true
+    }
+
+    async fn dispatch(&mut self, request: ClientMessage) {
+        use ClientMessage as C;
+        let player = self.session.player.clone();
+        match request {
+            C::Hello { .. } => {
+                self.out.send_message(error(
+                    None,
+                    "unexpected_hello",
+                    "hello is only the first message",
+                ));
+            }
+            C::Ping { id } => {
+                self.out.send_message(ServerMessage::Pong { id });
+            }
+            C::ListTables { id } => {
+                self.out.send_message(ServerMessage::Tables {
+                    id,
+                    tables: lobby::list(&self.shared),
+                });
+            }
+            C::CreateTable {
+                id,
+                settings,
+                private,
+                bots,
+            } => {
+                if bots.is_some() {
+                    self.out.send_message(error(
+                        Some(id),
+                        "bots_unavailable",
+                        "bots are not available on this server yet",
+                    ));
+                    return;
+                }
+                match lobby::create(&self.shared, &settings, private).await {
+                    Ok((handle, invite)) => {
+                        let name = self.session.name.clone();
+                        self.call(&handle, id, |req| Command::Join {
+                            player,
+                            name,
+                            seat: None,
+                            created: Some(invite),
+                            req,
+                        })
+                        .await;
+                    }
+                    Err((code, message)) => {
+                        self.out.send_message(error(Some(id), code, message));
+                    }
+                }
+            }
+            C::Join {
+                id,
+                table,
+                invite,
+                seat,
+            } => {
+                let handle = match (&table, &invite) {
+                    (_, Some(code)) => lobby::by_invite(&self.shared, code),
+                    (Some(table), None) => {
+                        lobby::find(&self.shared, table).filter(|h| !h.info().private)
+                    }
+                    (None, None) => {
+                        self.out.send_message(error(
+                            Some(id),
+                            "invalid_message",
+                            "join needs a table or an invite",
+                        ));
+                        return;
+                    }
+                };
+                let Some(handle) = handle else {
+                    let message = if invite.is_some() {
+                        "no table has that invite code"
+                    } else {
+                        "no such public table"
+                    };
+                    let code = if invite.is_some() {
+                        "bad_invite"
+                    } else {
+                        "unknown_table"
+                    };
+                    self.out.send_message(error(Some(id), code, message));
+                    return;
+                };
+                let name = self.session.name.clone();
+                let seat = seat.map(|s| s.0);
+                self.call(&handle, id, |req| Command::Join {
+                    player,
+                    name,
+                    seat,
+                    created: None,
+                    req,
+                })
+                .await;
+            }
+            C::QuickPlay {
+                id,
+                preset,
+                players,
+            } => {
+                let preset = match preset.as_deref().map(Preset::from_code) {
+                    None => Preset::Fitab,
+                    Some(Some(p)) => p,
+                    Some(None) => {
+                        self.out.send_message(error(
+                            Some(id),
+                            "invalid_settings",
+                            "unknown preset",
+                        ));
+                        return;
+                    }
+                };
+                let players = match players {
+                    None | Some(4) => Players::Four,
+                    Some(2) => Players::Two,
+                    Some(_) => {
+                        self.out.send_message(error(
+                            Some(id),
+                            "invalid_settings",
+                            "players must be 4 or 2",
+                        ));
+                        return;
+                    }
+                };
+                let shared = self.shared.clone();
+                let _guard = shared.quick_play.lock().await;
+                let handle = match lobby::quick_match(&shared, preset, players) {
+                    Some(handle) => handle,
+                    None => {
+                        let settings = burraco_protocol::wire::WireSettings {
+                            preset: preset.code().into(),
+                            players: Some(players.count() as u8),
+                            ..Default::default()
+                        };
+                        match lobby::create(&shared, &settings, false).await {
+                            Ok((handle, _)) => handle,
+                            Err((code, message)) => {
+                                self.out.send_message(error(Some(id), code, message));
+                                return;
+                            }
+                        }
+                    }
+                };
+                let name = self.session.name.clone();
+                self.call(&handle, id, |req| Command::Join {
+                    player,
+                    name,
+                    seat: None,
+                    created: None,
+                    req,
+                })
+                .await;
+            }
+            C::Leave { id, table } => {
+                self.spectating.remove(&table);
+                self.table_call(&table, id, |req| Command::Leave { player, req })
+                    .await;
+            }
+            C::Ready { id, table } => {
+                self.table_call(&table, id, |req| Command::Ready { player, req })
+                    .await;
+            }
+            C::Spectate { id, table } => {
+                if self
+                    .table_call(&table, id, |req| Command::Spectate { req })
+                    .await
+                {
+                    self.spectating.insert(table);
+                }
+            }
+            C::Sync {
+                id,
+                table,
+                last_seq,
+            } => {
+                self.table_call(&table, id, |req| Command::Sync {
+                    player,
+                    last_seq,
+                    req,
+                })
+                .await;
+            }
+            C::Chat {
+                id,
+                table,
+                text,
+                phrase,
+            } => {
+                let name = self.session.name.clone();
+                self.table_call(&table, id, |req| Command::Chat {
+                    player,
+                    name,
+                    text,
+                    phrase,
+                    req,
+                })
+                .await;
+            }
+            C::Draw { id, table } => self.act(&table, id, Action::Draw).await,
+            C::PickUp { id, table } => self.act(&table, id, Action::PickUp).await,
+            C::Open {
+                id,
+                table,
+                cards,
+                wild_at,
+            } => self.act(&table, id, Action::Open { cards, wild_at }).await,
+            C::Attach {
+                id,
+                table,
+                meld,
+                cards,
+                wild_at,
+            } => {
+                self.act(
+                    &table,
+                    id,
+                    Action::Attach {
+                        meld,
+                        cards,
+                        wild_at,
+                    },
+                )
+                .await;
+            }
+            C::Discard { id, table, card } => self.act(&table, id, Action::Discard { card }).await,
+        }
+    }
+
+    async fn act(&mut self, table: &str, id: u64, action: Action) {
+        let player = self.session.player.clone();
+        self.table_call(table, id, |req| Command::Act {
+            player,
+            action,
+            req,
+        })
+        .await;
+    }
+
+    /// Sends a command to a table by id; false when the table is unknown.
+    async fn table_call(
+        &mut self,
+        table: &str,
+        id: u64,
+        make: impl FnOnce(Request) -> Command,
+    ) -> bool {
+        match lobby::find(&self.shared, table) {
+            Some(handle) => self.call(&handle, id, make).await,
+            None => {
+                self.out.send_message(error(
+                    Some(id),
+                    "unknown_table",
+                    format!("no table {table:?}"),
+                ));
+                false
+            }
+        }
+    }
+
+    /// Sends a command and waits until the table has queued its reply; true if it did.
+    async fn call(
+        &mut self,
+        handle: &crate::table::TableHandle,
+        id: u64,
+        make: impl FnOnce(Request) -> Command,
+    ) -> bool {
+        let (done, replied) = oneshot::channel();
+        let req = Request {
+            id,
+            out: self.out.clone(),
+            done,
+            received: std::time::Instant::now(),
+        };
+        if let Err(e) = handle.try_send(make(req)) {
+            let (code, message) = match e {
+                crate::table::Unavailable::Busy => ("table_busy", "the table is busy: retry"),
+                crate::table::Unavailable::Closed => ("unknown_table", "the table is closed"),
+            };
+            self.out.send_message(error(Some(id), code, message));
+            return false;
+        }
+        if replied.await.is_ok() {
+            return true;
+        }
+        self.out.send_message(error(
+            Some(id),
+            "shutting_down",
+            "the table stopped before answering",
+        ));
+        false
+    }
+}
+
+fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
+    error(id, e.code(), e.to_string())
+}
+
+/// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
+async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
+    loop {
+        match socket.recv().await? {
+            Ok(m @ (Message::Text(_) | Message::Binary(_))) => return Some(m),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Feeds every queued frame, flushes once; stops when kicked (slow client) or closing (after
+/// draining what is queued, e.g. a goodbye).
+async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Arc<Frame>>,
+    kick: CancellationToken,
+    closing: CancellationToken,
+    close_code: Arc<AtomicU16>,
+    binary: bool,
+) {
+    let mut close = true;
+    loop {
+        tokio::select! {
+            biased;
+            _ = kick.cancelled() => {
+                let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
+                let _ = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
+                close = false;
+                break;
+            }
+            frame = rx.recv() => {
+                let Some(frame) = frame else { break };
+                let write = async {
+                    sink.feed(frame.to_ws(binary)).await?;
+                    for _ in 0..256 {
+                        match rx.try_recv() {
+                            Ok(frame) => sink.feed(frame.to_ws(binary)).await?,
+                            Err(_) => break,
+                        }
+                    }
+                    sink.flush().await
+                };
+                let result = tokio::select! {
+                    biased;
+                    _ = kick.cancelled() => continue,
+                    result = write => result,
+                };
+                if result.is_err() {
+                    close = false;
+                    break;
+                }
+            }
+            _ = closing.cancelled() => {
+                while let Ok(frame) = rx.try_recv() {
+                    if sink.feed(frame.to_ws(binary)).await.is_err() {
+                        break;
+                    }
+                }
+                break;
+            }
+        }
+    }
+    if close {
+        let code = close_code.load(Ordering::Relaxed);
+        let frame = CloseFrame {
+            code,
+            reason: "".into(),
+        };
+        let _ = tokio::time::timeout(
+            Duration::from_secs(1),
+            sink.send(Message::Close(Some(frame))),
+        )
+        .await;
+    }
+}

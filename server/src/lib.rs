@@ -1,0 +1,280 @@
+//! The authoritative Burraco server: the WebSocket protocol of `burraco-protocol` and a small HTTP
+//! API on one port, a lobby, one actor per table running the rules, clocks, reconnection and
+//! durable per-table logs in SQLite.
+//!
+//! - [`run`] is the entry point (the binary and the tests call it on a bound listener).
+//! - [`conn`]: a connection's reader and writer tasks: hello, rate limit, decode, dispatch.
+//! - [`lobby`]: the directory of tables: list, create, quick play, invite codes.
+//! - [`table`]: the table actor and its handle.
+//! - [`outbound`]: frames encoded once and the bounded per-connection queues.
+//! - [`store`]: the SQLite writer thread and the queries.
+//! - [`config`]: settings from flags, environment and a file.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use burraco_protocol::codec::MAX_CLIENT_FRAME;
+use burraco_rules::Seat;
+use dashmap::DashMap;
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub mod config;
+pub mod conn;
+pub mod lobby;
+pub mod outbound;
+pub mod store;
+pub mod table;
+
+pub use config::ServerConfig;
+
+/// The fixed chat phrases, open even while a hand is in play (RULES.md section 12).
+pub const CHAT_PHRASES: &[&str] = &[
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "sorry",
+    "goodbye",
+];
+
+/// A player's session: the resume token maps to it.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub player: String,
+    pub name: String,
+}
+
+/// What every task shares: settings, the store and the directories (never game state).
+#[derive(Debug)]
+pub struct Shared {
+    pub config: ServerConfig,
+    pub store: store::Store,
+    /// Table id to handle.
+    pub tables: DashMap<String, table::TableHandle>,
+    /// Invite code to table id.
+    pub invites: DashMap<String, String>,
+    /// Resume token to session.
+    pub sessions: DashMap<String, Session>,
+    /// Player id to the seats held.
+    pub player_seats: DashMap<String, Vec<(String, Seat)>>,
+    pub shutdown: CancellationToken,
+    pub tracker: TaskTracker,
+    next_conn: AtomicU64,
+    /// Quick play picks a table and sits in one step.
+    pub quick_play: tokio::sync::Mutex<()>,
+    metrics: PrometheusHandle,
+}
+
+impl Shared {
+    pub fn next_conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed) + 1
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error("serving: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Serves on `listener` until `shutdown` completes, then stops accepting, tells every client
+/// `goodbye`, closes, and returns once the store has committed everything.
+///
+/// On start it rebuilds every table in play from the store by replaying its log.
+pub async fn run(
+    listener: TcpListener,
+    config: ServerConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), RunError> {
+    let (store, writer) = store::Store::open(&config.data_dir, config.store_wait_blocking)?;
+    let loaded = store.load()?;
+    let shared = Arc::new(Shared {
+        config,
+        store,
+        tables: DashMap::new(),
+        invites: DashMap::new(),
+        sessions: DashMap::new(),
+        player_seats: DashMap::new(),
+        shutdown: CancellationToken::new(),
+        tracker: TaskTracker::new(),
+        next_conn: AtomicU64::new(0),
+        quick_play: tokio::sync::Mutex::new(()),
+        metrics: metrics_handle(),
+    });
+    for (token, player, name) in loaded.sessions {
+        shared.sessions.insert(token, Session { player, name });
+    }
+    let restored = loaded.tables.len();
+    for table in loaded.tables {
+        let id = table.id.clone();
+        if let Err(e) = table::restore(&shared, table) {
+            tracing::error!(table = %id, "cannot rebuild the table from its log: {e}");
+        }
+    }
+    if restored > 0 {
+        tracing::info!("rebuilt {restored} tables from the store");
+    }
+
+    let app = router(shared.clone());
+    let addr = listener.local_addr()?;
+    tracing::info!(%addr, "serving");
+    let token = shared.shutdown.clone();
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            token.cancel();
+        })
+        .await?;
+
+    // Stop accepting happened above; connections say goodbye and tables stop on the token.
+    shared.shutdown.cancel();
+    shared.tracker.close();
+    if tokio::time::timeout(Duration::from_secs(5), shared.tracker.wait())
+        .await
+        .is_err()
+    {
+        tracing::warn!("some tasks did not stop within 5 s");
+    }
+    shared.tables.clear();
+    drop(shared);
+    let _ = tokio::time::timeout(
+        Duration::from_secs(5),
+        tokio::task::spawn_blocking(move || writer.join()),
+    )
+    .await;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+fn router(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/ws", get(ws))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/metrics", get(metrics_text))
+        .route("/api/tables/{id}/hands", get(table_hands))
+        .route("/api/players/{name}/hands", get(player_hands))
+        .with_state(shared)
+}
+
+async fn ws(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
+    if shared.shutdown.is_cancelled() {
+        return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
+    }
+    let buffer = shared.config.ws_buffer;
+    upgrade
+        .read_buffer_size(buffer)
+        .write_buffer_size(buffer)
+        .max_message_size(conn::MAX_READ_FRAME)
+        .max_frame_size(conn::MAX_READ_FRAME)
+        .on_upgrade(move |socket| {
+            let tracker = shared.tracker.clone();
+            tracker.track_future(conn::serve(socket, shared))
+        })
+}
+
+async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
+    shared.metrics.run_upkeep();
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        shared.metrics.render(),
+    )
+        .into_response()
+}
+
+async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
+    json_or_500(shared.store.table_records(id).await)
+}
+
+async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
+    json_or_500(shared.store.player_records(name).await)
+}
+
+fn json_or_500(result: Result<String, store::StoreError>) -> Response {
+    match result {
+        Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// The process-wide Prometheus recorder (installed once; later servers in the same process, as in
+/// tests, share it).
+fn metrics_handle() -> PrometheusHandle {
+    static HANDLE: std::sync::OnceLock<PrometheusHandle> = std::sync::OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let buckets = [
+                0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+            ];
+            let recorder = PrometheusBuilder::new()
+                .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &buckets)
+                .map(PrometheusBuilder::build_recorder);
+            match recorder {
+                Ok(recorder) => {
+                    let handle = recorder.handle();
+                    if metrics::set_global_recorder(recorder).is_err() {
+                        tracing::warn!(
+                            "a metrics recorder was already installed; /metrics will be empty"
+                        );
+                    }
+                    handle
+                }
+                Err(_) => PrometheusBuilder::new().build_recorder().handle(),
+            }
+        })
+        .clone()
+}
+
+/// `n` random bytes from the operating system.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut bytes = [0u8; N];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No OS randomness is not recoverable for a card server.
+        panic!("the operating system's random source failed");
+    }
+    bytes
+}
+
+/// `prefix-` followed by `n` random bytes in hex.
+pub fn random_id(prefix: &str, n: usize) -> String {
+    let bytes = random_bytes::<16>();
+    let hex = burraco_protocol::cards::to_hex(&bytes[..n.min(16)]);
+    if prefix.is_empty() {
+        hex
+    } else {
+        format!("{prefix}-{hex}")
+    }
+}
+
+pub fn unix_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// Drops a table from a player's list of seats.
+pub fn forget_seat(shared: &Shared, player: &str, table: &str) {
+    if let Some(mut seats) = shared.player_seats.get_mut(player) {
+        seats.retain(|(t, _)| t != table);
+    }
+}
+
+/// The largest frame read from a socket: bigger ones close the connection; frames between
+/// [`MAX_CLIENT_FRAME`] and this get the typed error `frame_too_large`.
+const _: () = assert!(conn::MAX_READ_FRAME >= MAX_CLIENT_FRAME);

@@ -1,0 +1,493 @@
+//! Durable state in one SQLite file (WAL mode): sessions, tables, seats, each hand's deal and input
+//! log, finished hand records and match results.
+//!
+//! One dedicated writer thread owns the write connection. Writers send [`Write`]s over a bounded
+//! channel; the thread takes everything queued, applies it in one transaction, commits, then
+//! acknowledges. A table actor awaits that acknowledgement before it publishes an accepted action,
+//! so a `kill -9` never loses anything a player was told about. `synchronous=NORMAL` in WAL mode
+//! survives a process crash (not a power cut) without an fsync per commit.
+//!
+//! Reads (startup recovery, the HTTP API) open their own connections: WAL lets them run beside the
+//! writer.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::{mpsc, oneshot};
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS sessions (
+    token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY, settings TEXT NOT NULL, private INTEGER NOT NULL, invite TEXT,
+    status TEXT NOT NULL, first_dealer TEXT, seq INTEGER NOT NULL DEFAULT 0,
+    round_started_ms INTEGER, result TEXT, created_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL, seat TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
+    PRIMARY KEY (table_id, seat));
+CREATE TABLE IF NOT EXISTS hands (
+    table_id TEXT NOT NULL, hand INTEGER NOT NULL, dealer TEXT NOT NULL, seed TEXT NOT NULL,
+    PRIMARY KEY (table_id, hand));
+CREATE TABLE IF NOT EXISTS inputs (
+    table_id TEXT NOT NULL, hand INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER NOT NULL,
+    input TEXT NOT NULL, PRIMARY KEY (table_id, hand, idx));
+CREATE TABLE IF NOT EXISTS records (
+    table_id TEXT NOT NULL, hand INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, hand));
+CREATE TABLE IF NOT EXISTS record_players (
+    name TEXT NOT NULL, table_id TEXT NOT NULL, hand INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS record_players_name ON record_players (name);
+";
+
+/// One change to persist.
+#[derive(Debug, Clone)]
+pub enum Write {
+    Session {
+        token: String,
+        player: String,
+        name: String,
+    },
+    CreateTable {
+        id: String,
+        settings: String,
+        private: bool,
+        invite: Option<String>,
+        created_ms: i64,
+    },
+    /// `player` `None` frees the seat.
+    Seat {
+        table: String,
+        seat: String,
+        player: Option<(String, String)>,
+    },
+    Status {
+        table: String,
+        status: String,
+    },
+    MatchStarted {
+        table: String,
+        first_dealer: String,
+        round_started_ms: i64,
+    },
+    Seq {
+        table: String,
+        seq: u64,
+    },
+    Hand {
+        table: String,
+        hand: u32,
+        dealer: String,
+        seed: String,
+    },
+    Input {
+        table: String,
+        hand: u32,
+        idx: u32,
+        seq: u64,
+        input: String,
+    },
+    Record {
+        table: String,
+        hand: u32,
+        record: String,
+        names: Vec<String>,
+    },
+    Result {
+        table: String,
+        result: String,
+    },
+}
+
+/// Why the store failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(String),
+    #[error("the store is shut down")]
+    Closed,
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e.to_string())
+    }
+}
+
+struct Job {
+    writes: Vec<Write>,
+    ack: Option<oneshot::Sender<Result<(), StoreError>>>,
+}
+
+/// A cloneable handle on the writer thread and the database file.
+#[derive(Debug, Clone)]
+pub struct Store {
+    tx: mpsc::Sender<Job>,
+    path: PathBuf,
+    wait_blocking: bool,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("writes", &self.writes.len())
+            .finish()
+    }
+}
+
+/// The writer thread, joined at shutdown once every handle is dropped.
+#[derive(Debug)]
+pub struct Writer(std::thread::JoinHandle<()>);
+
+impl Writer {
+    /// Waits for the queued writes to commit (every [`Store`] must be dropped first).
+    pub fn join(self) {
+        let _ = self.0.join();
+    }
+}
+
+fn open(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}
+
+impl Store {
+    /// Opens (or creates) `dir/burraco.sqlite3` and starts the writer thread.
+    pub fn open(dir: &Path, wait_blocking: bool) -> Result<(Store, Writer), StoreError> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| StoreError::Sqlite(format!("{}: {e}", dir.display())))?;
+        let path = dir.join("burraco.sqlite3");
+        let conn = open(&path)?;
+        conn.execute_batch(SCHEMA)?;
+        let (tx, rx) = mpsc::channel(1024);
+        let thread = std::thread::Builder::new()
+            .name("burraco-store".into())
+            .spawn(move || write_loop(conn, rx))
+            .map_err(|e| StoreError::Sqlite(e.to_string()))?;
+        Ok((
+            Store {
+                tx,
+                path,
+                wait_blocking,
+            },
+            Writer(thread),
+        ))
+    }
+
+    /// Persists `writes` and returns once they are committed.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        let (ack, done) = oneshot::channel();
+        self.tx
+            .send(Job {
+                writes,
+                ack: Some(ack),
+            })
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        if self.wait_blocking {
+            return tokio::task::spawn_blocking(move || done.blocking_recv())
+                .await
+                .map_err(|_| StoreError::Closed)?
+                .map_err(|_| StoreError::Closed)?;
+        }
+        done.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Queues `writes` without waiting (for what a crash may lose: sequence hints, statuses).
+    pub fn write_later(&self, writes: Vec<Write>) {
+        if let Err(e) = self.tx.try_send(Job { writes, ack: None }) {
+            tracing::warn!("store queue full, write dropped: {e}");
+        }
+    }
+
+    /// A read-only connection for queries.
+    pub fn reader(&self) -> Result<Connection, StoreError> {
+        open(&self.path)
+    }
+
+    /// Records as a JSON array text, by table.
+    pub async fn table_records(&self, table: String) -> Result<String, StoreError> {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = store.reader()?;
+            let mut stmt =
+                conn.prepare("SELECT record FROM records WHERE table_id = ?1 ORDER BY hand")?;
+            let rows = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+            json_array(rows)
+        })
+        .await
+        .map_err(|_| StoreError::Closed)?
+    }
+
+    /// Records as a JSON array text, of every hand a player of that name sat at.
+    pub async fn player_records(&self, name: String) -> Result<String, StoreError> {
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = store.reader()?;
+            let mut stmt = conn.prepare(
+                "SELECT r.record FROM record_players p JOIN records r
+                 ON r.table_id = p.table_id AND r.hand = p.hand WHERE p.name = ?1
+                 ORDER BY p.rowid LIMIT 1000",
+            )?;
+            let rows = stmt.query_map([name], |r| r.get::<_, String>(0))?;
+            json_array(rows)
+        })
+        .await
+        .map_err(|_| StoreError::Closed)?
+    }
+
+    /// Everything needed to rebuild the tables in play and the sessions.
+    pub fn load(&self) -> Result<Loaded, StoreError> {
+        let conn = self.reader()?;
+        let mut sessions = Vec::new();
+        {
+            let mut stmt = conn.prepare("SELECT token, player, name FROM sessions")?;
+            for row in stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+                sessions.push(row?);
+            }
+        }
+        let mut tables = Vec::new();
+        let mut stmt = conn.prepare(
+            "SELECT id, settings, private, invite, status, first_dealer, seq, round_started_ms
+             FROM tables WHERE status != 'finished' ORDER BY created_ms",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(LoadedTable {
+                id: r.get(0)?,
+                settings: r.get(1)?,
+                private: r.get(2)?,
+                invite: r.get(3)?,
+                status: r.get(4)?,
+                first_dealer: r.get(5)?,
+                seq: r.get::<_, i64>(6)? as u64,
+                round_started_ms: r.get(7)?,
+                seats: Vec::new(),
+                hands: Vec::new(),
+            })
+        })?;
+        for row in rows {
+            let mut table = row?;
+            let mut seats =
+                conn.prepare("SELECT seat, player, name FROM seats WHERE table_id = ?1")?;
+            for s in seats.query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+                table.seats.push(s?);
+            }
+            let mut hands = conn.prepare(
+                "SELECT hand, dealer, seed FROM hands WHERE table_id = ?1 ORDER BY hand",
+            )?;
+            let mut inputs = conn.prepare(
+                "SELECT input, seq FROM inputs WHERE table_id = ?1 AND hand = ?2 ORDER BY idx",
+            )?;
+            let hand_rows: Vec<(u32, String, String)> = hands
+                .query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<Result<_, _>>()?;
+            for (hand, dealer, seed) in hand_rows {
+                let mut loaded = LoadedHand {
+                    hand,
+                    dealer,
+                    seed,
+                    inputs: Vec::new(),
+                };
+                for i in inputs.query_map(params![&table.id, hand], |r| {
+                    Ok((r.get(0)?, r.get::<_, i64>(1)? as u64))
+                })? {
+                    let (input, seq): (String, u64) = i?;
+                    table.seq = table.seq.max(seq);
+                    loaded.inputs.push(input);
+                }
+                table.hands.push(loaded);
+            }
+            tables.push(table);
+        }
+        Ok(Loaded { sessions, tables })
+    }
+
+    /// The stored match result of a table, if finished.
+    pub fn result(&self, table: &str) -> Result<Option<String>, StoreError> {
+        let conn = self.reader()?;
+        Ok(conn
+            .query_row("SELECT result FROM tables WHERE id = ?1", [table], |r| {
+                r.get::<_, Option<String>>(0)
+            })
+            .optional()?
+            .flatten())
+    }
+}
+
+fn json_array(rows: impl Iterator<Item = rusqlite::Result<String>>) -> Result<String, StoreError> {
+    let mut out = String::from("[");
+    for (i, row) in rows.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&row?);
+    }
+    out.push(']');
+    Ok(out)
+}
+
+/// What [`Store::load`] found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// (token, player, name)
+    pub sessions: Vec<(String, String, String)>,
+    pub tables: Vec<LoadedTable>,
+}
+
+#[derive(Debug)]
+pub struct LoadedTable {
+    pub id: String,
+    pub settings: String,
+    pub private: bool,
+    pub invite: Option<String>,
+    pub status: String,
+    pub first_dealer: Option<String>,
+    /// The highest sequence number known to have been used.
+    pub seq: u64,
+    pub round_started_ms: Option<i64>,
+    /// (seat, player, name)
+    pub seats: Vec<(String, String, String)>,
+    pub hands: Vec<LoadedHand>,
+}
+
+#[derive(Debug)]
+pub struct LoadedHand {
+    pub hand: u32,
+    pub dealer: String,
+    pub seed: String,
+    /// `RecordedInput` rows as JSON, in order.
+    pub inputs: Vec<String>,
+}
+
+fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
+    let mut batch = Vec::with_capacity(64);
+    while let Some(job) = rx.blocking_recv() {
+        batch.push(job);
+        while batch.len() < 256 {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let result = apply(&mut conn, &batch).map_err(StoreError::from);
+        if let Err(e) = &result {
+            tracing::error!("store write failed: {e}");
+        }
+        for job in batch.drain(..) {
+            if let Some(ack) = job.ack {
+                let _ = ack.send(result.clone());
+            }
+        }
+    }
+    let _ = conn.pragma_update(None, "wal_checkpoint", "TRUNCATE");
+}
+
+fn apply(conn: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    for write in batch.iter().flat_map(|j| &j.writes) {
+        match write {
+            Write::Session {
+                token,
+                player,
+                name,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO sessions (token, player, name) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![token, player, name])?;
+            }
+            Write::CreateTable {
+                id,
+                settings,
+                private,
+                invite,
+                created_ms,
+            } => {
+                tx.prepare_cached(
+                    "INSERT INTO tables (id, settings, private, invite, status, created_ms)
+                     VALUES (?1, ?2, ?3, ?4, 'waiting', ?5)",
+                )?
+                .execute(params![id, settings, private, invite, created_ms])?;
+            }
+            Write::Seat {
+                table,
+                seat,
+                player: Some((player, name)),
+            } => {
+                tx.prepare_cached("INSERT OR REPLACE INTO seats (table_id, seat, player, name) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![table, seat, player, name])?;
+            }
+            Write::Seat {
+                table,
+                seat,
+                player: None,
+            } => {
+                tx.prepare_cached("DELETE FROM seats WHERE table_id = ?1 AND seat = ?2")?
+                    .execute(params![table, seat])?;
+            }
+            Write::Status { table, status } => {
+                tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
+                    .execute(params![table, status])?;
+            }
+            Write::MatchStarted {
+                table,
+                first_dealer,
+                round_started_ms,
+            } => {
+                tx.prepare_cached(
+                    "UPDATE tables SET status = 'playing', first_dealer = ?2, round_started_ms = ?3 WHERE id = ?1",
+                )?
+                .execute(params![table, first_dealer, round_started_ms])?;
+            }
+            Write::Seq { table, seq } => {
+                tx.prepare_cached("UPDATE tables SET seq = max(seq, ?2) WHERE id = ?1")?
+                    .execute(params![table, *seq as i64])?;
+            }
+            Write::Hand {
+                table,
+                hand,
+                dealer,
+                seed,
+            } => {
+                tx.prepare_cached("INSERT OR REPLACE INTO hands (table_id, hand, dealer, seed) VALUES (?1, ?2, ?3, ?4)")?
+                    .execute(params![table, hand, dealer, seed])?;
+            }
+            Write::Input {
+                table,
+                hand,
+                idx,
+                seq,
+                input,
+            } => {
+                tx.prepare_cached("INSERT INTO inputs (table_id, hand, idx, seq, input) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                    .execute(params![table, hand, idx, *seq as i64, input])?;
+            }
+            Write::Record {
+                table,
+                hand,
+                record,
+                names,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO records (table_id, hand, record) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![table, hand, record])?;
+                for name in names {
+                    tx.prepare_cached(
+                        "INSERT INTO record_players (name, table_id, hand) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![name, table, hand])?;
+                }
+            }
+            Write::Result { table, result } => {
+                tx.prepare_cached(
+                    "UPDATE tables SET status = 'finished', result = ?2 WHERE id = ?1",
+                )?
+                .execute(params![table, result])?;
+            }
+        }
+    }
+    tx.commit()
+}

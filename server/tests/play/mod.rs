@@ -1,0 +1,222 @@
+use burraco_protocol::record::HandRecord;
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
+use burraco_rules::{HandEnd, Seat, Side};
+
+use crate::common::*;
+
+/// Checks a spectator's and an opponent's raw frames after every step.
+struct Visibility {
+    spectator: Client,
+    spectator_knows: Knowledge,
+    opponent: Seat,
+    opponent_knows: Knowledge,
+}
+
+impl AsyncStep for &mut Visibility {
+    async fn step(&mut self, table: &mut Table, mirror: &Mirror) {
+        self.spectator_knows.observe(&mirror.game);
+        self.opponent_knows.observe(&mirror.game);
+        self.spectator.barrier().await;
+        self.spectator_knows.check(&mut self.spectator);
+        let opponent = table.client(self.opponent);
+        opponent.barrier().await;
+        self.opponent_knows.check(opponent);
+    }
+}
+
+#[tokio::test]
+async fn four_player_hand_to_its_score_with_no_hidden_card_leaked() {
+    let server = TestServer::start().await;
+    let mut table = Table::open(
+        &server,
+        settings("fitab", 4, Some(1), "off"),
+        &["north", "east", "south", "west"],
+    )
+    .await;
+    let mut spectator = server.client("watcher").await;
+    let id = table.id.clone();
+    spectator
+        .ok(|i| ClientMessage::Spectate { id: i, table: id })
+        .await;
+
+    let mut mirror = table.next_hand().await;
+    let mut visibility = Visibility {
+        spectator,
+        spectator_knows: Knowledge::of(None),
+        opponent: Seat::East,
+        opponent_knows: Knowledge::of(Some(Seat::East)),
+    };
+    visibility.spectator_knows.observe(&mirror.game);
+    visibility.opponent_knows.observe(&mirror.game);
+    let steps = table.play_hand(&mut mirror, &mut visibility).await;
+    assert!(steps > 20);
+
+    let (end, score) = mirror.game.result().expect("over");
+    for (_, client) in &mut table.clients {
+        let ended = client
+            .wait(|m| matches!(m, ServerMessage::HandEnded { .. }))
+            .await;
+        let ServerMessage::HandEnded {
+            score: wire,
+            seed,
+            end: code,
+            ..
+        } = ended
+        else {
+            unreachable!()
+        };
+        assert_eq!(code, end.code());
+        assert_eq!(
+            seed.as_deref(),
+            Some(burraco_rules::Seed(SEED).to_hex().as_str()),
+            "seed revealed"
+        );
+        for side in Side::BOTH {
+            assert_eq!(wire[side.index()].total, score.sides[side.index()].total());
+        }
+        client
+            .wait(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+            .await;
+        client.barrier().await;
+        assert_contiguous(client);
+    }
+    let spectator = &mut visibility.spectator;
+    spectator
+        .wait(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+        .await;
+    assert_contiguous(spectator);
+    // Spectators get ticks for every private event, never the content.
+    assert!(
+        spectator
+            .log
+            .iter()
+            .any(|m| matches!(m, ServerMessage::Tick { .. }))
+    );
+    assert!(!spectator.log.iter().any(|m| matches!(
+        m,
+        ServerMessage::Dealt { .. } | ServerMessage::DrewCard { .. }
+    )));
+
+    // The published record replays to the same outcome; the HTTP API serves it.
+    let (status, body) = server
+        .http_get(&format!("/api/tables/{}/hands", table.id))
+        .await;
+    assert_eq!(status, 200);
+    let records: Vec<serde_json::Value> = serde_json::from_str(&body).expect("json array");
+    assert_eq!(records.len(), 1);
+    let record = HandRecord::from_json(&records[0].to_string()).expect("record");
+    let replayed = record.replay().expect("replays");
+    assert!(replayed.matches(record.outcome.as_ref().expect("outcome")));
+    assert_eq!(replayed.end, Some(end));
+    let (status, body) = server.http_get("/api/players/east/hands").await;
+    assert_eq!(status, 200);
+    assert!(body.starts_with("[{"), "{body}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_player_match_to_its_scores_and_vp() {
+    let server = TestServer::start().await;
+    let mut table = Table::open(
+        &server,
+        settings("fitab", 2, Some(2), "off"),
+        &["anna", "bruno"],
+    )
+    .await;
+    let mut totals = [0i32; 2];
+    for hand in 1..=2 {
+        let mut mirror = table.next_hand().await;
+        table.play_hand(&mut mirror, NoCheck).await;
+        let (end, score) = mirror.game.result().expect("over");
+        assert_ne!(end, HandEnd::Voided);
+        for side in Side::BOTH {
+            totals[side.index()] += score.sides[side.index()].total();
+        }
+        let client = &mut table.clients[0].1;
+        let record = client
+            .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
+            .await;
+        let ServerMessage::HandRecord {
+            hand: n, record, ..
+        } = record
+        else {
+            unreachable!()
+        };
+        assert_eq!(n, hand);
+        let record = HandRecord::from_json(&record).expect("record");
+        assert!(
+            record
+                .replay()
+                .expect("replay")
+                .matches(record.outcome.as_ref().expect("outcome"))
+        );
+    }
+    for (_, client) in &mut table.clients {
+        let ended = client
+            .wait(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+            .await;
+        let ServerMessage::MatchEnded {
+            totals: wire,
+            vp,
+            sides,
+            winner,
+            ..
+        } = ended
+        else {
+            unreachable!()
+        };
+        assert_eq!(sides, ["S", "N"]);
+        assert_eq!(wire, totals.to_vec());
+        let vp = vp.expect("a match by hands is scored in VP");
+        assert_eq!(u32::from(vp[0]) + u32::from(vp[1]), 20);
+        assert_eq!(winner.is_none(), totals[0] == totals[1]);
+        assert_contiguous(client);
+    }
+    // Finished tables say so in the lobby.
+    let c = &mut table.clients[0].1;
+    let reply = c.request(|id| ClientMessage::ListTables { id }).await;
+    let ServerMessage::Tables { tables, .. } = reply else {
+        panic!()
+    };
+    assert!(
+        tables
+            .iter()
+            .any(|t| t.table == table.id && t.status == "finished")
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn binary_frames_play_like_text_frames() {
+    let server = TestServer::start().await;
+    let (mut c, _) = Client::connect_as(server.addr, "bin", None, true).await;
+    let reply = c
+        .request(|id| ClientMessage::QuickPlay {
+            id,
+            preset: Some("feburit".into()),
+            players: Some(2),
+        })
+        .await;
+    assert!(matches!(reply, ServerMessage::Seated { .. }), "{reply:?}");
+    let snapshot = c.next_event().await;
+    assert!(
+        matches!(snapshot, ServerMessage::Snapshot { .. }),
+        "{snapshot:?}"
+    );
+    // A second quick player lands at the same table.
+    let mut d = server.client("text").await;
+    let reply2 = d
+        .request(|id| ClientMessage::QuickPlay {
+            id,
+            preset: Some("feburit".into()),
+            players: Some(2),
+        })
+        .await;
+    let (ServerMessage::Seated { table: t1, .. }, ServerMessage::Seated { table: t2, .. }) =
+        (&reply, &reply2)
+    else {
+        panic!("{reply2:?}")
+    };
+    assert_eq!(t1, t2);
+    server.stop().await;
+}

@@ -1,0 +1,23 @@
+//! The server crate's one integration-test binary: every test starts a real server on
+//! 127.0.0.1:0 (a temporary data directory) and drives it over real WebSockets.
+
+/// Test server, WebSocket client, the rules mirror that picks legal moves, frame checks.
+mod common;
+
+/// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
+mod clocks;
+/// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
+mod crash;
+/// Malformed, oversized and flooding input; the version rule; the HTTP endpoints.
+mod hygiene;
+/// Illegal actions are refused with the rule, and nothing changes.
+mod illegal;
+/// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
+/// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
+mod play;
+/// Reconnection mid-hand: by replay from the buffer and by snapshot.
+mod reconnect;
+/// Stallo: `fitab` ends the hand, `fedibur` makes the first exchanger draw.
+mod stallo;
+/// The annotated transcript in docs/PROTOCOL.md comes from this run.
+mod transcript;
