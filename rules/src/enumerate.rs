@@ -17,7 +17,9 @@ use crate::meld::{Meld, MeldShape, attachments, openable_melds};
 /// that wild is the sequence's own 2.
 fn might_attach(meld: &Meld, hand: &Hand) -> bool {
     let own = match meld.shape() {
-        MeldShape::Combination { rank } => Suit::ALL.iter().any(|&suit| hand.contains(Card::new(rank, suit))),
+        MeldShape::Combination { rank } => Suit::ALL
+            .iter()
+            .any(|&suit| hand.contains(Card::new(rank, suit))),
         MeldShape::Sequence { suit } => {
             let start = meld.start().unwrap_or(1);
             let end = start + meld.len() as u8 - 1;
@@ -42,7 +44,10 @@ fn might_attach(meld: &Meld, hand: &Hand) -> bool {
         (Some(_), MeldShape::Combination { .. }) => false,
     };
     own || (takes_a_wild
-        && (hand.contains(Card::JOKER) || Suit::ALL.iter().any(|&suit| hand.contains(Card::new(Rank::Two, suit)))))
+        && (hand.contains(Card::JOKER)
+            || Suit::ALL
+                .iter()
+                .any(|&suit| hand.contains(Card::new(Rank::Two, suit)))))
 }
 
 impl Game {
@@ -71,7 +76,10 @@ impl Game {
         openable_melds(self.hand(self.on_turn()))
             .into_iter()
             .filter(|meld| self.check_opened(meld).is_ok())
-            .map(|meld| Action::Open { cards: meld.cards().to_vec(), wild_at: meld.wild_position() })
+            .map(|meld| Action::Open {
+                cards: meld.cards().to_vec(),
+                wild_at: meld.wild_position(),
+            })
             .collect()
     }
 
@@ -94,7 +102,11 @@ impl Game {
             // As for openings, the attachments are valid by construction.
             for a in attachments(meld, hand) {
                 if self.check_attached(id, &a.cards, &a.result).is_ok() {
-                    out.push(Action::Attach { meld: id, cards: a.cards, wild_at: a.wild_at });
+                    out.push(Action::Attach {
+                        meld: id,
+                        cards: a.cards,
+                        wild_at: a.wild_at,
+                    });
                 }
             }
         }
@@ -103,7 +115,10 @@ impl Game {
 
     /// The discards the seat on turn may make, as actions.
     pub fn legal_discard_actions(&self) -> Vec<Action> {
-        self.legal_discards().into_iter().map(|card: Card| Action::Discard { card }).collect()
+        self.legal_discards()
+            .into_iter()
+            .map(|card: Card| Action::Discard { card })
+            .collect()
     }
 
     /// Every legal action of the seat on turn: takes, or melds, attachments and discards.

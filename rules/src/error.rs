@@ -19,7 +19,9 @@ pub enum IllegalAction {
     AlreadyTaken,
     #[error("the last two cards of the tallone are never drawn (art. 17)")]
     TalloneExhausted,
-    #[error("stallo: the player who began the run of card exchanges must draw, not pick up (FEDIBUR art. 5)")]
+    #[error(
+        "stallo: the player who began the run of card exchanges must draw, not pick up (FEDIBUR art. 5)"
+    )]
     StalloMustDraw,
     #[error("you do not hold {card}")]
     CardNotInHand { card: Card },
@@ -27,17 +29,23 @@ pub enum IllegalAction {
     CardsNotInHand,
     #[error("no meld {meld} on the table")]
     UnknownMeld { meld: u8 },
-    #[error("meld {meld} belongs to the opponents: attach only to your own side's melds (RULES.md 4.2)")]
+    #[error(
+        "meld {meld} belongs to the opponents: attach only to your own side's melds (RULES.md 4.2)"
+    )]
     OpponentsMeld { meld: u8 },
     #[error("your side already has a combination of that rank (art. 31)")]
     DuplicateCombination,
     #[error(transparent)]
     Meld(#[from] MeldError),
-    #[error("your side has its pozzetto: you may empty your hand only by closing with a discard (RULES.md 6)")]
+    #[error(
+        "your side has its pozzetto: you may empty your hand only by closing with a discard (RULES.md 6)"
+    )]
     WouldEmptyHand,
     #[error("that would leave you no legal discard to end the turn (RULES.md 6)")]
     NoLegalDiscardLeft,
-    #[error("you picked up the single card {card} this turn and may not discard it without holding an identical one (art. 8)")]
+    #[error(
+        "you picked up the single card {card} this turn and may not discard it without holding an identical one (art. 8)"
+    )]
     DiscardPickedUpCard { card: Card },
     #[error("closing requires your side's pozzetto to be taken (RULES.md 7)")]
     CloseWithoutPozzetto,
@@ -47,14 +55,20 @@ pub enum IllegalAction {
     CloseWithoutBurracoPulito,
     #[error("you may not close by discarding a wild (art. 14)")]
     CloseWithWild,
-    #[error("you may not close in the turn you picked up the discard pile: chiusura al monte (FITAB art. 32 D)")]
+    #[error(
+        "you may not close in the turn you picked up the discard pile: chiusura al monte (FITAB art. 32 D)"
+    )]
     CloseAfterPilePickup,
-    #[error("you may close in the turn you picked up the pile only if it was a single card (FEDIBUR art. 5)")]
+    #[error(
+        "you may close in the turn you picked up the pile only if it was a single card (FEDIBUR art. 5)"
+    )]
     CloseAfterMultiCardPickup,
     #[error("closing is not allowed during the first round of the hand (FEDIBUR art. 5)")]
     CloseInFirstRound,
     #[error("the TIME OUT has already been announced")]
     TimeOutAlreadyAnnounced,
+    #[error("this table has no per-move clock, so no clock can expire (RULES.md 1, 9)")]
+    NoMoveClock,
 }
 
 impl IllegalAction {
@@ -86,6 +100,7 @@ impl IllegalAction {
             CloseAfterMultiCardPickup => "close_after_multi_card_pickup",
             CloseInFirstRound => "close_in_first_round",
             TimeOutAlreadyAnnounced => "time_out_already_announced",
+            NoMoveClock => "no_move_clock",
         }
     }
 }

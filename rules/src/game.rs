@@ -88,9 +88,16 @@ pub enum Action {
     /// Take the whole discard pile.
     PickUp,
     /// Lay a new meld from the hand. `wild_at` names a sequence position for the wild.
-    Open { cards: Vec<Card>, wild_at: Option<u8> },
+    Open {
+        cards: Vec<Card>,
+        wild_at: Option<u8>,
+    },
     /// Add cards from the hand to one of the side's melds.
-    Attach { meld: MeldId, cards: Vec<Card>, wild_at: Option<u8> },
+    Attach {
+        meld: MeldId,
+        cards: Vec<Card>,
+        wild_at: Option<u8>,
+    },
     /// Put a card on the pile, ending the turn.
     Discard { card: Card },
 }
@@ -110,7 +117,10 @@ impl Action {
 /// Everything that can move a hand forward: the log of a hand is a list of these.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Input {
-    Act { seat: Seat, action: Action },
+    Act {
+        seat: Seat,
+        action: Action,
+    },
     /// The seat on turn ran out of time, grace included: the turn is completed for it.
     ClockExpired,
     /// The round clock ran out: the preset's last round begins (RULES.md section 9).
@@ -120,7 +130,9 @@ pub enum Input {
 /// How a hand ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HandEnd {
-    Closed { seat: Seat },
+    Closed {
+        seat: Seat,
+    },
     /// The third-to-last tallone card was drawn and that turn ended (art. 17).
     TalloneExhausted,
     /// A further card exchange after a stallo (`fitab`, `feburit`).
@@ -148,43 +160,95 @@ impl HandEnd {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
     /// The hand is dealt: who deals, who plays first, the up-card, the seed commitment.
-    HandStarted { dealer: Seat, first: Seat, up_card: Card, commitment: Option<[u8; 32]> },
+    HandStarted {
+        dealer: Seat,
+        first: Seat,
+        up_card: Card,
+        commitment: Option<[u8; 32]>,
+    },
     /// Private: the cards a seat was dealt.
-    Dealt { seat: Seat, cards: Vec<Card> },
+    Dealt {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
     /// A turn begins; `clock` is its per-move limit when clocks run.
-    TurnStarted { seat: Seat, cards_held: u8, clock: Option<MoveClock> },
+    TurnStarted {
+        seat: Seat,
+        cards_held: u8,
+        clock: Option<MoveClock>,
+    },
     /// A seat drew from the tallone (which card is the next, private, event).
-    Drew { seat: Seat },
+    Drew {
+        seat: Seat,
+    },
     /// Private: the card drawn.
-    DrewCard { seat: Seat, card: Card },
-    PickedUp { seat: Seat, cards: Vec<Card> },
-    Opened { seat: Seat, meld: MeldId, cards: Vec<Card>, result: Meld },
-    Attached { seat: Seat, meld: MeldId, cards: Vec<Card>, result: Meld },
+    DrewCard {
+        seat: Seat,
+        card: Card,
+    },
+    PickedUp {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    Opened {
+        seat: Seat,
+        meld: MeldId,
+        cards: Vec<Card>,
+        result: Meld,
+    },
+    Attached {
+        seat: Seat,
+        meld: MeldId,
+        cards: Vec<Card>,
+        result: Meld,
+    },
     /// A side took a pozzetto, in diretta (by melding) or con lo scarto (by discarding).
-    PozzettoTaken { seat: Seat, pozzetto: PozzettoId, in_diretta: bool },
+    PozzettoTaken {
+        seat: Seat,
+        pozzetto: PozzettoId,
+        in_diretta: bool,
+    },
     /// Private: the pozzetto's cards, when its owner may see them (RULES.md section 6).
-    PozzettoCards { seat: Seat, cards: Vec<Card> },
-    Discarded { seat: Seat, card: Card },
+    PozzettoCards {
+        seat: Seat,
+        cards: Vec<Card>,
+    },
+    Discarded {
+        seat: Seat,
+        card: Card,
+    },
     /// The seat's move clock ran out; the turn is completed by the events that follow.
-    ClockExpired { seat: Seat },
+    ClockExpired {
+        seat: Seat,
+    },
     /// TIME OUT: `turns_left` turns remain, counting the one in progress (0 for a voided hand).
-    TimeOutAnnounced { turns_left: u8 },
+    TimeOutAnnounced {
+        turns_left: u8,
+    },
     /// One round of consecutive card exchanges is played: a stallo is one round away.
-    StalloWarning { exchanges: u8 },
+    StalloWarning {
+        exchanges: u8,
+    },
     /// Two rounds of card exchanges: under `fedibur` `must_draw` will have to draw; otherwise
     /// a further exchange ends the hand.
-    Stallo { must_draw: Option<Seat> },
+    Stallo {
+        must_draw: Option<Seat>,
+    },
     /// The hand is over; every hand is public from here on.
-    HandEnded { end: HandEnd, score: HandScore, hands: Vec<(Seat, Vec<Card>)> },
+    HandEnded {
+        end: HandEnd,
+        score: HandScore,
+        hands: Vec<(Seat, Vec<Card>)>,
+    },
 }
 
 impl Event {
     /// The one seat allowed to see this event, or `None` when it is public.
     pub fn private_to(&self) -> Option<Seat> {
         match self {
-            Event::Dealt { seat, .. } | Event::DrewCard { seat, .. } | Event::PozzettoCards { seat, .. } => {
-                Some(*seat)
-            }
+            Event::Dealt { seat, .. }
+            | Event::DrewCard { seat, .. }
+            | Event::PozzettoCards { seat, .. } => Some(*seat),
             _ => None,
         }
     }
@@ -273,7 +337,11 @@ pub struct Game {
 impl Game {
     /// Deals a hand and returns it with its opening events ([`Event::HandStarted`], one private
     /// [`Event::Dealt`] per seat, the first [`Event::TurnStarted`]).
-    pub fn new(config: Config, dealer: Seat, source: DealSource) -> Result<(Game, Vec<Event>), DealError> {
+    pub fn new(
+        config: Config,
+        dealer: Seat,
+        source: DealSource,
+    ) -> Result<(Game, Vec<Event>), DealError> {
         let players = config.players();
         if !players.is_seated(dealer) {
             return Err(DealError::DealerNotSeated(dealer));
@@ -322,7 +390,10 @@ impl Game {
             commitment: game.source.commitment(),
         }];
         for &seat in players.seats() {
-            events.push(Event::Dealt { seat, cards: game.hands[seat.index()].to_vec() });
+            events.push(Event::Dealt {
+                seat,
+                cards: game.hands[seat.index()].to_vec(),
+            });
         }
         events.push(game.turn_started());
         Ok((game, events))
@@ -376,7 +447,10 @@ impl Game {
     /// Whether `seat` may see its own hand now: not while it is a pozzetto taken con lo scarto and
     /// not yet revealed (RULES.md section 6).
     pub fn hand_visible_to_owner(&self, seat: Seat) -> bool {
-        self.hidden_pozzetti.iter().flatten().all(|h| h.owner != seat)
+        self.hidden_pozzetti
+            .iter()
+            .flatten()
+            .all(|h| h.owner != seat)
     }
 
     /// The discard pile, bottom first.
@@ -438,7 +512,11 @@ impl Game {
     }
 
     fn turn_started(&self) -> Event {
-        Event::TurnStarted { seat: self.turn.seat, cards_held: self.turn.cards_held, clock: self.move_clock() }
+        Event::TurnStarted {
+            seat: self.turn.seat,
+            cards_held: self.turn.cards_held,
+            clock: self.move_clock(),
+        }
     }
 
     // ----- applying inputs ---------------------------------------------------------------------
@@ -450,6 +528,8 @@ impl Game {
         }
         match input {
             Input::Act { seat, action } => self.act(*seat, action),
+            // An arbiter replaying a record must not accept an expiry the table could not have had.
+            Input::ClockExpired if self.move_clock().is_none() => Err(IllegalAction::NoMoveClock),
             Input::ClockExpired => Ok(self.expire_clock()),
             Input::TimeOut => self.time_out(),
         }
@@ -472,7 +552,11 @@ impl Game {
                 let meld = self.check_open(cards, *wild_at)?;
                 self.lay(cards, None, meld, &mut events);
             }
-            Action::Attach { meld, cards, wild_at } => {
+            Action::Attach {
+                meld,
+                cards,
+                wild_at,
+            } => {
                 let result = self.check_attach(*meld, cards, *wild_at)?;
                 self.lay(cards, Some(*meld), result, &mut events);
             }
@@ -490,7 +574,9 @@ impl Game {
         } else if !self.players().is_seated(seat) {
             Err(IllegalAction::NotSeated { seat })
         } else if seat != self.turn.seat {
-            Err(IllegalAction::NotYourTurn { on_turn: self.turn.seat })
+            Err(IllegalAction::NotYourTurn {
+                on_turn: self.turn.seat,
+            })
         } else {
             Ok(())
         }
@@ -519,7 +605,10 @@ impl Game {
 
     fn draw(&mut self, events: &mut Vec<Event>) {
         let seat = self.turn.seat;
-        let card = self.tallone.pop().expect("check_draw keeps two cards in the tallone");
+        let card = self
+            .tallone
+            .pop()
+            .expect("check_draw keeps two cards in the tallone");
         self.hands[seat.index()].add(card);
         self.turn.phase = Phase::Play;
         self.turn.last_from_tallone = self.tallone.len() == 2;
@@ -548,7 +637,11 @@ impl Game {
     }
 
     /// The meld `cards` would open, if the seat on turn may open it.
-    pub(crate) fn check_open(&self, cards: &[Card], wild_at: Option<u8>) -> Result<Meld, IllegalAction> {
+    pub(crate) fn check_open(
+        &self,
+        cards: &[Card],
+        wild_at: Option<u8>,
+    ) -> Result<Meld, IllegalAction> {
         self.check_play_phase()?;
         let hand = &self.hands[self.turn.seat.index()];
         if !hand.contains_all(cards) {
@@ -577,9 +670,17 @@ impl Game {
     }
 
     /// The meld `id` would become with `cards` attached, if the seat on turn may attach them.
-    pub(crate) fn check_attach(&self, id: MeldId, cards: &[Card], wild_at: Option<u8>) -> Result<Meld, IllegalAction> {
+    pub(crate) fn check_attach(
+        &self,
+        id: MeldId,
+        cards: &[Card],
+        wild_at: Option<u8>,
+    ) -> Result<Meld, IllegalAction> {
         self.check_play_phase()?;
-        let (side, meld) = self.melds.get(usize::from(id)).ok_or(IllegalAction::UnknownMeld { meld: id })?;
+        let (side, meld) = self
+            .melds
+            .get(usize::from(id))
+            .ok_or(IllegalAction::UnknownMeld { meld: id })?;
         if *side != self.side_of(self.turn.seat) {
             return Err(IllegalAction::OpponentsMeld { meld: id });
         }
@@ -593,7 +694,12 @@ impl Game {
 
     /// The check of an attachment left once `cards` are known to be in the hand and to turn the
     /// side's meld `id` into `result`: the hand it leaves (RULES.md 6).
-    pub(crate) fn check_attached(&self, id: MeldId, cards: &[Card], result: &Meld) -> Result<(), IllegalAction> {
+    pub(crate) fn check_attached(
+        &self,
+        id: MeldId,
+        cards: &[Card],
+        result: &Meld,
+    ) -> Result<(), IllegalAction> {
         self.check_hand_after_play(cards, Some(id), result)
     }
 
@@ -604,7 +710,12 @@ impl Game {
     /// Only a one-card hand can lack one: with two or more cards at most one face is art. 8's. When
     /// the last card could not close, the refusal names the closing rule (RULES.md 7) that forbids
     /// it; when it is art. 8's card there is no legal discard at all.
-    fn check_hand_after_play(&self, cards: &[Card], target: Option<MeldId>, result: &Meld) -> Result<(), IllegalAction> {
+    fn check_hand_after_play(
+        &self,
+        cards: &[Card],
+        target: Option<MeldId>,
+        result: &Meld,
+    ) -> Result<(), IllegalAction> {
         let seat = self.turn.seat;
         let left = self.hands[seat.index()].len().saturating_sub(cards.len());
         if left > 1 {
@@ -625,7 +736,9 @@ impl Game {
         // A one-card hand can only close, and whether it may depends on the melds after this play.
         match self.discard_error(&after, last, restricted, Some((target, result))) {
             None => Ok(()),
-            Some(IllegalAction::DiscardPickedUpCard { .. }) => Err(IllegalAction::NoLegalDiscardLeft),
+            Some(IllegalAction::DiscardPickedUpCard { .. }) => {
+                Err(IllegalAction::NoLegalDiscardLeft)
+            }
             Some(closing) => Err(closing),
         }
     }
@@ -633,7 +746,9 @@ impl Game {
     /// The card art. 8 forbids to discard now: a single-card pile picked up this turn, unless a
     /// copy of it was melded since.
     fn restricted_card(&self) -> Option<Card> {
-        self.turn.single_card.filter(|_| !self.turn.single_card_melded)
+        self.turn
+            .single_card
+            .filter(|_| !self.turn.single_card_melded)
     }
 
     /// Whether the side on turn has a burraco, and a clean one, counting `change` (meld `id`
@@ -721,7 +836,8 @@ impl Game {
                 _ => {}
             }
         }
-        if !self.config.closing_in_first_round() && self.turn.index < self.players().count() as u32 {
+        if !self.config.closing_in_first_round() && self.turn.index < self.players().count() as u32
+        {
             return Some(IllegalAction::CloseInFirstRound);
         }
         None
@@ -729,12 +845,22 @@ impl Game {
 
     /// Moves `cards` from the hand into a new meld (`target` None) or meld `target`, then takes the
     /// pozzetto in diretta if the hand emptied.
-    fn lay(&mut self, cards: &[Card], target: Option<MeldId>, result: Meld, events: &mut Vec<Event>) {
+    fn lay(
+        &mut self,
+        cards: &[Card],
+        target: Option<MeldId>,
+        result: Meld,
+        events: &mut Vec<Event>,
+    ) {
         let seat = self.turn.seat;
         for &c in cards {
             self.hands[seat.index()].remove(c);
         }
-        if self.turn.single_card.is_some_and(|single| cards.contains(&single)) {
+        if self
+            .turn
+            .single_card
+            .is_some_and(|single| cards.contains(&single))
+        {
             self.turn.single_card_melded = true;
         }
         let cards = cards.to_vec();
@@ -742,17 +868,31 @@ impl Game {
             None => {
                 let id = self.melds.len() as MeldId;
                 self.melds.push((self.side_of(seat), result));
-                events.push(Event::Opened { seat, meld: id, cards, result });
+                events.push(Event::Opened {
+                    seat,
+                    meld: id,
+                    cards,
+                    result,
+                });
             }
             Some(id) => {
                 self.melds[usize::from(id)].1 = result;
-                events.push(Event::Attached { seat, meld: id, cards, result });
+                events.push(Event::Attached {
+                    seat,
+                    meld: id,
+                    cards,
+                    result,
+                });
             }
         }
         if self.hands[seat.index()].is_empty() {
             let (pozzetto, cards) = self.take_pozzetto(seat);
             self.hands[seat.index()] = cards.iter().copied().collect();
-            events.push(Event::PozzettoTaken { seat, pozzetto, in_diretta: true });
+            events.push(Event::PozzettoTaken {
+                seat,
+                pozzetto,
+                in_diretta: true,
+            });
             events.push(Event::PozzettoCards { seat, cards });
         }
     }
@@ -765,7 +905,10 @@ impl Game {
             PozzettoId::A
         };
         self.pozzetto_of[side.index()] = Some(pozzetto);
-        (pozzetto, std::mem::take(&mut self.pozzetti[pozzetto.index()]))
+        (
+            pozzetto,
+            std::mem::take(&mut self.pozzetti[pozzetto.index()]),
+        )
     }
 
     fn discard(&mut self, card: Card, events: &mut Vec<Event>) {
@@ -777,7 +920,10 @@ impl Game {
 
         for slot in &mut self.hidden_pozzetti {
             if let Some(hidden) = slot.take_if(|h| h.reveal_after == seat) {
-                events.push(Event::PozzettoCards { seat: hidden.owner, cards: hidden.cards });
+                events.push(Event::PozzettoCards {
+                    seat: hidden.owner,
+                    cards: hidden.cards,
+                });
             }
         }
 
@@ -789,14 +935,22 @@ impl Game {
             }
             let (pozzetto, cards) = self.take_pozzetto(seat);
             self.hands[seat.index()] = cards.iter().copied().collect();
-            events.push(Event::PozzettoTaken { seat, pozzetto, in_diretta: false });
+            events.push(Event::PozzettoTaken {
+                seat,
+                pozzetto,
+                in_diretta: false,
+            });
             // Head to head the owner sees it at its next turn, i.e. after the opponent's discard;
             // with four players after the partner's next discard (art. 22.3).
             let reveal_after = match players {
                 Players::Four => seat.partner(),
                 Players::Two => players.next(seat),
             };
-            self.hidden_pozzetti[self.side_of(seat).index()] = Some(HiddenPozzetto { owner: seat, reveal_after, cards });
+            self.hidden_pozzetti[self.side_of(seat).index()] = Some(HiddenPozzetto {
+                owner: seat,
+                reveal_after,
+                cards,
+            });
         }
 
         self.end_turn(events);
@@ -868,19 +1022,34 @@ impl Game {
             HandScore::default()
         } else {
             let sides = Side::BOTH.map(|side| {
-                let in_hand: i32 = players.members(side).iter().map(|s| self.hands[s.index()].points()).sum();
+                let in_hand: i32 = players
+                    .members(side)
+                    .iter()
+                    .map(|s| self.hands[s.index()].points())
+                    .sum();
                 let melds = self
                     .melds
                     .iter()
                     .enumerate()
                     .filter(|(_, (s, _))| *s == side)
                     .map(|(id, (_, m))| (id as u8, m));
-                let closed = matches!(end, HandEnd::Closed { seat } if players.side_of(seat) == side);
-                score_side(&self.config, melds, in_hand, self.pozzetto_of[side.index()].is_some(), closed)
+                let closed =
+                    matches!(end, HandEnd::Closed { seat } if players.side_of(seat) == side);
+                score_side(
+                    &self.config,
+                    melds,
+                    in_hand,
+                    self.pozzetto_of[side.index()].is_some(),
+                    closed,
+                )
             });
             HandScore { sides }
         };
-        let hands = players.seats().iter().map(|&s| (s, self.hands[s.index()].to_vec())).collect();
+        let hands = players
+            .seats()
+            .iter()
+            .map(|&s| (s, self.hands[s.index()].to_vec()))
+            .collect();
         self.hidden_pozzetti = [None, None];
         self.ended = Some((end, score.clone()));
         events.push(Event::HandEnded { end, score, hands });
@@ -953,7 +1122,10 @@ impl Game {
             let refused = restricted.filter(|&c| hand.count(c) < 2);
             legal.extend(hand.faces().filter(|&c| Some(c) != refused));
         } else {
-            legal.extend(hand.faces().filter(|&c| self.discard_error(hand, c, restricted, None).is_none()));
+            legal.extend(
+                hand.faces()
+                    .filter(|&c| self.discard_error(hand, c, restricted, None).is_none()),
+            );
         }
         legal
     }
@@ -985,10 +1157,18 @@ impl Game {
                 single_card_melded: w.single_card_melded,
                 last_from_tallone: w.last_from_tallone,
             },
-            hidden_pozzetti: w
-                .hidden_pozzetti
-                .map(|h| h.map(|(owner, reveal_after, cards)| HiddenPozzetto { owner, reveal_after, cards })),
-            stallo: StalloState { exchanges: w.stallo_exchanges, first: w.stallo_first, must_draw: w.stallo_must_draw },
+            hidden_pozzetti: w.hidden_pozzetti.map(|h| {
+                h.map(|(owner, reveal_after, cards)| HiddenPozzetto {
+                    owner,
+                    reveal_after,
+                    cards,
+                })
+            }),
+            stallo: StalloState {
+                exchanges: w.stallo_exchanges,
+                first: w.stallo_first,
+                must_draw: w.stallo_must_draw,
+            },
             last_round: w.last_round,
             ended: None,
         }

@@ -80,12 +80,20 @@ impl Game {
             on_turn: self.on_turn(),
             phase: self.phase(),
             hand,
-            hand_sizes: players.seats().iter().map(|&s| (s, self.hand(s).len())).collect(),
+            hand_sizes: players
+                .seats()
+                .iter()
+                .map(|&s| (s, self.hand(s).len()))
+                .collect(),
             melds: self
                 .melds()
                 .iter()
                 .enumerate()
-                .map(|(id, (side, meld))| MeldView { id: id as MeldId, side: *side, meld: *meld })
+                .map(|(id, (side, meld))| MeldView {
+                    id: id as MeldId,
+                    side: *side,
+                    meld: *meld,
+                })
                 .collect(),
             pile: self.pile().to_vec(),
             tallone: self.tallone_len(),
@@ -97,9 +105,13 @@ impl Game {
             stallo_exchanges,
             stallo_must_draw,
             result: self.result().map(|(end, score)| (end, score.clone())),
-            final_hands: self
-                .is_over()
-                .then(|| players.seats().iter().map(|&s| (s, self.hand(s).to_vec())).collect()),
+            final_hands: self.is_over().then(|| {
+                players
+                    .seats()
+                    .iter()
+                    .map(|&s| (s, self.hand(s).to_vec()))
+                    .collect()
+            }),
         }
     }
 }
