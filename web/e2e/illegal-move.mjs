@@ -1,0 +1,58 @@
+// An illegal move is refused by the server, shown in plain words, and changes nothing on screen.
+import assert from 'node:assert/strict';
+import { login, handOnScreen, waitMyTurnOrEnd, selectCards, clearSelection, discardKey } from './lib/page.mjs';
+import { personWithBots } from './lib/tables.mjs';
+import { until } from './lib/harness.mjs';
+import { isMeld } from '../js/cards.js';
+
+export const name = 'an illegal move is refused, explained, and changes nothing';
+
+export async function run({ browser, pageUrl, wsUrl }) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await ctx.newPage();
+  await login(page, pageUrl, 'Bianca');
+  const { bots } = await personWithBots(page, wsUrl, { players: 2, names: ['Bot Nord'], delay: 2500 });
+  assert.ok(await waitMyTurnOrEnd(page));
+  const n = (await handOnScreen(page)).length;
+  await page.click('[data-testid=draw]');
+  await until(async () => (await handOnScreen(page)).length === n + 1, { what: 'the drawn card' });
+  const hand = await handOnScreen(page);
+  let bad = null;
+  for (let i = 0; i < hand.length && !bad; i++) for (let j = i + 1; j < hand.length && !bad; j++) for (let k = j + 1; k < hand.length && !bad; k++) {
+    if (!isMeld([hand[i].code, hand[j].code, hand[k].code])) bad = [hand[i].key, hand[j].key, hand[k].key];
+  }
+  assert.ok(bad, 'three cards that are not a meld');
+  for (const lang of ['en', 'it']) {
+    await page.click(`[data-action=lang][data-lang=${lang}]`);
+    await clearSelection(page);
+    await selectCards(page, bad);
+    const felt = await page.innerHTML('.felt');
+    const frames = await page.evaluate(() => window.__burraco.conn.frames.length);
+    await page.click('[data-testid=open]');
+    const msg = await page.waitForSelector('[data-testid=message]');
+    const text = (await msg.textContent()).trim();
+    if (lang === 'en') assert.match(text, /^Not allowed: .*(meld|natural|wild|sequence|rank|suit|contiguous)/i, text);
+    else assert.match(text, /^Mossa non consentita: /, text);
+    // the reply was an error and nothing else arrived for the table
+    const after = await page.evaluate((k) => window.__burraco.conn.frames.slice(k).map((f) => JSON.parse(f)), frames);
+    assert.deepEqual(after.map((m) => m.type), ['error']);
+    assert.equal(after[0].code, 'illegal_action');
+    assert.equal(await page.innerHTML('.felt'), felt, 'the table did not change');
+    assert.deepEqual(await handOnScreen(page), hand, 'the hand did not change');
+    await page.click('[data-action=dismiss]');
+  }
+
+  // Out of turn: the keyboard shortcut D asks to draw while the opponent thinks; refused, shown, nothing moves.
+  await page.click('[data-action=lang][data-lang=en]');
+  const last = await handOnScreen(page);
+  await discardKey(page, last[last.length - 1].key);
+  const before = await handOnScreen(page);
+  const felt = await page.innerHTML('.felt');
+  await page.keyboard.press('d');
+  const msg = await page.waitForSelector('[data-testid=message]');
+  assert.match(await msg.textContent(), /Not allowed: it is [NS]'s turn/);
+  assert.deepEqual(await handOnScreen(page), before);
+  assert.equal(await page.innerHTML('.felt'), felt);
+  for (const b of bots) b.close();
+  await ctx.close();
+}

@@ -1,0 +1,110 @@
+// Test harness: the real server, a static server for web/ (until the server serves it at /),
+// a cuttable TCP proxy, headless Debian Chromium, and bot clients speaking the JSON protocol.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, extname, dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import http from 'node:http';
+import net from 'node:net';
+import { chromium } from 'playwright-core';
+
+export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const REPO = resolve(WEB_DIR, '..');
+
+/** Starts burraco-server on a free port; resolves with {addr, stop}. */
+export async function startServer(extraEnv = {}) {
+  const bin = process.env.BURRACO_SERVER_BIN ?? join(REPO, 'target/release/burraco-server');
+  if (!existsSync(bin)) throw new Error(`${bin} not found: cargo build --release -p burraco-server`);
+  const data = mkdtempSync(join(tmpdir(), 'burraco-e2e-'));
+  const child = spawn(bin, ['--listen', '127.0.0.1:0', '--data', data], {
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', BURRACO_NEXT_HAND_DELAY_SECS: '3', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; if (process.env.E2E_VERBOSE) process.stderr.write(d); });
+  const addr = await new Promise((res, rej) => {
+    let out = '';
+    const timer = setTimeout(() => rej(new Error('server did not start: ' + stderr)), 20000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/listening on (\S+)/);
+      if (m) { clearTimeout(timer); res(m[1]); }
+    });
+    child.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
+  });
+  return { addr, stop: () => child.kill('SIGTERM') };
+}
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
+
+/** Serves web/ (only the shipped assets) the way the server will: index.html at /. */
+export async function startStatic() {
+  const server = http.createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    const rel = path === '/' ? 'index.html' : path.slice(1);
+    const file = resolve(WEB_DIR, rel);
+    const shipped = file.startsWith(WEB_DIR) && (rel === 'index.html' || rel === 'styles.css' || rel === 'favicon.svg' || rel.startsWith('js/'));
+    if (!shipped || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end('not found'); return; }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = /** @type {net.AddressInfo} */ (server.address());
+  return { url: `http://127.0.0.1:${port}/`, stop: () => server.close() };
+}
+
+/** A TCP proxy in front of `target` (host:port): `cut()` drops every open connection, `hold(ms)` refuses new ones for a while. */
+export async function startProxy(target) {
+  const [host, port] = [target.slice(0, target.lastIndexOf(':')), Number(target.slice(target.lastIndexOf(':') + 1))];
+  const sockets = new Set();
+  let holdUntil = 0;
+  const server = net.createServer((client) => {
+    if (Date.now() < holdUntil) { client.destroy(); return; }
+    const upstream = net.connect(port, host);
+    sockets.add(client); sockets.add(upstream);
+    client.pipe(upstream); upstream.pipe(client);
+    const done = () => { client.destroy(); upstream.destroy(); sockets.delete(client); sockets.delete(upstream); };
+    client.on('error', done); upstream.on('error', done); client.on('close', done); upstream.on('close', done);
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const addr = `127.0.0.1:${server.address().port}`;
+  return {
+    addr,
+    cut() { for (const s of sockets) s.destroy(); sockets.clear(); },
+    hold(ms) { holdUntil = Date.now() + ms; },
+    stop() { for (const s of sockets) s.destroy(); server.close(); },
+  };
+}
+
+/** Where a browser opens the client for a server at `addr`: the server's own / when it serves web/, else the static server with ?server=. */
+export async function pageUrlFor(addr, staticUrl) {
+  try {
+    const res = await fetch(`http://${addr}/`);
+    const body = await res.text();
+    if (res.ok && body.includes('data-app="burraco-web"')) return `http://${addr}/`;
+  } catch { /* not served */ }
+  return `${staticUrl}?server=${encodeURIComponent(`ws://${addr}/ws`)}`;
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls `fn` until it returns a truthy value. */
+export async function until(fn, { timeout = 30000, interval = 100, what = 'condition' } = {}) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(interval);
+  }
+}

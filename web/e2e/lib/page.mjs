@@ -1,0 +1,87 @@
+// Helpers that drive the page the way a person does: clicks on what is on screen.
+import { isMeld, isWildish, normaKey } from '../../js/cards.js';
+import { until, sleep } from './harness.mjs';
+
+export async function login(page, url, name) {
+  await page.goto(url);
+  await page.fill('[data-testid=name-input]', name);
+  await page.click('[data-testid=enter]');
+  await page.waitForSelector('[data-testid=conn-state]:has-text("Online"), [data-testid=conn-state]:has-text("In linea")');
+}
+
+/** The hand as shown: [{key, code}] in display order. */
+export async function handOnScreen(page) {
+  return page.$$eval('[data-testid=hand-card]', (els) => els.map((e) => ({ key: e.dataset.key, code: e.dataset.code })));
+}
+
+export async function isMyTurn(page) {
+  return page.$eval('[data-testid=turn-status]', (e) => e.classList.contains('mine')).catch(() => false);
+}
+
+export async function scoreShown(page) {
+  return (await page.$('[data-testid=score-dialog]')) !== null;
+}
+
+export async function meldCount(page, which = 'ours') {
+  return page.$$eval(`[data-testid=melds-${which}] [data-testid=meld]`, (els) => els.length);
+}
+
+export async function selectCards(page, keys) {
+  for (const key of keys) {
+    if (!(await page.$(`[data-testid=hand-card][data-key="${key}"]`))) {
+      const hand = (await handOnScreen(page)).map((c) => c.key).join(' ');
+      const msg = await page.textContent('[data-testid=message]').catch(() => '');
+      throw new Error(`card ${key} is not in the hand on screen: ${hand} (message: ${msg})`);
+    }
+    await page.click(`[data-testid=hand-card][data-key="${key}"]`, { timeout: 5000 });
+    await page.waitForSelector(`[data-testid=hand-card][data-key="${key}"][aria-pressed="true"]`);
+  }
+}
+
+/** Clears the selection (the Clear button is disabled when nothing is selected). */
+export async function clearSelection(page) {
+  if (await page.$('[data-action=clear]:not([disabled])')) await page.click('[data-action=clear]');
+}
+
+/** Selects one card and discards it; resolves when the card has left the hand on screen. */
+export async function discardKey(page, key) {
+  const n = (await handOnScreen(page)).length;
+  await clearSelection(page);
+  await selectCards(page, [key]);
+  await page.click('[data-testid=discard]');
+  await until(async () => (await handOnScreen(page)).length < n || scoreShown(page), { what: 'the discard' });
+}
+
+/** Plays one turn as a simple person would: draw, open a three-card meld if there is one, discard the highest natural card. */
+export async function playTurn(page, { open = true } = {}) {
+  const before = (await handOnScreen(page)).length;
+  await page.click('[data-testid=draw]');
+  await until(async () => (await handOnScreen(page)).length === before + 1 || scoreShown(page), { what: 'the drawn card' });
+  if (await scoreShown(page)) return;
+  let hand = await handOnScreen(page);
+  if (open && hand.length > 6) {
+    outer: for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) for (let k = j + 1; k < hand.length; k++) {
+      const trio = [hand[i], hand[j], hand[k]];
+      if (isMeld(trio.map((c) => c.code))) {
+        const melds = await meldCount(page);
+        await selectCards(page, trio.map((c) => c.key));
+        await page.click('[data-testid=open]');
+        await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')) || (await page.$('[data-testid=wild-dialog]')), { what: 'the meld on the table' });
+        if (await page.$('[data-testid=wild-dialog]')) await page.click('[data-testid=wild-pos] >> nth=0');
+        await clearSelection(page);
+        break outer;
+      }
+    }
+  }
+  hand = await handOnScreen(page);
+  const naturals = hand.filter((c) => !isWildish(c.code));
+  const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
+  await discardKey(page, pick.key);
+}
+
+/** Waits for my turn (true) or the end of the hand (false). */
+export async function waitMyTurnOrEnd(page, timeout = 120000) {
+  await until(async () => (await page.$('[data-testid=draw]:not([disabled])')) || scoreShown(page), { timeout, what: 'my turn' });
+  await sleep(50);
+  return !(await scoreShown(page));
+}

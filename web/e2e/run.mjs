@@ -1,0 +1,42 @@
+// Runs every end-to-end test against one real server, in headless Debian Chromium.
+//   node e2e/run.mjs [test-name...]
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { startServer, startStatic, startProxy, pageUrlFor, launchBrowser, REPO } from './lib/harness.mjs';
+
+const ALL = ['full-hand', 'illegal-move', 'reconnect', 'spectator'];
+const only = process.argv.slice(2);
+const names = only.length ? only : ALL;
+const shotsDir = process.env.SCREENSHOTS ?? join(REPO, 'docs/screenshots');
+mkdirSync(shotsDir, { recursive: true });
+
+const server = await startServer();
+const stat = await startStatic();
+const proxy = await startProxy(server.addr);
+const browser = await launchBrowser();
+const pageUrl = await pageUrlFor(server.addr, stat.url);
+const proxiedUrl = await pageUrlFor(proxy.addr, stat.url);
+console.log(`server ${server.addr}; page ${pageUrl}`);
+let failed = 0;
+for (const n of names) {
+  const mod = await import(`./${n}.mjs`);
+  const t0 = Date.now();
+  try {
+    await mod.run({ browser, pageUrl, proxiedUrl, proxy, wsUrl: `ws://${server.addr}/ws`, shots: (f) => join(shotsDir, f) });
+    console.log(`ok   ${n}: ${mod.name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${n}: ${mod.name}\n${e && e.stack || e}`);
+    let i = 0;
+    for (const c of browser.contexts()) for (const p of c.pages()) {
+      await p.screenshot({ path: `/tmp/e2e-fail-${n}-${i++}.png` }).catch(() => {});
+      const frames = await p.evaluate(() => /** @type {any} */ (window).__burraco?.conn?.frames.slice(-12)).catch(() => null);
+      if (frames) console.log('last frames:\n  ' + frames.join('\n  '));
+    }
+    console.log(`failure screenshots: /tmp/e2e-fail-${n}-*.png`);
+  }
+}
+await browser.close();
+proxy.stop(); stat.stop(); server.stop();
+console.log(failed ? `${failed} failed` : 'all passed');
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,514 @@
+// @ts-check
+/**
+ * The page controller: the connection, the lobby, the table being played or watched, the
+ * player's selection, and one click/keyboard dispatcher. Everything on screen is rendered from
+ * the server's messages (state.js); a request only changes the screen when the server's events say so.
+ */
+import { Connection, ServerError, serverUrl } from './net.js';
+import { t, getLang, setLang, refusalText } from './i18n.js';
+import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
+import { renderLogin, renderLobby } from './view-lobby.js';
+import { renderTable, clockText } from './view-table.js';
+import { renderOverlay, runVerify } from './view-overlays.js';
+import { sortCards, isMeld } from './cards.js';
+
+/** @typedef {import('./net.js').Message} Message */
+/** @typedef {import('./state.js').TableState} TableState */
+
+/**
+ * @typedef {{kind: 'score'} | {kind: 'replay', step: number} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>} | {kind: 'help'}} Overlay
+ */
+
+export class App {
+  constructor() {
+    /** @type {Connection|null} */
+    this.conn = null;
+    this.connState = /** @type {import('./net.js').ConnState} */ ('offline');
+    this.name = localStorage.getItem('burraco.name') ?? '';
+    /** @type {Message[]} */
+    this.tables = [];
+    /** @type {TableState|null} */
+    this.table = null;
+    this.spectating = false;
+    this.syncing = false;
+    /** @type {string|null} */
+    this.invite = null;
+    // UI-only state (what the player is composing; never game state)
+    /** @type {Set<string>} */
+    this.selected = new Set();
+    /** @type {'suit'|'rank'} */
+    this.sortMode = /** @type {any} */ (localStorage.getItem('burraco.sort')) === 'rank' ? 'rank' : 'suit';
+    /** @type {{text: string, kind: 'error'|'info'}|null} */
+    this.message = null;
+    /** @type {Overlay|null} */
+    this.overlay = null;
+    this.attachArmed = false;
+    this.busy = false;
+    /** @type {Record<string, any>} */
+    this.verify = {};
+    /** @type {any} */
+    this.replayCache = null;
+    this.firstWelcome = true;
+    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '' };
+    this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
+    this.renderQueued = false;
+    this.lastHandKey = '';
+  }
+
+  start() {
+    setLang(getLang());
+    document.addEventListener('click', (e) => this.onClick(e));
+    document.addEventListener('change', (e) => this.onChange(e));
+    document.addEventListener('input', (e) => {
+      // Keep what is typed (a re-render must not lose it), without re-rendering under the caret.
+      const el = /** @type {HTMLInputElement} */ (e.target);
+      if (el.dataset && el.dataset.field) /** @type {any} */ (this.lobbyForm)[el.dataset.field] = el.value;
+    });
+    document.addEventListener('submit', (e) => this.onSubmit(e));
+    document.addEventListener('keydown', (e) => this.onKey(e));
+    setInterval(() => this.tickClocks(), 250);
+    // The lobby list refreshes itself while it is on screen.
+    setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
+    if (this.name) this.connect();
+    this.render();
+  }
+
+  connect() {
+    if (this.conn) return;
+    this.conn = new Connection({
+      url: serverUrl(),
+      name: this.name,
+      onEvent: (m) => this.onServerEvent(m),
+      onState: (s) => { this.connState = s; this.render(); },
+      onWelcome: (m) => this.onWelcome(m),
+    });
+    /** @type {any} */ (window).__burraco = this;
+    this.conn.connect();
+  }
+
+  // ----- server messages ---------------------------------------------------------------------
+
+  /** @param {Message} m */
+  async onWelcome(m) {
+    const first = this.firstWelcome;
+    this.firstWelcome = false;
+    if (this.table) {
+      // A reconnection: catch up from the last number seen.
+      if (this.spectating) {
+        this.table = emptyTable(this.table.table);
+        this.request('spectate', { table: this.table.table });
+      } else if (m.seats.some((/** @type {any} */ s) => s.table === this.table?.table)) {
+        this.sync();
+      } else {
+        this.flash(t('e_generic', { msg: refusalText({ message: 'seat lost', code: 'not_at_table' }) }), 'error');
+        this.table = null;
+      }
+    } else if (m.seats.length > 0) {
+      // Back after a reload: the session still holds a seat.
+      this.table = emptyTable(m.seats[0].table);
+      this.spectating = false;
+      this.sync();
+    } else {
+      this.listTables();
+    }
+    if (first && m.resumed) this.flash(t('welcome_back', { name: m.name }), 'info');
+    this.render();
+  }
+
+  sync() {
+    const st = this.table;
+    if (!st || this.syncing) return;
+    this.syncing = true;
+    const table = st.table;
+    this.request('sync', { table, last_seq: st.seq }).finally(() => { this.syncing = false; });
+  }
+
+  /** @param {Message} m */
+  onServerEvent(m) {
+    if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
+    if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
+    const st = this.table;
+    if (!st || m.table !== st.table) return;
+    const now = Date.now();
+    if (m.type === 'snapshot') {
+      applyMessage(st, m, now);
+    } else if (typeof m.seq === 'number') {
+      if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
+      if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
+      applyMessage(st, m, now);
+      if (m.type === 'hand_ended') { this.overlay = { kind: 'score' }; this.verify = {}; this.replayCache = null; }
+      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || this.overlay?.kind === 'replay') this.overlay = null; }
+      if (m.type === 'match_ended') this.overlay = { kind: 'score' };
+    }
+    const h = st.hand;
+    const key = h ? `${h.number}:${(h.hand ?? []).join(',')}` : '';
+    if (key !== this.lastHandKey) {
+      // The hand changed (a server event): what was selected no longer applies.
+      this.lastHandKey = key;
+      this.selected.clear();
+      this.attachArmed = false;
+    }
+    this.render();
+  }
+
+  // ----- requests ----------------------------------------------------------------------------
+
+  /** @param {string} type @param {Record<string, any>} [fields] */
+  async request(type, fields) {
+    if (!this.conn) throw new Error('not connected');
+    return this.conn.request(type, fields);
+  }
+
+  listTables() {
+    this.request('list_tables').then((r) => { this.tables = r.tables; this.render(); }).catch(() => {});
+  }
+
+  /** @param {string} text @param {'error'|'info'} kind */
+  flash(text, kind) {
+    this.message = { text, kind };
+    this.render();
+  }
+
+  /** @param {unknown} e */
+  showError(e) {
+    if (e instanceof ServerError) {
+      const text = e.code === 'illegal_action' ? t('e_illegal', { msg: refusalText(e) }) : refusalText(e);
+      this.flash(text, 'error');
+    } else {
+      this.flash(refusalText({ message: e instanceof Error ? e.message : String(e) }), 'error');
+    }
+  }
+
+  /** Enter a table after `seated`/`table_created` (the snapshot follows). @param {string} table @param {boolean} spectating */
+  enterTable(table, spectating) {
+    this.table = emptyTable(table);
+    this.spectating = spectating;
+    this.selected.clear();
+    this.overlay = null;
+    this.message = null;
+  }
+
+  /**
+   * A game action: the reply only says ok or why not; the screen changes with the events.
+   * @param {string} type @param {Record<string, any>} [fields]
+   */
+  async act(type, fields = {}) {
+    const st = this.table;
+    if (!st || this.busy) return;
+    this.busy = true;
+    this.message = null;
+    try {
+      await this.request(type, { table: st.table, ...fields });
+      this.attachArmed = false;
+    } catch (e) {
+      if (e instanceof ServerError && e.rule === 'wild_position_ambiguous') {
+        const options = (e.message.match(/\[([\d,\s]+)\]/)?.[1] ?? '').split(',').map((x) => parseInt(x, 10)).filter((x) => x > 0);
+        this.overlay = { kind: 'wild', options, action: type, fields };
+      } else {
+        this.showError(e);
+      }
+    } finally {
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  /** The selected cards' codes, in hand order. */
+  selectedCards() {
+    const h = this.table?.hand?.hand ?? [];
+    return this.handKeys(h).filter((k) => this.selected.has(k.key)).map((k) => k.code);
+  }
+
+  /**
+   * Stable keys for a hand's cards: code#n for the n-th copy, in display order.
+   * @param {string[]} hand
+   */
+  handKeys(hand) {
+    /** @type {Record<string, number>} */
+    const seen = {};
+    return sortCards(hand, this.sortMode).map((code) => {
+      const n = seen[code] = (seen[code] ?? -1) + 1;
+      return { code, key: `${code}#${n}` };
+    });
+  }
+
+  // ----- input -------------------------------------------------------------------------------
+
+  /** @param {Event} e */
+  onClick(e) {
+    const target = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('[data-action]') : null);
+    if (!target || target.hasAttribute('disabled')) return;
+    const a = target.dataset.action ?? '';
+    const d = target.dataset;
+    const st = this.table;
+    switch (a) {
+      case 'lang': setLang(/** @type {any} */ (d.lang)); this.render(); break;
+      case 'refresh': this.listTables(); break;
+      case 'dismiss': this.message = null; this.render(); break;
+      case 'join':
+        this.request('join', { table: d.table }).then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x));
+        break;
+      case 'watch':
+        this.enterTable(/** @type {string} */ (d.table), true);
+        this.request('spectate', { table: d.table }).catch((x) => { this.table = null; this.showError(x); });
+        this.render();
+        break;
+      case 'quick': {
+        const f = this.lobbyForm;
+        this.request('quick_play', { preset: f.preset, players: Number(f.players) })
+          .then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x));
+        break;
+      }
+      case 'leave':
+        if (st && !this.spectating && st.status !== 'finished') this.request('leave', { table: st.table }).catch(() => {});
+        if (st && this.spectating) this.request('leave', { table: st.table }).catch(() => {});
+        this.table = null; this.invite = null; this.overlay = null; this.message = null;
+        this.listTables();
+        this.render();
+        break;
+      case 'ready': this.act('ready'); break;
+      case 'copy-invite':
+        navigator.clipboard?.writeText(this.invite ?? '').then(() => this.flash(t('copied'), 'info')).catch(() => {});
+        break;
+      case 'card': this.toggleCard(/** @type {string} */ (d.key)); break;
+      case 'sort': this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode); this.render(); break;
+      case 'clear': this.selected.clear(); this.attachArmed = false; this.render(); break;
+      case 'draw': this.act('draw'); break;
+      case 'pick-up': this.act('pick_up'); break;
+      case 'open': this.act('open', { cards: this.selectedCards(), wild_at: null }); break;
+      case 'attach-arm': this.attachArmed = !this.attachArmed; this.render(); break;
+      case 'meld': this.attachTo(Number(d.meld)); break;
+      case 'discard': {
+        const cards = this.selectedCards();
+        if (cards.length === 1) this.act('discard', { card: cards[0] });
+        else this.flash(t('select_hint'), 'info');
+        break;
+      }
+      case 'wild-pos': {
+        const o = this.overlay;
+        if (o && o.kind === 'wild') { this.overlay = null; this.act(o.action, { ...o.fields, wild_at: Number(d.pos) }); }
+        break;
+      }
+      case 'overlay-close': this.overlay = null; this.render(); break;
+      case 'show-score': this.overlay = { kind: 'score' }; this.render(); break;
+      case 'verify': runVerify(this); break;
+      case 'replay': this.overlay = { kind: 'replay', step: 0 }; this.render(); break;
+      case 'replay-step': {
+        const o = this.overlay;
+        if (o && o.kind === 'replay') { o.step = Number(d.step); this.render(); }
+        break;
+      }
+      case 'download-record': this.downloadRecord(); break;
+      case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
+      case 'help': this.overlay = { kind: 'help' }; this.render(); break;
+      default: break;
+    }
+  }
+
+  /** @param {number} meld */
+  attachTo(meld) {
+    const cards = this.selectedCards();
+    if (!cards.length) { this.flash(t('attach_hint'), 'info'); return; }
+    this.act('attach', { meld, cards, wild_at: null });
+  }
+
+  /** @param {string} key */
+  toggleCard(key) {
+    if (this.selected.has(key)) this.selected.delete(key); else this.selected.add(key);
+    this.render();
+  }
+
+  /** @param {Event} e */
+  onChange(e) {
+    const el = /** @type {HTMLInputElement} */ (e.target);
+    if (el.dataset.field) {
+      /** @type {any} */ (this.lobbyForm)[el.dataset.field] = el.type === 'checkbox' ? el.checked : el.value;
+      this.render();
+    }
+    if (el.dataset.action === 'replay-slider' && this.overlay?.kind === 'replay') {
+      this.overlay.step = Number(el.value);
+      this.render();
+    }
+  }
+
+  /** @param {SubmitEvent} e */
+  onSubmit(e) {
+    const form = /** @type {HTMLFormElement} */ (e.target);
+    e.preventDefault();
+    const data = new FormData(form);
+    switch (form.dataset.form) {
+      case 'login': {
+        const name = String(data.get('name') ?? '').trim().slice(0, 40);
+        if (!name) { this.flash(t('name_required'), 'error'); return; }
+        this.name = name;
+        localStorage.setItem('burraco.name', name);
+        this.connect();
+        this.render();
+        break;
+      }
+      case 'create': this.createTable(); break;
+      case 'invite': {
+        const invite = String(data.get('invite') ?? '').trim().toUpperCase();
+        if (!invite) return;
+        this.request('join', { invite }).then((r) => { this.enterTable(r.table, false); this.invite = invite; this.render(); })
+          .catch((x) => this.showError(x));
+        break;
+      }
+      default: break;
+    }
+  }
+
+  createTable() {
+    const f = this.lobbyForm;
+    /** @type {Record<string, any>} */
+    const settings = { preset: f.preset, players: Number(f.players), hands: null, target: null, clocks: f.clocks || null,
+      semipulito: f.semipulito === '' ? null : f.semipulito === 'on', close_requires_pulito: f.pulito === '' ? null : f.pulito === 'on' };
+    if (f.length === 'hands') settings.hands = Number(f.hands);
+    if (f.length === 'target') settings.target = Number(f.target);
+    this.request('create_table', { settings, private: f.private === 'private', bots: f.bots || null })
+      .then((r) => { this.enterTable(r.table, false); this.invite = r.invite ?? null; this.render(); })
+      .catch((x) => this.showError(x));
+  }
+
+  /** @param {KeyboardEvent} e */
+  onKey(e) {
+    const tag = (/** @type {HTMLElement} */ (e.target)).tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'Escape') {
+      if (this.overlay) { this.overlay = null; } else { this.selected.clear(); this.attachArmed = false; }
+      this.render();
+      return;
+    }
+    const st = this.table;
+    if (!st || this.spectating) return;
+    if (this.overlay && this.overlay.kind === 'replay') {
+      if (e.key === 'ArrowRight') { this.overlay.step++; this.render(); }
+      if (e.key === 'ArrowLeft') { this.overlay.step = Math.max(0, this.overlay.step - 1); this.render(); }
+      return;
+    }
+    if (this.overlay) return;
+    const k = e.key.toLowerCase();
+    if (this.attachArmed && /^[1-9]$/.test(k)) {
+      const own = this.ownMelds();
+      const m = own[Number(k) - 1];
+      if (m) this.attachTo(m.id);
+      e.preventDefault();
+      return;
+    }
+    const map = /** @type {Record<string, () => void>} */ ({
+      d: () => this.act('draw'),
+      p: () => this.act('pick_up'),
+      o: () => this.act('open', { cards: this.selectedCards(), wild_at: null }),
+      a: () => { this.attachArmed = !this.attachArmed; this.render(); },
+      x: () => { const c = this.selectedCards(); if (c.length === 1) this.act('discard', { card: c[0] }); },
+      s: () => { this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; this.render(); },
+      '?': () => { this.overlay = { kind: 'help' }; this.render(); },
+    });
+    if (map[k]) { map[k](); e.preventDefault(); return; }
+    // Arrow keys move between the hand's cards.
+    const el = /** @type {HTMLElement} */ (e.target);
+    if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && el.dataset && el.dataset.action === 'card') {
+      const cards = [...document.querySelectorAll('[data-action="card"]')];
+      const i = cards.indexOf(el) + (e.key === 'ArrowRight' ? 1 : -1);
+      const next = /** @type {HTMLElement|undefined} */ (cards[i]);
+      if (next) next.focus();
+      e.preventDefault();
+    }
+  }
+
+  /** Own side's melds (for attaching). */
+  ownMelds() {
+    const st = this.table;
+    if (!st || !st.hand || !st.you) return [];
+    const side = sideOf(st.you, playerCount(st));
+    return st.hand.melds.filter((m) => m.side === side);
+  }
+
+  /** Can the selected cards join meld `m`? (hint) @param {{cards: string[]}} m */
+  fitsMeld(m) {
+    const sel = this.selectedCards();
+    return sel.length > 0 && isMeld([...m.cards, ...sel]);
+  }
+
+  downloadRecord() {
+    const rec = this.table?.record;
+    if (!rec) return;
+    const blob = new Blob([rec.record], { type: 'application/json' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${rec.table}-hand-${rec.hand}.json`;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  }
+
+  // ----- rendering ---------------------------------------------------------------------------
+
+  render() {
+    if (this.renderQueued) return;
+    this.renderQueued = true;
+    requestAnimationFrame(() => { this.renderQueued = false; this.renderNow(); });
+  }
+
+  renderNow() {
+    const active = /** @type {HTMLElement|null} */ (document.activeElement);
+    const focusKey = active && active.dataset ? active.dataset.focus : undefined;
+    document.title = this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title');
+    const header = document.getElementById('header');
+    if (header) header.innerHTML = this.headerHtml();
+    let body;
+    if (!this.name || !this.conn) body = renderLogin(this);
+    else if (!this.table) body = renderLobby(this);
+    else body = renderTable(this);
+    this.root.innerHTML = body + this.messageHtml();
+    const overlay = document.getElementById('overlay');
+    if (overlay) {
+      const html = renderOverlay(this);
+      overlay.innerHTML = html;
+      overlay.hidden = !html;
+    }
+    if (focusKey) {
+      const el = /** @type {HTMLElement|null} */ (document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
+      if (el) el.focus();
+    }
+    this.tickClocks();
+  }
+
+  headerHtml() {
+    const s = this.connState;
+    const label = { connecting: t('conn_connecting'), online: t('conn_online'), reconnecting: t('conn_reconnecting'), offline: t('conn_offline') }[s];
+    const lang = getLang();
+    return `<div class="brand"><span class="logo" aria-hidden="true">♥♠</span><span>${t('app_title')}</span></div>
+      <div class="header-right">
+        ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
+        ${this.name ? `<span class="who">${escapeHtml(this.name)}</span>` : ''}
+        <div class="lang" role="group" aria-label="${t('language')}">
+          <button type="button" data-action="lang" data-lang="it" aria-pressed="${lang === 'it'}" data-focus="lang-it">IT</button>
+          <button type="button" data-action="lang" data-lang="en" aria-pressed="${lang === 'en'}" data-focus="lang-en">EN</button>
+        </div>
+      </div>`;
+  }
+
+  messageHtml() {
+    const m = this.message;
+    if (!m) return '<div class="toast-region" role="alert" aria-live="assertive"></div>';
+    return `<div class="toast-region" role="alert" aria-live="assertive"><div class="toast toast-${m.kind}" data-testid="message">
+      <span>${escapeHtml(m.text)}</span><button type="button" class="toast-x" data-action="dismiss" aria-label="${t('close')}">×</button></div></div>`;
+  }
+
+  tickClocks() {
+    const now = Date.now();
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-deadline]'))) {
+      const deadline = Number(el.dataset.deadline);
+      const grace = Number(el.dataset.grace || 0);
+      const left = Math.max(0, deadline - now);
+      el.textContent = clockText(left);
+      el.classList.toggle('in-grace', grace > 0 && left <= grace);
+      el.classList.toggle('low', left <= 10000);
+    }
+  }
+}
+
+/** @param {string} s */
+export function escapeHtml(s) {
+  return String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+}

@@ -1,0 +1,4 @@
+// @ts-check
+import { App } from './app.js';
+
+new App().start();

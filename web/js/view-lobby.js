@@ -1,0 +1,106 @@
+// @ts-check
+/** The name form and the lobby: open tables, quick play, create (preset + overrides), join by invite. */
+import { t } from './i18n.js';
+import { escapeHtml } from './app.js';
+import { cardHtml } from './cards.js';
+
+/** @param {import('./app.js').App} app */
+export function renderLogin(app) {
+  return `<section class="login">
+    <div class="login-card">
+      <div class="hero-cards" aria-hidden="true">${['AH', 'KS', 'JK', '2D', 'QC'].map((c) => cardHtml(c)).join('')}</div>
+      <h1>${t('app_title')}</h1>
+      <p class="tagline">${t('tagline')}</p>
+      <form data-form="login" class="row">
+        <label class="field grow"><span>${t('your_name')}</span>
+          <input name="name" autocomplete="nickname" maxlength="40" required placeholder="${t('name_placeholder')}" value="${escapeHtml(app.name)}" data-testid="name-input" data-focus="name"></label>
+        <button class="btn primary" type="submit" data-testid="enter">${t('enter')}</button>
+      </form>
+    </div>
+  </section>`;
+}
+
+/** @param {string} s */
+function statusLabel(s) {
+  const k = /** @type {any} */ (`status_${s}`);
+  return t(k);
+}
+
+/** @param {string} p */
+function presetLabel(p) {
+  return t(/** @type {any} */ (`preset_${p}`)).replace(' (default)', '').replace(' (predefinito)', '');
+}
+
+/**
+ * @param {string} field @param {string} value @param {[string, string][]} options @param {string} [testid]
+ */
+function select(field, value, options, testid) {
+  return `<select data-field="${field}" data-focus="f-${field}" ${testid ? `data-testid="${testid}"` : ''}>${options
+    .map(([v, l]) => `<option value="${v}" ${v === value ? 'selected' : ''}>${l}</option>`).join('')}</select>`;
+}
+
+/** @param {import('./app.js').App} app */
+export function renderLobby(app) {
+  const f = app.lobbyForm;
+  const rows = app.tables.map((tb) => {
+    const seated = tb.seats.filter((/** @type {any} */ s) => s.name).length;
+    const names = tb.seats.map((/** @type {any} */ s) => `<span class="seat-chip ${s.name ? '' : 'free'}" title="${t(/** @type {any} */ ('seat_' + s.seat))}">${s.seat}: ${s.name ? escapeHtml(s.name) + (s.bot ? ` (${t('bot')})` : '') : '—'}</span>`).join(' ');
+    const canJoin = tb.status === 'waiting' && seated < tb.players;
+    return `<tr data-testid="table-row" data-table="${escapeHtml(tb.table)}">
+      <td class="mono">${escapeHtml(tb.table)}</td>
+      <td>${presetLabel(tb.preset)}</td>
+      <td>${seated}/${tb.players}</td>
+      <td class="names">${names}</td>
+      <td><span class="status status-${tb.status}">${statusLabel(tb.status)}</span>${tb.spectators ? ` <span class="muted small">${t('spectators', { n: tb.spectators })}</span>` : ''}</td>
+      <td class="actions">
+        ${canJoin ? `<button class="btn small primary" data-action="join" data-table="${escapeHtml(tb.table)}" data-focus="join-${escapeHtml(tb.table)}">${t('join')}</button>` : ''}
+        <button class="btn small" data-action="watch" data-table="${escapeHtml(tb.table)}" data-focus="watch-${escapeHtml(tb.table)}">${t('watch')}</button>
+      </td></tr>`;
+  }).join('');
+  const presetOpts = /** @type {[string,string][]} */ ([['fitab', t('preset_fitab')], ['feburit', t('preset_feburit')], ['fedibur', t('preset_fedibur')]]);
+  const playersOpts = /** @type {[string,string][]} */ ([['4', t('players_4')], ['2', t('players_2')]]);
+  const onOff = /** @type {[string,string][]} */ ([['', t('opt_default')], ['on', t('opt_on')], ['off', t('opt_off')]]);
+  return `<section class="lobby">
+    <div class="lobby-main panel">
+      <div class="panel-head"><h2>${t('open_tables')}</h2>
+        <button class="btn small ghost" data-action="refresh" data-focus="refresh">↻ ${t('refresh')}</button></div>
+      ${app.tables.length ? `<div class="table-scroll"><table class="tables" data-testid="tables">
+        <thead><tr><th>${t('col_table')}</th><th>${t('col_preset')}</th><th>${t('col_seats')}</th><th>${t('col_players')}</th><th>${t('col_status')}</th><th></th></tr></thead>
+        <tbody>${rows}</tbody></table></div>` : `<p class="empty">${t('no_tables')}</p>`}
+    </div>
+    <div class="lobby-side">
+      <div class="panel">
+        <h2>${t('quick_play')}</h2>
+        <p class="muted">${t('quick_play_hint')}</p>
+        <div class="row">
+          <label class="field"><span>${t('preset')}</span>${select('preset', f.preset, presetOpts)}</label>
+          <label class="field"><span>${t('players')}</span>${select('players', f.players, playersOpts)}</label>
+        </div>
+        <button class="btn primary wide" data-action="quick" data-testid="quick-play" data-focus="quick">${t('quick_play')} ▶</button>
+      </div>
+      <form class="panel" data-form="create">
+        <h2>${t('create_table')}</h2>
+        <div class="grid2">
+          <label class="field"><span>${t('preset')}</span>${select('preset', f.preset, presetOpts, 'create-preset')}</label>
+          <label class="field"><span>${t('players')}</span>${select('players', f.players, playersOpts, 'create-players')}</label>
+          <label class="field"><span>${t('match_length')}</span>${select('length', f.length, [['default', t('match_default')], ['hands', t('match_hands')], ['target', t('match_target')]], 'create-length')}</label>
+          ${f.length === 'hands' ? `<label class="field"><span>${t('hands_n')}</span><input type="number" min="1" max="8" data-field="hands" value="${escapeHtml(f.hands)}" data-testid="create-hands"></label>` : ''}
+          ${f.length === 'target' ? `<label class="field"><span>${t('target_points')}</span><input type="number" min="100" step="5" data-field="target" value="${escapeHtml(f.target)}"></label>` : ''}
+          <label class="field"><span>${t('clocks')}</span>${select('clocks', f.clocks, [['', t('clocks_default')], ['federation', t('clocks_federation')], ['relaxed', t('clocks_relaxed')], ['off', t('clocks_off')]], 'create-clocks')}</label>
+          <label class="field"><span>${t('semipulito')}</span>${select('semipulito', f.semipulito, onOff)}</label>
+          <label class="field"><span>${t('close_pulito')}</span>${select('pulito', f.pulito, onOff)}</label>
+          <label class="field"><span>${t('bots_label')}</span>${select('bots', f.bots, [['', t('bots_none')], ['random', t('bots_random')], ['greedy', t('bots_greedy')], ['expert', t('bots_expert')], ['search', t('bots_search')]], 'create-bots')}</label>
+          <label class="field"><span>${t('visibility')}</span>${select('private', f.private, [['public', t('public')], ['private', t('private')]], 'create-visibility')}</label>
+        </div>
+        <button class="btn primary wide" type="submit" data-testid="create" data-focus="create">${t('create')}</button>
+      </form>
+      <form class="panel" data-form="invite">
+        <h2>${t('join_by_invite')}</h2>
+        <div class="row">
+          <label class="field grow"><span>${t('invite_code')}</span><input name="invite" autocomplete="off" class="mono" data-testid="invite-input" data-field="invite" data-focus="invite" value="${escapeHtml(f.invite)}" placeholder="A1B2C3D4"></label>
+          <button class="btn" type="submit" data-testid="invite-join">${t('join')}</button>
+        </div>
+      </form>
+    </div>
+  </section>`;
+}

@@ -1,0 +1,274 @@
+// @ts-check
+/** The table: seats around, melds of both sides, pile, tallone, pozzetti, clocks, the own hand and actions. */
+import { t } from './i18n.js';
+import { escapeHtml } from './app.js';
+import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_POS, parse } from './cards.js';
+import { sideOf, partnerOf, playerCount, seatsOf } from './state.js';
+
+/** mm:ss @param {number} ms */
+export function clockText(ms) {
+  const s = Math.ceil(ms / 1000);
+  const m = Math.floor(s / 60);
+  return `${m}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** @param {string} seat */
+const seatName = (seat) => t(/** @type {any} */ (`seat_${seat}`));
+
+/**
+ * The seat names shown in messages: the player's name or the seat.
+ * @param {import('./state.js').TableState} st @param {string} seat
+ */
+export function nameOf(st, seat) {
+  const s = st.seats.find((x) => x.seat === seat);
+  return s && s.name ? s.name : seatName(seat);
+}
+
+/**
+ * Seats placed around the table with the viewer at the bottom.
+ * @param {import('./state.js').TableState} st
+ * @returns {{bottom: string, left: string|null, top: string, right: string|null}}
+ */
+function layout(st) {
+  const players = playerCount(st);
+  const me = st.you ?? 'S';
+  if (players === 2) return { bottom: me, top: me === 'S' ? 'N' : 'S', left: null, right: null };
+  const order = seatsOf(4);
+  const i = order.indexOf(me);
+  return { bottom: me, left: order[(i + 3) % 4], top: order[(i + 2) % 4], right: order[(i + 1) % 4] };
+}
+
+/** @param {import('./state.js').Meld} m @param {{own: boolean, fits: boolean, armed: boolean, index: number}} o */
+export function meldHtml(m, o) {
+  const isSeq = m.kind === 'sequence';
+  const cards = m.cards.map((c, i) => {
+    const pos = isSeq && m.start != null ? m.start + i : null;
+    const wild = isSeq ? pos != null && pos === m.wild_at : m.wild != null && c === m.wild && i === m.cards.lastIndexOf(m.wild);
+    let title = label(c);
+    let tag = '';
+    if (wild && isSeq && pos != null) {
+      const standsFor = RANK_OF_POS[pos] + (parse(m.cards.find((x) => x !== 'JK' && !x.startsWith('2')) ?? 'AH').suit);
+      title = t('wild_as', { card: label(standsFor) });
+      tag = `<span class="wild-tag">${escapeHtml(RANK_OF_POS[pos])}</span>`;
+    } else if (wild) {
+      title = t('wild_as', { card: m.cards.find((x) => x !== m.wild) ? parse(/** @type {string} */ (m.cards.find((x) => x !== m.wild))).rank : '?' });
+    }
+    return `<span class="meld-slot ${wild ? 'is-wild' : ''}">${cardHtml(c, { cls: wild ? 'wild' : '', title })}${tag}</span>`;
+  }).join('');
+  const burraco = m.cards.length >= 7 ? `<span class="badge burraco">${m.cards.length >= 7 ? 'Burraco' : ''}</span>` : '';
+  const kind = isSeq ? t('sequence') : t('combination');
+  const interactive = o.own;
+  const attrs = interactive ? `role="button" tabindex="0" data-action="meld" data-meld="${m.id}" data-focus="meld-${m.id}" aria-label="${kind} ${o.index}: ${m.cards.map(label).join(' ')}"` : `aria-label="${kind}: ${m.cards.map(label).join(' ')}"`;
+  return `<div class="meld ${m.cards.length >= 7 ? 'is-burraco' : ''} ${o.fits ? 'fits' : ''} ${o.armed && interactive ? 'armed' : ''}" ${attrs} data-testid="meld" data-meld-id="${m.id}">
+    <div class="meld-head">${o.armed && interactive ? `<kbd>${o.index}</kbd>` : ''}<span class="meld-kind">${kind}</span>${burraco}<span class="meld-count">${m.cards.length}</span></div>
+    <div class="meld-cards ${isSeq ? 'seq' : 'comb'}">${cards}</div>
+  </div>`;
+}
+
+/**
+ * @param {import('./app.js').App} app @param {string} seat @param {string} pos
+ */
+function seatHtml(app, seat, pos) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
+  const s = st.seats.find((x) => x.seat === seat);
+  const h = st.hand;
+  const players = playerCount(st);
+  const onTurn = h && h.phase !== 'over' && h.onTurn === seat;
+  const me = st.you === seat;
+  const role = me ? t('you') : st.you && players === 4 && partnerOf(st.you) === seat ? t('partner') : st.you ? t('opponent') : '';
+  let conn = 'connected', connText = t('connected');
+  if (s && s.name) {
+    if (s.bot) { conn = 'bot'; connText = t('replaced_by_bot'); }
+    else if (!s.connected) { conn = 'away'; connText = s.graceUntil ? t('disconnected_grace', { s: Math.max(0, Math.round((s.graceUntil - Date.now()) / 1000)) }) : t('disconnected'); }
+  }
+  const count = s && s.cards != null ? s.cards : null;
+  const fan = count != null && !me ? `<div class="mini-fan" aria-hidden="true">${Array.from({ length: Math.min(count, 12) }, () => '<span class="mini-back"></span>').join('')}</div>` : '';
+  const clock = onTurn && h && h.clockDeadline ? `<span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
+  const dealer = h && h.dealer === seat ? `<span class="chip dealer" title="${t('dealer')}">D</span>` : '';
+  return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
+    <div class="seat-line">
+      <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? connText : t('free_seat')}"></span>
+      <span class="seat-name">${s && s.name ? escapeHtml(s.name) : `<em>${t('free_seat')}</em>`}</span>
+      ${s && s.bot ? `<span class="chip bot">${t('bot')}</span>` : ''}
+      ${dealer}
+    </div>
+    <div class="seat-sub"><span>${seatName(seat)}${role ? ` · ${role}` : ''}</span>
+      ${count != null ? `<span class="count" data-testid="count-${seat}">${t('cards_n', { n: count })}</span>` : ''}</div>
+    ${s && s.name && !s.connected && !s.bot ? `<div class="seat-warn">${connText}</div>` : ''}
+    ${fan}
+    ${onTurn ? `<div class="turn-flag">▶ ${me ? t('your_turn') : t('turn_of', { name: escapeHtml(nameOf(st, seat)) })} ${clock}</div>` : ''}
+  </div>`;
+}
+
+/** @param {import('./app.js').App} app */
+function waitingHtml(app) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
+  const me = st.seats.find((s) => s.seat === st.you);
+  const seats = seatsOf(playerCount(st)).map((seat) => {
+    const s = st.seats.find((x) => x.seat === seat);
+    return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
+      <span class="grow">${s && s.name ? escapeHtml(s.name) : `<em class="muted">${t('free_seat')}</em>`}</span>
+      <span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span></li>`;
+  }).join('');
+  return `<div class="ready-check panel" data-testid="ready-check">
+    <h2>${t('ready_check')}</h2>
+    ${app.invite ? `<div class="invite"><span>${t('invite_share')}</span> <code data-testid="invite-code">${escapeHtml(app.invite)}</code>
+      <button class="btn small" data-action="copy-invite">${t('copy')}</button></div>` : ''}
+    <ul class="ready-list">${seats}</ul>
+    <p class="muted small">${t('ready_hint')}</p>
+    ${st.you && me && !me.ready ? `<button class="btn primary wide" data-action="ready" data-testid="ready" data-focus="ready">${t('im_ready')}</button>` : ''}
+  </div>`;
+}
+
+/** @param {import('./app.js').App} app */
+export function renderTable(app) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
+  const h = st.hand;
+  const players = playerCount(st);
+  const pos = layout(st);
+  const mySide = st.you ? sideOf(st.you, players) : sideOf('S', players);
+  const sides = st.sides.length ? st.sides : players === 2 ? ['S', 'N'] : ['NS', 'EW'];
+  const settings = st.settings;
+  const handLabel = h ? (settings.hands ? t('hand_of', { n: h.number, total: settings.hands }) : t('hand_n', { n: h.number })) : '';
+  const target = settings.target ? ` · ${t('to_target', { n: settings.target })}` : '';
+  const scores = sides.map((side, i) => `<span class="score ${side === mySide && st.you ? 'ours' : ''}" data-testid="score-${side}"><b>${side}</b> ${st.totals[i] ?? 0}</span>`).join('');
+  const round = st.roundDeadline ? `<span class="round-clock" title="${t('round_clock')}"><span class="muted small">${t('round_clock')}</span> <span data-deadline="${st.roundDeadline}"></span></span>` : '';
+  const banners = [];
+  if (st.timeOut) banners.push(`<div class="banner timeout" data-testid="timeout" role="status">${st.turnsLeft === 0 ? t('time_out_void') : st.turnsLeft != null ? t('time_out_turns', { n: st.turnsLeft }) : t('time_out')}</div>`);
+  if (h && h.stallo) banners.push(`<div class="banner stallo" role="status">${h.stalloMustDraw ? t('stallo_must_draw', { seat: escapeHtml(nameOf(st, h.stalloMustDraw)) }) : t('stallo_ends')}</div>`);
+  else if (h && h.stalloExchanges > 0 && h.phase !== 'over') banners.push(`<div class="banner stallo-warn" data-testid="stallo-warning" role="status">${t('stallo_warning', { n: h.stalloExchanges })}</div>`);
+  if (st.notice && st.notice.key === 'clock_expired') banners.push(`<div class="banner info">${t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</div>`);
+  if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
+
+  const topbar = `<div class="topbar">
+    <button class="btn small ghost" data-action="leave" data-testid="leave" data-focus="leave">← ${app.spectating || st.status === 'finished' ? t('back_to_lobby') : t('leave')}</button>
+    <span class="table-id">${t('table')} <b class="mono">${escapeHtml(st.table)}</b></span>
+    <span class="muted">${escapeHtml(String(settings.preset ?? '').toUpperCase())}${handLabel ? ' · ' + handLabel : ''}${target}</span>
+    <span class="scores" aria-label="${t('running_score')}">${scores}</span>
+    ${round}
+    ${st.ended ? `<button class="btn small" data-action="show-score" data-testid="show-score">${t('score')}</button>` : ''}
+    <button class="btn small ghost" data-action="help" aria-label="${t('shortcuts')}" title="${t('shortcuts')}">⌨</button>
+  </div>`;
+
+  if (!h || st.status === 'waiting') {
+    return `<section class="table-view">${topbar}${banners.join('')}
+      <div class="felt waiting">${waitingHtml(app)}</div></section>`;
+  }
+
+  // Melds by side
+  const ownMelds = h.melds.filter((m) => m.side === mySide);
+  const theirMelds = h.melds.filter((m) => m.side !== mySide);
+  const myTurn = !!st.you && h.onTurn === st.you && h.phase !== 'over' && !app.spectating;
+  const meldRow = (/** @type {import('./state.js').Meld[]} */ melds, /** @type {boolean} */ own) => melds.length
+    ? melds.map((m, i) => meldHtml(m, { own: own && !!st.you && !app.spectating, fits: own && myTurn && h.phase === 'play' && app.fitsMeld(m), armed: app.attachArmed, index: i + 1 })).join('')
+    : `<p class="empty-melds">${t('no_melds')}</p>`;
+  const otherSide = sides.find((x) => x !== mySide) ?? '';
+  const ourTitle = app.spectating || !st.you ? t('melds_side', { side: mySide }) : t('our_melds');
+  const theirTitle = app.spectating || !st.you ? t('melds_side', { side: otherSide }) : t('their_melds');
+
+  // Pile (whole, bottom first), tallone, pozzetti
+  const pile = h.pile.length
+    ? `<div class="pile-fan" style="--n:${h.pile.length}">${h.pile.map((c, i) => cardHtml(c, { cls: i === h.pile.length - 1 ? 'top' : '' })).join('')}</div>`
+    : `<div class="pile-empty">${t('pile_empty')}</div>`;
+  const canTake = myTurn && h.phase === 'take';
+  const pozz = h.pozzetti.map((p, i) => `<div class="pozzetto ${p ? 'taken' : ''}" data-testid="pozzetto-${i ? 'B' : 'A'}">
+      <div class="stack small">${p ? '' : backHtml('tiny') + backHtml('tiny')}</div>
+      <div class="pz-label">${t('pozzetto')} ${i ? 'B' : 'A'}<br><span class="muted small">${p ? t('pozzetto_taken_by', { side: p }) : t('pozzetto_free')}</span></div></div>`).join('');
+  const center = `<div class="center">
+    <div class="deck-area">
+      <button class="tallone ${canTake ? 'can' : ''}" data-action="draw" ${canTake ? '' : 'disabled'} data-testid="tallone" data-focus="tallone" aria-label="${t('draw')} (${t('tallone')}: ${h.tallone})">
+        <span class="stack">${backHtml()}${backHtml()}${backHtml()}</span>
+        <span class="deck-label">${t('tallone')} <b data-testid="tallone-count">${h.tallone}</b></span>
+      </button>
+      <div class="pile ${canTake && h.pile.length ? 'can' : ''}" data-testid="pile">
+        <div class="pile-title">${t('pile')} <span class="muted">(${h.pile.length})</span></div>
+        ${pile}
+        ${canTake && h.pile.length ? `<button class="btn small" data-action="pick-up" data-testid="pick-up-pile" data-focus="pickup">${t('pick_up')}</button>` : ''}
+      </div>
+      <div class="pozzetti">${pozz}</div>
+    </div>
+  </div>`;
+
+  // Own hand
+  let handArea = '';
+  if (st.you && !app.spectating) {
+    const cards = h.hand;
+    let inner;
+    if (cards == null) {
+      inner = `<p class="pozzetto-wait">${h.pozzettoPending ? t('your_pozzetto_hidden') : ''}</p>`;
+    } else {
+      const keys = app.handKeys(cards);
+      const playable = myTurn && h.phase === 'play' ? playableIndexes(keys.map((k) => k.code), ownMelds) : new Set();
+      inner = `<div class="hand-cards" role="group" aria-label="${t('your_hand')}" data-testid="hand" style="--n:${keys.length}">${keys.map((k, i) => {
+        const sel = app.selected.has(k.key);
+        const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
+        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+      }).join('')}</div>`;
+    }
+    const sel = app.selectedCards();
+    const inPlay = myTurn && h.phase === 'play';
+    const myClock = myTurn && h.clockDeadline ? ` <span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
+    const meSeat = st.seats.find((x) => x.seat === st.you);
+    const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
+    const status = myTurn ? `<b>${t('your_turn')}</b>${myClock} — ${h.phase === 'take' ? t('phase_take') : t('phase_play')}` : h.phase !== 'over' ? t('waiting_turn', { name: escapeHtml(nameOf(st, h.onTurn)) }) : t('hand_over');
+    handArea = `<div class="my-area">
+      <div class="action-bar">
+        <div class="status-col">${meLine}<div class="turn-status ${myTurn ? 'mine' : ''}" data-testid="turn-status" role="status">${status}</div></div>
+        <div class="actions">
+          <button class="btn" data-action="draw" ${canTake ? '' : 'disabled'} data-testid="draw" data-focus="a-draw" title="D">${t('draw')}</button>
+          <button class="btn" data-action="pick-up" ${canTake && h.pile.length ? '' : 'disabled'} data-testid="pick-up" data-focus="a-pick" title="P">${t('pick_up')}</button>
+          <button class="btn ${inPlay && sel.length >= 3 ? 'primary' : ''}" data-action="open" ${inPlay && sel.length >= 1 ? '' : 'disabled'} data-testid="open" data-focus="a-open" title="O">${t('open')}</button>
+          <button class="btn ${app.attachArmed ? 'armed' : ''}" data-action="attach-arm" ${inPlay && sel.length >= 1 && ownMelds.length ? '' : 'disabled'} data-testid="attach" data-focus="a-attach" title="A" aria-pressed="${app.attachArmed}">${t('attach')}</button>
+          <button class="btn ${inPlay && sel.length === 1 ? 'primary' : ''}" data-action="discard" ${inPlay && sel.length === 1 ? '' : 'disabled'} data-testid="discard" data-focus="a-discard" title="X">${t('discard')}</button>
+          <button class="btn ghost" data-action="clear" ${sel.length ? '' : 'disabled'} data-focus="a-clear">${t('clear')}</button>
+          <button class="btn ghost" data-action="sort" data-testid="sort" data-focus="a-sort" title="S">${app.sortMode === 'suit' ? t('sort_rank') : t('sort_suit')}</button>
+        </div>
+      </div>
+      ${inner}
+      ${inPlay ? `<p class="hint muted small">${app.attachArmed ? t('attach_hint') : t('playable_hint')}</p>` : ''}
+    </div>`;
+  }
+
+  const log = st.log.slice(-8).reverse().map((l) => `<li>${escapeHtml(logText(st, l))}</li>`).join('');
+  const chat = st.chat.slice(-6).map((c) => `<li><b>${escapeHtml(c.name)}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('');
+  const phrases = ['hello', 'good_luck', 'well_played', 'thanks', 'sorry'].map((p) => `<button class="btn tiny ghost" data-action="phrase" data-phrase="${p}">${phraseText(p)}</button>`).join('');
+  const side = `<aside class="side-panel">
+    <h3>${t('log')}</h3><ul class="log">${log}</ul>
+    <h3>${t('chat')}</h3><ul class="chat">${chat}</ul>
+    <div class="phrases">${phrases}</div>
+  </aside>`;
+
+  return `<section class="table-view players-${players}">${topbar}${banners.join('')}
+    <div class="table-grid">
+      <div class="felt">
+        <div class="ring">
+          ${seatHtml(app, pos.top, 'top')}
+          ${pos.left ? seatHtml(app, pos.left, 'left') : ''}
+          ${pos.right ? seatHtml(app, pos.right, 'right') : ''}
+          <div class="melds their" data-testid="melds-their"><h3>${theirTitle}</h3><div class="meld-row">${meldRow(theirMelds, false)}</div></div>
+          ${center}
+          <div class="melds ours" data-testid="melds-ours"><h3>${ourTitle}</h3><div class="meld-row">${meldRow(ownMelds, true)}</div></div>
+          ${st.you && !app.spectating ? '' : seatHtml(app, pos.bottom, 'bottom')}
+        </div>
+      </div>
+      ${side}
+    </div>
+    ${handArea}
+  </section>`;
+}
+
+/** @param {string} p */
+function phraseText(p) {
+  const k = /** @type {any} */ (`phrase_${p}`);
+  const s = t(k);
+  return s === k ? p : s;
+}
+
+/** @param {import('./state.js').TableState} st @param {{key: string, params: Record<string, any>}} l */
+function logText(st, l) {
+  const p = { ...l.params };
+  if (p.seat) p.seat = nameOf(st, p.seat);
+  if (p.card) p.card = label(p.card);
+  if (p.how) p.how = t(p.how);
+  return t(/** @type {any} */ (l.key), p);
+}
