@@ -4,7 +4,7 @@
 
 use burraco_rules::{Action, Config, Event, Seat, SeatKnowledge};
 use rand_chacha::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{Rng, SeedableRng};
 
 use crate::strategy::{Decision, Strategy};
 
@@ -82,5 +82,67 @@ impl SeatBot {
         } else {
             legal[0].clone()
         })
+    }
+
+    /// A legal action chosen without the strategy, for a runtime whose strategy's choices keep
+    /// being refused: a uniformly random legal action not in `refused` (from a sampled world), or,
+    /// when no world can be sampled, the plainest moves the seat can name from what it holds (a
+    /// take, then each of its cards as a discard). `None` once everything was refused.
+    pub fn fallback(&mut self, refused: &[Action]) -> Option<Action> {
+        if !self.must_act() {
+            return None;
+        }
+        if let Ok(world) = self.knowledge.determinize(&mut self.rng) {
+            let mut legal = world.legal_actions();
+            legal.retain(|a| !refused.contains(a));
+            if !legal.is_empty() {
+                let i = (self.rng.next_u64() % legal.len() as u64) as usize;
+                return Some(legal.swap_remove(i));
+            }
+        }
+        let plain: Vec<Action> = match self.knowledge.phase() {
+            burraco_rules::Phase::Take => vec![Action::Draw, Action::PickUp],
+            burraco_rules::Phase::Play => self
+                .knowledge
+                .hand()
+                .map(|h| h.faces().map(|card| Action::Discard { card }).collect())
+                .unwrap_or_default(),
+            burraco_rules::Phase::Over => Vec::new(),
+        };
+        plain.into_iter().find(|a| !refused.contains(a))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burraco_rules::{DealSource, Game, Preset, Seed};
+
+    use super::*;
+    use crate::strategy::RandomLegal;
+
+    /// A runtime whose every action is refused (as a server might, with stale knowledge) gets
+    /// each legal action at most once from `fallback`, then `None`: it can never loop.
+    #[test]
+    fn fallback_offers_legal_actions_once_each_then_gives_up() {
+        let config = Config::of(Preset::Fitab);
+        let first = config.players().seats()[0];
+        let (mut game, events) = Game::new(config, first, DealSource::Seed(Seed([9; 32]))).unwrap();
+        let seat = game.on_turn();
+        let mut bot = SeatBot::new(config, seat, Box::new(RandomLegal::new(1)), 3);
+        for e in &events {
+            bot.observe(e);
+        }
+        // Into the play phase, where there are many actions.
+        let draw = game.act(seat, &Action::Draw).unwrap();
+        draw.iter().for_each(|e| bot.observe(e));
+        let legal = game.legal_actions();
+        let mut refused = Vec::new();
+        while let Some(action) = bot.fallback(&refused) {
+            assert!(legal.contains(&action), "{action:?} is legal");
+            assert!(!refused.contains(&action), "{action:?} offered twice");
+            refused.push(action);
+            assert!(refused.len() <= legal.len() + 20);
+        }
+        assert!(!refused.is_empty());
     }
 }

@@ -24,9 +24,14 @@ pub struct ServerConfig {
     pub table_queue: usize,
     /// Events a table keeps for `sync`; older gaps get a snapshot.
     pub replay_buffer: usize,
-    /// How long a disconnected player's seat waits (its clock running) before the server plays it
-    /// at once on every turn until the player returns.
+    /// How long a disconnected player's seat waits (its clock running) before a server bot takes
+    /// it over until the player returns.
     pub disconnect_grace: Duration,
+    /// A server bot's think time before each action (human-like pacing; tests use zero).
+    pub bot_delay: Duration,
+    /// What one decision of an L3 (`search`) server bot may cost: a few sampled worlds and a time
+    /// cap, so a table of search bots stays cheap for the server.
+    pub bot_search: burraco_bot::SearchBudget,
     /// Pause between a hand's end and the next deal.
     pub next_hand_delay: Duration,
     /// How long a finished table stays listed.
@@ -53,6 +58,12 @@ impl Default for ServerConfig {
             table_queue: 256,
             replay_buffer: 1024,
             disconnect_grace: Duration::from_secs(120),
+            bot_delay: Duration::from_millis(600),
+            bot_search: burraco_bot::SearchBudget {
+                worlds: 8,
+                max_time: Some(Duration::from_millis(200)),
+                horizon: 12,
+            },
             next_hand_delay: Duration::from_secs(5),
             finished_linger: Duration::from_secs(300),
             hello_timeout: Duration::from_secs(10),
@@ -93,9 +104,18 @@ pub struct Cli {
     /// Outbound frames queued per connection before a slow client is dropped [default: 256].
     #[arg(long, env = "BURRACO_OUTBOUND_QUEUE")]
     pub outbound_queue: Option<usize>,
-    /// Seconds a disconnected seat is kept before the server plays it [default: 120].
+    /// Seconds a disconnected seat is kept before a server bot plays it [default: 120].
     #[arg(long, env = "BURRACO_DISCONNECT_GRACE_SECS")]
     pub disconnect_grace_secs: Option<u64>,
+    /// Milliseconds a server bot waits before each action [default: 600].
+    #[arg(long, env = "BURRACO_BOT_DELAY_MS")]
+    pub bot_delay_ms: Option<u64>,
+    /// Sampled worlds per decision of a `search` (L3) server bot [default: 8].
+    #[arg(long, env = "BURRACO_BOT_SEARCH_WORLDS")]
+    pub bot_search_worlds: Option<u32>,
+    /// Time cap in milliseconds per decision of a `search` server bot [default: 200].
+    #[arg(long, env = "BURRACO_BOT_SEARCH_MS")]
+    pub bot_search_ms: Option<u64>,
     /// Seconds between a hand's end and the next deal [default: 5].
     #[arg(long, env = "BURRACO_NEXT_HAND_DELAY_SECS")]
     pub next_hand_delay_secs: Option<u64>,
@@ -116,6 +136,9 @@ struct FileConfig {
     rate_burst: Option<u32>,
     outbound_queue: Option<usize>,
     disconnect_grace_secs: Option<u64>,
+    bot_delay_ms: Option<u64>,
+    bot_search_worlds: Option<u32>,
+    bot_search_ms: Option<u64>,
     next_hand_delay_secs: Option<u64>,
 }
 
@@ -182,6 +205,23 @@ impl Cli {
                     .disconnect_grace_secs
                     .or(file.disconnect_grace_secs)
                     .map_or(defaults.disconnect_grace, secs),
+                bot_delay: self
+                    .bot_delay_ms
+                    .or(file.bot_delay_ms)
+                    .map_or(defaults.bot_delay, Duration::from_millis),
+                bot_search: burraco_bot::SearchBudget {
+                    worlds: self
+                        .bot_search_worlds
+                        .or(file.bot_search_worlds)
+                        .unwrap_or(defaults.bot_search.worlds)
+                        .max(1),
+                    max_time: self
+                        .bot_search_ms
+                        .or(file.bot_search_ms)
+                        .map(Duration::from_millis)
+                        .or(defaults.bot_search.max_time),
+                    ..defaults.bot_search
+                },
                 next_hand_delay: self
                     .next_hand_delay_secs
                     .or(file.next_hand_delay_secs)

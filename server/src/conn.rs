@@ -373,15 +373,8 @@ impl Connection {
                 private,
                 bots,
             } => {
-                if bots.is_some() {
-                    self.out.send_message(error(
-                        Some(id),
-                        "bots_unavailable",
-                        "bots are not available on this server yet",
-                    ));
-                    return;
-                }
-                match lobby::create(&self.shared, &settings, private).await {
+                let bots = bots.map(crate::bots::level_from_wire);
+                match lobby::create(&self.shared, &settings, private, bots).await {
                     Ok((handle, invite)) => {
                         let name = self.session.name.clone();
                         self.call(&handle, id, |req| Command::Join {
@@ -482,7 +475,7 @@ impl Connection {
                             players: Some(players.count() as u8),
                             ..Default::default()
                         };
-                        match lobby::create(&shared, &settings, false).await {
+                        match lobby::create(&shared, &settings, false, None).await {
                             Ok((handle, _)) => handle,
                             Err((code, message)) => {
                                 self.out.send_message(error(Some(id), code, message));

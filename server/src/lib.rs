@@ -6,6 +6,8 @@
 //! - [`conn`]: a connection's reader and writer tasks: hello, rate limit, decode, dispatch.
 //! - [`lobby`]: the directory of tables: list, create, quick play, invite codes.
 //! - [`table`]: the table actor and its handle.
+//! - [`bots`]: server bots playing seats in-process (empty seats, absent players).
+//! - [`assets`]: the browser client, embedded at compile time and served at `/`.
 //! - [`outbound`]: frames encoded once and the bounded per-connection queues.
 //! - [`store`]: the SQLite writer thread and the queries.
 //! - [`config`]: settings from flags, environment and a file.
@@ -29,6 +31,8 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub mod assets;
+pub mod bots;
 pub mod config;
 pub mod conn;
 pub mod lobby;
@@ -73,6 +77,8 @@ pub struct Shared {
     next_conn: AtomicU64,
     /// Quick play picks a table and sits in one step.
     pub quick_play: tokio::sync::Mutex<()>,
+    /// Bot decisions running at once (one per core): many bot tables never crowd out the rest.
+    pub bot_permits: Arc<tokio::sync::Semaphore>,
     metrics: PrometheusHandle,
 }
 
@@ -113,6 +119,9 @@ pub async fn run(
         tracker: TaskTracker::new(),
         next_conn: AtomicU64::new(0),
         quick_play: tokio::sync::Mutex::new(()),
+        bot_permits: Arc::new(tokio::sync::Semaphore::new(
+            std::thread::available_parallelism().map_or(2, usize::from),
+        )),
         metrics: metrics_handle(),
     });
     for (token, player, name) in loaded.sessions {
@@ -170,6 +179,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics_text))
         .route("/api/tables/{id}/hands", get(table_hands))
         .route("/api/players/{name}/hands", get(player_hands))
+        .fallback(assets::serve)
         .with_state(shared)
 }
 

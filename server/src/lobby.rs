@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use burraco_bot::Level;
 use burraco_protocol::convert::config_from_wire;
 use burraco_protocol::wire::{TableSummary, WireSettings};
 use burraco_rules::{Players, Preset};
@@ -26,11 +27,13 @@ pub fn list(shared: &Shared) -> Vec<TableSummary> {
     tables
 }
 
-/// Creates a table; returns its handle and invite code (private tables).
+/// Creates a table; returns its handle and invite code (private tables). With `bots`, the seats
+/// the creator's join leaves free are filled by server bots of that level.
 pub async fn create(
     shared: &Arc<Shared>,
     settings: &WireSettings,
     private: bool,
+    bots: Option<Level>,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() {
         return Err(("shutting_down", "the server is shutting down".into()));
@@ -38,7 +41,7 @@ pub async fn create(
     let config = config_from_wire(settings).map_err(|e| ("invalid_settings", e.to_string()))?;
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
-    let handle = table::create(shared, config, private, invite.clone())
+    let handle = table::create(shared, config, private, invite.clone(), bots)
         .await
         .map_err(|e| ("internal_error", format!("could not create the table: {e}")))?;
     Ok((handle, invite))

@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS tables (
     round_started_ms INTEGER, result TEXT, created_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS seats (
     table_id TEXT NOT NULL, seat TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
-    PRIMARY KEY (table_id, seat));
+    bot TEXT, PRIMARY KEY (table_id, seat));
 CREATE TABLE IF NOT EXISTS hands (
     table_id TEXT NOT NULL, hand INTEGER NOT NULL, dealer TEXT NOT NULL, seed TEXT NOT NULL,
     PRIMARY KEY (table_id, hand));
@@ -54,11 +54,13 @@ pub enum Write {
         invite: Option<String>,
         created_ms: i64,
     },
-    /// `player` `None` frees the seat.
+    /// `player` `None` frees the seat. `bot`: the level code of the server bot that owns the
+    /// seat (a bot's seat, or one its player gave up), so a restart seats the bot again.
     Seat {
         table: String,
         seat: String,
         player: Option<(String, String)>,
+        bot: Option<String>,
     },
     Status {
         table: String,
@@ -161,6 +163,7 @@ impl Store {
         let path = dir.join("burraco.sqlite3");
         let conn = open(&path)?;
         conn.execute_batch(SCHEMA)?;
+        migrate(&conn)?;
         let (tx, rx) = mpsc::channel(1024);
         let thread = std::thread::Builder::new()
             .name("burraco-store".into())
@@ -270,8 +273,15 @@ impl Store {
         for row in rows {
             let mut table = row?;
             let mut seats =
-                conn.prepare("SELECT seat, player, name FROM seats WHERE table_id = ?1")?;
-            for s in seats.query_map([&table.id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))? {
+                conn.prepare("SELECT seat, player, name, bot FROM seats WHERE table_id = ?1")?;
+            for s in seats.query_map([&table.id], |r| {
+                Ok(LoadedSeat {
+                    seat: r.get(0)?,
+                    player: r.get(1)?,
+                    name: r.get(2)?,
+                    bot: r.get(3)?,
+                })
+            })? {
                 table.seats.push(s?);
             }
             let mut hands = conn.prepare(
@@ -316,6 +326,17 @@ impl Store {
     }
 }
 
+/// Brings a database made by an older server up to the schema (columns added since).
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let has_bot = conn
+        .prepare("SELECT 1 FROM pragma_table_info('seats') WHERE name = 'bot'")?
+        .exists([])?;
+    if !has_bot {
+        conn.execute_batch("ALTER TABLE seats ADD COLUMN bot TEXT")?;
+    }
+    Ok(())
+}
+
 fn json_array(rows: impl Iterator<Item = rusqlite::Result<String>>) -> Result<String, StoreError> {
     let mut out = String::from("[");
     for (i, row) in rows.enumerate() {
@@ -347,9 +368,17 @@ pub struct LoadedTable {
     /// The highest sequence number known to have been used.
     pub seq: u64,
     pub round_started_ms: Option<i64>,
-    /// (seat, player, name)
-    pub seats: Vec<(String, String, String)>,
+    pub seats: Vec<LoadedSeat>,
     pub hands: Vec<LoadedHand>,
+}
+
+#[derive(Debug)]
+pub struct LoadedSeat {
+    pub seat: String,
+    pub player: String,
+    pub name: String,
+    /// The level code of the server bot that owns the seat.
+    pub bot: Option<String>,
 }
 
 #[derive(Debug)]
@@ -415,14 +444,16 @@ fn apply(conn: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
                 table,
                 seat,
                 player: Some((player, name)),
+                bot,
             } => {
-                tx.prepare_cached("INSERT OR REPLACE INTO seats (table_id, seat, player, name) VALUES (?1, ?2, ?3, ?4)")?
-                    .execute(params![table, seat, player, name])?;
+                tx.prepare_cached("INSERT OR REPLACE INTO seats (table_id, seat, player, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)")?
+                    .execute(params![table, seat, player, name, bot])?;
             }
             Write::Seat {
                 table,
                 seat,
                 player: None,
+                ..
             } => {
                 tx.prepare_cached("DELETE FROM seats WHERE table_id = ?1 AND seat = ?2")?
                     .execute(params![table, seat])?;

@@ -11,14 +11,17 @@
 //! then `Input::ClockExpired`), the round clock (`Input::TimeOut`, and no new hand after the current
 //! one), the pause before the next deal, and each disconnected seat's grace period.
 //!
-//! In-process drivers (bots, issue 4): a seat is driven by whoever holds its player id. A bot
-//! creates an [`Outbox`] with [`Outbox::channel`], joins with [`Command::Join`] and reads the
-//! frames it receives ([`crate::outbound::Frame::message`]), then acts with [`Command::Act`]: the
-//! actor does not know or care whether a socket is on the other side.
+//! Server bots ([`crate::bots`]): the actor seats them itself (the empty seats of a table created
+//! with bots, atomically with the creator's join; a stand-in for a player gone past the grace
+//! period; the seat of a player who left mid-match; after a restart, every seat the store marks as
+//! a bot's), gives each an [`Outbox`] of its own with a snapshot, and from then on treats it as
+//! the seat's connection: the same projected frames, the same [`Command::Act`] path. A stand-in
+//! is kicked the moment its player resumes, and its late requests are refused (`not_seated`).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
+use burraco_bot::Level;
 use burraco_protocol::convert::{EventContext, config_to_wire, event_to_wire, meld_to_wire};
 use burraco_protocol::record::{HandRecord, RecordOutcome, RecordedInput};
 use burraco_protocol::wire::{
@@ -160,9 +163,10 @@ impl TableHandle {
         })
     }
 
-    /// Queues a command, waiting for room (for messages that must not be lost, like a detach).
-    pub async fn send(&self, command: Command) {
-        let _ = self.tx.send(command).await;
+    /// Queues a command, waiting for room (for messages that must not be lost, like a detach);
+    /// false when the table is gone.
+    pub async fn send(&self, command: Command) -> bool {
+        self.tx.send(command).await.is_ok()
     }
 
     pub fn info(&self) -> TableInfo {
@@ -195,8 +199,16 @@ struct SeatSlot {
     out: Option<Outbox>,
     /// Disconnected: the seat is kept until then, its clock running.
     grace_until: Option<Instant>,
-    /// The server plays every turn of this seat at once (grace over, or the player left).
-    autopilot: bool,
+    /// A server bot plays the seat (then `out` is the bot's outbox).
+    bot: Option<BotRole>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct BotRole {
+    level: Level,
+    /// Standing in for a player gone past the grace period, who takes the seat back on resuming;
+    /// otherwise the seat is the bot's for good (a bot seat, or a seat its player left).
+    stand_in: bool,
 }
 
 #[derive(Debug)]
@@ -238,6 +250,11 @@ struct TableActor {
     id: Arc<str>,
     shared: Arc<Shared>,
     rx: mpsc::Receiver<Command>,
+    /// For the handles of the bots the table starts; weak, so the actor never keeps its own
+    /// queue open.
+    weak: mpsc::WeakSender<Command>,
+    /// The level of the bots the table was created with, and of its stand-ins (expert if none).
+    bot_level: Option<Level>,
     info: Arc<Mutex<TableInfo>>,
     config: Config,
     private: bool,
@@ -262,6 +279,7 @@ pub async fn create(
     config: Config,
     private: bool,
     invite: Option<String>,
+    bots: Option<Level>,
 ) -> Result<TableHandle, crate::store::StoreError> {
     let id = crate::random_id("t", 5);
     let settings = serde_json::to_string(&config_to_wire(&config)).expect("settings serialize");
@@ -275,7 +293,8 @@ pub async fn create(
             created_ms: crate::unix_ms(),
         }])
         .await?;
-    let (actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
+    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
+    actor.bot_level = bots;
     if let Some(code) = invite {
         shared.invites.insert(code, handle.id().to_owned());
     }
@@ -294,6 +313,7 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
     tracker.spawn(
         async move {
             actor.run().await;
+            actor.stop_bots();
             actor.shared.tables.remove(&*actor.id);
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
@@ -313,20 +333,27 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
     );
     actor.seq = loaded.seq + SEQ_RESTART_GAP;
     let now = Instant::now();
-    for (seat, player, name) in loaded.seats {
-        let seat = Seat::from_code(&seat).ok_or("bad seat")?;
-        shared
-            .player_seats
-            .entry(player.clone())
-            .or_default()
-            .push((loaded.id.clone(), seat));
+    for loaded_seat in loaded.seats {
+        let seat = Seat::from_code(&loaded_seat.seat).ok_or("bad seat")?;
+        let bot = loaded_seat.bot.as_deref().and_then(Level::from_code);
+        if bot.is_none() {
+            shared
+                .player_seats
+                .entry(loaded_seat.player.clone())
+                .or_default()
+                .push((loaded.id.clone(), seat));
+        }
+        actor.bot_level = actor.bot_level.or(bot);
         actor.seats[seat.index()] = Some(SeatSlot {
-            player,
-            name,
-            ready: false,
+            player: loaded_seat.player,
+            name: loaded_seat.name,
+            ready: bot.is_some(),
             out: None,
-            grace_until: Some(now + shared.config.disconnect_grace),
-            autopilot: false,
+            grace_until: bot.is_none().then(|| now + shared.config.disconnect_grace),
+            bot: bot.map(|level| BotRole {
+                level,
+                stand_in: false,
+            }),
         });
     }
     if let Some(code) = &loaded.invite {
@@ -394,6 +421,14 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
             _ => actor.next_hand_at = Some(now),
         }
     }
+    for seat in Seat::ALL {
+        if actor.seats[seat.index()]
+            .as_ref()
+            .is_some_and(|s| s.bot.is_some())
+        {
+            actor.start_bot(seat);
+        }
+    }
     actor.refresh_info();
     spawn(actor, handle);
     Ok(())
@@ -422,6 +457,7 @@ impl TableActor {
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.
+        let weak = tx.downgrade();
         let handle = TableHandle {
             id: id.clone(),
             tx,
@@ -430,6 +466,8 @@ impl TableActor {
         let actor = TableActor {
             id,
             rx,
+            weak,
+            bot_level: None,
             info,
             config,
             private,
@@ -645,6 +683,7 @@ impl TableActor {
             table: self.id.to_string(),
             seat: seat.code().into(),
             player: Some((player.clone(), name.clone())),
+            bot: None,
         };
         if self.shared.store.write(vec![write]).await.is_err() {
             return req.error("internal_error", "could not save the seat");
@@ -660,8 +699,9 @@ impl TableActor {
             ready: false,
             out: None,
             grace_until: None,
-            autopilot: false,
+            bot: None,
         });
+        let creating = created.is_some();
         let out = req.out.clone();
         out.send_message(reply(seat, created, req.id, self.id.to_string()));
         out.send_message(self.snapshot(Viewer::Seat(seat)));
@@ -680,7 +720,170 @@ impl TableActor {
             },
             None,
         );
+        if creating {
+            if let Some(level) = self.bot_level {
+                self.fill_with_bots(level).await;
+            }
+        }
         self.refresh_info();
+    }
+
+    /// Seats a bot of `level` in every free seat, ready (a table created with `bots`).
+    async fn fill_with_bots(&mut self, level: Level) {
+        let name = crate::bots::name(level);
+        let free: Vec<(Seat, String)> = self
+            .players()
+            .seats()
+            .iter()
+            .filter(|s| self.seats[s.index()].is_none())
+            .map(|&s| (s, crate::bots::player_id()))
+            .collect();
+        let writes = free
+            .iter()
+            .map(|(seat, player)| Write::Seat {
+                table: self.id.to_string(),
+                seat: seat.code().into(),
+                player: Some((player.clone(), name.clone())),
+                bot: Some(level.code().into()),
+            })
+            .collect();
+        if let Err(e) = self.shared.store.write(writes).await {
+            tracing::error!("bot seats not saved: {e}");
+            return;
+        }
+        for (seat, player) in free {
+            self.seats[seat.index()] = Some(SeatSlot {
+                player,
+                name: name.clone(),
+                ready: true,
+                out: None,
+                grace_until: None,
+                bot: Some(BotRole {
+                    level,
+                    stand_in: false,
+                }),
+            });
+            let table = self.id.to_string();
+            let seq = self.next_seq();
+            self.publish(
+                ServerMessage::PlayerJoined {
+                    table: table.clone(),
+                    seq,
+                    seat: WireSeat(seat),
+                    name: name.clone(),
+                    bot: true,
+                },
+                None,
+            );
+            let seq = self.next_seq();
+            self.publish(
+                ServerMessage::PlayerReady {
+                    table,
+                    seq,
+                    seat: WireSeat(seat),
+                },
+                None,
+            );
+            self.start_bot(seat);
+        }
+    }
+
+    /// Starts a bot on a seat whose slot says a bot plays it; it replaces (and kicks) whatever
+    /// outbox the seat had.
+    fn start_bot(&mut self, seat: Seat) {
+        let Some(tx) = self.weak.upgrade() else {
+            return;
+        };
+        let handle = TableHandle {
+            id: self.id.clone(),
+            tx,
+            info: self.info.clone(),
+        };
+        let Some((player, role)) = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| Some((s.player.clone(), s.bot?)))
+        else {
+            return;
+        };
+        let out = crate::bots::start(&self.shared, handle, player, seat, role.level);
+        out.send_message(self.snapshot(Viewer::Seat(seat)));
+        if let Some(slot) = self.seats[seat.index()].as_mut() {
+            if let Some(old) = slot.out.replace(out) {
+                old.kick();
+            }
+        }
+    }
+
+    /// Stops every bot of the table (the table is stopping).
+    fn stop_bots(&mut self) {
+        for slot in self.seats.iter().flatten() {
+            if slot.bot.is_some() {
+                if let Some(out) = &slot.out {
+                    out.kick();
+                }
+            }
+        }
+    }
+
+    /// The level of a bot standing in for an absent player.
+    fn stand_in_level(&self) -> Level {
+        self.bot_level.unwrap_or(Level::Expert)
+    }
+
+    /// Before the match, a table where only bots are left frees their seats too.
+    fn dismiss_bots_if_alone(&mut self) {
+        let humans = self.seats.iter().flatten().any(|s| s.bot.is_none());
+        if humans {
+            return;
+        }
+        for seat in Seat::ALL {
+            let Some(slot) = self.seats[seat.index()].take() else {
+                continue;
+            };
+            if let Some(out) = &slot.out {
+                out.kick();
+            }
+            self.shared.store.write_later(vec![Write::Seat {
+                table: self.id.to_string(),
+                seat: seat.code().into(),
+                player: None,
+                bot: None,
+            }]);
+            let seq = self.next_seq();
+            self.publish(
+                ServerMessage::PlayerLeft {
+                    table: self.id.to_string(),
+                    seq,
+                    seat: WireSeat(seat),
+                },
+                None,
+            );
+        }
+    }
+
+    /// After a seat is freed before the match, everyone must ready again; bots are ready at
+    /// once (and say so).
+    fn reset_ready(&mut self) {
+        let mut bots = Vec::new();
+        for seat in Seat::ALL {
+            if let Some(slot) = self.seats[seat.index()].as_mut() {
+                slot.ready = slot.bot.is_some();
+                if slot.ready {
+                    bots.push(seat);
+                }
+            }
+        }
+        for seat in bots {
+            let seq = self.next_seq();
+            self.publish(
+                ServerMessage::PlayerReady {
+                    table: self.id.to_string(),
+                    seq,
+                    seat: WireSeat(seat),
+                },
+                None,
+            );
+        }
     }
 
     async fn leave(&mut self, player: &str, req: Request) {
@@ -706,10 +909,8 @@ impl TableActor {
                     table: self.id.to_string(),
                     seat: seat.code().into(),
                     player: None,
+                    bot: None,
                 }]);
-                for slot in self.seats.iter_mut().flatten() {
-                    slot.ready = false;
-                }
                 let seq = self.next_seq();
                 self.publish(
                     ServerMessage::PlayerLeft {
@@ -719,15 +920,28 @@ impl TableActor {
                     },
                     None,
                 );
+                self.reset_ready();
+                self.dismiss_bots_if_alone();
                 req.reply(ServerMessage::Ok { id });
             }
             Status::Playing => {
+                let level = self.stand_in_level();
                 if let Some(slot) = self.seats[seat.index()].as_mut() {
                     slot.out = None;
                     slot.grace_until = None;
-                    slot.autopilot = true;
-                    // Nobody may resume this seat: the player gave it up.
+                    slot.bot = Some(BotRole {
+                        level,
+                        stand_in: false,
+                    });
+                    // Nobody may resume this seat: the player gave it up. Saved as a bot's seat,
+                    // so a restart seats the bot again.
                     slot.player = format!("left:{}", slot.player);
+                    self.shared.store.write_later(vec![Write::Seat {
+                        table: self.id.to_string(),
+                        seat: seat.code().into(),
+                        player: Some((slot.player.clone(), slot.name.clone())),
+                        bot: Some(level.code().into()),
+                    }]);
                 }
                 let table = self.id.to_string();
                 let seq = self.next_seq();
@@ -749,7 +963,7 @@ impl TableActor {
                     None,
                 );
                 req.reply(ServerMessage::Ok { id });
-                self.autopilot_now(seat);
+                self.start_bot(seat);
             }
             Status::Finished => {
                 if let Some(slot) = self.seats[seat.index()].as_mut() {
@@ -820,9 +1034,13 @@ impl TableActor {
                     old.kick();
                 }
             }
-            let was_gone = slot.grace_until.is_some() || slot.autopilot;
+            let stand_in = slot.bot.is_some_and(|b| b.stand_in);
+            let was_gone = slot.grace_until.is_some() || stand_in;
             slot.grace_until = None;
-            slot.autopilot = false;
+            if stand_in {
+                // The player takes the seat back at once; the bot was kicked above.
+                slot.bot = None;
+            }
             was_gone
         };
         if was_gone {
@@ -842,6 +1060,7 @@ impl TableActor {
                     self.set_turn_timer(seat, clock);
                 }
             }
+            self.refresh_info();
         }
     }
 
@@ -888,6 +1107,7 @@ impl TableActor {
                 table: self.id.to_string(),
                 seat: seat.code().into(),
                 player: None,
+                bot: None,
             }]);
             let seq = self.next_seq();
             self.publish(
@@ -898,11 +1118,15 @@ impl TableActor {
                 },
                 None,
             );
+            self.dismiss_bots_if_alone();
             self.refresh_info();
             return;
         }
         if self.status == Status::Playing {
-            slot.autopilot = true;
+            slot.bot = Some(BotRole {
+                level: self.bot_level.unwrap_or(Level::Expert),
+                stand_in: true,
+            });
             let seq = self.next_seq();
             self.publish(
                 ServerMessage::PlayerReplacedByBot {
@@ -912,19 +1136,8 @@ impl TableActor {
                 },
                 None,
             );
-            self.autopilot_now(seat);
-        }
-    }
-
-    /// If `seat` is on turn, its turn is played at once.
-    fn autopilot_now(&mut self, seat: Seat) {
-        if let Some(hand) = &self.hand {
-            if !hand.game.is_over() && hand.game.on_turn() == seat {
-                self.move_timer = Some(MoveTimer {
-                    stage: Stage::Grace,
-                    deadline: Instant::now(),
-                });
-            }
+            self.start_bot(seat);
+            self.refresh_info();
         }
     }
 
@@ -1056,28 +1269,29 @@ impl TableActor {
         }
     }
 
-    fn set_turn_timer(&mut self, seat: Seat, clock: Option<burraco_rules::MoveClock>) {
+    fn set_turn_timer(&mut self, _seat: Seat, clock: Option<burraco_rules::MoveClock>) {
         let now = Instant::now();
-        let autopilot = self.seats[seat.index()]
-            .as_ref()
-            .is_some_and(|s| s.autopilot);
-        self.move_timer = if autopilot {
-            Some(MoveTimer {
-                stage: Stage::Grace,
-                deadline: now,
-            })
-        } else {
-            clock.map(|c| MoveTimer {
-                stage: Stage::Limit,
-                deadline: now + std::time::Duration::from_millis(c.limit_ms.into()),
-            })
-        };
+        // Bots play on the same clock as everyone (they act well within it).
+        self.move_timer = clock.map(|c| MoveTimer {
+            stage: Stage::Limit,
+            deadline: now + std::time::Duration::from_millis(c.limit_ms.into()),
+        });
     }
 
     async fn act(&mut self, player: &str, action: Action, req: Request) {
         let Some(seat) = self.seat_of(player) else {
             return req.error("not_seated", "you are not seated at this table");
         };
+        if crate::bots::is_bot_conn(req.out.id()) {
+            // A stand-in's request still queued when its player took the seat back.
+            let drives = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.out.as_ref())
+                .is_some_and(|o| o.id() == req.out.id());
+            if !drives {
+                return req.error("not_seated", "this bot no longer plays the seat");
+            }
+        }
         let id = req.id;
         match self.process(Input::Act { seat, action }).await {
             Ok(()) => {
@@ -1406,7 +1620,7 @@ impl TableActor {
                 SeatState {
                     seat: WireSeat(seat),
                     name: slot.map(|s| s.name.clone()),
-                    bot: slot.is_some_and(|s| s.autopilot),
+                    bot: slot.is_some_and(|s| s.bot.is_some()),
                     connected: slot.is_some_and(|s| s.out.is_some()),
                     ready: slot.is_some_and(|s| s.ready),
                     cards: view.as_ref().and_then(|v| {
@@ -1500,7 +1714,7 @@ impl TableActor {
                     SeatName {
                         seat: WireSeat(seat),
                         name: slot.map(|s| s.name.clone()),
-                        bot: slot.is_some_and(|s| s.autopilot),
+                        bot: slot.is_some_and(|s| s.bot.is_some()),
                     }
                 })
                 .collect(),

@@ -4,6 +4,11 @@
 /// Test server, WebSocket client, the rules mirror that picks legal moves, frame checks.
 mod common;
 
+/// The browser client embedded in the binary, served at `/`; no traversal.
+mod assets;
+/// Server bots: a human against three bots of each level, a stand-in bot for a player gone past
+/// the grace period until the player resumes, bot seats after kill -9 and a restart.
+mod bots;
 /// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
 mod clocks;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.

@@ -8,9 +8,15 @@ use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use crate::common::*;
 
 fn start(data: &std::path::Path) -> (Child, SocketAddr) {
+    start_with(data, &[])
+}
+
+/// The real binary on `data`, with extra flags; returns it and the address it listens on.
+pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (Child, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
+        .args(flags)
         .env(
             "BURRACO_INSECURE_FIXED_SEED",
             burraco_rules::Seed(SEED).to_hex(),
