@@ -110,22 +110,17 @@ fn deal(seed: Seed, players: Players, dealer: Seat) -> anyhow::Result<ExitCode> 
         bail!("the dealer {dealer} is not seated: head to head the seats are S and N");
     }
     let deal = Deal::from_deck(&shuffled_deck(&seed), players);
-    let hands: Vec<Value> = deal
-        .hands
-        .iter()
-        .enumerate()
-        .map(|(i, cards)| {
-            json!({
-                "seat": Deal::seat_of_hand(players, dealer, i).code(),
-                "cards": codes(cards),
-            })
-        })
+    // `hands` are plain arrays in dealing order (the format); `seats` says whose each is.
+    let hands: Vec<Value> = deal.hands.iter().map(|cards| codes(cards)).collect();
+    let seats: Vec<&str> = (0..deal.hands.len())
+        .map(|i| Deal::seat_of_hand(players, dealer, i).code())
         .collect();
     let out = json!({
         "seed": seed.to_hex(),
         "commitment": seed.commitment_hex(),
         "players": players.count(),
         "dealer": dealer.code(),
+        "seats": seats,
         "hands": hands,
         "pozzetti": [codes(&deal.pozzetti[0]), codes(&deal.pozzetti[1])],
         "discard": deal.discard.to_string(),

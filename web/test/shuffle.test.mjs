@@ -27,7 +27,7 @@ test('ChaCha20 block 0 matches RFC 8439 section 2.3.2 structure (all-zero key ke
 for (const f of fixtures) {
   test(`deal of seed ${f.seed.slice(0, 8)}... (${f.players} players, dealer ${f.dealer}) matches burraco deal`, async () => {
     const deal = dealFromSeed(f.seed, f.players, f.dealer);
-    assert.deepEqual(deal.hands, f.hands.map((/** @type {any} */ h) => ({ seat: h.seat, cards: h.cards })));
+    assert.deepEqual(deal.hands, f.hands.map((/** @type {string[]} */ cards, /** @type {number} */ i) => ({ seat: f.seats[i], cards })));
     assert.deepEqual(deal.pozzetti, f.pozzetti);
     assert.equal(deal.discard, f.discard);
     assert.deepEqual(deal.tallone, f.tallone);
