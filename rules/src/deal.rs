@@ -77,7 +77,15 @@ pub fn canonical_deck() -> [Card; DECK_SIZE] {
 pub fn shuffled_deck(seed: &Seed) -> [Card; DECK_SIZE] {
     let mut rng = ChaCha20Rng::from_seed(seed.0);
     let mut deck = canonical_deck();
-    for i in (1..DECK_SIZE).rev() {
+    fisher_yates(&mut deck, &mut rng);
+    deck
+}
+
+/// The shuffle of RULES.md section 3 over any slice: for i from the last index down to 1, draw j
+/// uniformly in 0..=i by rejection sampling on 32-bit words, and swap. The deal, tournament draws
+/// and bots' sampled worlds all use this one function, so "the deal's algorithm" means one thing.
+pub fn fisher_yates<T, R: Rng + ?Sized>(items: &mut [T], rng: &mut R) {
+    for i in (1..items.len()).rev() {
         let n = i as u64 + 1;
         // Largest multiple of n that fits in 2^32: words at or above it would bias the draw.
         let zone = (1u64 << 32) - ((1u64 << 32) % n);
@@ -87,9 +95,8 @@ pub fn shuffled_deck(seed: &Seed) -> [Card; DECK_SIZE] {
                 break (x % n) as usize;
             }
         };
-        deck.swap(i, j);
+        items.swap(i, j);
     }
-    deck
 }
 
 /// Where the 108 cards lie after the deal, before the first turn.

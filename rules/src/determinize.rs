@@ -570,7 +570,7 @@ impl SeatKnowledge {
         }
         let players = self.players();
         let mut pool = self.unseen_cards();
-        shuffle(&mut pool, rng);
+        crate::deal::fisher_yates(&mut pool, rng);
 
         let untaken: Vec<PozzettoId> = [PozzettoId::A, PozzettoId::B]
             .into_iter()
@@ -649,21 +649,6 @@ fn previous(players: Players, seat: Seat) -> Seat {
     match players {
         Players::Four => seat.right(),
         Players::Two => seat.partner(),
-    }
-}
-
-/// Fisher-Yates with unbiased bounded draws (the deal's method, RULES.md section 3).
-fn shuffle<R: rand_core::Rng + ?Sized>(cards: &mut [Card], rng: &mut R) {
-    for i in (1..cards.len()).rev() {
-        let n = i as u64 + 1;
-        let zone = (1u64 << 32) - ((1u64 << 32) % n);
-        let j = loop {
-            let x = u64::from(rng.next_u32());
-            if x < zone {
-                break (x % n) as usize;
-            }
-        };
-        cards.swap(i, j);
     }
 }
 

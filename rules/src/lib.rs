@@ -25,7 +25,7 @@ pub use config::{
     BurracoValues, ClockMode, Config, ConfigError, MatchLength, MoveClock, PileClosing, Preset,
     StalloRule, TableSettings,
 };
-pub use deal::{DECK_SIZE, Deal, HAND_SIZE, Seed, canonical_deck, shuffled_deck};
+pub use deal::{DECK_SIZE, Deal, HAND_SIZE, Seed, canonical_deck, fisher_yates, shuffled_deck};
 pub use determinize::{DeterminizeError, SeatKnowledge};
 pub use error::IllegalAction;
 pub use game::{Action, DealSource, Event, Game, HandEnd, Input, MeldId, Phase, PozzettoId};

@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::time::Duration;
 
 use rand_chacha::ChaCha20Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 
 use crate::config::Preset;
 use crate::matches::MatchResult;
@@ -120,17 +120,7 @@ pub fn drawn_order(entrants: &[Entrant], seed: u64) -> Vec<Entrant> {
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let mut rng = ChaCha20Rng::from_seed(key);
     let mut order = entrants.to_vec();
-    for i in (1..order.len()).rev() {
-        let n = i as u64 + 1;
-        let zone = (1u64 << 32) - ((1u64 << 32) % n);
-        let j = loop {
-            let x = u64::from(rng.next_u32());
-            if x < zone {
-                break (x % n) as usize;
-            }
-        };
-        order.swap(i, j);
-    }
+    crate::deal::fisher_yates(&mut order, &mut rng);
     order
 }
 
