@@ -50,7 +50,7 @@ struct Cli {
     /// The bots' strategy (random is the cheapest for the generator).
     #[arg(long, default_value = "random")]
     strategy: String,
-    /// Source addresses 127.0.0.1..N (0: one per 20,000 connections).
+    /// Source addresses 127.0.0.1..N (0: one per 10,000 connections).
     #[arg(long, default_value_t = 0)]
     sources: usize,
     /// The server's pid: report its CPU and memory, and actions per server CPU-second.

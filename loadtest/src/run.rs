@@ -28,7 +28,7 @@ pub struct RunOptions {
     pub hands: u8,
     pub clocks: String,
     pub strategy: Level,
-    /// Source addresses (0: one per 20,000 connections).
+    /// Source addresses (0: one per 10,000 connections).
     pub sources: usize,
     /// Print a live line every second.
     pub progress: bool,

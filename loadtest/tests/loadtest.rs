@@ -17,7 +17,7 @@ mod target {
     #[test]
     fn sources_cover_the_connections() {
         assert_eq!(sources_for(4), 1);
-        assert_eq!(sources_for(40_000), 2);
+        assert_eq!(sources_for(40_000), 4);
         assert_eq!(
             sources(3).iter().map(|s| s.to_string()).collect::<Vec<_>>(),
             ["127.0.0.1", "127.0.0.2", "127.0.0.3"]

@@ -22,8 +22,10 @@ pub struct ServerConfig {
     pub outbound_queue: usize,
     /// Commands queued per table before requests get `table_busy`.
     pub table_queue: usize,
-    /// Events a table keeps for `sync`; older gaps get a snapshot.
+    /// Events a table keeps for `sync`; older gaps get a snapshot...
     pub replay_buffer: usize,
+    /// ...and the bytes they may keep alive in all (an estimate: frames, encodings).
+    pub replay_buffer_bytes: usize,
     /// How long a disconnected player's seat waits (its clock running) before a server bot takes
     /// it over until the player returns.
     pub disconnect_grace: Duration,
@@ -40,6 +42,8 @@ pub struct ServerConfig {
     pub hello_timeout: Duration,
     /// WebSocket read and write buffer sizes (bytes).
     pub ws_buffer: usize,
+    /// SQLite WAL pages between checkpoints.
+    pub wal_autocheckpoint: u32,
     /// Test only: deal every hand from this seed instead of a fresh random one.
     pub fixed_seed: Option<[u8; 32]>,
     /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
@@ -56,7 +60,8 @@ impl Default for ServerConfig {
             rate_strikes: 50,
             outbound_queue: 256,
             table_queue: 256,
-            replay_buffer: 1024,
+            replay_buffer: 128,
+            replay_buffer_bytes: 4 * 1024,
             disconnect_grace: Duration::from_secs(120),
             bot_delay: Duration::from_millis(600),
             bot_search: burraco_bot::SearchBudget {
@@ -67,7 +72,8 @@ impl Default for ServerConfig {
             next_hand_delay: Duration::from_secs(5),
             finished_linger: Duration::from_secs(300),
             hello_timeout: Duration::from_secs(10),
-            ws_buffer: 4096,
+            ws_buffer: 1024,
+            wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,
             store_wait_blocking: false,
         }
@@ -119,6 +125,15 @@ pub struct Cli {
     /// Seconds between a hand's end and the next deal [default: 5].
     #[arg(long, env = "BURRACO_NEXT_HAND_DELAY_SECS")]
     pub next_hand_delay_secs: Option<u64>,
+    /// Events each table keeps for a resuming client's `sync` [default: 128].
+    #[arg(long, env = "BURRACO_REPLAY_BUFFER")]
+    pub replay_buffer: Option<usize>,
+    /// Bytes those events may keep alive per table [default: 4096].
+    #[arg(long, env = "BURRACO_REPLAY_BUFFER_BYTES")]
+    pub replay_buffer_bytes: Option<usize>,
+    /// SQLite WAL pages between checkpoints [default: 1000].
+    #[arg(long, env = "BURRACO_WAL_AUTOCHECKPOINT")]
+    pub wal_autocheckpoint: Option<u32>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -140,6 +155,9 @@ struct FileConfig {
     bot_search_worlds: Option<u32>,
     bot_search_ms: Option<u64>,
     next_hand_delay_secs: Option<u64>,
+    replay_buffer: Option<usize>,
+    replay_buffer_bytes: Option<usize>,
+    wal_autocheckpoint: Option<u32>,
 }
 
 /// Why the settings could not be read.
@@ -226,6 +244,18 @@ impl Cli {
                     .next_hand_delay_secs
                     .or(file.next_hand_delay_secs)
                     .map_or(defaults.next_hand_delay, secs),
+                replay_buffer: self
+                    .replay_buffer
+                    .or(file.replay_buffer)
+                    .unwrap_or(defaults.replay_buffer),
+                replay_buffer_bytes: self
+                    .replay_buffer_bytes
+                    .or(file.replay_buffer_bytes)
+                    .unwrap_or(defaults.replay_buffer_bytes),
+                wal_autocheckpoint: self
+                    .wal_autocheckpoint
+                    .or(file.wal_autocheckpoint)
+                    .unwrap_or(defaults.wal_autocheckpoint),
                 fixed_seed,
                 ..defaults
             },

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
 use burraco_protocol::wire::{
     ClientMessage, PROTOCOL_MAJOR, SeatRef, ServerMessage, WireSeat, parse_version,
@@ -16,7 +15,11 @@ use burraco_protocol::wire::{
 use burraco_rules::{Action, Players, Preset};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
 use tokio::sync::{mpsc, oneshot};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -28,6 +31,13 @@ use crate::{Session, Shared, lobby};
 /// Frames up to this size are read (and refused with `frame_too_large` above
 /// [`MAX_CLIENT_FRAME`]); anything larger closes the connection (close code 1009).
 pub const MAX_READ_FRAME: usize = 4 * MAX_CLIENT_FRAME;
+
+/// Bytes a connection's WebSocket may hold unsent (the socket is not taking them): beyond this
+/// the write fails and the connection closes, like a full outbound queue.
+pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
+
+/// An upgraded connection's WebSocket.
+pub type WebSocket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
 
 /// Close codes (RFC 6455).
 const CLOSE_NORMAL: u16 = 1000;
@@ -73,6 +83,8 @@ pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
     let conn = shared.next_conn_id();
     let span = tracing::info_span!("conn", id = conn);
     metrics::gauge!("burraco_connections").increment(1.0);
+    // Boxed: the future lives as long as the connection; its largest states (hello, create
+    // table, quick play) are boxed inside it, so what stays allocated per connection is small.
     Connection::run(socket, shared, conn).instrument(span).await;
     metrics::gauge!("burraco_connections").decrement(1.0);
 }
@@ -110,7 +122,7 @@ async fn refuse(mut socket: WebSocket, binary: bool, message: ServerMessage, cod
     let _ = socket.send(frame.to_ws(binary)).await;
     let _ = socket
         .send(Message::Close(Some(CloseFrame {
-            code,
+            code: code.into(),
             reason: "".into(),
         })))
         .await;
@@ -121,7 +133,7 @@ impl Connection {
         // The hello, before anything else.
         let first = tokio::select! {
             biased;
-            frame = next_data_frame(&mut socket) => Ok(frame),
+            frame = Box::pin(next_data_frame(&mut socket)) => Ok(frame),
             _ = tokio::time::sleep(shared.config.hello_timeout) => Err(true),
             _ = shared.shutdown.cancelled() => Err(false),
         };
@@ -182,12 +194,20 @@ impl Connection {
             );
             return refuse(socket, binary, message, CLOSE_POLICY).await;
         }
-        let resumed = resume.as_ref().and_then(|t| {
+        let mut resumed = resume.as_ref().and_then(|t| {
             shared
                 .sessions
                 .get(t)
                 .map(|s| (t.clone(), s.value().clone()))
         });
+        if let (None, Some(token)) = (&resumed, &resume) {
+            // Not in memory: a session whose player was neither connected nor seated.
+            if let Ok(Some((player, name))) = Box::pin(shared.store.session(token.clone())).await {
+                let session = Session { player, name };
+                shared.sessions.insert(token.clone(), session.clone());
+                resumed = Some((token.clone(), session));
+            }
+        }
         let (token, session, is_resumed) = match resumed {
             Some((token, session)) => (token, session, true),
             None => {
@@ -201,7 +221,7 @@ impl Connection {
                     player: session.player.clone(),
                     name: session.name.clone(),
                 };
-                if shared.store.write(vec![write]).await.is_err() {
+                if Box::pin(shared.store.write(vec![write])).await.is_err() {
                     let message = error(None, "internal_error", "could not open a session");
                     return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
                 }
@@ -209,6 +229,7 @@ impl Connection {
                 (token, session, false)
             }
         };
+        let session_token = token.clone();
 
         let (sink, mut stream) = socket.split();
         let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
@@ -286,7 +307,7 @@ impl Connection {
             if matches!(message, Message::Close(_)) {
                 break;
             }
-            if !this.on_frame(&message).await {
+            if !Box::pin(this.on_frame(&message)).await {
                 close_code.store(CLOSE_POLICY, Ordering::Relaxed);
                 break;
             }
@@ -307,6 +328,15 @@ impl Connection {
                     })
                     .await;
             }
+        }
+        // A player with no seat left keeps no session in memory (it is in the store, for a
+        // later resume).
+        let seated = shared
+            .player_seats
+            .get(&player)
+            .is_some_and(|s| !s.is_empty());
+        if !seated {
+            shared.sessions.remove(&session_token);
         }
         closing.cancel();
         drop(this);
@@ -640,7 +670,7 @@ fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
 /// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
 async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
     loop {
-        match socket.recv().await? {
+        match socket.next().await? {
             Ok(m @ (Message::Text(_) | Message::Binary(_))) => return Some(m),
             Ok(Message::Close(_)) | Err(_) => return None,
             Ok(_) => {}
@@ -663,7 +693,7 @@ async fn write_loop(
         tokio::select! {
             biased;
             _ = kick.cancelled() => {
-                let frame = CloseFrame { code: CLOSE_POLICY, reason: "too slow".into() };
+                let frame = CloseFrame { code: CLOSE_POLICY.into(), reason: "too slow".into() };
                 let _ = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
                 close = false;
                 break;
@@ -671,10 +701,16 @@ async fn write_loop(
             frame = rx.recv() => {
                 let Some(frame) = frame else { break };
                 let write = async {
-                    sink.feed(frame.to_ws(binary)).await?;
+                    for m in frame.to_ws_frames(binary) {
+                        sink.feed(m).await?;
+                    }
                     for _ in 0..256 {
                         match rx.try_recv() {
-                            Ok(frame) => sink.feed(frame.to_ws(binary)).await?,
+                            Ok(frame) => {
+                                for m in frame.to_ws_frames(binary) {
+                                    sink.feed(m).await?;
+                                }
+                            }
                             Err(_) => break,
                         }
                     }
@@ -691,9 +727,11 @@ async fn write_loop(
                 }
             }
             _ = closing.cancelled() => {
-                while let Ok(frame) = rx.try_recv() {
-                    if sink.feed(frame.to_ws(binary)).await.is_err() {
-                        break;
+                'drain: while let Ok(frame) = rx.try_recv() {
+                    for m in frame.to_ws_frames(binary) {
+                        if sink.feed(m).await.is_err() {
+                            break 'drain;
+                        }
                     }
                 }
                 break;
@@ -703,7 +741,7 @@ async fn write_loop(
     if close {
         let code = close_code.load(Ordering::Relaxed);
         let frame = CloseFrame {
-            code,
+            code: code.into(),
             reason: "".into(),
         };
         let _ = tokio::time::timeout(

@@ -18,9 +18,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use burraco_protocol::codec::MAX_CLIENT_FRAME;
@@ -28,6 +27,9 @@ use burraco_rules::Seat;
 use dashmap::DashMap;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
+use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -35,6 +37,7 @@ pub mod assets;
 pub mod bots;
 pub mod config;
 pub mod conn;
+pub mod inputlog;
 pub mod lobby;
 pub mod outbound;
 pub mod store;
@@ -106,7 +109,11 @@ pub async fn run(
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), RunError> {
-    let (store, writer) = store::Store::open(&config.data_dir, config.store_wait_blocking)?;
+    let (store, writer) = store::Store::open_with(
+        &config.data_dir,
+        config.store_wait_blocking,
+        config.wal_autocheckpoint,
+    )?;
     let loaded = store.load()?;
     let shared = Arc::new(Shared {
         config,
@@ -138,6 +145,20 @@ pub async fn run(
         tracing::info!("rebuilt {restored} tables from the store");
     }
 
+    // The Prometheus recorder keeps every histogram sample until upkeep folds it into the
+    // buckets; without a scrape that is 8 bytes per action for ever. Fold them regularly.
+    {
+        let shared = shared.clone();
+        shared.tracker.clone().spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(5));
+            loop {
+                tokio::select! {
+                    _ = shared.shutdown.cancelled() => break,
+                    _ = tick.tick() => shared.metrics.run_upkeep(),
+                }
+            }
+        });
+    }
     let app = router(shared.clone());
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "serving");
@@ -183,20 +204,75 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
-async fn ws(State(shared): State<Arc<Shared>>, upgrade: WebSocketUpgrade) -> Response {
+fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+    headers.get_all(name).iter().any(|v| {
+        v.to_str()
+            .is_ok_and(|v| v.split(',').any(|t| t.trim().eq_ignore_ascii_case(token)))
+    })
+}
+
+/// The WebSocket upgrade (RFC 6455 section 4.2), done here rather than by axum's extractor so
+/// the connection gets a plain `tokio-tungstenite` stream: its writer can then send large frames
+/// as fragments (see [`outbound::FRAGMENT`]), which axum's message type cannot express.
+async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response {
     if shared.shutdown.is_cancelled() {
         return (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response();
     }
+    let headers = request.headers();
+    if request.method() != Method::GET {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            "a WebSocket upgrade is a GET",
+        )
+            .into_response();
+    }
+    let key = headers.get(header::SEC_WEBSOCKET_KEY).cloned();
+    let upgrade_ok = header_has(headers, header::CONNECTION, "upgrade")
+        && header_has(headers, header::UPGRADE, "websocket");
+    let version_ok = headers
+        .get(header::SEC_WEBSOCKET_VERSION)
+        .is_some_and(|v| v == "13");
+    let upgradable = request
+        .extensions()
+        .get::<hyper::upgrade::OnUpgrade>()
+        .is_some();
+    let (Some(key), true, true, true) = (key, upgrade_ok, version_ok, upgradable) else {
+        return (
+            StatusCode::UPGRADE_REQUIRED,
+            [(header::SEC_WEBSOCKET_VERSION, "13")],
+            "this endpoint speaks WebSocket (version 13) only",
+        )
+            .into_response();
+    };
+    let on_upgrade = hyper::upgrade::on(&mut request);
     let buffer = shared.config.ws_buffer;
-    upgrade
+    let config = WebSocketConfig::default()
         .read_buffer_size(buffer)
         .write_buffer_size(buffer)
-        .max_message_size(conn::MAX_READ_FRAME)
-        .max_frame_size(conn::MAX_READ_FRAME)
-        .on_upgrade(move |socket| {
-            let tracker = shared.tracker.clone();
-            tracker.track_future(conn::serve(socket, shared))
-        })
+        .max_write_buffer_size(conn::MAX_WRITE_BUFFER)
+        .max_message_size(Some(conn::MAX_READ_FRAME))
+        .max_frame_size(Some(conn::MAX_READ_FRAME));
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        let Ok(upgraded) = on_upgrade.await else {
+            return;
+        };
+        let socket = WebSocketStream::from_raw_socket(
+            hyper_util::rt::TokioIo::new(upgraded),
+            Role::Server,
+            Some(config),
+        )
+        .await;
+        conn::serve(socket, shared).await;
+    });
+    let accept = derive_accept_key(key.as_bytes());
+    Response::builder()
+        .status(StatusCode::SWITCHING_PROTOCOLS)
+        .header(header::CONNECTION, "upgrade")
+        .header(header::UPGRADE, "websocket")
+        .header(header::SEC_WEBSOCKET_ACCEPT, accept)
+        .body(axum::body::Body::empty())
+        .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
 async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
@@ -283,6 +359,9 @@ pub fn forget_seat(shared: &Shared, player: &str, table: &str) {
     if let Some(mut seats) = shared.player_seats.get_mut(player) {
         seats.retain(|(t, _)| t != table);
     }
+    shared
+        .player_seats
+        .remove_if(player, |_, seats| seats.is_empty());
 }
 
 /// The largest frame read from a socket: bigger ones close the connection; frames between

@@ -7,11 +7,21 @@
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
-use axum::extract::ws::{Message, Utf8Bytes};
 use burraco_protocol::codec;
 use burraco_protocol::wire::ServerMessage;
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame as WsFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_util::sync::CancellationToken;
+
+/// Frames longer than this go out as a fragmented WebSocket message (RFC 6455 section 5.4) of
+/// pieces this long: every byte sent is first copied into the connection's WebSocket write
+/// buffer, which never shrinks, so one large frame (a hand record is ~11 KB of JSON) would
+/// otherwise leave every connection holding a buffer that large for good. Clients reassemble
+/// fragments transparently; the message is the same.
+pub const FRAGMENT: usize = 512;
 
 /// One message, lazily encoded as JSON text and as postcard binary, each at most once.
 #[derive(Debug)]
@@ -34,16 +44,17 @@ impl Frame {
         &self.message
     }
 
-    /// The JSON text (encoded on first use).
+    /// The JSON text (encoded on first use; the allocation is exactly its length).
     pub fn json(&self) -> &Utf8Bytes {
-        self.json
-            .get_or_init(|| Utf8Bytes::from(codec::to_json(&self.message)))
+        self.json.get_or_init(|| {
+            Utf8Bytes::from(String::from(codec::to_json(&self.message).into_boxed_str()))
+        })
     }
 
     /// The postcard bytes (encoded on first use).
     pub fn binary(&self) -> &Bytes {
         self.binary
-            .get_or_init(|| Bytes::from(codec::to_binary(&self.message)))
+            .get_or_init(|| Bytes::from(codec::to_binary(&self.message).into_boxed_slice()))
     }
 
     /// The WebSocket message in the receiver's format (a cheap reference-counted clone).
@@ -53,6 +64,61 @@ impl Frame {
         } else {
             Message::Text(self.json().clone())
         }
+    }
+
+    /// The WebSocket frames to send for the receiver's format: the message itself, or, above
+    /// [`FRAGMENT`] bytes, the fragments of one message (slices of the shared encoding, no copy).
+    pub fn to_ws_frames(&self, binary: bool) -> impl Iterator<Item = Message> + use<> {
+        let (bytes, text) = if binary {
+            (self.binary().clone(), false)
+        } else {
+            (Bytes::from(self.json().clone()), true)
+        };
+        let single = (bytes.len() <= FRAGMENT).then(|| self.to_ws(binary));
+        let mut pieces = Vec::new();
+        if single.is_none() {
+            let mut start = 0;
+            while start < bytes.len() {
+                let mut end = (start + FRAGMENT).min(bytes.len());
+                // Keep UTF-8 sequences whole inside each fragment of a text message.
+                while text && end < bytes.len() && (bytes[end] & 0xC0) == 0x80 {
+                    end -= 1;
+                }
+                let opcode = if start == 0 {
+                    OpCode::Data(if text { Data::Text } else { Data::Binary })
+                } else {
+                    OpCode::Data(Data::Continue)
+                };
+                let last = end == bytes.len();
+                pieces.push(Message::Frame(WsFrame::message(
+                    bytes.slice(start..end),
+                    opcode,
+                    last,
+                )));
+                start = end;
+            }
+        }
+        single.into_iter().chain(pieces)
+    }
+
+    /// About how many bytes this frame keeps alive once encoded for one format (for the replay
+    /// buffer's byte cap): the frame itself, the message's heap data, the encoding.
+    pub fn approx_bytes(&self) -> usize {
+        let heap = match &self.message {
+            ServerMessage::HandRecord { record, .. } => 2 * record.len() + 64,
+            ServerMessage::HandEnded { score, hands, .. } => {
+                96 * score.len() + 48 * hands.len() + 400
+            }
+            ServerMessage::Opened { cards, meld, .. }
+            | ServerMessage::Attached { cards, meld, .. } => {
+                8 * (cards.len() + meld.cards.len()) + 120
+            }
+            ServerMessage::ChatMessage { name, text, .. } => 2 * (name.len() + text.len()) + 80,
+            ServerMessage::Tick { .. } => 40,
+            _ => 120,
+        };
+        // Arc header + frame + the table id's allocation + encoding.
+        16 + size_of::<Frame>() + 32 + heap
     }
 }
 

@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
 use burraco_protocol::convert::{EventContext, config_to_wire, event_to_wire, meld_to_wire};
-use burraco_protocol::record::{HandRecord, RecordOutcome, RecordedInput};
+use burraco_protocol::record::{HandRecord, RecordInput, RecordOutcome, RecordedInput};
 use burraco_protocol::wire::{
     HandSnapshot, SeatName, SeatState, ServerMessage, TableSnapshot, TableSummary, WireSeat,
     WireSettings,
@@ -37,6 +37,7 @@ use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
 
 use crate::Shared;
+use crate::inputlog::InputLog;
 use crate::outbound::{Frame, Outbox};
 use crate::store::{LoadedTable, Write};
 
@@ -146,7 +147,9 @@ pub enum Unavailable {
 #[derive(Debug, Clone)]
 pub struct TableHandle {
     id: Arc<str>,
-    tx: mpsc::Sender<Command>,
+    /// Boxed commands: a channel allocates its slots 32 at a time, and a `Command` is ~150
+    /// bytes, so unboxed that was ~5 KB per table whether it was busy or not.
+    tx: mpsc::Sender<Box<Command>>,
     info: Arc<Mutex<TableInfo>>,
 }
 
@@ -157,7 +160,7 @@ impl TableHandle {
 
     /// Queues a command without waiting; fails when the table is busy or gone.
     pub fn try_send(&self, command: Command) -> Result<(), Unavailable> {
-        self.tx.try_send(command).map_err(|e| match e {
+        self.tx.try_send(Box::new(command)).map_err(|e| match e {
             mpsc::error::TrySendError::Full(_) => Unavailable::Busy,
             mpsc::error::TrySendError::Closed(_) => Unavailable::Closed,
         })
@@ -166,7 +169,7 @@ impl TableHandle {
     /// Queues a command, waiting for room (for messages that must not be lost, like a detach);
     /// false when the table is gone.
     pub async fn send(&self, command: Command) -> bool {
-        self.tx.send(command).await.is_ok()
+        self.tx.send(Box::new(command)).await.is_ok()
     }
 
     pub fn info(&self) -> TableInfo {
@@ -214,7 +217,9 @@ struct BotRole {
 #[derive(Debug)]
 struct HandState {
     game: Game,
+    /// The record's header; its inputs are in `log` until the hand ends.
     record: HandRecord,
+    log: InputLog,
     seed: [u8; 32],
     dealt: Instant,
 }
@@ -237,6 +242,8 @@ struct Buffered {
     private_to: Option<Seat>,
     frame: Arc<Frame>,
     tick: Option<Arc<Frame>>,
+    /// What the entry keeps alive, about ([`Frame::approx_bytes`]), for the byte cap.
+    bytes: usize,
 }
 
 /// Why an input was not applied.
@@ -249,10 +256,10 @@ enum Refused {
 struct TableActor {
     id: Arc<str>,
     shared: Arc<Shared>,
-    rx: mpsc::Receiver<Command>,
+    rx: mpsc::Receiver<Box<Command>>,
     /// For the handles of the bots the table starts; weak, so the actor never keeps its own
     /// queue open.
-    weak: mpsc::WeakSender<Command>,
+    weak: mpsc::WeakSender<Box<Command>>,
     /// The level of the bots the table was created with, and of its stand-ins (expert if none).
     bot_level: Option<Level>,
     info: Arc<Mutex<TableInfo>>,
@@ -265,7 +272,12 @@ struct TableActor {
     hand: Option<HandState>,
     hand_no: u32,
     seq: u64,
+    /// The replay buffer: the latest events, at most `replay_buffer` of them and
+    /// `replay_buffer_bytes` in all; a client further behind gets a snapshot.
     buffer: VecDeque<Buffered>,
+    buffer_bytes: usize,
+    /// The table's invite code, forgotten with the table.
+    invite: Option<String>,
     move_timer: Option<MoveTimer>,
     round_deadline: Option<Instant>,
     next_hand_at: Option<Instant>,
@@ -296,7 +308,8 @@ pub async fn create(
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
     actor.bot_level = bots;
     if let Some(code) = invite {
-        shared.invites.insert(code, handle.id().to_owned());
+        shared.invites.insert(code.clone(), handle.id().to_owned());
+        actor.invite = Some(code);
     }
     spawn(actor, handle.clone());
     Ok(handle)
@@ -315,6 +328,12 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
             actor.run().await;
             actor.stop_bots();
             actor.shared.tables.remove(&*actor.id);
+            if let Some(code) = &actor.invite {
+                actor
+                    .shared
+                    .invites
+                    .remove_if(code, |_, table| *table == *actor.id);
+            }
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
         .instrument(span),
@@ -358,6 +377,7 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
     }
     if let Some(code) = &loaded.invite {
         shared.invites.insert(code.clone(), loaded.id.clone());
+        actor.invite = Some(code.clone());
     }
     if loaded.status == "playing" {
         let first = loaded
@@ -373,7 +393,8 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
             let source = DealSource::Seed(seed);
             let (mut game, _) =
                 Game::new(config, dealer, source.clone()).map_err(|e| e.to_string())?;
-            let mut record = HandRecord::new(&config, actor.seat_names(), dealer, &source);
+            let record = HandRecord::new(&config, actor.seat_names(), dealer, &source);
+            let mut log = InputLog::default();
             for row in &hand.inputs {
                 let recorded = RecordedInput::from_json(row).map_err(|e| e.to_string())?;
                 let input = recorded.input.to_rules();
@@ -382,7 +403,7 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
                 if input == Input::TimeOut {
                     matc.time_out();
                 }
-                record.inputs.push(recorded);
+                log.push(&input, recorded.at_ms);
             }
             actor.hand_no = hand.hand;
             if let Some((end, score)) = game.result() {
@@ -396,6 +417,7 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
                 actor.hand = Some(HandState {
                     game,
                     record,
+                    log,
                     seed: seed.0,
                     dealt: now,
                 });
@@ -479,6 +501,8 @@ impl TableActor {
             hand_no: 0,
             seq: 0,
             buffer: VecDeque::new(),
+            buffer_bytes: 0,
+            invite: None,
             move_timer: None,
             round_deadline: None,
             next_hand_at: None,
@@ -501,12 +525,14 @@ impl TableActor {
             tokio::select! {
                 biased;
                 _ = shutdown.cancelled() => break,
+                // Boxed: the states of these futures would otherwise be part of the table's
+                // task for its whole life; boxed, they exist only while a command runs.
                 command = self.rx.recv() => match command {
-                    Some(command) => self.handle_command(command).await,
+                    Some(command) => Box::pin(self.handle_command(*command)).await,
                     None => break,
                 },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
-                    if self.on_timers().await {
+                    if Box::pin(self.on_timers()).await {
                         break;
                     }
                 }
@@ -1215,6 +1241,7 @@ impl TableActor {
         self.hand = Some(HandState {
             game,
             record,
+            log: InputLog::default(),
             seed,
             dealt: Instant::now(),
         });
@@ -1328,8 +1355,13 @@ impl TableActor {
         let snapshot = hand.game.clone();
         let events = hand.game.apply(&input).map_err(Refused::Illegal)?;
         let at_ms = hand.dealt.elapsed().as_millis() as u64;
-        let row = hand.record.push(&input, Some(at_ms)).to_json();
-        let idx = (hand.record.inputs.len() - 1) as u32;
+        let row = RecordedInput {
+            input: RecordInput::from_rules(&input),
+            at_ms: Some(at_ms),
+        }
+        .to_json();
+        hand.log.push(&input, Some(at_ms));
+        let idx = (hand.log.len() - 1) as u32;
         let write = Write::Input {
             table: self.id.to_string(),
             hand: self.hand_no,
@@ -1342,7 +1374,7 @@ impl TableActor {
             tracing::error!("input not saved: {e}");
             if let Some(hand) = self.hand.as_mut() {
                 hand.game = snapshot;
-                hand.record.inputs.pop();
+                hand.log.pop();
             }
             return Err(Refused::Store);
         }
@@ -1383,8 +1415,12 @@ impl TableActor {
             .collect();
         hand.record
             .finish(RecordOutcome::new(players, end, &score, Some(&hands)));
+        hand.log.fill(&mut hand.record);
         let record = hand.record.to_json();
         let names = hand.record.seats.iter().map(|s| s.name.clone()).collect();
+        // The hand takes no more inputs: its record lives on as the JSON text just made.
+        hand.record.inputs = Vec::new();
+        hand.log = InputLog::default();
         let table = self.id.to_string();
         let mut writes = vec![Write::Record {
             table: table.clone(),
@@ -1507,15 +1543,37 @@ impl TableActor {
             out.send(for_spectators.clone());
         }
         self.spectators.retain(|o| !o.is_kicked());
-        if self.buffer.len() >= self.shared.config.replay_buffer {
-            self.buffer.pop_front();
-        }
-        self.buffer.push_back(Buffered {
+        self.buffer_event(Buffered {
             seq,
             private_to,
+            bytes: frame.approx_bytes() + tick.as_ref().map_or(0, |t| t.approx_bytes()),
             frame,
             tick,
         });
+    }
+
+    /// Keeps an event for `sync`, dropping the oldest beyond the count and byte caps. An event
+    /// larger than the byte cap by itself empties the buffer (a client behind it gets a snapshot:
+    /// the buffer never has holes).
+    fn buffer_event(&mut self, entry: Buffered) {
+        let (max_len, max_bytes) = (
+            self.shared.config.replay_buffer,
+            self.shared.config.replay_buffer_bytes,
+        );
+        if entry.bytes > max_bytes || max_len == 0 {
+            self.buffer = VecDeque::new();
+            self.buffer_bytes = 0;
+            return;
+        }
+        while !self.buffer.is_empty()
+            && (self.buffer.len() >= max_len || self.buffer_bytes + entry.bytes > max_bytes)
+        {
+            if let Some(old) = self.buffer.pop_front() {
+                self.buffer_bytes -= old.bytes;
+            }
+        }
+        self.buffer_bytes += entry.bytes;
+        self.buffer.push_back(entry);
     }
 
     fn sync(&mut self, player: &str, last_seq: u64, req: Request) {
@@ -1677,7 +1735,7 @@ impl TableActor {
         ServerMessage::Snapshot {
             table: self.id.to_string(),
             seq: self.seq,
-            view: TableSnapshot {
+            view: Box::new(TableSnapshot {
                 settings: config_to_wire(&self.config),
                 status: status.into(),
                 you: match viewer {
@@ -1696,7 +1754,7 @@ impl TableActor {
                     .map(|d| d.saturating_duration_since(now).as_millis() as u64),
                 time_out: self.matc.as_ref().is_some_and(Match::is_timed_out),
                 hand,
-            },
+            }),
         }
     }
 

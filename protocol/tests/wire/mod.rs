@@ -215,7 +215,7 @@ pub fn server_samples() -> Vec<ServerMessage> {
         Snapshot {
             table: table(),
             seq: 40,
-            view: TableSnapshot {
+            view: Box::new(TableSnapshot {
                 settings: WireSettings {
                     preset: "fitab".into(),
                     players: Some(2),
@@ -269,7 +269,7 @@ pub fn server_samples() -> Vec<ServerMessage> {
                     stallo_exchanges: 0,
                     stallo_must_draw: None,
                 }),
-            },
+            }),
         },
         Tick {
             table: table(),
