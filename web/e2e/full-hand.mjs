@@ -1,21 +1,24 @@
-// A person's full hand against three bots, through the page only: lobby, private table with an
-// invite code, ready check, draw/open/discard every turn, an illegal move refused and shown
-// (nothing changes), the score screen, verify the shuffle, the replay. Saves the screenshots.
+// A person's full hand against three server bots, through the page only: the lobby, a private
+// one-hand table created with "Empty seats: Bots: expert", the ready check, draw/open/discard every
+// turn by clicks, an illegal move refused and shown (nothing changes), the score screen, verify the
+// shuffle, the replay. Saves the screenshots.
 import assert from 'node:assert/strict';
 import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
-import { login, handOnScreen, isMyTurn, playTurn, waitMyTurnOrEnd, meldCount, selectCards, clearSelection, discardKey } from './lib/page.mjs';
+import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey } from './lib/page.mjs';
+import { personWithServerBots } from './lib/tables.mjs';
 import { isMeld } from '../js/cards.js';
 
-export const name = 'a person plays a full hand against bots';
+export const name = 'a person plays a full hand against server bots';
 
 export async function run({ browser, pageUrl, wsUrl, shots }) {
-  // Some other tables in the lobby, so it looks like a lobby.
+  // Some other tables in the lobby, so it looks like a lobby: two waiting for people, one whose
+  // empty seats the server filled with its bots.
   const others = [];
-  for (const [who, preset, players] of [['Bruno', 'feburit', 4], ['Carla', 'fitab', 2]]) {
+  for (const [who, preset, players, bots] of [['Bruno', 'feburit', 4, null], ['Carla', 'fitab', 2, null], ['Dario', 'fitab', 4, 'greedy']]) {
     const b = new Bot(wsUrl, who);
     await b.connect();
-    const r = await b.request('create_table', { settings: { preset, players }, private: false, bots: null });
+    const r = await b.request('create_table', { settings: { preset, players }, private: false, bots });
     b.table = r.table;
     others.push(b);
   }
@@ -26,30 +29,25 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   page.on('pageerror', (e) => errors.push(e.message));
   await login(page, pageUrl, 'Anna');
   await page.waitForSelector('[data-testid=table-row]');
+  // Dario's table lists its three server bots as bots.
+  await page.waitForSelector(`[data-testid=table-row][data-table="${others[2].table}"]`);
+  assert.equal(await page.$$eval(`[data-testid=table-row][data-table="${others[2].table}"] [data-testid=bot-seat]`, (e) => e.length), 3, 'bot seats marked in the lobby');
+  assert.equal(await page.$$eval(`[data-testid=table-row][data-table="${others[0].table}"] [data-testid=bot-seat]`, (e) => e.length), 0, 'no bot at a table of people');
   await sleep(200);
   await page.screenshot({ path: shots('lobby.png') });
 
-  // Create a private one-hand table; bots join with the invite code shown on the page.
-  await page.selectOption('[data-testid=create-length]', 'hands');
-  await page.fill('[data-testid=create-hands]', '1');
-  await page.dispatchEvent('[data-testid=create-hands]', 'change');
-  await page.selectOption('[data-testid=create-visibility]', 'private');
-  await page.click('[data-testid=create]');
-  const invite = (await page.textContent('[data-testid=invite-code]')).trim();
+  // A private one-hand table; the form's "Empty seats" puts expert server bots in the other three.
+  const { invite } = await personWithServerBots(page, {
+    level: 'expert',
+    onReadyCheck: async () => {
+      const names = await page.$$eval('.ready-row .grow', (els) => els.map((e) => e.textContent.trim()));
+      assert.equal(names.filter((n) => /^Bot \(expert\)/.test(n)).length, 3, 'three expert bots: ' + names.join(' | '));
+      await page.screenshot({ path: shots('ready-check.png') });
+    },
+  });
   assert.match(invite, /^[0-9A-F]{8}$/);
-  const bots = [];
-  for (const who of ['Bot Est', 'Bot Nord', 'Bot Ovest']) {
-    const b = new Bot(wsUrl, who);
-    await b.connect();
-    await b.join({ invite });
-    bots.push(b);
-  }
-  for (const b of bots) await b.ready();
-  await page.waitForSelector('[data-testid=ready]');
-  await page.screenshot({ path: shots('ready-check.png') });
-  await page.click('[data-testid=ready]');
-  await page.waitForSelector('[data-testid=hand-card]');
   assert.equal((await handOnScreen(page)).length, 11, 'eleven cards dealt');
+  assert.equal(await page.$$eval('.seat [data-testid=bot-badge]', (e) => e.length), 3, 'three bot seats at the table');
 
   let turns = 0;
   let illegalDone = false;
@@ -128,6 +126,6 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Smazzata');
   assert.deepEqual(errors, [], 'no page errors');
-  for (const b of [...bots, ...others]) b.close();
+  for (const b of others) b.close();
   await ctx.close();
 }

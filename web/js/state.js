@@ -7,7 +7,9 @@
 /** @typedef {import('./net.js').Message} Message */
 /**
  * @typedef {{id: number, side: string, kind: string, start: number|null, cards: string[], wild_at: number|null, wild: string|null}} Meld
- * @typedef {{seat: string, name: string|null, bot: boolean, connected: boolean, ready: boolean, cards: number|null, graceUntil?: number|null}} SeatInfo
+ * @typedef {{seat: string, name: string|null, bot: boolean, connected: boolean, ready: boolean, cards: number|null, graceUntil?: number|null,
+ *   standIn?: boolean, left?: boolean}} SeatInfo
+ *   (`standIn`: a server bot plays for the seat's player, gone past the grace period or left; `left`: for good)
  * @typedef {{number: number, dealer: string, onTurn: string, phase: string, hand: string[]|null, melds: Meld[], pile: string[],
  *   tallone: number, pozzetti: (string|null)[], pickedSingle: string|null, commitment: string|null, upCard: string|null,
  *   dealt: string[]|null, clockDeadline: number|null, clockGraceMs: number|null, inGrace: boolean, lastRound: number|null,
@@ -82,6 +84,15 @@ function log(st, key, params) {
 }
 
 /**
+ * Whether a seat's name is one the server gives its own bots ("Bot (expert)"): a seat with
+ * `bot` set and another name is a player's seat a bot plays for the time being (a stand-in).
+ * @param {string|null|undefined} name
+ */
+export function isServerBotName(name) {
+  return /^Bot \((random|greedy|expert|search)\)$/.test(name ?? '');
+}
+
+/**
  * Applies a snapshot (the full state as of `seq`).
  * @param {TableState} st @param {Message} m @param {number} now
  */
@@ -91,7 +102,12 @@ export function applySnapshot(st, m, now) {
   st.settings = v.settings;
   st.status = v.status;
   st.you = v.you;
-  st.seats = v.seats.map((/** @type {any} */ s) => ({ ...s }));
+  const before = st.seats;
+  st.seats = v.seats.map((/** @type {any} */ s) => {
+    const prev = before.find((x) => x.seat === s.seat && x.name === s.name);
+    const standIn = !!s.bot && (!!prev?.standIn || !isServerBotName(s.name));
+    return { ...s, standIn, left: standIn && !!prev?.left };
+  });
   st.handsPlayed = v.hands_played;
   st.sides = v.sides;
   st.totals = v.totals;
@@ -128,17 +144,17 @@ export function applyMessage(st, m, now) {
     case 'tick': break;
     case 'player_joined': {
       const s = seatInfo(st, m.seat);
-      Object.assign(s, { name: m.name, bot: m.bot, connected: true, ready: false });
+      Object.assign(s, { name: m.name, bot: m.bot, connected: true, ready: false, standIn: false, left: false });
       log(st, 'ev_joined', { name: m.name, seat: m.seat });
       break;
     }
     case 'player_left': {
       const s = seatInfo(st, m.seat);
       if (st.status === 'waiting') {
-        Object.assign(s, { name: null, bot: false, connected: false, ready: false });
+        Object.assign(s, { name: null, bot: false, connected: false, ready: false, standIn: false, left: false });
         for (const x of st.seats) x.ready = false;
       } else {
-        s.connected = false;
+        s.connected = false; s.left = true;
       }
       log(st, 'ev_left', { seat: m.seat });
       break;
@@ -152,13 +168,14 @@ export function applyMessage(st, m, now) {
     }
     case 'player_reconnected': {
       const s = seatInfo(st, m.seat);
-      s.connected = true; s.graceUntil = null; s.bot = false;
+      Object.assign(s, { connected: true, graceUntil: null, bot: false, standIn: false, left: false });
       log(st, 'ev_reconnected', { seat: m.seat });
       break;
     }
     case 'player_replaced_by_bot': {
       const s = seatInfo(st, m.seat);
-      s.bot = true; s.graceUntil = null;
+      // The bot plays through its own connection: the seat counts as connected again.
+      Object.assign(s, { bot: true, standIn: true, connected: true, graceUntil: null });
       log(st, 'ev_bot', { seat: m.seat });
       break;
     }

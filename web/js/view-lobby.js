@@ -3,6 +3,7 @@
 import { t } from './i18n.js';
 import { escapeHtml } from './app.js';
 import { cardHtml } from './cards.js';
+import { isServerBotName } from './state.js';
 
 /** @param {import('./app.js').App} app */
 export function renderLogin(app) {
@@ -18,6 +19,20 @@ export function renderLogin(app) {
       </form>
     </div>
   </section>`;
+}
+
+/** A robot's head, drawn in the text colour. */
+const ROBOT = '<svg class="robot" viewBox="0 0 16 16" width="12" height="12" aria-hidden="true" focusable="false"><g fill="currentColor">'
+  + '<circle cx="8" cy="1.6" r="1.2"/><rect x="7.4" y="2" width="1.2" height="2.2"/><rect x="0.6" y="7" width="1.6" height="3.4" rx=".6"/>'
+  + '<rect x="13.8" y="7" width="1.6" height="3.4" rx=".6"/><path fill-rule="evenodd" d="M4.5 4h7a2 2 0 0 1 2 2v6a2 2 0 0 1-2 2h-7a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z'
+  + 'M6 6.9a1.3 1.3 0 1 0 0 2.6a1.3 1.3 0 1 0 0-2.6zM10 6.9a1.3 1.3 0 1 0 0 2.6a1.3 1.3 0 1 0 0-2.6zM5.5 11h5v1.2h-5z"/></g></svg>';
+
+/**
+ * The badge of a seat a server bot plays: a robot and "Bot".
+ * @param {string} title what the badge means here (a server bot, or a bot standing in for a player)
+ */
+export function botBadge(title) {
+  return `<span class="bot-badge" title="${escapeHtml(title)}" data-testid="bot-badge">${ROBOT}<span>${t('bot')}</span></span>`;
 }
 
 /** @param {string} s */
@@ -44,7 +59,14 @@ export function renderLobby(app) {
   const f = app.lobbyForm;
   const rows = app.tables.map((tb) => {
     const seated = tb.seats.filter((/** @type {any} */ s) => s.name).length;
-    const names = tb.seats.map((/** @type {any} */ s) => `<span class="seat-chip ${s.name ? '' : 'free'}" title="${t(/** @type {any} */ ('seat_' + s.seat))}">${s.seat}: ${s.name ? escapeHtml(s.name) + (s.bot ? ` (${t('bot')})` : '') : '—'}</span>`).join(' ');
+    const names = tb.seats.map((/** @type {any} */ s) => {
+      const where = t(/** @type {any} */ ('seat_' + s.seat));
+      if (!s.name) return `<span class="seat-chip free" title="${where}">${s.seat}: —</span>`;
+      if (!s.bot) return `<span class="seat-chip" title="${where}">${s.seat}: ${escapeHtml(s.name)}</span>`;
+      // A server bot's own seat, or a player's seat a bot plays while they are away.
+      const title = isServerBotName(s.name) ? t('server_bot') : t('stand_in', { name: s.name });
+      return `<span class="seat-chip bot" data-testid="bot-seat" title="${where} · ${escapeHtml(title)}">${s.seat}: ${ROBOT} ${escapeHtml(s.name)}</span>`;
+    }).join(' ');
     const canJoin = tb.status === 'waiting' && seated < tb.players;
     return `<tr data-testid="table-row" data-table="${escapeHtml(tb.table)}">
       <td class="mono">${escapeHtml(tb.table)}</td>

@@ -4,6 +4,7 @@ import { t } from './i18n.js';
 import { escapeHtml } from './app.js';
 import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_POS, parse } from './cards.js';
 import { sideOf, partnerOf, playerCount, seatsOf } from './state.js';
+import { botBadge } from './view-lobby.js';
 
 /** mm:ss @param {number} ms */
 export function clockText(ms) {
@@ -78,7 +79,7 @@ function seatHtml(app, seat, pos) {
   const role = me ? t('you') : st.you && players === 4 && partnerOf(st.you) === seat ? t('partner') : st.you ? t('opponent') : '';
   let conn = 'connected', connText = t('connected');
   if (s && s.name) {
-    if (s.bot) { conn = 'bot'; connText = t('replaced_by_bot'); }
+    if (s.bot) { conn = 'bot'; connText = s.standIn ? t(s.left ? 'stand_in_left' : 'stand_in', { name: s.name }) : t('server_bot'); }
     else if (!s.connected) { conn = 'away'; connText = s.graceUntil ? t('disconnected_grace', { s: Math.max(0, Math.round((s.graceUntil - Date.now()) / 1000)) }) : t('disconnected'); }
   }
   const count = s && s.cards != null ? s.cards : null;
@@ -87,14 +88,14 @@ function seatHtml(app, seat, pos) {
   const dealer = h && h.dealer === seat ? `<span class="chip dealer" title="${t('dealer')}">D</span>` : '';
   return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
     <div class="seat-line">
-      <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? connText : t('free_seat')}"></span>
+      <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? escapeHtml(connText) : t('free_seat')}"></span>
       <span class="seat-name">${s && s.name ? escapeHtml(s.name) : `<em>${t('free_seat')}</em>`}</span>
-      ${s && s.bot ? `<span class="chip bot">${t('bot')}</span>` : ''}
+      ${s && s.bot ? botBadge(s.standIn ? connText : t('server_bot')) : ''}
       ${dealer}
     </div>
     <div class="seat-sub"><span>${seatName(seat)}${role ? ` · ${role}` : ''}</span>
       ${count != null ? `<span class="count" data-testid="count-${seat}">${t('cards_n', { n: count })}</span>` : ''}</div>
-    ${s && s.name && !s.connected && !s.bot ? `<div class="seat-warn">${connText}</div>` : ''}
+    ${s && s.name && ((!s.connected && !s.bot) || s.standIn) ? `<div class="seat-warn ${s.standIn ? 'stand-in' : ''}" data-testid="seat-warn-${seat}">${escapeHtml(connText)}</div>` : ''}
     ${fan}
     ${onTurn ? `<div class="turn-flag">▶ ${me ? t('your_turn') : t('turn_of', { name: escapeHtml(nameOf(st, seat)) })} ${clock}</div>` : ''}
   </div>`;
@@ -107,7 +108,7 @@ function waitingHtml(app) {
   const seats = seatsOf(playerCount(st)).map((seat) => {
     const s = st.seats.find((x) => x.seat === seat);
     return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
-      <span class="grow">${s && s.name ? escapeHtml(s.name) : `<em class="muted">${t('free_seat')}</em>`}</span>
+      <span class="grow">${s && s.name ? escapeHtml(s.name) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') : `<em class="muted">${t('free_seat')}</em>`}</span>
       <span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span></li>`;
   }).join('');
   return `<div class="ready-check panel" data-testid="ready-check">

@@ -1,5 +1,5 @@
-// Test harness: the real server, a static server for web/ (until the server serves it at /),
-// a cuttable TCP proxy, headless Debian Chromium, and bot clients speaking the JSON protocol.
+// Test harness: the real server, a static server for web/ (for a server that does not serve it at /,
+// or E2E_STATIC=1 to test the files on disk without rebuilding), a cuttable TCP proxy, headless Debian Chromium.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +12,21 @@ import { chromium } from 'playwright-core';
 export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const REPO = resolve(WEB_DIR, '..');
 
-/** Starts burraco-server on a free port; resolves with {addr, stop}. */
+/** Seconds a disconnected seat is kept before a server bot stands in (the server's --disconnect-grace-secs). */
+export const GRACE_SECS = 3;
+
+/**
+ * Starts burraco-server on a free port; resolves with {addr, stop}. Its bots wait
+ * `--bot-delay-ms` 50 (E2E_BOT_DELAY_MS) before each move, and a seat gone for GRACE_SECS gets a
+ * bot standing in, so the tests see both in seconds.
+ */
 export async function startServer(extraEnv = {}) {
   const bin = process.env.BURRACO_SERVER_BIN ?? join(REPO, 'target/release/burraco-server');
   if (!existsSync(bin)) throw new Error(`${bin} not found: cargo build --release -p burraco-server`);
   const data = mkdtempSync(join(tmpdir(), 'burraco-e2e-'));
-  const child = spawn(bin, ['--listen', '127.0.0.1:0', '--data', data], {
+  const args = ['--listen', '127.0.0.1:0', '--data', data,
+    '--bot-delay-ms', process.env.E2E_BOT_DELAY_MS ?? '50', '--disconnect-grace-secs', String(GRACE_SECS)];
+  const child = spawn(bin, args, {
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', BURRACO_NEXT_HAND_DELAY_SECS: '3', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -80,6 +89,7 @@ export async function startProxy(target) {
 
 /** Where a browser opens the client for a server at `addr`: the server's own / when it serves web/, else the static server with ?server=. */
 export async function pageUrlFor(addr, staticUrl) {
+  if (process.env.E2E_STATIC === '1') return `${staticUrl}?server=${encodeURIComponent(`ws://${addr}/ws`)}`;
   try {
     const res = await fetch(`http://${addr}/`);
     const body = await res.text();

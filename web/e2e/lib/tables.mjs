@@ -1,8 +1,36 @@
-// Tables set up for the tests: a person's page plus bots over the JSON protocol.
+// Tables set up for the tests: a person's page with the server's bots in the other seats (chosen in
+// the lobby's create form), or with Node bots over the JSON protocol where a test needs clients of its own.
 import assert from 'node:assert/strict';
 import { Bot } from './bot.mjs';
+import { until } from './harness.mjs';
 
-/** The page creates a table (through the lobby form); bots fill the other seats with the invite code; everyone is ready. */
+/**
+ * The page creates a table through the lobby form with "Empty seats" set to server bots of `level`:
+ * the server seats a ready bot in every other seat; the page passes the ready check and the hand is
+ * dealt. Resolves with the table id and the invite code (private tables).
+ */
+export async function personWithServerBots(page, { players = 4, hands = 1, level = 'expert', visibility = 'private', onReadyCheck } = {}) {
+  if (players === 2) await page.selectOption('[data-testid=create-players]', '2');
+  await page.selectOption('[data-testid=create-length]', 'hands');
+  await page.fill('[data-testid=create-hands]', String(hands));
+  await page.dispatchEvent('[data-testid=create-hands]', 'change');
+  await page.selectOption('[data-testid=create-visibility]', visibility);
+  await page.selectOption('[data-testid=create-bots]', level);
+  await page.click('[data-testid=create]');
+  await page.waitForSelector('[data-testid=ready-check]');
+  // Every other seat: a server bot, marked as one, already ready.
+  await until(async () => (await page.$$eval('.ready-row', (rows) => rows.filter((r) => r.querySelector('[data-testid=bot-badge]') && r.querySelector('.ready-state.yes')).length)) === players - 1,
+    { timeout: 10000, what: `${players - 1} ready server bots on the ready check` });
+  const invite = visibility === 'private' ? (await page.textContent('[data-testid=invite-code]')).trim() : null;
+  if (invite) assert.match(invite, /^[0-9A-F]{8}$/);
+  const table = await page.evaluate(() => /** @type {any} */ (window).__burraco.table.table);
+  if (onReadyCheck) await onReadyCheck();
+  await page.click('[data-testid=ready]');
+  await page.waitForSelector('[data-testid=hand-card]');
+  return { invite, table };
+}
+
+/** The page creates a table (through the lobby form); Node bots fill the other seats with the invite code; everyone is ready. */
 export async function personWithBots(page, wsUrl, { players = 4, hands = 1, delay = 60, names } = {}) {
   if (players === 2) await page.selectOption('[data-testid=create-players]', '2');
   await page.selectOption('[data-testid=create-length]', 'hands');
