@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
-import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey } from './lib/page.mjs';
+import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
 import { isMeld } from '../js/cards.js';
 
@@ -95,8 +95,15 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       await page.screenshot({ path: shots('table-phone.png'), fullPage: true });
       await page.setViewportSize({ width: 1360, height: 900 });
       shotMid = true;
+      // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);
-      await discardKey(page, hand[0].key);
+      const dragged = hand.find((c) => !c.code.startsWith('2') && c.code !== 'JK') ?? hand[0];
+      await page.dragAndDrop(`[data-testid=hand-card][data-key="${dragged.key}"]`, '[data-testid=pile]');
+      await until(async () => (await handOnScreen(page)).length === hand.length - 1 || scoreShown(page), { what: 'the dragged discard' });
+      if (!(await scoreShown(page))) {
+        const copies = (cards) => cards.filter((c) => c.code === dragged.code).length;
+        assert.equal(copies(await handOnScreen(page)), copies(hand) - 1, 'the dragged card left the hand');
+      }
       continue;
     }
     await playTurn(page);

@@ -66,6 +66,11 @@ export class App {
     });
     document.addEventListener('submit', (e) => this.onSubmit(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
+    // Drag where it helps: a hand card dropped on one of the side's melds attaches it (with the
+    // other selected cards), dropped on the discard pile discards it. Clicks and keys do the same.
+    document.addEventListener('dragstart', (e) => this.onDragStart(e));
+    document.addEventListener('dragover', (e) => this.onDragOver(e));
+    document.addEventListener('drop', (e) => this.onDrop(e));
     setInterval(() => this.tickClocks(), 250);
     // The lobby list refreshes itself while it is on screen.
     setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
@@ -302,6 +307,43 @@ export class App {
       case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
       case 'help': this.overlay = { kind: 'help' }; this.render(); break;
       default: break;
+    }
+  }
+
+  /** @param {DragEvent} e */
+  onDragStart(e) {
+    const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-action=card]') : null);
+    if (!el || !e.dataTransfer) return;
+    e.dataTransfer.setData('text/plain', el.dataset.key ?? '');
+    e.dataTransfer.effectAllowed = 'move';
+  }
+
+  /** The meld or pile under a drag, if it accepts cards now. @param {Event} e */
+  dropTarget(e) {
+    const h = this.table?.hand;
+    if (!h || h.phase !== 'play' || !this.table?.you || h.onTurn !== this.table.you) return null;
+    const el = e.target instanceof HTMLElement ? e.target.closest('[data-action=meld], [data-testid=pile]') : null;
+    return /** @type {HTMLElement | null} */ (el);
+  }
+
+  /** @param {DragEvent} e */
+  onDragOver(e) {
+    if (this.dropTarget(e)) e.preventDefault();
+  }
+
+  /** @param {DragEvent} e */
+  onDrop(e) {
+    const target = this.dropTarget(e);
+    const key = e.dataTransfer?.getData('text/plain');
+    if (!target || !key) return;
+    e.preventDefault();
+    const card = this.handKeys(this.table?.hand?.hand ?? []).find((k) => k.key === key);
+    if (!card) return;
+    if (target.dataset.action === 'meld') {
+      this.selected.add(key);
+      this.attachTo(Number(target.dataset.meld));
+    } else {
+      this.act('discard', { card: card.code });
     }
   }
 

@@ -203,7 +203,7 @@ export function renderTable(app) {
       inner = `<div class="hand-cards" role="group" aria-label="${t('your_hand')}" data-testid="hand" style="--n:${keys.length}">${keys.map((k, i) => {
         const sel = app.selected.has(k.key);
         const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
-        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+        return `<button type="button" draggable="true" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
       }).join('')}</div>`;
     }
     const sel = app.selectedCards();
