@@ -482,27 +482,16 @@ fn attach_combination(meld: &Meld, rank: Rank, cards: &[Card]) -> Result<Meld, M
     {
         return Err(MeldError::WrongCard { card });
     }
-    if meld.len() + cards.len() > MAX_COMBINATION {
+    let len = meld.len() + cards.len();
+    if len > MAX_COMBINATION {
         return Err(MeldError::CombinationTooLong);
     }
-    let mut counts = [0u8; 4];
-    let mut wild = meld.wild_card();
-    let mut wilds = usize::from(wild.is_some());
-    // The meld's naturals come first, its wild (if any) last.
-    let naturals = &meld.cards()[..meld.len() - wilds];
-    for &card in naturals.iter().chain(cards) {
-        match card.suit() {
-            Some(suit) if !card.is_wild() => counts[suit as usize] += 1,
-            _ => {
-                wilds += 1;
-                wild = Some(card);
-            }
-        }
+    // The result is the combination of all the cards together: count them once, without the heap.
+    let mut all = [Card::JOKER; MAX_COMBINATION];
+    for (slot, &card) in all.iter_mut().zip(meld.cards().iter().chain(cards)) {
+        *slot = card;
     }
-    if wilds > 1 {
-        return Err(MeldError::TooManyWilds);
-    }
-    Ok(combination(rank, counts, wild))
+    open_combination(rank, &all[..len])
 }
 
 /// Where a sequence's ace goes.

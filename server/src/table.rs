@@ -863,28 +863,31 @@ impl TableActor {
             return;
         }
         for seat in Seat::ALL {
-            let Some(slot) = self.seats[seat.index()].take() else {
-                continue;
-            };
-            if let Some(out) = &slot.out {
+            if let Some(out) = self.vacate(seat).and_then(|slot| slot.out) {
                 out.kick();
             }
-            self.shared.store.write_later(vec![Write::Seat {
-                table: self.id.to_string(),
-                seat: seat.code().into(),
-                player: None,
-                bot: None,
-            }]);
-            let seq = self.next_seq();
-            self.publish(
-                ServerMessage::PlayerLeft {
-                    table: self.id.to_string(),
-                    seq,
-                    seat: WireSeat(seat),
-                },
-                None,
-            );
         }
+    }
+
+    /// Frees a seat, persists that, and tells the table; returns who sat there.
+    fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
+        let slot = self.seats[seat.index()].take()?;
+        self.shared.store.write_later(vec![Write::Seat {
+            table: self.id.to_string(),
+            seat: seat.code().into(),
+            player: None,
+            bot: None,
+        }]);
+        let seq = self.next_seq();
+        self.publish(
+            ServerMessage::PlayerLeft {
+                table: self.id.to_string(),
+                seq,
+                seat: WireSeat(seat),
+            },
+            None,
+        );
+        Some(slot)
     }
 
     /// After a seat is freed before the match, everyone must ready again; bots are ready at
@@ -930,22 +933,7 @@ impl TableActor {
         let id = req.id;
         match self.status {
             Status::Waiting => {
-                self.seats[seat.index()] = None;
-                self.shared.store.write_later(vec![Write::Seat {
-                    table: self.id.to_string(),
-                    seat: seat.code().into(),
-                    player: None,
-                    bot: None,
-                }]);
-                let seq = self.next_seq();
-                self.publish(
-                    ServerMessage::PlayerLeft {
-                        table: self.id.to_string(),
-                        seq,
-                        seat: WireSeat(seat),
-                    },
-                    None,
-                );
+                self.vacate(seat);
                 self.reset_ready();
                 self.dismiss_bots_if_alone();
                 req.reply(ServerMessage::Ok { id });
