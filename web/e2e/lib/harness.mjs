@@ -12,13 +12,18 @@ import { chromium } from 'playwright-core';
 export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const REPO = resolve(WEB_DIR, '..');
 
-/** Seconds a disconnected seat is kept before a server bot stands in (the server's --disconnect-grace-secs). */
-export const GRACE_SECS = 3;
+/**
+ * Seconds a disconnected seat is kept before a server bot stands in (the server's
+ * --disconnect-grace-secs). Well above the reconnect test's 2.5 s outage plus the page's backoff:
+ * at 3 s a stand-in sometimes played the absent player's turn, as the server should, and the
+ * test's "same cards after the reconnect" no longer held.
+ */
+export const GRACE_SECS = 12;
 
 /**
  * Starts burraco-server on a free port; resolves with {addr, stop}. Its bots wait
  * `--bot-delay-ms` 50 (E2E_BOT_DELAY_MS) before each move, and a seat gone for GRACE_SECS gets a
- * bot standing in, so the tests see both in seconds.
+ * bot standing in.
  */
 export async function startServer(extraEnv = {}) {
   const bin = process.env.BURRACO_SERVER_BIN ?? join(REPO, 'target/release/burraco-server');
