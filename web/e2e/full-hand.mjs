@@ -89,11 +89,21 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       // Select a playable card for the picture, if any.
       const playable = await page.$$eval('[data-testid=hand-card].playable', (els) => els.map((e) => e.dataset.key));
       if (playable.length) await selectCards(page, playable.slice(0, Math.min(3, playable.length)));
+      // The hand panel sticks to the bottom of the window: scrolled down, as a player who plays
+      // to the side's melds sees the table.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await sleep(150);
       await page.screenshot({ path: shots('table-mid-hand.png') });
+      // The phone: the whole page, in a window as tall as the page (a full-page capture would
+      // paint the sticky hand panel over the middle of the table).
       await page.setViewportSize({ width: 390, height: 844 });
       await sleep(200);
-      await page.screenshot({ path: shots('table-phone.png'), fullPage: true });
+      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: 390, height: tall });
+      await sleep(200);
+      await page.screenshot({ path: shots('table-phone.png') });
       await page.setViewportSize({ width: 1360, height: 900 });
+      await page.evaluate(() => window.scrollTo(0, 0));
       shotMid = true;
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);

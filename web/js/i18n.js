@@ -54,7 +54,7 @@ const en = {
   spectating: 'You are watching this table',
   hand_n: 'Hand {n}', hand_of: 'Hand {n} of {total}', to_target: 'to {n} points',
   dealer: 'Dealer',
-  cards_n: '{n} cards',
+  cards_n: '{n} cards', cards_n_one: '1 card',
   tallone: 'Tallone', pile: 'Discard pile', pile_empty: 'empty',
   pozzetto: 'Pozzetto', pozzetto_taken_by: 'taken by {side}', pozzetto_free: 'not taken',
   your_pozzetto_hidden: 'Your pozzetto (11 cards) is yours: you will see it after your partner\'s next discard.',
@@ -103,7 +103,7 @@ const en = {
   v_dealt_hands: 'The deal recomputed in your browser',
   hand_record: 'Hand record', replay: 'Replay', download_record: 'Download the record (JSON)',
   replay_step: 'Step {i} of {n}', replay_start: 'Deal', first: 'First', prev: 'Previous', next: 'Next', last: 'Last',
-  r_draw: '{seat} draws {card}', r_pick_up: '{seat} picks up the pile ({n} cards)', r_open: '{seat} opens {cards}', r_attach: '{seat} attaches {cards} to meld {meld}',
+  r_draw: '{seat} draws {card}', r_pick_up: '{seat} picks up the pile ({n} cards)', r_pick_up_one: '{seat} picks up the pile (1 card)', r_open: '{seat} opens {cards}', r_attach: '{seat} attaches {cards} to meld {meld}',
   r_discard: '{seat} discards {card}', r_clock_expired: '{seat}: the clock ran out', r_time_out: 'TIME OUT', r_pozzetto: '{seat} takes pozzetto {p}',
   chat: 'Chat', say: 'Say',
   phrase_hello: 'Hello!', phrase_good_luck: 'Good luck!', phrase_well_played: 'Well played!', phrase_thanks: 'Thanks!', phrase_sorry: 'Sorry!', phrase_goodbye: 'Goodbye!',
@@ -116,10 +116,10 @@ const en = {
   table_full: 'That table is full.',
   log: 'Table log',
   ev_joined: '{name} sat at {seat}', ev_left: '{seat} left', ev_ready: '{seat} is ready', ev_hand_started: 'Hand {n} dealt by {seat}',
-  ev_disconnected: '{seat} lost the connection', ev_reconnected: '{seat} is back', ev_bot: 'A bot plays {seat}',
+  ev_disconnected: '{seat} lost the connection', ev_reconnected: '{seat} is back', ev_bot: 'A bot plays for {seat}',
   ev_opened: '{seat} opened a meld', ev_attached: '{seat} attached to meld {m}', ev_pozzetto: '{seat} took pozzetto {p}{how}', in_diretta: ' (in diretta)', con_lo_scarto: ' (with the discard)',
   ev_match_started: 'The match starts. First dealer: {seat}',
-  ev_discarded: '{seat} discarded {card}', ev_drew: '{seat} drew', ev_picked_up: '{seat} picked up {n} cards',
+  ev_discarded: '{seat} discarded {card}', ev_drew: '{seat} drew', ev_picked_up: '{seat} picked up {n} cards', ev_picked_up_one: '{seat} picked up 1 card',
   playable_hint: 'Highlighted cards can be played (a hint; the server decides).',
 };
 
@@ -175,7 +175,7 @@ const it = {
   spectating: 'Stai guardando questo tavolo',
   hand_n: 'Smazzata {n}', hand_of: 'Smazzata {n} di {total}', to_target: 'ai {n} punti',
   dealer: 'Mazziere',
-  cards_n: '{n} carte',
+  cards_n: '{n} carte', cards_n_one: '1 carta',
   tallone: 'Tallone', pile: 'Scarti', pile_empty: 'vuoto',
   pozzetto: 'Pozzetto', pozzetto_taken_by: 'preso da {side}', pozzetto_free: 'non preso',
   your_pozzetto_hidden: 'Il pozzetto (11 carte) è tuo: lo vedrai dopo il prossimo scarto del compagno.',
@@ -224,7 +224,7 @@ const it = {
   v_dealt_hands: 'La distribuzione ricalcolata nel tuo browser',
   hand_record: 'Verbale della smazzata', replay: 'Rivedi', download_record: 'Scarica il verbale (JSON)',
   replay_step: 'Passo {i} di {n}', replay_start: 'Distribuzione', first: 'Inizio', prev: 'Indietro', next: 'Avanti', last: 'Fine',
-  r_draw: '{seat} pesca {card}', r_pick_up: '{seat} raccoglie gli scarti ({n} carte)', r_open: '{seat} cala {cards}', r_attach: '{seat} attacca {cards} al gioco {meld}',
+  r_draw: '{seat} pesca {card}', r_pick_up: '{seat} raccoglie gli scarti ({n} carte)', r_pick_up_one: '{seat} raccoglie gli scarti (1 carta)', r_open: '{seat} cala {cards}', r_attach: '{seat} attacca {cards} al gioco {meld}',
   r_discard: '{seat} scarta {card}', r_clock_expired: '{seat}: tempo scaduto', r_time_out: 'TIME OUT', r_pozzetto: '{seat} prende il pozzetto {p}',
   chat: 'Chat', say: 'Dì',
   phrase_hello: 'Ciao!', phrase_good_luck: 'Buona fortuna!', phrase_well_played: 'Ben giocato!', phrase_thanks: 'Grazie!', phrase_sorry: 'Scusa!', phrase_goodbye: 'Arrivederci!',
@@ -240,7 +240,7 @@ const it = {
   ev_disconnected: '{seat} ha perso la connessione', ev_reconnected: '{seat} è tornato', ev_bot: 'Un bot gioca per {seat}',
   ev_opened: '{seat} ha calato un gioco', ev_attached: '{seat} ha attaccato al gioco {m}', ev_pozzetto: '{seat} ha preso il pozzetto {p}{how}', in_diretta: ' (in diretta)', con_lo_scarto: ' (con lo scarto)',
   ev_match_started: 'La partita comincia. Primo mazziere: {seat}',
-  ev_discarded: '{seat} ha scartato {card}', ev_drew: '{seat} ha pescato', ev_picked_up: '{seat} ha raccolto {n} carte',
+  ev_discarded: '{seat} ha scartato {card}', ev_drew: '{seat} ha pescato', ev_picked_up: '{seat} ha raccolto {n} carte', ev_picked_up_one: '{seat} ha raccolto 1 carta',
   playable_hint: 'Le carte evidenziate si possono giocare (un suggerimento; decide il server).',
 };
 
@@ -270,11 +270,14 @@ export function setLang(l) {
 }
 
 /**
+ * The string `key` in the page's language with its {params} filled in; with `n` equal to 1, the
+ * singular `key_one` where there is one ("1 card").
  * @param {Key} key
  * @param {Record<string, string|number>} [params]
  */
 export function t(key, params) {
   const dict = DICTIONARIES[lang];
+  if (params && params.n === 1 && `${key}_one` in en) key = /** @type {Key} */ (`${key}_one`);
   let s = dict[key] ?? en[key] ?? key;
   if (params) s = s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
   return s;

@@ -69,7 +69,7 @@ function scoreHtml(app) {
         </tbody>
       </table>
       <h3>${t('final_hands')}</h3>
-      <div class="final-hands">${e.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(nameOf(st, h.seat))} <span class="muted">(${h.seat})</span></span>
+      <div class="final-hands">${e.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(nameOf(st, h.seat, { disambiguate: false }))} <span class="muted">(${h.seat})</span></span>
         <span class="mini-cards">${h.cards.length ? sortCards(h.cards, 'suit').map((/** @type {string} */ c) => cardHtml(c, { cls: 'mini' })).join('') : '—'}</span></div>`).join('')}</div>`;
   }
   if (me) {

@@ -17,12 +17,16 @@ export function clockText(ms) {
 const seatName = (seat) => t(/** @type {any} */ (`seat_${seat}`));
 
 /**
- * The seat names shown in messages: the player's name or the seat.
- * @param {import('./state.js').TableState} st @param {string} seat
+ * The seat names shown in messages: the player's name (with the seat when another seat has the
+ * same name), or the seat.
+ * @param {import('./state.js').TableState} st @param {string} seat @param {{disambiguate?: boolean}} [o]
  */
-export function nameOf(st, seat) {
+export function nameOf(st, seat, { disambiguate = true } = {}) {
   const s = st.seats.find((x) => x.seat === seat);
-  return s && s.name ? s.name : seatName(seat);
+  if (!s || !s.name) return seatName(seat);
+  // Three "Bot (expert)" at one table: say which one.
+  if (disambiguate && st.seats.some((x) => x.seat !== seat && x.name === s.name)) return `${s.name} · ${seatName(seat)}`;
+  return s.name;
 }
 
 /**

@@ -14,11 +14,12 @@ export const REPO = resolve(WEB_DIR, '..');
 
 /**
  * Seconds a disconnected seat is kept before a server bot stands in (the server's
- * --disconnect-grace-secs). Well above the reconnect test's 2.5 s outage plus the page's backoff:
- * at 3 s a stand-in sometimes played the absent player's turn, as the server should, and the
- * test's "same cards after the reconnect" no longer held.
+ * --disconnect-grace-secs). The reconnect test's short outage (1 s, back within 1.5 s with the
+ * page's backoff) stays well inside it, so no stand-in plays that player's turn; its long outage
+ * (GRACE_SECS + 0.4 s, back at the page's fourth retry, 4.5 s at the earliest) outlasts it, so a
+ * stand-in plays the seat for 1.5 s or more, until the page is back.
  */
-export const GRACE_SECS = 12;
+export const GRACE_SECS = 3;
 
 /**
  * Starts burraco-server on a free port; resolves with {addr, stop}. Its bots wait
