@@ -1115,23 +1115,8 @@ impl TableActor {
         slot.grace_until = None;
         if self.status == Status::Waiting {
             let player = slot.player.clone();
-            self.seats[seat.index()] = None;
             crate::forget_seat(&self.shared, &player, &self.id);
-            self.shared.store.write_later(vec![Write::Seat {
-                table: self.id.to_string(),
-                seat: seat.code().into(),
-                player: None,
-                bot: None,
-            }]);
-            let seq = self.next_seq();
-            self.publish(
-                ServerMessage::PlayerLeft {
-                    table: self.id.to_string(),
-                    seq,
-                    seat: WireSeat(seat),
-                },
-                None,
-            );
+            self.vacate(seat);
             self.dismiss_bots_if_alone();
             self.refresh_info();
             return;
