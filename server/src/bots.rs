@@ -164,15 +164,19 @@ impl Bot {
     async fn run(mut self) {
         tracing::debug!("bot started");
         let delay = self.shared.config.bot_delay;
-        let shutdown = self.shared.shutdown.clone();
-        let kick = self.kick.clone();
+        let shutdown_token = self.shared.shutdown.child_token();
+        let kick_token = self.kick.clone();
+        // A child token and futures made once (see the connection's reader loop).
+        let shutdown = shutdown_token.cancelled();
+        let kick = kick_token.cancelled();
+        tokio::pin!(shutdown, kick);
         loop {
             let ready = self.ready_to_act();
             let stuck = self.refusals >= REFUSALS_BEFORE_GIVING_UP;
             tokio::select! {
                 biased;
-                _ = kick.cancelled() => break,
-                _ = shutdown.cancelled() => break,
+                _ = &mut kick => break,
+                _ = &mut shutdown => break,
                 frame = self.rx.recv() => {
                     let Some(frame) = frame else { break };
                     if let Next::Stop = self.on_message(frame.message()).await {

@@ -42,7 +42,8 @@ pub struct ServerConfig {
     pub hello_timeout: Duration,
     /// WebSocket read and write buffer sizes (bytes).
     pub ws_buffer: usize,
-    /// SQLite WAL pages between checkpoints.
+    /// WAL pages at which SQLite checkpoints inside a commit: a fallback only, for when the
+    /// checkpointer thread falls behind (it restarts the WAL every 100 ms).
     pub wal_autocheckpoint: u32,
     /// Test only: deal every hand from this seed instead of a fresh random one.
     pub fixed_seed: Option<[u8; 32]>,
@@ -131,7 +132,8 @@ pub struct Cli {
     /// Bytes those events may keep alive per table [default: 4096].
     #[arg(long, env = "BURRACO_REPLAY_BUFFER_BYTES")]
     pub replay_buffer_bytes: Option<usize>,
-    /// SQLite WAL pages between checkpoints [default: 1000].
+    /// WAL pages at which SQLite checkpoints inside a commit, a fallback for when the
+    /// checkpointer thread falls behind [default: 10000].
     #[arg(long, env = "BURRACO_WAL_AUTOCHECKPOINT")]
     pub wal_autocheckpoint: Option<u32>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal

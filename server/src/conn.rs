@@ -285,11 +285,19 @@ impl Connection {
             spectating: HashSet::new(),
             strikes: 0,
         };
+        // A child of the server's shutdown token, waited on by one future made once: every poll
+        // of a token's future takes the token's lock and a fresh `cancelled()` registers a waiter
+        // under it, and the server-wide token's lock was contended by every task on both workers
+        // (4-5% of the server's CPU under load, `perf`). A child has a lock of its own.
+        let shutdown_token = shared.shutdown.child_token();
+        let kicked = kick.cancelled();
+        let shutdown = shutdown_token.cancelled();
+        tokio::pin!(kicked, shutdown);
         loop {
             let frame = tokio::select! {
                 biased;
-                _ = kick.cancelled() => break,
-                _ = shared.shutdown.cancelled() => {
+                _ = &mut kicked => break,
+                _ = &mut shutdown => {
                     this.out.send_message(ServerMessage::Goodbye { reason: "server shutting down: reconnect later with your session".into() });
                     close_code.store(CLOSE_GOING_AWAY, Ordering::Relaxed);
                     break;
@@ -689,10 +697,14 @@ async fn write_loop(
     binary: bool,
 ) {
     let mut close = true;
+    // Made once (see the reader loop): polled by reference in every round.
+    let kicked = kick.cancelled();
+    let closed = closing.cancelled();
+    tokio::pin!(kicked, closed);
     loop {
         tokio::select! {
             biased;
-            _ = kick.cancelled() => {
+            _ = &mut kicked => {
                 let frame = CloseFrame { code: CLOSE_POLICY.into(), reason: "too slow".into() };
                 let _ = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
                 close = false;
@@ -718,7 +730,7 @@ async fn write_loop(
                 };
                 let result = tokio::select! {
                     biased;
-                    _ = kick.cancelled() => continue,
+                    _ = &mut kicked => continue,
                     result = write => result,
                 };
                 if result.is_err() {
@@ -726,7 +738,7 @@ async fn write_loop(
                     break;
                 }
             }
-            _ = closing.cancelled() => {
+            _ = &mut closed => {
                 'drain: while let Ok(frame) = rx.try_recv() {
                     for m in frame.to_ws_frames(binary) {
                         if sink.feed(m).await.is_err() {

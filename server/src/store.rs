@@ -19,6 +19,8 @@
 //! table in play. Databases written before have their inputs in `inputs`, still read.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -50,11 +52,27 @@ CREATE TABLE IF NOT EXISTS record_players (
 CREATE INDEX IF NOT EXISTS record_players_name ON record_players (name);
 ";
 
-/// WAL pages between checkpoints by default (SQLite's own). Each checkpoint runs inside a commit
-/// and `fsync`s twice; at 4,800 appends per second that is about one a second, the remaining
-/// latency tail (docs/PERFORMANCE.md). Fewer, larger checkpoints made the tail worse (10,000
-/// pages: p99 19.5 ms instead of 6.8 ms).
-pub const DEFAULT_WAL_AUTOCHECKPOINT: u32 = 1_000;
+/// WAL pages at which SQLite's own checkpoint runs inside a commit: only a fallback, for when the
+/// checkpointer thread (below) falls behind. In normal running the WAL restarts every
+/// [`CHECKPOINT_INTERVAL`] and never gets near it.
+pub const DEFAULT_WAL_AUTOCHECKPOINT: u32 = 10_000;
+
+/// How often the checkpointer thread copies the WAL into the database file.
+///
+/// Why a thread: a checkpoint `fsync`s the WAL and the database file, a few milliseconds for the
+/// ~4 MB SQLite checkpoints at by default, and inside a commit every table's append waits that
+/// long (measured: 96 commits of 2-10 ms in 15 s at 9,200 appends/s, the whole p99 tail). The
+/// checkpointer does the bulk on its own connection without blocking the writer (`PASSIVE`).
+/// Alone it would never let the WAL restart (the writer commits during every pass, so the WAL is
+/// never fully copied when a write begins, and it grows without bound: tried, 55 MB in 30 s), so
+/// after each pass the writer copies the few frames committed meanwhile itself, between two
+/// batches; its next commit then starts the WAL over from the beginning.
+const CHECKPOINT_INTERVAL: Duration = Duration::from_millis(100);
+
+/// A checkpointer pass with at most this many frames to copy is small enough to hand the rest to
+/// the writer; otherwise another pass follows at once (up to [`MAX_PASSES`] in a row).
+const SMALL_PASS_FRAMES: i64 = 8;
+const MAX_PASSES: usize = 4;
 
 /// One change to persist.
 #[derive(Debug, Clone)]
@@ -144,7 +162,7 @@ pub struct Store {
     path: PathBuf,
     wait_blocking: bool,
     /// A read connection kept for session look-ups.
-    lookup: std::sync::Arc<std::sync::Mutex<Option<Connection>>>,
+    lookup: Arc<std::sync::Mutex<Option<Connection>>>,
 }
 
 impl std::fmt::Debug for Job {
@@ -195,10 +213,11 @@ impl Store {
         conn.pragma_update(None, "wal_autocheckpoint", wal_pages.max(1))?;
         conn.execute_batch(SCHEMA)?;
         migrate(&conn)?;
+        let checkpointer = Checkpointer::start(open(&path)?)?;
         let (tx, rx) = mpsc::channel(1024);
         let thread = std::thread::Builder::new()
             .name("burraco-store".into())
-            .spawn(move || write_loop(conn, rx))
+            .spawn(move || write_loop(conn, rx, checkpointer))
             .map_err(|e| StoreError::Sqlite(e.to_string()))?;
         Ok((
             Store {
@@ -472,7 +491,101 @@ pub struct LoadedHand {
     pub inputs: Vec<String>,
 }
 
-fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
+/// The checkpointer thread and what it shares with the writer.
+struct Checkpointer {
+    /// A pass has finished: the writer should copy what was committed during it.
+    tail_due: Arc<AtomicBool>,
+    /// Dropped to stop the thread.
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Checkpointer {
+    fn start(conn: Connection) -> Result<Checkpointer, StoreError> {
+        let tail_due = Arc::new(AtomicBool::new(false));
+        let (stop, stopped) = std::sync::mpsc::channel();
+        let due = tail_due.clone();
+        let thread = std::thread::Builder::new()
+            .name("burraco-checkpoint".into())
+            .spawn(move || checkpoint_loop(&conn, &stopped, &due))
+            .map_err(|e| StoreError::Sqlite(e.to_string()))?;
+        Ok(Checkpointer {
+            tail_due,
+            stop,
+            thread,
+        })
+    }
+
+    /// Called by the writer between batches: finishes the last pass so the WAL can restart.
+    fn finish_pass(&self, conn: &Connection) {
+        if self.tail_due.swap(false, Ordering::AcqRel) {
+            timed_checkpoint(conn, "writer");
+        }
+    }
+
+    fn stop(self) {
+        drop(self.stop);
+        let _ = self.thread.join();
+    }
+}
+
+fn checkpoint_loop(
+    conn: &Connection,
+    stopped: &std::sync::mpsc::Receiver<()>,
+    tail_due: &AtomicBool,
+) {
+    while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+        stopped.recv_timeout(CHECKPOINT_INTERVAL)
+    {
+        // Until the writer has finished the previous pass, another would only race it.
+        if tail_due.load(Ordering::Acquire) {
+            continue;
+        }
+        // Passes until one had little to copy, so that what the writer is left with (the frames
+        // committed during the last pass) is a frame or two: its checkpoint then `fsync`s next
+        // to nothing.
+        // After MAX_PASSES the writer is handed whatever is left all the same: under a commit
+        // rate that outruns the passes, waiting for a small one would let the WAL grow to the
+        // fallback (seen with the tests running in parallel: 36 MB).
+        let mut copied_before = 0;
+        let mut due = false;
+        for _ in 0..MAX_PASSES {
+            let Some((log, copied)) = timed_checkpoint(conn, "checkpointer") else {
+                break;
+            };
+            if log <= 0 {
+                break;
+            }
+            due = true;
+            if log - copied_before <= SMALL_PASS_FRAMES {
+                break;
+            }
+            copied_before = copied;
+        }
+        if due {
+            tail_due.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// A `PASSIVE` checkpoint (never waits for the writer or readers); (WAL frames, frames copied).
+fn timed_checkpoint(conn: &Connection, by: &'static str) -> Option<(i64, i64)> {
+    let started = std::time::Instant::now();
+    let result = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| {
+        Ok((r.get::<_, i64>(1)?, r.get::<_, i64>(2)?))
+    });
+    metrics::histogram!("burraco_store_checkpoint_seconds", "by" => by)
+        .record(started.elapsed().as_secs_f64());
+    match result {
+        Ok(frames) => Some(frames),
+        Err(e) => {
+            tracing::warn!("checkpoint failed: {e}");
+            None
+        }
+    }
+}
+
+fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>, checkpointer: Checkpointer) {
     let mut batch = Vec::with_capacity(64);
     while let Some(job) = rx.blocking_recv() {
         batch.push(job);
@@ -482,7 +595,9 @@ fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
+        let started = std::time::Instant::now();
         let result = apply(&mut conn, &batch).map_err(StoreError::from);
+        metrics::histogram!("burraco_store_commit_seconds").record(started.elapsed().as_secs_f64());
         if let Err(e) = &result {
             tracing::error!("store write failed: {e}");
         }
@@ -491,7 +606,9 @@ fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
                 let _ = ack.send(result.clone());
             }
         }
+        checkpointer.finish_pass(&conn);
     }
+    checkpointer.stop();
     let _ = conn.pragma_update(None, "wal_checkpoint", "TRUNCATE");
 }
 

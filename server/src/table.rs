@@ -519,12 +519,16 @@ impl TableActor {
 
     async fn run(&mut self) {
         tracing::debug!("table started");
-        let shutdown = self.shared.shutdown.clone();
+        // A child token and one future made once (see the connection's reader loop): the
+        // server-wide token's lock is contended by every task.
+        let token = self.shared.shutdown.child_token();
+        let shutdown = token.cancelled();
+        tokio::pin!(shutdown);
         loop {
             let deadline = self.next_deadline();
             tokio::select! {
                 biased;
-                _ = shutdown.cancelled() => break,
+                _ = &mut shutdown => break,
                 // Boxed: the states of these futures would otherwise be part of the table's
                 // task for its whole life; boxed, they exist only while a command runs.
                 command = self.rx.recv() => match command {

@@ -24,5 +24,7 @@ mod play;
 mod reconnect;
 /// Stallo: `fitab` ends the hand, `fedibur` makes the first exchanger draw.
 mod stallo;
+/// The store's checkpoints keep the WAL small under appends that never pause.
+mod store;
 /// The annotated transcript in docs/PROTOCOL.md comes from this run.
 mod transcript;
