@@ -13,7 +13,8 @@ mod bots;
 mod clocks;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;
-/// Malformed, oversized and flooding input; the version rule; the HTTP endpoints.
+/// Malformed, oversized and flooding input; the version rule; the HTTP endpoints; a client that
+/// stops reading is dropped by its bounded outbound queue (socket level) and the server serves on.
 mod hygiene;
 /// Illegal actions are refused with the rule, and nothing changes.
 mod illegal;

@@ -174,3 +174,139 @@ async fn a_slow_client_is_dropped_and_never_stalls_the_table() {
     }
     server.stop().await;
 }
+
+/// The process-wide count of slow clients dropped, from `/metrics` (every server in this test
+/// binary shares one recorder, so only a rise means anything).
+async fn slow_clients_dropped(server: &TestServer) -> u64 {
+    let (status, body) = server.http_get("/metrics").await;
+    assert_eq!(status, 200, "{body}");
+    body.lines()
+        .find_map(|line| line.strip_prefix("burraco_slow_clients_dropped_total "))
+        .map_or(0, |value| value.trim().parse().expect("a count"))
+}
+
+/// A raw WebSocket, past its welcome, whose TCP receive buffer is tiny: set before `connect`, so
+/// the window is small from the handshake on and the kernel cannot absorb what it never reads.
+async fn connect_with_tiny_receive_window(
+    server: &TestServer,
+    name: &str,
+) -> tokio_tungstenite::WebSocketStream<tokio::net::TcpStream> {
+    use futures_util::{SinkExt, StreamExt};
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("receive buffer");
+    let stream = socket.connect(server.addr).await.expect("connect");
+    let (mut ws, _) = tokio_tungstenite::client_async(format!("ws://{}/ws", server.addr), stream)
+        .await
+        .expect("handshake");
+    let hello = ClientMessage::Hello {
+        version: "1.0".into(),
+        name: name.into(),
+        resume: None,
+    };
+    let hello = burraco_protocol::codec::to_json(&hello);
+    ws.send(Message::Text(hello.into())).await.expect("hello");
+    let welcome = ws.next().await.expect("a welcome").expect("a frame");
+    assert!(
+        welcome
+            .to_text()
+            .expect("text")
+            .contains(r#""type":"welcome""#)
+    );
+    ws
+}
+
+/// A client that stops reading is dropped by its bounded outbound queue, at the socket level, and
+/// the server serves on. Its receive window is tiny (so loopback's socket buffers cannot hide that
+/// it never reads) and it asks for a ~10 KB table list over and over, four at a time: half its
+/// queue of 8, with a healthy neighbour's ping round trip between rounds, so the server's writer
+/// drains each round and only a client that does not read can fill the queue. It asks for more
+/// (8 MB) than the server's socket buffer can ever take (`tcp_wmem` max: 4 MB here), then reads: the
+/// stream ends (a 1008 close or a reset) before every reply has come, where a server without the
+/// bound would deliver them all and keep the connection. The drop counter rises (it is
+/// process-wide, so the close is what ties the drop to this client), and the neighbour is
+/// answered throughout and after.
+#[tokio::test]
+async fn a_client_that_stops_reading_is_dropped_and_the_server_serves_on() {
+    use futures_util::{SinkExt, StreamExt};
+    const PER_ROUND: u64 = 4;
+    const ROUNDS: u64 = 200;
+    let server = TestServer::with(|c| {
+        c.outbound_queue = 8;
+        c.rate_per_sec = 100_000;
+        c.rate_burst = 100_000;
+    })
+    .await;
+    let mut neighbour = server.client("neighbour").await;
+    for _ in 0..40 {
+        let reply = neighbour
+            .request(|id| ClientMessage::CreateTable {
+                id,
+                settings: settings("fitab", 4, Some(1), "off"),
+                private: false,
+                bots: None,
+            })
+            .await;
+        assert!(
+            matches!(reply, ServerMessage::TableCreated { .. }),
+            "{reply:?}"
+        );
+    }
+    let dropped_before = slow_clients_dropped(&server).await;
+    let mut sleepy = connect_with_tiny_receive_window(&server, "sleepy").await;
+
+    // Ask without reading; a failed write means the server has hung up already.
+    let mut sent = 0;
+    for _ in 0..ROUNDS {
+        neighbour.barrier().await;
+        let round = async {
+            for _ in 0..PER_ROUND {
+                let list =
+                    burraco_protocol::codec::to_json(&ClientMessage::ListTables { id: sent + 1 });
+                sleepy.feed(Message::Text(list.into())).await?;
+                sent += 1;
+            }
+            sleepy.flush().await
+        };
+        let written = tokio::time::timeout(Duration::from_secs(2), round).await;
+        if !matches!(written, Ok(Ok(()))) {
+            break;
+        }
+    }
+
+    // Now read: the stream ends short of the replies, in the close (1008 "too slow" when it got
+    // out past the full socket) or a reset.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let mut replies = 0;
+    loop {
+        let frame = tokio::time::timeout_at(deadline, sleepy.next())
+            .await
+            .unwrap_or_else(|_| panic!("still open after {replies} of {sent} replies"));
+        match frame {
+            Some(Ok(Message::Close(Some(close)))) => {
+                assert_eq!(u16::from(close.code), 1008, "{close:?}");
+                break;
+            }
+            Some(Ok(Message::Close(None))) | Some(Err(_)) | None => break,
+            Some(Ok(_)) => replies += 1,
+        }
+    }
+    assert!(replies < sent, "all {sent} replies came, then the close");
+    while slow_clients_dropped(&server).await <= dropped_before {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "burraco_slow_clients_dropped_total did not rise"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    let reply = neighbour
+        .request(|id| ClientMessage::ListTables { id })
+        .await;
+    assert!(
+        matches!(&reply, ServerMessage::Tables { tables, .. } if tables.len() == 40),
+        "{reply:?}"
+    );
+    let mut newcomer = server.client("newcomer").await;
+    newcomer.barrier().await;
+    server.stop().await;
+}
