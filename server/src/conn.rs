@@ -79,14 +79,22 @@ impl TokenBucket {
 }
 
 /// Serves one upgraded socket until it closes or the server shuts down.
-pub async fn serve(socket: WebSocket, shared: Arc<Shared>) {
+///
+/// Not an `async fn`: an async function keeps its arguments (the socket, ~1 KB) in its future for
+/// as long as the future lives, here the connection's whole life. The hello is boxed (its states
+/// are large and over once it is done), so the task holds only the session's loop.
+pub fn serve(socket: WebSocket, shared: Arc<Shared>) -> impl Future<Output = ()> + Send {
     let conn = shared.next_conn_id();
     let span = tracing::info_span!("conn", id = conn);
     metrics::gauge!("burraco_connections").increment(1.0);
-    // Boxed: the future lives as long as the connection; its largest states (hello, create
-    // table, quick play) are boxed inside it, so what stays allocated per connection is small.
-    Connection::run(socket, shared, conn).instrument(span).await;
-    metrics::gauge!("burraco_connections").decrement(1.0);
+    let hello = Box::pin(Connection::hello(socket, shared, conn).instrument(span.clone()));
+    async move {
+        if let Some(established) = hello.await {
+            established.serve().await;
+        }
+        metrics::gauge!("burraco_connections").decrement(1.0);
+    }
+    .instrument(span)
 }
 
 struct Connection {
@@ -129,7 +137,8 @@ async fn refuse(mut socket: WebSocket, binary: bool, message: ServerMessage, cod
 }
 
 impl Connection {
-    async fn run(mut socket: WebSocket, shared: Arc<Shared>, conn: u64) {
+    /// Reads and checks the hello, opens or resumes the session, starts the writer, welcomes.
+    async fn hello(mut socket: WebSocket, shared: Arc<Shared>, conn: u64) -> Option<Established> {
         // The hello, before anything else.
         let first = tokio::select! {
             biased;
@@ -139,20 +148,19 @@ impl Connection {
         };
         let first = match first {
             Ok(Some(frame)) => frame,
-            Ok(None) | Err(false) => return,
+            Ok(None) | Err(false) => return None,
             Err(true) => {
-                return refuse(
+                refuse(
                     socket,
                     false,
                     error(None, "hello_timeout", "say hello first"),
                     CLOSE_POLICY,
                 )
                 .await;
+                return None;
             }
         };
-        let Some((binary, decoded)) = decode(&first) else {
-            return;
-        };
+        let (binary, decoded) = decode(&first)?;
         let (version, name, resume) = match decoded.result {
             Ok(ClientMessage::Hello {
                 version,
@@ -165,10 +173,14 @@ impl Connection {
                     "hello_required",
                     "the first message must be hello",
                 );
-                return refuse(socket, binary, message, CLOSE_POLICY).await;
+                {
+                    refuse(socket, binary, message, CLOSE_POLICY).await;
+                    return None;
+                }
             }
             Err(e) => {
-                return refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
+                refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
+                return None;
             }
         };
         match parse_version(&version) {
@@ -182,7 +194,10 @@ impl Connection {
                         PROTOCOL_MAJOR
                     ),
                 );
-                return refuse(socket, binary, message, CLOSE_PROTOCOL).await;
+                {
+                    refuse(socket, binary, message, CLOSE_PROTOCOL).await;
+                    return None;
+                }
             }
         }
         let name = name.trim().to_owned();
@@ -192,7 +207,10 @@ impl Connection {
                 "invalid_name",
                 "a name is 1 to 32 characters, no control characters",
             );
-            return refuse(socket, binary, message, CLOSE_POLICY).await;
+            {
+                refuse(socket, binary, message, CLOSE_POLICY).await;
+                return None;
+            }
         }
         let mut resumed = resume.as_ref().and_then(|t| {
             shared
@@ -223,7 +241,10 @@ impl Connection {
                 };
                 if Box::pin(shared.store.write(vec![write])).await.is_err() {
                     let message = error(None, "internal_error", "could not open a session");
-                    return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
+                    {
+                        refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
+                        return None;
+                    }
                 }
                 shared.sessions.insert(token.clone(), session.clone());
                 (token, session, false)
@@ -231,7 +252,7 @@ impl Connection {
         };
         let session_token = token.clone();
 
-        let (sink, mut stream) = socket.split();
+        let (sink, stream) = socket.split();
         let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
         let closing = CancellationToken::new();
         let close_code = Arc::new(AtomicU16::new(CLOSE_NORMAL));
@@ -277,7 +298,7 @@ impl Connection {
             }
         }
 
-        let mut this = Connection {
+        let this = Connection {
             bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
             shared: shared.clone(),
             out,
@@ -285,11 +306,49 @@ impl Connection {
             spectating: HashSet::new(),
             strikes: 0,
         };
+        Some(Established {
+            this,
+            stream,
+            writer,
+            kick,
+            closing,
+            close_code,
+            session_token,
+            conn,
+        })
+    }
+}
+
+/// A connection past its hello: what the session's loop needs, and nothing of the hello.
+struct Established {
+    this: Connection,
+    stream: futures_util::stream::SplitStream<WebSocket>,
+    writer: tokio::task::JoinHandle<()>,
+    kick: CancellationToken,
+    closing: CancellationToken,
+    close_code: Arc<AtomicU16>,
+    session_token: String,
+    conn: u64,
+}
+
+impl Established {
+    /// Reads frames until the socket closes, the client is kicked or the server shuts down.
+    async fn serve(self) {
+        let Established {
+            mut this,
+            mut stream,
+            writer,
+            kick,
+            closing,
+            close_code,
+            session_token,
+            conn,
+        } = self;
         // A child of the server's shutdown token, waited on by one future made once: every poll
         // of a token's future takes the token's lock and a fresh `cancelled()` registers a waiter
         // under it, and the server-wide token's lock was contended by every task on both workers
         // (4-5% of the server's CPU under load, `perf`). A child has a lock of its own.
-        let shutdown_token = shared.shutdown.child_token();
+        let shutdown_token = this.shared.shutdown.child_token();
         let kicked = kick.cancelled();
         let shutdown = shutdown_token.cancelled();
         tokio::pin!(kicked, shutdown);
@@ -321,36 +380,49 @@ impl Connection {
             }
         }
 
-        // Tell the tables, then let the writer drain and close.
-        let player = this.session.player.clone();
-        let mut tables: HashSet<String> = this.spectating.drain().collect();
-        if let Some(seats) = shared.player_seats.get(&player) {
-            tables.extend(seats.iter().map(|(t, _)| t.clone()));
-        }
-        for table in tables {
-            if let Some(handle) = lobby::find(&shared, &table) {
-                handle
-                    .send(Command::Detach {
-                        player: player.clone(),
-                        conn,
-                    })
-                    .await;
-            }
-        }
-        // A player with no seat left keeps no session in memory (it is in the store, for a
-        // later resume).
-        let seated = shared
-            .player_seats
-            .get(&player)
-            .is_some_and(|s| !s.is_empty());
-        if !seated {
-            shared.sessions.remove(&session_token);
-        }
-        closing.cancel();
-        drop(this);
-        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+        Box::pin(goodbye(this, writer, closing, session_token, conn)).await;
     }
+}
 
+/// Tells the tables, then lets the writer drain and close.
+async fn goodbye(
+    mut this: Connection,
+    writer: tokio::task::JoinHandle<()>,
+    closing: CancellationToken,
+    session_token: String,
+    conn: u64,
+) {
+    let shared = this.shared.clone();
+    let player = this.session.player.clone();
+    let mut tables: HashSet<String> = this.spectating.drain().collect();
+    if let Some(seats) = shared.player_seats.get(&player) {
+        tables.extend(seats.iter().map(|(t, _)| t.clone()));
+    }
+    for table in tables {
+        if let Some(handle) = lobby::find(&shared, &table) {
+            handle
+                .send(Command::Detach {
+                    player: player.clone(),
+                    conn,
+                })
+                .await;
+        }
+    }
+    // A player with no seat left keeps no session in memory (it is in the store, for a
+    // later resume).
+    let seated = shared
+        .player_seats
+        .get(&player)
+        .is_some_and(|s| !s.is_empty());
+    if !seated {
+        shared.sessions.remove(&session_token);
+    }
+    closing.cancel();
+    drop(this);
+    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+}
+
+impl Connection {
     /// Handles one frame; false closes the connection.
     async fn on_frame(&mut self, message: &Message) -> bool {
         let Some((_, decoded)) = decode(message) else {
