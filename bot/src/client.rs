@@ -11,6 +11,7 @@ use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use futures_util::{SinkExt, StreamExt};
 use tokio::time::{Instant, sleep, timeout};
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use crate::session::{Session, SessionStats, Stage};
 
@@ -99,7 +100,12 @@ pub async fn run(
         if started.elapsed() > options.deadline {
             return Err(ClientError::Deadline(options.deadline));
         }
-        let last = match tokio_tungstenite::connect_async(options.url.as_str()).await {
+        // Nagle off (a request must leave at once); an 8 KiB read buffer, not the 128 KiB
+        // default that tungstenite zero-fills before every read.
+        let config = WebSocketConfig::default().read_buffer_size(8 * 1024);
+        let connected =
+            tokio_tungstenite::connect_async_with_config(options.url.as_str(), Some(config), true);
+        let last = match connected.await {
             Ok((ws, _)) => {
                 report.connections += 1;
                 if report.connections > 1 {
