@@ -25,6 +25,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Notify;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 const RECEIVERS: usize = 4;
 const EVENTS: u64 = 200;
@@ -62,11 +63,18 @@ async fn sockets(counter: Arc<Counter>) -> Vec<WebSocketStream<TcpStream>> {
     let addr = listener.local_addr().unwrap();
     let mut servers = Vec::new();
     for _ in 0..RECEIVERS {
+        // Readers with a 4 KiB buffer: tungstenite zero-fills the whole read buffer before each
+        // read, and the 128 KiB default made the readers' memset a large part of every variant.
         let connect = tokio::spawn(async move {
-            tokio_tungstenite::connect_async(format!("ws://{addr}/"))
-                .await
-                .unwrap()
-                .0
+            let config = WebSocketConfig::default().read_buffer_size(4096);
+            tokio_tungstenite::connect_async_with_config(
+                format!("ws://{addr}/"),
+                Some(config),
+                true,
+            )
+            .await
+            .unwrap()
+            .0
         });
         let (tcp, _) = listener.accept().await.unwrap();
         tcp.set_nodelay(true).unwrap();
