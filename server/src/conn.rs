@@ -333,23 +333,13 @@ struct Established {
 
 impl Established {
     /// Reads frames until the socket closes, the client is kicked or the server shuts down.
-    async fn serve(self) {
-        let Established {
-            mut this,
-            mut stream,
-            writer,
-            kick,
-            closing,
-            close_code,
-            session_token,
-            conn,
-        } = self;
+    async fn serve(mut self) {
         // A child of the server's shutdown token, waited on by one future made once: every poll
         // of a token's future takes the token's lock and a fresh `cancelled()` registers a waiter
         // under it, and the server-wide token's lock was contended by every task on both workers
         // (4-5% of the server's CPU under load, `perf`). A child has a lock of its own.
-        let shutdown_token = this.shared.shutdown.child_token();
-        let kicked = kick.cancelled();
+        let shutdown_token = self.this.shared.shutdown.child_token();
+        let kicked = self.kick.cancelled();
         let shutdown = shutdown_token.cancelled();
         tokio::pin!(kicked, shutdown);
         loop {
@@ -357,11 +347,11 @@ impl Established {
                 biased;
                 _ = &mut kicked => break,
                 _ = &mut shutdown => {
-                    this.out.send_message(ServerMessage::Goodbye { reason: "server shutting down: reconnect later with your session".into() });
-                    close_code.store(CLOSE_GOING_AWAY, Ordering::Relaxed);
+                    self.this.out.send_message(ServerMessage::Goodbye { reason: "server shutting down: reconnect later with your session".into() });
+                    self.close_code.store(CLOSE_GOING_AWAY, Ordering::Relaxed);
                     break;
                 }
-                frame = stream.next() => frame,
+                frame = self.stream.next() => frame,
             };
             let message = match frame {
                 Some(Ok(message)) => message,
@@ -374,13 +364,20 @@ impl Established {
             if matches!(message, Message::Close(_)) {
                 break;
             }
-            if !Box::pin(this.on_frame(&message)).await {
-                close_code.store(CLOSE_POLICY, Ordering::Relaxed);
+            if !Box::pin(self.this.on_frame(&message)).await {
+                self.close_code.store(CLOSE_POLICY, Ordering::Relaxed);
                 break;
             }
         }
 
-        Box::pin(goodbye(this, writer, closing, session_token, conn)).await;
+        let goodbye = goodbye(
+            self.this,
+            self.writer,
+            self.closing,
+            self.session_token,
+            self.conn,
+        );
+        Box::pin(goodbye).await;
     }
 }
 
