@@ -76,9 +76,10 @@ pub enum TableError {
 }
 
 fn ws_config() -> WebSocketConfig {
-    // Small buffers: tens of thousands of sockets (the 128 KiB default would be gigabytes).
+    // Small buffers: tens of thousands of sockets (the 128 KiB default would be gigabytes), and
+    // tungstenite zero-fills the whole read buffer before every read.
     WebSocketConfig::default()
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(64 * 1024)
 }
