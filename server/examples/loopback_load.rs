@@ -16,6 +16,7 @@
 //! Loopback only; both modes are bounded in count and time.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use burraco_protocol::codec;
@@ -41,10 +42,10 @@ fn rss_kb(pid: u32) -> u64 {
 
 /// Postcard binary frames instead of JSON text (`latency ... binary`): less decoding in this
 /// client, which shares the two cores with the server.
-static BINARY: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+static BINARY: AtomicBool = AtomicBool::new(false);
 
 async fn send(ws: &mut Ws, m: &ClientMessage) {
-    let frame = if BINARY.load(std::sync::atomic::Ordering::Relaxed) {
+    let frame = if BINARY.load(Ordering::Relaxed) {
         Message::Binary(codec::to_binary(m).into())
     } else {
         Message::Text(codec::to_json(m).into())
@@ -352,7 +353,7 @@ fn main() {
                 Some("binary") => true,
                 Some(_) => panic!("{usage}"),
             };
-            BINARY.store(binary, std::sync::atomic::Ordering::Relaxed);
+            BINARY.store(binary, Ordering::Relaxed);
             rt.block_on(latency(
                 addr,
                 num(3).min(2_000) as usize,

@@ -124,8 +124,14 @@ fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
     }
 }
 
-/// Sends one frame directly on a socket that has no writer task yet, then closes it.
-async fn refuse(mut socket: WebSocket, binary: bool, message: ServerMessage, code: u16) {
+/// Sends one frame directly on a socket that has no writer task yet, then closes it. Always
+/// `None`: the hello that refuses ends there, with no session.
+async fn refuse(
+    mut socket: WebSocket,
+    binary: bool,
+    message: ServerMessage,
+    code: u16,
+) -> Option<Established> {
     let frame = Frame::new(message);
     let _ = socket.send(frame.to_ws(binary)).await;
     let _ = socket
@@ -134,6 +140,7 @@ async fn refuse(mut socket: WebSocket, binary: bool, message: ServerMessage, cod
             reason: "".into(),
         })))
         .await;
+    None
 }
 
 impl Connection {
@@ -150,14 +157,13 @@ impl Connection {
             Ok(Some(frame)) => frame,
             Ok(None) | Err(false) => return None,
             Err(true) => {
-                refuse(
+                return refuse(
                     socket,
                     false,
                     error(None, "hello_timeout", "say hello first"),
                     CLOSE_POLICY,
                 )
                 .await;
-                return None;
             }
         };
         let (binary, decoded) = decode(&first)?;
@@ -173,14 +179,10 @@ impl Connection {
                     "hello_required",
                     "the first message must be hello",
                 );
-                {
-                    refuse(socket, binary, message, CLOSE_POLICY).await;
-                    return None;
-                }
+                return refuse(socket, binary, message, CLOSE_POLICY).await;
             }
             Err(e) => {
-                refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
-                return None;
+                return refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
             }
         };
         match parse_version(&version) {
@@ -194,10 +196,7 @@ impl Connection {
                         PROTOCOL_MAJOR
                     ),
                 );
-                {
-                    refuse(socket, binary, message, CLOSE_PROTOCOL).await;
-                    return None;
-                }
+                return refuse(socket, binary, message, CLOSE_PROTOCOL).await;
             }
         }
         let name = name.trim().to_owned();
@@ -207,10 +206,7 @@ impl Connection {
                 "invalid_name",
                 "a name is 1 to 32 characters, no control characters",
             );
-            {
-                refuse(socket, binary, message, CLOSE_POLICY).await;
-                return None;
-            }
+            return refuse(socket, binary, message, CLOSE_POLICY).await;
         }
         let mut resumed = resume.as_ref().and_then(|t| {
             shared
@@ -241,10 +237,7 @@ impl Connection {
                 };
                 if Box::pin(shared.store.write(vec![write])).await.is_err() {
                     let message = error(None, "internal_error", "could not open a session");
-                    {
-                        refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
-                        return None;
-                    }
+                    return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
                 }
                 shared.sessions.insert(token.clone(), session.clone());
                 (token, session, false)

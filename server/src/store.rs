@@ -60,8 +60,8 @@ pub const DEFAULT_WAL_AUTOCHECKPOINT: u32 = 10_000;
 /// How often the checkpointer thread copies the WAL into the database file.
 ///
 /// Why a thread: a checkpoint `fsync`s the WAL and the database file, a few milliseconds for the
-/// ~4 MB SQLite checkpoints at by default, and inside a commit every table's append waits that
-/// long (measured: 96 commits of 2-10 ms in 15 s at 9,200 appends/s, the whole p99 tail). The
+/// ~4 MB that SQLite's own checkpoint copies by default, and inside a commit every table's append
+/// waits that long (measured: 96 commits of 2-10 ms in 15 s at 9,200 appends/s, the whole p99 tail). The
 /// checkpointer does the bulk on its own connection without blocking the writer (`PASSIVE`).
 /// Alone it would never let the WAL restart (the writer commits during every pass, so the WAL is
 /// never fully copied when a write begins, and it grows without bound: tried, 55 MB in 30 s), so
@@ -516,10 +516,12 @@ impl Checkpointer {
         })
     }
 
-    /// Called by the writer between batches: finishes the last pass so the WAL can restart.
+    /// Called by the writer between batches: finishes the last pass so the WAL can restart. The
+    /// flag is cleared only after, so the checkpointer never starts a pass beside this one.
     fn finish_pass(&self, conn: &Connection) {
-        if self.tail_due.swap(false, Ordering::AcqRel) {
+        if self.tail_due.load(Ordering::Acquire) {
             timed_checkpoint(conn, "writer");
+            self.tail_due.store(false, Ordering::Release);
         }
     }
 
@@ -543,10 +545,9 @@ fn checkpoint_loop(
         }
         // Passes until one had little to copy, so that what the writer is left with (the frames
         // committed during the last pass) is a frame or two: its checkpoint then `fsync`s next
-        // to nothing.
-        // After MAX_PASSES the writer is handed whatever is left all the same: under a commit
-        // rate that outruns the passes, waiting for a small one would let the WAL grow to the
-        // fallback (seen with the tests running in parallel: 36 MB).
+        // to nothing. After MAX_PASSES the writer is handed whatever is left all the same: under
+        // a commit rate that outruns the passes, waiting for a small one would let the WAL grow
+        // to the fallback (seen with the tests running in parallel: 36 MB).
         let mut copied_before = 0;
         let mut due = false;
         for _ in 0..MAX_PASSES {

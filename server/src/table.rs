@@ -805,15 +805,7 @@ impl TableActor {
                 },
                 None,
             );
-            let seq = self.next_seq();
-            self.publish(
-                ServerMessage::PlayerReady {
-                    table,
-                    seq,
-                    seat: WireSeat(seat),
-                },
-                None,
-            );
+            self.publish_ready(seat);
             self.start_bot(seat);
         }
     }
@@ -907,15 +899,7 @@ impl TableActor {
             }
         }
         for seat in bots {
-            let seq = self.next_seq();
-            self.publish(
-                ServerMessage::PlayerReady {
-                    table: self.id.to_string(),
-                    seq,
-                    seat: WireSeat(seat),
-                },
-                None,
-            );
+            self.publish_ready(seat);
         }
     }
 
@@ -1006,15 +990,7 @@ impl TableActor {
             slot.ready = true;
         }
         if !already {
-            let seq = self.next_seq();
-            self.publish(
-                ServerMessage::PlayerReady {
-                    table: self.id.to_string(),
-                    seq,
-                    seat: WireSeat(seat),
-                },
-                None,
-            );
+            self.publish_ready(seat);
         }
         req.reply(ServerMessage::Ok { id });
         let all_ready = self.players().seats().iter().all(|s| {
@@ -1468,6 +1444,17 @@ impl TableActor {
     fn next_seq(&mut self) -> u64 {
         self.seq += 1;
         self.seq
+    }
+
+    /// Tells everyone at the table that `seat` is ready.
+    fn publish_ready(&mut self, seat: Seat) {
+        let seq = self.next_seq();
+        let ready = ServerMessage::PlayerReady {
+            table: self.id.to_string(),
+            seq,
+            seat: WireSeat(seat),
+        };
+        self.publish(ready, None);
     }
 
     fn publish_events(&mut self, events: &[Event]) {
