@@ -1,17 +1,24 @@
 //! Loopback measurements of a running `burraco-server` (docs/PERFORMANCE.md, "Server").
 //!
 //! - `idle ADDR PID N`: the server's RSS before and after N idle connections (hello only).
-//! - `latency ADDR TABLES SECONDS THINK_MS`: TABLES four-player tables (4 connections each) play
-//!   draw-and-discard turns for SECONDS, each table pausing a think time between actions drawn
-//!   uniformly from [THINK_MS/2, 3*THINK_MS/2] (0 = as fast as it can); reports actions/s and the
-//!   latency from sending an action to the moment the last of the table's four seats has its event
-//!   (p50, p90, p99, p99.9, max). A last argument `binary` speaks postcard binary frames instead
-//!   of JSON text.
+//! - `latency ADDR TABLES SECONDS THINK_MS [json|binary|bare]`: TABLES four-player tables
+//!   (4 connections each) play draw-and-discard turns, each table pausing a think time between
+//!   actions drawn uniformly from [THINK_MS/2, 3*THINK_MS/2] (0 = as fast as it can); reports
+//!   actions/s and the latency from sending an action to the moment the last of the table's four
+//!   seats has its event (p50, p90, p99, p99.9, max) over SECONDS of steady state. `binary` speaks
+//!   postcard binary frames instead of JSON text. `bare` drives a bare tokio-tungstenite fan-out
+//!   (`burraco-loadtest fanout-server`) the same way: no game, no store, the floor this machine
+//!   and this client set. With `LATENCY_DUMP=PATH` every sample is written out as
+//!   `microseconds-since-the-measurement-began latency-in-microseconds`, one per line.
 //!
-//!   The tables start spread evenly over one think time and their think times are jittered: with
-//!   one start instant and one fixed think time, all tables act in the same millisecond every
-//!   round, a burst of TABLES actions at once that the even rate the figure is about never has
-//!   (measured: p99 12 ms at 1,200 actions/s, nearly all of it from the first rounds' bursts).
+//!   How the load is spread, and why: with one start instant and one fixed think time, all
+//!   tables act in the same millisecond every round, a burst of TABLES actions at once (measured:
+//!   p99 12 ms at 1,200 actions/s, nearly all of it from those bursts). So think times are
+//!   jittered, and the tables' starts are spread over about one hand (ACTIONS_PER_HAND think
+//!   times): started within one think time, all 250 tables ended their hands within the same
+//!   ~200 ms, every ~2.5 s (hand records, scores, the next deal), and those moments made most of
+//!   the p99 (`LATENCY_DUMP`: the slow samples were in 100 ms windows every 2.45 s). Samples count
+//!   only once every table is running, from the end of that spread.
 //!
 //! Loopback only; both modes are bounded in count and time.
 
@@ -265,26 +272,107 @@ impl TableDriver {
     }
 }
 
-async fn latency(addr: SocketAddr, tables: usize, seconds: u64, think_ms: u64) {
+/// One table of the bare fan-out baseline (`burraco-loadtest fanout-server`): no game and no
+/// store; every frame is answered with a reply to the sender and two events to each of the four.
+/// The same measurement against it is the floor this machine sets (`latency ... bare`).
+struct BareDriver {
+    seats: Vec<Ws>,
+    next: usize,
+}
+
+impl BareDriver {
+    const ACTION: &str = r#"{"type":"discard","id":1,"table":"t000001","card":"7H"}"#;
+
+    async fn open(addr: SocketAddr, n: usize) -> BareDriver {
+        let config = WebSocketConfig::default().read_buffer_size(4096);
+        let mut seats = Vec::new();
+        for _ in 0..4 {
+            let (mut ws, _) = tokio_tungstenite::connect_async_with_config(
+                format!("ws://{addr}/ws"),
+                Some(config),
+                true,
+            )
+            .await
+            .expect("connect");
+            let hello = format!(r#"{{"type":"hello","table":{n}}}"#);
+            ws.send(Message::Text(hello.into())).await.expect("send");
+            seats.push(ws);
+        }
+        BareDriver { seats, next: 0 }
+    }
+
+    async fn act(&mut self) -> Option<Duration> {
+        let seat = self.next;
+        self.next = (seat + 1) % 4;
+        let start = Instant::now();
+        let action = Message::Text(Self::ACTION.into());
+        self.seats[seat].send(action).await.ok()?;
+        for (k, ws) in self.seats.iter_mut().enumerate() {
+            for _ in 0..if k == seat { 3 } else { 2 } {
+                match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
+                    Ok(Some(Ok(_))) => {}
+                    _ => return None,
+                }
+            }
+        }
+        Some(start.elapsed())
+    }
+}
+
+/// A table of either server.
+enum Driver {
+    Game(TableDriver),
+    Bare(BareDriver),
+}
+
+impl Driver {
+    async fn act(&mut self) -> Option<Duration> {
+        match self {
+            Driver::Game(d) if d.over => None,
+            Driver::Game(d) => d.act().await,
+            Driver::Bare(d) => d.act().await,
+        }
+    }
+}
+
+/// Draw-and-discard turns in a hand, about: the tables' starts are spread over this many think
+/// times so that their hands end at different moments (see the module comment).
+const ACTIONS_PER_HAND: u64 = 100;
+
+async fn latency(addr: SocketAddr, tables: usize, seconds: u64, think_ms: u64, bare: bool) {
     let mut drivers = Vec::new();
     for n in 0..tables {
-        drivers.push(TableDriver::open(addr, n).await);
+        drivers.push(if bare {
+            Driver::Bare(BareDriver::open(addr, n).await)
+        } else {
+            Driver::Game(TableDriver::open(addr, n).await)
+        });
+    }
+    if bare {
+        // Let the fan-out server register every connection before the first action.
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
     println!("{} connections open", tables * 4);
-    let deadline = Instant::now() + Duration::from_secs(seconds);
+    // Flat out needs no spreading: every table is busy all the time anyway. The bare server has
+    // no hands: spreading its starts the same way keeps the two measurements alike.
+    let spread = Duration::from_millis(think_ms * ACTIONS_PER_HAND);
     let started = Instant::now();
+    let measure_from = started + spread;
+    let deadline = measure_from + Duration::from_secs(seconds);
     let tasks: Vec<_> = drivers
         .into_iter()
         .enumerate()
         .map(|(n, mut d)| {
-            let offset = Duration::from_micros(think_ms * 1000 * n as u64 / tables as u64);
+            let offset = spread.mul_f64(n as f64 / tables as f64);
             let mut jitter = SplitMix(n as u64);
             tokio::spawn(async move {
                 let mut samples = Vec::new();
                 tokio::time::sleep(offset).await;
-                while Instant::now() < deadline && !d.over {
+                while Instant::now() < deadline {
+                    let sent = Instant::now();
                     match d.act().await {
-                        Some(l) => samples.push(l.as_micros() as u64),
+                        Some(l) if sent >= measure_from => samples.push((sent, l)),
+                        Some(_) => {}
                         None => break,
                     }
                     if think_ms > 0 {
@@ -296,11 +384,22 @@ async fn latency(addr: SocketAddr, tables: usize, seconds: u64, think_ms: u64) {
             })
         })
         .collect();
-    let mut all = Vec::new();
+    let mut timed = Vec::new();
     for t in tasks {
-        all.extend(t.await.expect("driver"));
+        timed.extend(t.await.expect("driver"));
     }
-    let elapsed = started.elapsed().as_secs_f64();
+    let elapsed = measure_from.elapsed().as_secs_f64();
+    if let Ok(path) = std::env::var("LATENCY_DUMP") {
+        let text: String = timed
+            .iter()
+            .map(|(sent, l)| {
+                let at = sent.duration_since(measure_from).as_micros();
+                format!("{at} {}\n", l.as_micros())
+            })
+            .collect();
+        std::fs::write(path, text).expect("write LATENCY_DUMP");
+    }
+    let mut all: Vec<u64> = timed.iter().map(|(_, l)| l.as_micros() as u64).collect();
     all.sort_unstable();
     let pct = |p: f64| all[((all.len() as f64 - 1.0) * p) as usize];
     println!(
@@ -331,8 +430,7 @@ impl SplitMix {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage =
-        "usage: loopback_load idle ADDR PID N | latency ADDR TABLES SECONDS THINK_MS [json|binary]";
+    let usage = "usage: loopback_load idle ADDR PID N | latency ADDR TABLES SECONDS THINK_MS [json|binary|bare]";
     let addr: SocketAddr = args.get(2).and_then(|a| a.parse().ok()).expect(usage);
     assert!(addr.ip().is_loopback(), "loopback targets only");
     let num = |i: usize| {
@@ -348,9 +446,10 @@ fn main() {
     match args.get(1).map(String::as_str) {
         Some("idle") => rt.block_on(idle(addr, num(3) as u32, num(4).min(20_000) as usize)),
         Some("latency") => {
-            let binary = match args.get(6).map(String::as_str) {
-                None | Some("json") => false,
-                Some("binary") => true,
+            let (binary, bare) = match args.get(6).map(String::as_str) {
+                None | Some("json") => (false, false),
+                Some("binary") => (true, false),
+                Some("bare") => (false, true),
                 Some(_) => panic!("{usage}"),
             };
             BINARY.store(binary, Ordering::Relaxed);
@@ -359,6 +458,7 @@ fn main() {
                 num(3).min(2_000) as usize,
                 num(4).min(300),
                 num(5),
+                bare,
             ))
         }
         _ => panic!("{usage}"),
