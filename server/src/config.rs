@@ -43,7 +43,7 @@ pub struct ServerConfig {
     /// WebSocket read and write buffer sizes (bytes).
     pub ws_buffer: usize,
     /// WAL pages at which SQLite checkpoints inside a commit: a fallback only, for when the
-    /// checkpointer thread falls behind (it restarts the WAL every 100 ms).
+    /// checkpointer thread falls behind (the WAL restarts twice a second).
     pub wal_autocheckpoint: u32,
     /// Test only: deal every hand from this seed instead of a fresh random one.
     pub fixed_seed: Option<[u8; 32]>,
@@ -102,6 +102,9 @@ pub struct Cli {
     /// Log as JSON lines.
     #[arg(long, env = "BURRACO_JSON_LOGS")]
     pub json_logs: bool,
+    /// Async worker threads [default: one more than the machine's cores].
+    #[arg(long, env = "BURRACO_WORKERS")]
+    pub workers: Option<usize>,
     /// Requests per second per connection [default: 100].
     #[arg(long, env = "BURRACO_RATE_PER_SEC")]
     pub rate_per_sec: Option<u32>,
@@ -149,6 +152,7 @@ struct FileConfig {
     listen: Option<SocketAddr>,
     data: Option<PathBuf>,
     json_logs: Option<bool>,
+    workers: Option<usize>,
     rate_per_sec: Option<u32>,
     rate_burst: Option<u32>,
     outbound_queue: Option<usize>,
@@ -181,6 +185,8 @@ pub enum ConfigFileError {
 pub struct Loaded {
     pub listen: SocketAddr,
     pub json_logs: bool,
+    /// Worker threads of the async runtime.
+    pub workers: usize,
     pub server: ServerConfig,
 }
 
@@ -207,6 +213,11 @@ impl Cli {
                 .or(file.listen)
                 .unwrap_or_else(|| SocketAddr::from(([127, 0, 0, 1], 8080))),
             json_logs: self.json_logs || file.json_logs.unwrap_or(false),
+            workers: self
+                .workers
+                .or(file.workers)
+                .unwrap_or_else(default_workers)
+                .max(1),
             server: ServerConfig {
                 data_dir: self.data.clone().or(file.data).unwrap_or(defaults.data_dir),
                 rate_per_sec: self
@@ -265,6 +276,14 @@ impl Cli {
     }
 }
 
+/// One worker more than there are cores. Beside the workers, the store's writer thread needs a
+/// core for every commit, and a worker it preempts keeps its queued tasks until it runs again; a
+/// spare worker takes them meanwhile. On the 2-core machine, p99 of action to last event at half
+/// load with 3 workers against 2, alternating: lower in 11 of 13 pairs (docs/PERFORMANCE.md).
+fn default_workers() -> usize {
+    std::thread::available_parallelism().map_or(2, usize::from) + 1
+}
+
 fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
     let text = std::fs::read_to_string(path).map_err(|source| ConfigFileError::Read {
         path: path.to_owned(),
@@ -278,5 +297,29 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
         serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))
     } else {
         toml::from_str(&text).map_err(|e| invalid(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workers_come_from_the_flag_the_file_or_one_more_than_the_cores() {
+        let cores = std::thread::available_parallelism().map_or(2, usize::from);
+        assert_eq!(Cli::default().load().expect("defaults").workers, cores + 1);
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("burraco.toml");
+        std::fs::write(&file, "workers = 5\n").expect("write");
+        let from_file = Cli {
+            config: Some(file),
+            ..Cli::default()
+        };
+        assert_eq!(from_file.load().expect("file").workers, 5);
+        let flag_wins = Cli {
+            workers: Some(0),
+            ..from_file
+        };
+        assert_eq!(flag_wins.load().expect("flag").workers, 1, "at least one");
     }
 }

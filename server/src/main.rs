@@ -2,10 +2,17 @@
 
 use clap::Parser;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     let cli = burraco_server::config::Cli::parse();
     let loaded = cli.load()?;
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(loaded.workers)
+        .enable_all()
+        .build()?
+        .block_on(serve(loaded))
+}
+
+async fn serve(loaded: burraco_server::config::Loaded) -> anyhow::Result<()> {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     if loaded.json_logs {
