@@ -44,7 +44,8 @@ impl DecodeError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Decoded<T> {
     pub result: Result<T, DecodeError>,
-    /// The frame's `id` field when it had one, so even a refused request gets its reply.
+    /// The `id` field of a frame that did not decode, when it had one, so even a refused request
+    /// gets its reply. `None` once decoded: a message carries its own (`ClientMessage::id`).
     pub id: Option<u64>,
 }
 
@@ -99,18 +100,6 @@ fn nest_tag(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// The frame's top-level `id` when it is a number (for replies to requests that decode).
-fn top_level_id(text: &str) -> Option<u64> {
-    #[derive(serde::Deserialize)]
-    struct IdOnly {
-        id: Option<u64>,
-    }
-    if !text.contains("\"id\"") {
-        return None;
-    }
-    serde_json::from_str::<IdOnly>(text).ok()?.id
-}
-
 /// Decodes a JSON text frame, at most `max` bytes.
 pub fn from_json<T: DeserializeOwned>(text: &str, max: usize) -> Decoded<T> {
     if text.len() > max {
@@ -127,7 +116,7 @@ pub fn from_json<T: DeserializeOwned>(text: &str, max: usize) -> Decoded<T> {
     if let Some(Ok(message)) = nest_tag(text).map(|nested| serde_json::from_str::<T>(&nested)) {
         return Decoded {
             result: Ok(message),
-            id: top_level_id(text),
+            id: None,
         };
     }
     let value: Value = match serde_json::from_str(text) {
@@ -159,6 +148,7 @@ pub fn from_json<T: DeserializeOwned>(text: &str, max: usize) -> Decoded<T> {
             kind,
             detail: e.to_string(),
         });
+    let id = if result.is_ok() { None } else { id };
     Decoded { result, id }
 }
 
@@ -211,7 +201,7 @@ mod tests {
             nest_tag(discard).is_some(),
             "the usual shape takes the one-pass path"
         );
-        assert_eq!(fast.id, Some(9));
+        assert_eq!(fast.result.as_ref().map(ClientMessage::id), Ok(Some(9)));
         // The same message with its keys in another order, or spaced, takes the general path.
         let reordered = r#"{"table":"t1","id":9,"type":"discard","card":"7H"}"#;
         let spaced = r#"{ "type": "discard", "id": 9, "table": "t1", "card": "7H" }"#;
@@ -222,10 +212,7 @@ mod tests {
         // A message without fields nests to an empty object.
         assert_eq!(nest_tag(r#"{"type":"x"}"#).as_deref(), Some(r#"{"x":{}}"#));
         let ping = from_json::<ClientMessage>(r#"{"type":"ping","id":3}"#, 1024);
-        assert_eq!(
-            (ping.id, ping.result),
-            (Some(3), Ok(ClientMessage::Ping { id: 3 }))
-        );
+        assert_eq!(ping.result, Ok(ClientMessage::Ping { id: 3 }));
         // A second "type" never reaches the one-pass path: the general path decides, as before.
         let twice = r#"{"type":"ping","id":3,"type":"nope"}"#;
         assert!(nest_tag(twice).is_none());

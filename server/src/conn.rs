@@ -173,9 +173,9 @@ impl Connection {
                 name,
                 resume,
             }) => (version, name, resume),
-            Ok(_) => {
+            Ok(other) => {
                 let message = error(
-                    decoded.id,
+                    other.id(),
                     "hello_required",
                     "the first message must be hello",
                 );
@@ -421,7 +421,10 @@ impl Connection {
         if !self.bucket.take() {
             self.strikes += 1;
             self.out.send_message(error(
-                decoded.id,
+                decoded
+                    .result
+                    .as_ref()
+                    .map_or(decoded.id, ClientMessage::id),
                 "rate_limited",
                 "too many requests: slow down",
             ));

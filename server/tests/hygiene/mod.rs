@@ -96,6 +96,12 @@ async fn the_version_rule_and_the_hello_rule() {
         let reply: serde_json::Value = serde_json::from_str(reply.as_str()).expect("json");
         assert_eq!(reply["type"], "error");
         assert_eq!(reply["code"], code, "{first}");
+        if code == "hello_required" {
+            assert_eq!(
+                reply["id"], 1,
+                "the refused request's id comes back: {reply}"
+            );
+        }
         assert!(
             matches!(
                 ws.next().await,
@@ -140,7 +146,10 @@ async fn flooding_is_rate_limited_then_closed() {
     while let Some(m) = c.read_within(Duration::from_secs(5)).await {
         match m {
             ServerMessage::Pong { .. } => pongs += 1,
-            ServerMessage::Error { code, .. } if code == "rate_limited" => limited += 1,
+            ServerMessage::Error { code, id, .. } if code == "rate_limited" => {
+                assert!(id.is_some(), "a refused request's id comes back");
+                limited += 1
+            }
             ServerMessage::Error { code, .. } if code == "flooding" => break,
             other => panic!("{other:?}"),
         }
