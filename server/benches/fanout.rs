@@ -181,7 +181,7 @@ fn bench(c: &mut Criterion) {
                             .feed(Message::Binary(frame.binary().clone()))
                             .await
                             .unwrap();
-                        while let Ok(frame) = rx.try_recv() {
+                        while let Some(frame) = rx.try_recv() {
                             socket
                                 .feed(Message::Binary(frame.binary().clone()))
                                 .await

@@ -29,12 +29,12 @@ use burraco_bot::wire::{event_from_wire, knowledge_from_snapshot};
 use burraco_bot::{Level, SeatBot};
 use burraco_protocol::wire::{BotLevel, ServerMessage};
 use burraco_rules::{Action, Event, Players, Seat};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::Shared;
-use crate::outbound::{Frame, Outbox};
+use crate::outbound::{Inbox, Outbox};
 use crate::table::{Command, Request, TableHandle};
 
 /// Outbox ids of bots have this bit set (connection ids never reach it), so a table can tell a
@@ -133,7 +133,7 @@ struct Bot {
     level: Level,
     seed: u64,
     out: Outbox,
-    rx: mpsc::Receiver<Arc<Frame>>,
+    rx: Inbox,
     /// The table kicks the bot when the seat's player takes it back, or when the table stops.
     kick: CancellationToken,
     players: Players,

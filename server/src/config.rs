@@ -18,7 +18,8 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// Requests refused by the rate limit in a row before the connection is closed.
     pub rate_strikes: u32,
-    /// Frames queued per connection before the client counts as too slow and is dropped.
+    /// Sends queued per connection before the client counts as too slow and is dropped (the
+    /// frames one action sends a connection count as one).
     pub outbound_queue: usize,
     /// Commands queued per table before requests get `table_busy`.
     pub table_queue: usize,

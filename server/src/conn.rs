@@ -16,14 +16,14 @@ use burraco_rules::{Action, Players, Preset};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::outbound::{Frame, Outbox};
+use crate::outbound::{Frame, Inbox, Outbox};
 use crate::store::Write;
 use crate::table::{Command, Request};
 use crate::{Session, Shared, lobby};
@@ -755,7 +755,7 @@ async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
 /// draining what is queued, e.g. a goodbye).
 async fn write_loop(
     mut sink: SplitSink<WebSocket, Message>,
-    mut rx: mpsc::Receiver<Arc<Frame>>,
+    mut rx: Inbox,
     kick: CancellationToken,
     closing: CancellationToken,
     close_code: Arc<AtomicU16>,
@@ -782,13 +782,9 @@ async fn write_loop(
                         sink.feed(m).await?;
                     }
                     for _ in 0..256 {
-                        match rx.try_recv() {
-                            Ok(frame) => {
-                                for m in frame.to_ws_frames(binary) {
-                                    sink.feed(m).await?;
-                                }
-                            }
-                            Err(_) => break,
+                        let Some(frame) = rx.try_recv() else { break };
+                        for m in frame.to_ws_frames(binary) {
+                            sink.feed(m).await?;
                         }
                     }
                     sink.flush().await
@@ -804,7 +800,7 @@ async fn write_loop(
                 }
             }
             _ = &mut closed => {
-                'drain: while let Ok(frame) = rx.try_recv() {
+                'drain: while let Some(frame) = rx.try_recv() {
                     for m in frame.to_ws_frames(binary) {
                         if sink.feed(m).await.is_err() {
                             break 'drain;

@@ -3,6 +3,11 @@
 //!
 //! Senders never wait: [`Outbox::send`] uses `try_send`, and a full queue marks the receiver as
 //! too slow and kicks it, so one slow socket can never stall a table.
+//!
+//! A queue slot holds one frame or a batch ([`Outbox::send_batch`]): everything one action sends
+//! to one receiver (its events, and the actor's reply), queued at once, so the receiver's writer
+//! always feeds it all before it flushes (one write), whichever worker it runs on and whenever.
+//! A resume's catch-up is one slot too, so it never fills a queue by itself.
 
 use std::sync::{Arc, OnceLock};
 
@@ -122,20 +127,60 @@ impl Frame {
     }
 }
 
+/// One slot of a receiver's queue.
+#[derive(Debug)]
+enum Outgoing {
+    One(Arc<Frame>),
+    Batch(Vec<Arc<Frame>>),
+}
+
 /// A receiver's bounded queue of frames, and the token that drops it when it falls behind.
 #[derive(Debug, Clone)]
 pub struct Outbox {
     id: u64,
-    tx: mpsc::Sender<Arc<Frame>>,
+    tx: mpsc::Sender<Outgoing>,
     kick: CancellationToken,
+}
+
+/// The receiving end of an [`Outbox`]: frames one by one, batches unpacked in order.
+#[derive(Debug)]
+pub struct Inbox {
+    rx: mpsc::Receiver<Outgoing>,
+    /// The rest of the batch being read (its allocation goes with the next batch).
+    rest: std::vec::IntoIter<Arc<Frame>>,
+}
+
+impl Inbox {
+    /// The next frame; `None` once every sender is gone and the queue is empty.
+    pub async fn recv(&mut self) -> Option<Arc<Frame>> {
+        loop {
+            if let Some(frame) = self.rest.next() {
+                return Some(frame);
+            }
+            match self.rx.recv().await? {
+                Outgoing::One(frame) => return Some(frame),
+                Outgoing::Batch(frames) => self.rest = frames.into_iter(),
+            }
+        }
+    }
+
+    /// The next frame if one is queued, without waiting.
+    pub fn try_recv(&mut self) -> Option<Arc<Frame>> {
+        loop {
+            if let Some(frame) = self.rest.next() {
+                return Some(frame);
+            }
+            match self.rx.try_recv().ok()? {
+                Outgoing::One(frame) => return Some(frame),
+                Outgoing::Batch(frames) => self.rest = frames.into_iter(),
+            }
+        }
+    }
 }
 
 impl Outbox {
     /// A new queue of `capacity` frames; `id` tells receivers apart (a connection id).
-    pub fn channel(
-        id: u64,
-        capacity: usize,
-    ) -> (Outbox, mpsc::Receiver<Arc<Frame>>, CancellationToken) {
+    pub fn channel(id: u64, capacity: usize) -> (Outbox, Inbox, CancellationToken) {
         let (tx, rx) = mpsc::channel(capacity.max(1));
         let kick = CancellationToken::new();
         (
@@ -144,7 +189,10 @@ impl Outbox {
                 tx,
                 kick: kick.clone(),
             },
-            rx,
+            Inbox {
+                rx,
+                rest: Vec::new().into_iter(),
+            },
             kick,
         )
     }
@@ -156,7 +204,24 @@ impl Outbox {
     /// Queues a frame without waiting. A full queue kicks the receiver (it is too slow) and
     /// returns false; so does a receiver that is gone.
     pub fn send(&self, frame: Arc<Frame>) -> bool {
-        match self.tx.try_send(frame) {
+        self.queue(Outgoing::One(frame))
+    }
+
+    /// Queues frames as one slot, read back in order: the receiver writes them with one flush.
+    /// An empty batch queues nothing.
+    pub fn send_batch(&self, frames: Vec<Arc<Frame>>) -> bool {
+        let mut frames = frames;
+        if frames.len() > 1 {
+            self.queue(Outgoing::Batch(frames))
+        } else if let Some(frame) = frames.pop() {
+            self.queue(Outgoing::One(frame))
+        } else {
+            true
+        }
+    }
+
+    fn queue(&self, item: Outgoing) -> bool {
+        match self.tx.try_send(item) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
                 if !self.kick.is_cancelled() {
@@ -185,5 +250,38 @@ impl Outbox {
 
     pub fn is_kicked(&self) -> bool {
         self.kick.is_cancelled()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tick(seq: u64) -> Arc<Frame> {
+        Frame::new(ServerMessage::Tick {
+            table: "t".into(),
+            seq,
+        })
+    }
+
+    fn seq(frame: Option<Arc<Frame>>) -> Option<u64> {
+        frame.and_then(|f| f.message().seq())
+    }
+
+    #[tokio::test]
+    async fn batches_take_one_slot_and_come_out_frame_by_frame_in_order() {
+        let (out, mut inbox, _kick) = Outbox::channel(1, 2);
+        assert!(out.send_batch(vec![tick(1), tick(2), tick(3)]));
+        assert!(out.send_batch(Vec::new()), "an empty batch queues nothing");
+        assert!(out.send(tick(4)));
+        assert!(!out.send(tick(5)), "two slots: the third send is refused");
+        assert!(out.is_kicked(), "and the receiver is kicked as too slow");
+        assert_eq!(seq(inbox.recv().await), Some(1));
+        assert_eq!(seq(inbox.try_recv()), Some(2));
+        assert_eq!(seq(inbox.recv().await), Some(3));
+        assert_eq!(seq(inbox.try_recv()), Some(4));
+        assert_eq!(seq(inbox.try_recv()), None);
+        drop(out);
+        assert_eq!(seq(inbox.recv().await), None);
     }
 }

@@ -283,6 +283,16 @@ struct TableActor {
     next_hand_at: Option<Instant>,
     pending_time_out: bool,
     linger_until: Option<Instant>,
+    /// While an action runs: what it publishes, held back and queued at its end as one batch per
+    /// receiver (see [`crate::outbound`]). `None` publishes at once.
+    staged: Option<Staged>,
+}
+
+/// The frames one action publishes, per seat and for the spectators.
+#[derive(Default)]
+struct Staged {
+    seats: [Vec<Arc<Frame>>; 4],
+    spectators: Vec<Arc<Frame>>,
 }
 
 /// A new table in the waiting state; persists it, registers it and starts its actor.
@@ -508,6 +518,7 @@ impl TableActor {
             next_hand_at: None,
             pending_time_out: false,
             linger_until: None,
+            staged: None,
             shared,
         };
         (actor, handle)
@@ -1273,10 +1284,17 @@ impl TableActor {
             }
         }
         let id = req.id;
-        match self.process(Input::Act { seat, action }).await {
+        self.staged = Some(Staged::default());
+        let processed = self.process(Input::Act { seat, action }).await;
+        if processed.is_ok() {
+            self.release_staged(Some((&req.out, ServerMessage::Ok { id })));
+        } else {
+            self.release_staged(None);
+        }
+        match processed {
             Ok(()) => {
                 let received = req.received;
-                req.reply(ServerMessage::Ok { id });
+                let _ = req.done.send(());
                 metrics::counter!("burraco_actions_total").increment(1);
                 metrics::histogram!("burraco_action_latency_seconds")
                     .record(received.elapsed().as_secs_f64());
@@ -1480,7 +1498,8 @@ impl TableActor {
         }
     }
 
-    /// Numbers are assigned by the caller ([`Self::next_seq`]); this projects and queues.
+    /// Numbers are assigned by the caller ([`Self::next_seq`]); this projects and queues (or
+    /// stages, while an action runs).
     fn publish(&mut self, message: ServerMessage, private_to: Option<Seat>) {
         let seq = message.seq().unwrap_or(self.seq);
         let frame = Frame::new(message);
@@ -1497,16 +1516,30 @@ impl TableActor {
             else {
                 continue;
             };
-            match (&tick, private_to) {
-                (Some(tick), Some(owner)) if owner != seat => out.send(tick.clone()),
-                _ => out.send(frame.clone()),
+            let projected = match (&tick, private_to) {
+                (Some(tick), Some(owner)) if owner != seat => tick,
+                _ => &frame,
             };
+            match &mut self.staged {
+                Some(staged) => staged.seats[seat.index()].push(projected.clone()),
+                None => {
+                    out.send(projected.clone());
+                }
+            }
         }
         let for_spectators = tick.as_ref().unwrap_or(&frame);
-        for out in &self.spectators {
-            out.send(for_spectators.clone());
+        match &mut self.staged {
+            Some(staged) if !self.spectators.is_empty() => {
+                staged.spectators.push(for_spectators.clone());
+            }
+            Some(_) => {}
+            None => {
+                for out in &self.spectators {
+                    out.send(for_spectators.clone());
+                }
+                self.spectators.retain(|o| !o.is_kicked());
+            }
         }
-        self.spectators.retain(|o| !o.is_kicked());
         self.buffer_event(Buffered {
             seq,
             private_to,
@@ -1514,6 +1547,40 @@ impl TableActor {
             frame,
             tick,
         });
+    }
+
+    /// Queues what the running action staged, one batch per receiver, with `reply` last in the
+    /// batch of the connection it answers (or on its own when that connection has no seat here).
+    fn release_staged(&mut self, reply: Option<(&Outbox, ServerMessage)>) {
+        let Some(mut staged) = self.staged.take() else {
+            if let Some((out, message)) = reply {
+                out.send_message(message);
+            }
+            return;
+        };
+        let mut reply = reply;
+        for seat in Seat::ALL {
+            let Some(out) = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.out.as_ref())
+            else {
+                continue;
+            };
+            let mut frames = std::mem::take(&mut staged.seats[seat.index()]);
+            if let Some((_, message)) = reply.take_if(|(to, _)| to.id() == out.id()) {
+                frames.push(Frame::new(message));
+            }
+            out.send_batch(frames);
+        }
+        if let Some((out, message)) = reply {
+            out.send_message(message);
+        }
+        if !staged.spectators.is_empty() {
+            for out in &self.spectators {
+                out.send_batch(staged.spectators.clone());
+            }
+            self.spectators.retain(|o| !o.is_kicked());
+        }
     }
 
     /// Keeps an event for `sync`, dropping the oldest beyond the count and byte caps. An event
@@ -1555,6 +1622,8 @@ impl TableActor {
         let id = req.id;
         let from_buffer =
             last_seq >= self.seq || self.buffer.front().is_some_and(|b| b.seq <= last_seq + 1);
+        // One batch: the client's writer sends the whole catch-up with one flush.
+        let mut frames = Vec::new();
         if from_buffer {
             for b in self.buffer.iter().filter(|b| b.seq > last_seq) {
                 let visible = match (viewer, b.private_to) {
@@ -1567,12 +1636,13 @@ impl TableActor {
                 } else {
                     b.tick.as_ref().unwrap_or(&b.frame)
                 };
-                out.send(frame.clone());
+                frames.push(frame.clone());
             }
         } else {
-            out.send_message(self.snapshot(viewer));
+            frames.push(Frame::new(self.snapshot(viewer)));
         }
-        out.send_message(ServerMessage::Ok { id });
+        frames.push(Frame::new(ServerMessage::Ok { id }));
+        out.send_batch(frames);
         let _ = req.done.send(());
     }
 
