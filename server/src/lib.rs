@@ -306,7 +306,8 @@ fn metrics_handle() -> PrometheusHandle {
     HANDLE
         .get_or_init(|| {
             let buckets = [
-                0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+                0.00005, 0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.002, 0.003, 0.005,
+                0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
             ];
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &buckets)

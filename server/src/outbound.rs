@@ -8,6 +8,11 @@
 //! to one receiver (its events, and the actor's reply), queued at once, so the receiver's writer
 //! always feeds it all before it flushes (one write), whichever worker it runs on and whenever.
 //! A resume's catch-up is one slot too, so it never fills a queue by itself.
+//!
+//! An action's batches to the seats carry one shared [`Fanout`]: each receiver lets go of it once
+//! its writer has flushed the batch (a bot, once it has taken it), and the last to let go records
+//! the time from the action's arrival (`burraco_action_fanout_seconds`): the server's own share
+//! of "action to the last seat's event", without the client's.
 
 use std::sync::{Arc, OnceLock};
 
@@ -131,7 +136,27 @@ impl Frame {
 #[derive(Debug)]
 enum Outgoing {
     One(Arc<Frame>),
-    Batch(Vec<Arc<Frame>>),
+    Batch(Vec<Arc<Frame>>, Option<Arc<Fanout>>),
+}
+
+/// One action's delivery to its seats: dropped by the last receiver to flush it, and timed then.
+#[derive(Debug)]
+pub struct Fanout {
+    received: std::time::Instant,
+}
+
+impl Fanout {
+    /// `received`: when the action's request arrived.
+    pub fn new(received: std::time::Instant) -> Arc<Fanout> {
+        Arc::new(Fanout { received })
+    }
+}
+
+impl Drop for Fanout {
+    fn drop(&mut self) {
+        metrics::histogram!("burraco_action_fanout_seconds")
+            .record(self.received.elapsed().as_secs_f64());
+    }
 }
 
 /// A receiver's bounded queue of frames, and the token that drops it when it falls behind.
@@ -148,18 +173,23 @@ pub struct Inbox {
     rx: mpsc::Receiver<Outgoing>,
     /// The rest of the batch being read (its allocation goes with the next batch).
     rest: std::vec::IntoIter<Arc<Frame>>,
+    /// The fan-outs of the batches handed out since the last wait: a writer calls
+    /// [`Inbox::recv`] again only after it has flushed them.
+    held: Vec<Arc<Fanout>>,
 }
 
 impl Inbox {
-    /// The next frame; `None` once every sender is gone and the queue is empty.
+    /// The next frame; `None` once every sender is gone and the queue is empty. Everything
+    /// handed out before counts as delivered (a writer waits here only after a flush).
     pub async fn recv(&mut self) -> Option<Arc<Frame>> {
+        self.held.clear();
         loop {
             if let Some(frame) = self.rest.next() {
                 return Some(frame);
             }
             match self.rx.recv().await? {
                 Outgoing::One(frame) => return Some(frame),
-                Outgoing::Batch(frames) => self.rest = frames.into_iter(),
+                Outgoing::Batch(frames, fanout) => self.take_batch(frames, fanout),
             }
         }
     }
@@ -172,9 +202,14 @@ impl Inbox {
             }
             match self.rx.try_recv().ok()? {
                 Outgoing::One(frame) => return Some(frame),
-                Outgoing::Batch(frames) => self.rest = frames.into_iter(),
+                Outgoing::Batch(frames, fanout) => self.take_batch(frames, fanout),
             }
         }
+    }
+
+    fn take_batch(&mut self, frames: Vec<Arc<Frame>>, fanout: Option<Arc<Fanout>>) {
+        self.rest = frames.into_iter();
+        self.held.extend(fanout);
     }
 }
 
@@ -192,6 +227,7 @@ impl Outbox {
             Inbox {
                 rx,
                 rest: Vec::new().into_iter(),
+                held: Vec::new(),
             },
             kick,
         )
@@ -208,11 +244,19 @@ impl Outbox {
     }
 
     /// Queues frames as one slot, read back in order: the receiver writes them with one flush.
-    /// An empty batch queues nothing.
+    /// An empty batch queues nothing (and lets go of its fan-out at once).
     pub fn send_batch(&self, frames: Vec<Arc<Frame>>) -> bool {
+        self.send_traced(frames, None)
+    }
+
+    /// [`Outbox::send_batch`], the receiver holding `fanout` until it has flushed the batch.
+    pub fn send_traced(&self, frames: Vec<Arc<Frame>>, fanout: Option<Arc<Fanout>>) -> bool {
         let mut frames = frames;
-        if frames.len() > 1 {
-            self.queue(Outgoing::Batch(frames))
+        if frames.is_empty() {
+            return true;
+        }
+        if frames.len() > 1 || fanout.is_some() {
+            self.queue(Outgoing::Batch(frames, fanout))
         } else if let Some(frame) = frames.pop() {
             self.queue(Outgoing::One(frame))
         } else {
@@ -283,5 +327,31 @@ mod tests {
         assert_eq!(seq(inbox.try_recv()), None);
         drop(out);
         assert_eq!(seq(inbox.recv().await), None);
+    }
+
+    #[tokio::test]
+    async fn a_fanout_lives_until_every_receiver_has_come_back_for_more() {
+        let (a, mut a_in, _) = Outbox::channel(1, 8);
+        let (b, mut b_in, _) = Outbox::channel(2, 8);
+        let fanout = Fanout::new(std::time::Instant::now());
+        let alive = Arc::downgrade(&fanout);
+        assert!(a.send_traced(vec![tick(1), tick(2)], Some(fanout.clone())));
+        assert!(b.send_traced(vec![tick(1)], Some(fanout.clone())));
+        assert!(
+            a.send_traced(Vec::new(), Some(fanout.clone())),
+            "nothing to send: let go at once"
+        );
+        drop(fanout);
+        assert!(a.send(tick(3)));
+        assert_eq!(seq(a_in.recv().await), Some(1));
+        assert_eq!(seq(a_in.try_recv()), Some(2));
+        assert_eq!(seq(b_in.recv().await), Some(1));
+        // Both have the batch, neither has come back: it is still being written.
+        assert!(alive.upgrade().is_some());
+        assert_eq!(seq(a_in.recv().await), Some(3));
+        assert!(alive.upgrade().is_some(), "b has not come back yet");
+        assert!(b.send(tick(2)));
+        assert_eq!(seq(b_in.recv().await), Some(2));
+        assert!(alive.upgrade().is_none(), "the last receiver let go");
     }
 }

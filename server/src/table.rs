@@ -38,7 +38,7 @@ use tracing::Instrument;
 
 use crate::Shared;
 use crate::inputlog::InputLog;
-use crate::outbound::{Frame, Outbox};
+use crate::outbound::{Fanout, Frame, Outbox};
 use crate::store::{LoadedTable, Write};
 
 /// After a restart the numbering jumps by this much, so no number a client saw before the crash
@@ -1287,9 +1287,12 @@ impl TableActor {
         self.staged = Some(Staged::default());
         let processed = self.process(Input::Act { seat, action }).await;
         if processed.is_ok() {
-            self.release_staged(Some((&req.out, ServerMessage::Ok { id })));
+            self.release_staged(
+                Some((&req.out, ServerMessage::Ok { id })),
+                Some(req.received),
+            );
         } else {
-            self.release_staged(None);
+            self.release_staged(None, None);
         }
         match processed {
             Ok(()) => {
@@ -1551,7 +1554,12 @@ impl TableActor {
 
     /// Queues what the running action staged, one batch per receiver, with `reply` last in the
     /// batch of the connection it answers (or on its own when that connection has no seat here).
-    fn release_staged(&mut self, reply: Option<(&Outbox, ServerMessage)>) {
+    /// `received`: when the action arrived, to time its delivery to the seats ([`Fanout`]).
+    fn release_staged(
+        &mut self,
+        reply: Option<(&Outbox, ServerMessage)>,
+        received: Option<std::time::Instant>,
+    ) {
         let Some(mut staged) = self.staged.take() else {
             if let Some((out, message)) = reply {
                 out.send_message(message);
@@ -1559,6 +1567,9 @@ impl TableActor {
             return;
         };
         let mut reply = reply;
+        let fanout = received
+            .filter(|_| staged.seats.iter().any(|frames| !frames.is_empty()))
+            .map(Fanout::new);
         for seat in Seat::ALL {
             let Some(out) = self.seats[seat.index()]
                 .as_ref()
@@ -1570,8 +1581,9 @@ impl TableActor {
             if let Some((_, message)) = reply.take_if(|(to, _)| to.id() == out.id()) {
                 frames.push(Frame::new(message));
             }
-            out.send_batch(frames);
+            out.send_traced(frames, fanout.clone());
         }
+        drop(fanout);
         if let Some((out, message)) = reply {
             out.send_message(message);
         }

@@ -95,6 +95,18 @@ impl TestServer {
         Client::connect(self.addr, name, None).await.0
     }
 
+    /// A counter or a histogram's `_count` from `/metrics` (0 when not yet recorded). The
+    /// recorder is process-wide: every server in a test binary adds to it, so only a rise means
+    /// anything.
+    pub async fn metric(&self, name: &str) -> u64 {
+        let (status, body) = self.http_get("/metrics").await;
+        assert_eq!(status, 200, "{body}");
+        body.lines()
+            .filter_map(|line| line.strip_prefix(name))
+            .find_map(|rest| rest.strip_prefix(' '))
+            .map_or(0, |value| value.trim().parse().expect("a count"))
+    }
+
     pub async fn http_get(&self, path: &str) -> (u16, String) {
         http_get(self.addr, path).await
     }

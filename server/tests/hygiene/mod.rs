@@ -184,16 +184,6 @@ async fn a_slow_client_is_dropped_and_never_stalls_the_table() {
     server.stop().await;
 }
 
-/// The process-wide count of slow clients dropped, from `/metrics` (every server in this test
-/// binary shares one recorder, so only a rise means anything).
-async fn slow_clients_dropped(server: &TestServer) -> u64 {
-    let (status, body) = server.http_get("/metrics").await;
-    assert_eq!(status, 200, "{body}");
-    body.lines()
-        .find_map(|line| line.strip_prefix("burraco_slow_clients_dropped_total "))
-        .map_or(0, |value| value.trim().parse().expect("a count"))
-}
-
 /// A raw WebSocket, past its welcome, whose TCP receive buffer is tiny: set before `connect`, so
 /// the window is small from the handshake on and the kernel cannot absorb what it never reads.
 async fn connect_with_tiny_receive_window(
@@ -260,7 +250,7 @@ async fn a_client_that_stops_reading_is_dropped_and_the_server_serves_on() {
             "{reply:?}"
         );
     }
-    let dropped_before = slow_clients_dropped(&server).await;
+    let dropped_before = server.metric("burraco_slow_clients_dropped_total").await;
     let mut sleepy = connect_with_tiny_receive_window(&server, "sleepy").await;
 
     // Ask without reading; a failed write means the server has hung up already.
@@ -300,7 +290,7 @@ async fn a_client_that_stops_reading_is_dropped_and_the_server_serves_on() {
         }
     }
     assert!(replies < sent, "all {sent} replies came, then the close");
-    while slow_clients_dropped(&server).await <= dropped_before {
+    while server.metric("burraco_slow_clients_dropped_total").await <= dropped_before {
         assert!(
             tokio::time::Instant::now() < deadline,
             "burraco_slow_clients_dropped_total did not rise"

@@ -40,6 +40,7 @@ async fn four_player_hand_to_its_score_with_no_hidden_card_leaked() {
         .await;
 
     let mut mirror = table.next_hand().await;
+    let delivered_before = server.metric("burraco_action_fanout_seconds_count").await;
     let mut visibility = Visibility {
         spectator,
         spectator_knows: Knowledge::of(None),
@@ -80,6 +81,13 @@ async fn four_player_hand_to_its_score_with_no_hidden_card_leaked() {
         client.barrier().await;
         assert_contiguous(client);
     }
+    // Every accepted action's delivery to the seats was timed once its last seat's writer had
+    // flushed it (each client's barrier came back after its events, so every writer has).
+    let delivered = server.metric("burraco_action_fanout_seconds_count").await - delivered_before;
+    assert!(
+        delivered >= steps as u64,
+        "{delivered} deliveries timed for {steps} actions"
+    );
     let spectator = &mut visibility.spectator;
     spectator
         .wait(|m| matches!(m, ServerMessage::MatchEnded { .. }))
