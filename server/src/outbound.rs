@@ -132,11 +132,18 @@ impl Frame {
     }
 }
 
-/// One slot of a receiver's queue.
+/// One slot of a receiver's queue: two words, since a queue allocates its slots 32 at a time
+/// for every connection (the batch inline made that 1.3 KB, ~0.9 KB more per idle connection).
 #[derive(Debug)]
 enum Outgoing {
     One(Arc<Frame>),
-    Batch(Vec<Arc<Frame>>, Option<Arc<Fanout>>),
+    Batch(Box<Batch>),
+}
+
+#[derive(Debug)]
+struct Batch {
+    frames: Vec<Arc<Frame>>,
+    fanout: Option<Arc<Fanout>>,
 }
 
 /// One action's delivery to its seats: dropped by the last receiver to flush it, and timed then.
@@ -189,7 +196,7 @@ impl Inbox {
             }
             match self.rx.recv().await? {
                 Outgoing::One(frame) => return Some(frame),
-                Outgoing::Batch(frames, fanout) => self.take_batch(frames, fanout),
+                Outgoing::Batch(batch) => self.take_batch(*batch),
             }
         }
     }
@@ -202,14 +209,14 @@ impl Inbox {
             }
             match self.rx.try_recv().ok()? {
                 Outgoing::One(frame) => return Some(frame),
-                Outgoing::Batch(frames, fanout) => self.take_batch(frames, fanout),
+                Outgoing::Batch(batch) => self.take_batch(*batch),
             }
         }
     }
 
-    fn take_batch(&mut self, frames: Vec<Arc<Frame>>, fanout: Option<Arc<Fanout>>) {
-        self.rest = frames.into_iter();
-        self.held.extend(fanout);
+    fn take_batch(&mut self, batch: Batch) {
+        self.rest = batch.frames.into_iter();
+        self.held.extend(batch.fanout);
     }
 }
 
@@ -256,7 +263,7 @@ impl Outbox {
             return true;
         }
         if frames.len() > 1 || fanout.is_some() {
-            self.queue(Outgoing::Batch(frames, fanout))
+            self.queue(Outgoing::Batch(Box::new(Batch { frames, fanout })))
         } else if let Some(frame) = frames.pop() {
             self.queue(Outgoing::One(frame))
         } else {
@@ -306,6 +313,11 @@ mod tests {
             table: "t".into(),
             seq,
         })
+    }
+
+    #[test]
+    fn a_queue_slot_is_two_words() {
+        assert_eq!(size_of::<Outgoing>(), 2 * size_of::<usize>());
     }
 
     fn seq(frame: Option<Arc<Frame>>) -> Option<u64> {
