@@ -405,8 +405,10 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
                 Game::new(config, dealer, source.clone()).map_err(|e| e.to_string())?;
             let record = HandRecord::new(&config, actor.seat_names(), dealer, &source);
             let mut log = InputLog::default();
+            let mut played_ms = 0;
             for row in &hand.inputs {
                 let recorded = RecordedInput::from_json(row).map_err(|e| e.to_string())?;
+                played_ms = played_ms.max(recorded.at_ms.unwrap_or(0));
                 let input = recorded.input.to_rules();
                 game.apply(&input)
                     .map_err(|e| format!("replay refused: {e}"))?;
@@ -424,12 +426,17 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
                 }
             }
             if i + 1 == count {
+                // The hand's time goes on from its last input: the record's `at_ms` stay in
+                // order, and the time the server was down is nobody's.
+                let dealt = now
+                    .checked_sub(std::time::Duration::from_millis(played_ms))
+                    .unwrap_or(now);
                 actor.hand = Some(HandState {
                     game,
                     record,
                     log,
                     seed: seed.0,
-                    dealt: now,
+                    dealt,
                 });
             }
         }

@@ -7,12 +7,36 @@ use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
 use crate::common::*;
 
-fn start(data: &std::path::Path) -> (Child, SocketAddr) {
+/// The server's process, killed when dropped: a test that fails while it runs must not leave it
+/// holding the test's output open (cargo would wait for it for ever).
+pub struct ServerProcess(Child);
+
+impl std::ops::Deref for ServerProcess {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ServerProcess {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start(data: &std::path::Path) -> (ServerProcess, SocketAddr) {
     start_with(data, &[])
 }
 
 /// The real binary on `data`, with extra flags; returns it and the address it listens on.
-pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (Child, SocketAddr) {
+pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (ServerProcess, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
@@ -36,7 +60,7 @@ pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (Child, SocketAddr)
         .expect("listening line")
         .parse()
         .expect("address");
-    (child, addr)
+    (ServerProcess(child), addr)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -50,7 +74,11 @@ async fn kill_9_mid_hand_then_restart_resumes_with_nothing_lost() {
     )
     .await;
     let mut mirror = table.next_hand().await;
-    for _ in 0..17 {
+    for step in 0..17 {
+        if step == 16 {
+            // Time into the hand, so the last move before the crash has a late `at_ms`.
+            tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+        }
         table.step(&mut mirror).await;
     }
     let tokens: Vec<_> = table
@@ -116,6 +144,15 @@ async fn kill_9_mid_hand_then_restart_resumes_with_nothing_lost() {
             .matches(record.outcome.as_ref().expect("outcome"))
     );
     assert!(record.inputs.len() > 17);
+    let times: Vec<u64> = record
+        .inputs
+        .iter()
+        .map(|i| i.at_ms.expect("a time"))
+        .collect();
+    assert!(
+        times.is_sorted(),
+        "the hand's clock goes on from its last move after a restart: {times:?}"
+    );
 
     // SIGTERM: a graceful stop says goodbye.
     let c = &mut table.clients[0].1;
