@@ -6,6 +6,11 @@ Strategy: draw every turn and discard the least useful card (never a wild, the h
 first). It never melds, so every discard it makes is legal; a refusal is still handled by
 trying the next card.
 
+It follows the whole recipe of docs/BOTS.md: it applies table events strictly in `seq` order
+(a gap: `sync` from the last one applied; a `snapshot` replaces what it knew), and when the
+connection drops it reconnects with its resume token (backing off up to 5 s) and syncs.
+`--drop-after N` cuts its own connection once, after its N-th discard, to exercise that path.
+
     python3 examples/python/bot.py --url ws://127.0.0.1:8080/ws --name py --preset fitab
 """
 
@@ -16,6 +21,7 @@ import os
 import socket
 import struct
 import sys
+import time
 import urllib.parse
 
 # ----- a minimal WebSocket client (RFC 6455): text frames, masked, no extensions ---------------
@@ -124,72 +130,159 @@ def discard_order(hand):
 
 # ----- the bot -------------------------------------------------------------------------------
 
+def connect(url, attempts=8):
+    """A WebSocket to the server, retrying with exponential backoff (0.2 s doubling, at most 5 s)."""
+    delay = 0.2
+    for attempt in range(attempts):
+        try:
+            return WebSocket(url)
+        except OSError as e:
+            if attempt + 1 == attempts:
+                raise
+            print(f"connect failed ({e}); retrying in {delay:.1f} s", file=sys.stderr)
+            time.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--url", default="ws://127.0.0.1:8080/ws")
     ap.add_argument("--name", default="py")
     ap.add_argument("--preset", default="fitab")
     ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--drop-after", type=int, default=0,
+                    help="cut the connection once after this many discards (0: never)")
     args = ap.parse_args()
 
-    ws = WebSocket(args.url)
+    ws = None
     next_id = [0]
 
     def send(msg):
+        """Sends a message (numbering its id); a broken connection is noticed by the next read."""
         if "id" in msg:
             next_id[0] += 1
             msg["id"] = next_id[0]
-        ws.send(json.dumps(msg))
+        try:
+            ws.send(json.dumps(msg))
+        except OSError:
+            pass
         return msg.get("id")
 
-    send({"type": "hello", "version": "1.0", "name": args.name, "resume": None})
+    session = None      # the resume token, from the first welcome
     table, me, hand = None, None, []
+    last_seq = 0        # the last table event applied
+    sync_id = None      # the sync on its way: events past a gap wait for it
+    phase = None        # our turn: "take" (draw next), "play" (discard next), None (not ours)
+    pending = None      # the id of our draw or discard on its way
     tried = []          # discards refused this turn
-    discard_id = None
+    discards = 0
     hands_played = 0
 
-    def discard():
-        nonlocal discard_id
+    def act():
+        """Our next move on our turn, unless one is on its way."""
+        nonlocal pending
+        if pending is not None or phase is None:
+            return
+        if phase == "take":
+            pending = send({"type": "draw", "id": 0, "table": table})
+            return
         for card in discard_order(hand):
             if card not in tried:
                 tried.append(card)
-                discard_id = send({"type": "discard", "id": 0, "table": table, "card": card})
+                pending = send({"type": "discard", "id": 0, "table": table, "card": card})
                 return
 
+    def sync():
+        nonlocal sync_id
+        sync_id = send({"type": "sync", "id": 0, "table": table, "last_seq": last_seq})
+
+    def hello():
+        nonlocal ws, pending
+        ws = connect(args.url)
+        pending = None  # its reply went to the old connection: the sync tells what happened
+        send({"type": "hello", "version": "1.0", "name": args.name, "resume": session})
+
+    hello()
     while True:
-        text = ws.recv()
+        try:
+            text = ws.recv() if ws else None
+        except OSError:
+            text = None
         if text is None:
-            print("connection closed", file=sys.stderr)
-            return 1
+            # Dropped (or cut on purpose): the seat waits for us through the disconnect grace.
+            print("connection lost: resuming", file=sys.stderr)
+            hello()
+            continue
         m = json.loads(text)
         t = m["type"]
+        if "seq" in m and m.get("table") == table and t != "snapshot":
+            # Table events in order: skip what was applied, sync over a gap.
+            if m["seq"] <= last_seq:
+                continue
+            if m["seq"] > last_seq + 1:
+                if sync_id is None:
+                    sync()
+                continue
+            last_seq = m["seq"]
         if t == "welcome":
-            send({"type": "quick_play", "id": 0, "preset": args.preset, "players": args.players})
+            session = m["session"]
+            if table is None:
+                send({"type": "quick_play", "id": 0, "preset": args.preset, "players": args.players})
+            elif any(s["table"] == table for s in m["seats"]):
+                sync()
+            else:
+                print("the seat is gone", file=sys.stderr)
+                return 1
         elif t in ("seated", "table_created"):
             table, me = m["table"], m["seat"]
             send({"type": "ready", "id": 0, "table": table})
-        elif t == "snapshot" and m["view"].get("hand"):
-            hand = list(m["view"]["hand"]["hand"] or [])
+        elif t == "snapshot" and m.get("table") == table:
+            last_seq = m["seq"]
+            view = m["view"].get("hand")
+            if view:
+                hand = list(view["hand"] or [])
+                mine = view["on_turn"] == me and view["phase"] in ("take", "play")
+                phase = view["phase"] if mine else None
+                tried.clear()
+        elif t == "ok" and m["id"] == sync_id:
+            sync_id = None  # caught up (by replay or snapshot): go on from there
+            act()
         elif t == "dealt":
             hand = list(m["cards"])
-        elif t == "turn_started" and m["seat"] == me:
+        elif t == "turn_started":
+            phase = "take" if m["seat"] == me else None
             tried.clear()
-            send({"type": "draw", "id": 0, "table": table})
+            act()
         elif t == "drew_card" and m["seat"] == me:
             hand.append(m["card"])
-            discard()
+            phase = "play"
+            act()
         elif t in ("picked_up", "pozzetto_cards") and m["seat"] == me:
             hand = hand + m["cards"] if t == "picked_up" else list(m["cards"])
         elif t in ("opened", "attached", "discarded") and m["seat"] == me:
             for c in (m["cards"] if "cards" in m else [m["card"]]):
                 if c in hand:
                     hand.remove(c)
+            if t == "discarded":
+                phase = None
+                discards += 1
+                if discards == args.drop_after:
+                    print(f"cutting the connection after {discards} discards", file=sys.stderr)
+                    ws.sock.close()
+                    ws = None
+        elif t in ("ok", "error") and m.get("id") == pending:
+            pending = None
+            if t == "error":
+                print(f"error: {m['code']}: {m['message']}", file=sys.stderr)
+                if phase != "play":
+                    sync()  # a draw refused: what we believe is wrong, learn what is
+                    continue
+            act()  # after a draw, the discard; after a refused discard, the next card
         elif t == "error":
             print(f"error: {m['code']}: {m['message']}", file=sys.stderr)
-            if m.get("id") == discard_id:
-                discard()
         elif t == "hand_ended":
             hands_played += 1
+            phase = None
             print(f"hand {m['hand']} ended ({m['end']}): " +
                   ", ".join(f"{s['side']} {s['total']}" for s in m["score"]))
         elif t == "match_ended":

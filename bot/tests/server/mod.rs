@@ -126,7 +126,7 @@ async fn a_dropped_bot_resumes_and_a_private_table_fills_by_invite() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_python_example_plays_a_match_with_three_rust_bots() {
+async fn the_python_example_plays_a_match_with_three_rust_bots_resuming_once() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/python/bot.py");
     // The second-language bot is a deliverable (docs/BOTS.md): without python3 this must fail, not pass.
     assert!(
@@ -141,7 +141,7 @@ async fn the_python_example_plays_a_match_with_three_rust_bots() {
         preset: "feburit".into(),
         players: 4,
     };
-    let mut python = tokio::process::Command::new("python3")
+    let python = tokio::process::Command::new("python3")
         .args([
             script,
             "--url",
@@ -150,7 +150,11 @@ async fn the_python_example_plays_a_match_with_three_rust_bots() {
             "py",
             "--preset",
             "feburit",
+            // Cut its connection once mid-match: it must resume with its token and sync.
+            "--drop-after",
+            "3",
         ])
+        .stderr(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("python3 runs");
@@ -161,10 +165,15 @@ async fn the_python_example_plays_a_match_with_three_rust_bots() {
     for b in bots {
         assert_eq!(b.await.unwrap().session.matches, 1);
     }
-    let status = tokio::time::timeout(Duration::from_secs(30), python.wait())
+    let output = tokio::time::timeout(Duration::from_secs(30), python.wait_with_output())
         .await
         .expect("python finishes")
         .unwrap();
-    assert!(status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("connection lost: resuming"),
+        "it did cut its connection and resume: {stderr}"
+    );
     server.stop().await;
 }
