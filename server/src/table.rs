@@ -284,7 +284,7 @@ struct TableActor {
     pending_time_out: bool,
     linger_until: Option<Instant>,
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
-    /// receiver (see [`crate::outbound`]). `None` publishes at once.
+    /// receiver (see [`crate::outbound`]). `None`: [`Self::publish`] stages and releases at once.
     staged: Option<Staged>,
 }
 
@@ -1291,16 +1291,13 @@ impl TableActor {
             }
         }
         let id = req.id;
+        // Everything the action publishes goes out at its end, with the reply: one write per seat.
         self.staged = Some(Staged::default());
         let processed = self.process(Input::Act { seat, action }).await;
-        if processed.is_ok() {
-            self.release_staged(
-                Some((&req.out, ServerMessage::Ok { id })),
-                Some(req.received),
-            );
-        } else {
-            self.release_staged(None, None);
-        }
+        let reply = processed
+            .is_ok()
+            .then_some((&req.out, ServerMessage::Ok { id }));
+        self.release_staged(reply, Some(req.received));
         match processed {
             Ok(()) => {
                 let received = req.received;
@@ -1508,8 +1505,8 @@ impl TableActor {
         }
     }
 
-    /// Numbers are assigned by the caller ([`Self::next_seq`]); this projects and queues (or
-    /// stages, while an action runs).
+    /// Numbers are assigned by the caller ([`Self::next_seq`]); this projects and stages. While
+    /// an action runs, the action releases what it staged at its end; otherwise it goes at once.
     fn publish(&mut self, message: ServerMessage, private_to: Option<Seat>) {
         let seq = message.seq().unwrap_or(self.seq);
         let frame = Frame::new(message);
@@ -1519,37 +1516,18 @@ impl TableActor {
                 seq,
             })
         });
+        let at_once = self.staged.is_none();
+        let staged = self.staged.get_or_insert_with(Staged::default);
         for seat in Seat::ALL {
-            let Some(out) = self.seats[seat.index()]
-                .as_ref()
-                .and_then(|s| s.out.as_ref())
-            else {
-                continue;
-            };
             let projected = match (&tick, private_to) {
                 (Some(tick), Some(owner)) if owner != seat => tick,
                 _ => &frame,
             };
-            match &mut self.staged {
-                Some(staged) => staged.seats[seat.index()].push(projected.clone()),
-                None => {
-                    out.send(projected.clone());
-                }
-            }
+            staged.seats[seat.index()].push(projected.clone());
         }
-        let for_spectators = tick.as_ref().unwrap_or(&frame);
-        match &mut self.staged {
-            Some(staged) if !self.spectators.is_empty() => {
-                staged.spectators.push(for_spectators.clone());
-            }
-            Some(_) => {}
-            None => {
-                for out in &self.spectators {
-                    out.send(for_spectators.clone());
-                }
-                self.spectators.retain(|o| !o.is_kicked());
-            }
-        }
+        staged
+            .spectators
+            .push(tick.as_ref().unwrap_or(&frame).clone());
         self.buffer_event(Buffered {
             seq,
             private_to,
@@ -1557,22 +1535,21 @@ impl TableActor {
             frame,
             tick,
         });
+        if at_once {
+            self.release_staged(None, None);
+        }
     }
 
-    /// Queues what the running action staged, one batch per receiver, with `reply` last in the
-    /// batch of the connection it answers (or on its own when that connection has no seat here).
-    /// `received`: when the action arrived, to time its delivery to the seats ([`Fanout`]).
+    /// Queues what was staged, one batch per receiver (seats without a connection get nothing),
+    /// with `reply` last in the batch of the connection it answers (or on its own when that
+    /// connection has no seat here). `received`: when the action arrived, to time its delivery
+    /// to the seats ([`Fanout`]).
     fn release_staged(
         &mut self,
         reply: Option<(&Outbox, ServerMessage)>,
         received: Option<std::time::Instant>,
     ) {
-        let Some(mut staged) = self.staged.take() else {
-            if let Some((out, message)) = reply {
-                out.send_message(message);
-            }
-            return;
-        };
+        let mut staged = self.staged.take().unwrap_or_default();
         let mut reply = reply;
         let fanout = received
             .filter(|_| staged.seats.iter().any(|frames| !frames.is_empty()))
@@ -1590,11 +1567,10 @@ impl TableActor {
             }
             out.send_traced(frames, fanout.clone());
         }
-        drop(fanout);
         if let Some((out, message)) = reply {
             out.send_message(message);
         }
-        if !staged.spectators.is_empty() {
+        if !self.spectators.is_empty() {
             for out in &self.spectators {
                 out.send_batch(staged.spectators.clone());
             }
