@@ -16,7 +16,7 @@
 use crate::card::{Card, Hand};
 use crate::config::Config;
 use crate::deal::{DECK_SIZE, HAND_SIZE, canonical_deck};
-use crate::game::{DealSource, Event, Game, HandEnd, Phase, PozzettoId};
+use crate::game::{DealSource, Event, Game, HandEnd, Phase, PozzettoId, WorldParts};
 use crate::meld::Meld;
 use crate::score::HandScore;
 use crate::seat::{Players, Seat, Side};
@@ -33,37 +33,10 @@ pub enum DeterminizeError {
         "the cards the seat knows of do not leave {needed} unseen cards for the hidden places (found {found})"
     )]
     Inconsistent { needed: usize, found: usize },
-}
-
-/// Everything a `Game` is made of, for [`Game::from_world`] (game.rs) to assemble: the only way
-/// to build a game in a state that was not reached by dealing and playing in this process.
-#[derive(Debug, Clone)]
-pub(crate) struct WorldParts {
-    pub(crate) config: Config,
-    pub(crate) dealer: Seat,
-    pub(crate) source: DealSource,
-    pub(crate) hands: [Hand; 4],
-    /// Top card last.
-    pub(crate) tallone: Vec<Card>,
-    pub(crate) pile: Vec<Card>,
-    pub(crate) pozzetti: [Vec<Card>; 2],
-    pub(crate) pozzetto_of: [Option<PozzettoId>; 2],
-    pub(crate) melds: Vec<(Side, Meld)>,
-    pub(crate) on_turn: Seat,
-    pub(crate) phase: Phase,
-    pub(crate) turn_index: u32,
-    pub(crate) cards_held: u8,
-    pub(crate) picked_up: u8,
-    pub(crate) single_card: Option<Card>,
-    /// A copy of `single_card` was melded this turn (art. 8 no longer applies).
-    pub(crate) single_card_melded: bool,
-    pub(crate) last_from_tallone: bool,
-    /// Per side: a pozzetto taken con lo scarto not yet shown to its owner (owner, reveal after).
-    pub(crate) hidden_pozzetti: [Option<(Seat, Seat, Vec<Card>)>; 2],
-    pub(crate) stallo_exchanges: u8,
-    pub(crate) stallo_first: Option<Seat>,
-    pub(crate) stallo_must_draw: Option<Seat>,
-    pub(crate) last_round: Option<u8>,
+    /// The world assembled from the seat's knowledge is not a game (cards not conserved, the turn
+    /// off the table): a bug in the knowledge fold, never the seat's doing.
+    #[error("the assembled world is not a valid game")]
+    InvalidWorld,
 }
 
 /// What one seat knows of the hand in play, folded from the events it may see.
@@ -641,7 +614,7 @@ impl SeatKnowledge {
             stallo_must_draw: self.stallo_must_draw,
             last_round: self.last_round,
         };
-        Ok(Game::from_world(parts))
+        Game::from_world(parts).map_err(|_| DeterminizeError::InvalidWorld)
     }
 }
 

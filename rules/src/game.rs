@@ -127,6 +127,39 @@ pub enum Input {
     TimeOut,
 }
 
+/// An input [`Game::check`] accepted, with what it found (an opening's or attachment's meld), for
+/// [`Game::play`] to apply without checking again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedInput {
+    input: Input,
+    step: Step,
+    /// How many inputs the game had played when it was checked: a checked input is only good for
+    /// the game as it was then.
+    at: u32,
+}
+
+impl CheckedInput {
+    /// The input that was checked.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+}
+
+/// What playing a checked input does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Draw,
+    PickUp,
+    Lay {
+        cards: Vec<Card>,
+        target: Option<MeldId>,
+        result: Meld,
+    },
+    Discard(Card),
+    ClockExpired,
+    TimeOut,
+}
+
 /// How a hand ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HandEnd {
@@ -332,6 +365,8 @@ pub struct Game {
     /// After a TIME OUT: turns left, counting the one in progress.
     last_round: Option<u8>,
     ended: Option<(HandEnd, HandScore)>,
+    /// Inputs played so far (a [`CheckedInput`] is good for one value of it).
+    inputs_played: u32,
 }
 
 impl Game {
@@ -381,6 +416,7 @@ impl Game {
             stallo: StalloState::default(),
             last_round: None,
             ended: None,
+            inputs_played: 0,
             source,
         };
         let mut events = vec![Event::HandStarted {
@@ -521,51 +557,93 @@ impl Game {
 
     // ----- applying inputs ---------------------------------------------------------------------
 
-    /// Applies one input. On `Err` the game is unchanged.
+    /// Applies one input. On `Err` the game is unchanged. The same as [`Game::check`] then
+    /// [`Game::play`].
     pub fn apply(&mut self, input: &Input) -> Result<Vec<Event>, IllegalAction> {
+        let checked = self.check(input)?;
+        self.play(checked)
+    }
+
+    /// Validates `input` completely without changing anything: what [`Game::play`] needs to
+    /// apply it cannot fail. A server checks, makes the input durable, and only then plays it, so
+    /// it never has to undo a move (nor keep a copy of the game to undo it with).
+    pub fn check(&self, input: &Input) -> Result<CheckedInput, IllegalAction> {
         if self.is_over() {
             return Err(IllegalAction::HandOver);
         }
-        match input {
-            Input::Act { seat, action } => self.act(*seat, action),
+        let step = match input {
+            Input::Act { seat, action } => {
+                self.check_turn(*seat)?;
+                match action {
+                    Action::Draw => self.check_draw().map(|()| Step::Draw)?,
+                    Action::PickUp => self.check_pick_up().map(|()| Step::PickUp)?,
+                    Action::Open { cards, wild_at } => Step::Lay {
+                        result: self.check_open(cards, *wild_at)?,
+                        cards: cards.clone(),
+                        target: None,
+                    },
+                    Action::Attach {
+                        meld,
+                        cards,
+                        wild_at,
+                    } => Step::Lay {
+                        result: self.check_attach(*meld, cards, *wild_at)?,
+                        cards: cards.clone(),
+                        target: Some(*meld),
+                    },
+                    Action::Discard { card } => {
+                        self.check_discard(*card).map(|()| Step::Discard(*card))?
+                    }
+                }
+            }
             // An arbiter replaying a record must not accept an expiry the table could not have had.
-            Input::ClockExpired if self.move_clock().is_none() => Err(IllegalAction::NoMoveClock),
-            Input::ClockExpired => Ok(self.expire_clock()),
-            Input::TimeOut => self.time_out(),
+            Input::ClockExpired if self.move_clock().is_none() => {
+                return Err(IllegalAction::NoMoveClock);
+            }
+            Input::ClockExpired => Step::ClockExpired,
+            Input::TimeOut if self.last_round.is_some() => {
+                return Err(IllegalAction::TimeOutAlreadyAnnounced);
+            }
+            Input::TimeOut => Step::TimeOut,
+        };
+        Ok(CheckedInput {
+            input: input.clone(),
+            step,
+            at: self.inputs_played,
+        })
+    }
+
+    /// Plays an input [`Game::check`] accepted on this game as it is now. A checked input kept
+    /// past another input is checked again (and refused as it would be then).
+    pub fn play(&mut self, checked: CheckedInput) -> Result<Vec<Event>, IllegalAction> {
+        let checked = if checked.at == self.inputs_played {
+            checked
+        } else {
+            self.check(&checked.input)?
+        };
+        self.inputs_played += 1;
+        let mut events = Vec::with_capacity(4);
+        match checked.step {
+            Step::Draw => self.draw(&mut events),
+            Step::PickUp => self.pick_up(&mut events),
+            Step::Lay {
+                cards,
+                target,
+                result,
+            } => self.lay(&cards, target, result, &mut events),
+            Step::Discard(card) => self.discard(card, &mut events),
+            Step::ClockExpired => events = self.expire_clock(),
+            Step::TimeOut => events = self.time_out(),
         }
+        Ok(events)
     }
 
     /// Shorthand for `apply(&Input::Act { seat, action })`.
     pub fn act(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, IllegalAction> {
-        self.check_turn(seat)?;
-        let mut events = Vec::with_capacity(4);
-        match action {
-            Action::Draw => {
-                self.check_draw()?;
-                self.draw(&mut events);
-            }
-            Action::PickUp => {
-                self.check_pick_up()?;
-                self.pick_up(&mut events);
-            }
-            Action::Open { cards, wild_at } => {
-                let meld = self.check_open(cards, *wild_at)?;
-                self.lay(cards, None, meld, &mut events);
-            }
-            Action::Attach {
-                meld,
-                cards,
-                wild_at,
-            } => {
-                let result = self.check_attach(*meld, cards, *wild_at)?;
-                self.lay(cards, Some(*meld), result, &mut events);
-            }
-            Action::Discard { card } => {
-                self.check_discard(*card)?;
-                self.discard(*card, &mut events);
-            }
-        }
-        Ok(events)
+        self.apply(&Input::Act {
+            seat,
+            action: action.clone(),
+        })
     }
 
     fn check_turn(&self, seat: Seat) -> Result<(), IllegalAction> {
@@ -1073,10 +1151,8 @@ impl Game {
     }
 
     /// The round clock ran out (RULES.md section 9): set the turns left in the last round.
-    fn time_out(&mut self) -> Result<Vec<Event>, IllegalAction> {
-        if self.last_round.is_some() {
-            return Err(IllegalAction::TimeOutAlreadyAnnounced);
-        }
+    /// Announces the last round; [`Game::check`] has made sure none was announced before.
+    fn time_out(&mut self) -> Vec<Event> {
         let players = self.players();
         let not_taken = self.turn.phase == Phase::Take;
         let preset = self.config.preset();
@@ -1085,7 +1161,7 @@ impl Game {
             events.push(Event::TimeOutAnnounced { turns_left: 0 });
             self.last_round = Some(0);
             self.end_hand(HandEnd::Voided, &mut events);
-            return Ok(events);
+            return events;
         }
         let turns_left = match (players, preset) {
             (Players::Two, _) => 3,
@@ -1106,7 +1182,7 @@ impl Game {
         };
         self.last_round = Some(turns_left);
         events.push(Event::TimeOutAnnounced { turns_left });
-        Ok(events)
+        events
     }
 
     /// The cards the seat on turn may discard now (empty before taking).
@@ -1132,12 +1208,66 @@ impl Game {
 }
 
 // ----- determinization hook (rules/src/determinize.rs) -------------------------------------------
-// Added by the bots engineer: a seat never saw the deal, so it cannot replay its way to the state it
-// knows; determinize.rs assembles a game consistent with that knowledge through this constructor.
-// Nothing else may use it: every other game is dealt by `Game::new` and moved by `Game::apply`.
+// A seat never saw the deal, so it cannot replay its way to the state it knows; determinize.rs
+// assembles a game consistent with that knowledge through this constructor, which checks that the
+// parts make a game (all 108 cards somewhere, the turn at a seat in play). Nothing else may use it:
+// every other game is dealt by `Game::new` and moved by `Game::apply`.
+/// Everything a `Game` is made of, for [`Game::from_world`] to assemble: the only way to build a
+/// game in a state that was not reached by dealing and playing in this process. Defined here, not
+/// in determinize.rs, so that the game does not depend on its one user.
+#[derive(Debug, Clone)]
+pub(crate) struct WorldParts {
+    pub(crate) config: Config,
+    pub(crate) dealer: Seat,
+    pub(crate) source: DealSource,
+    pub(crate) hands: [Hand; 4],
+    /// Top card last.
+    pub(crate) tallone: Vec<Card>,
+    pub(crate) pile: Vec<Card>,
+    pub(crate) pozzetti: [Vec<Card>; 2],
+    pub(crate) pozzetto_of: [Option<PozzettoId>; 2],
+    pub(crate) melds: Vec<(Side, Meld)>,
+    pub(crate) on_turn: Seat,
+    pub(crate) phase: Phase,
+    pub(crate) turn_index: u32,
+    pub(crate) cards_held: u8,
+    pub(crate) picked_up: u8,
+    pub(crate) single_card: Option<Card>,
+    /// A copy of `single_card` was melded this turn (art. 8 no longer applies).
+    pub(crate) single_card_melded: bool,
+    pub(crate) last_from_tallone: bool,
+    /// Per side: a pozzetto taken con lo scarto not yet shown to its owner (owner, reveal after).
+    pub(crate) hidden_pozzetti: [Option<(Seat, Seat, Vec<Card>)>; 2],
+    pub(crate) stallo_exchanges: u8,
+    pub(crate) stallo_first: Option<Seat>,
+    pub(crate) stallo_must_draw: Option<Seat>,
+    pub(crate) last_round: Option<u8>,
+}
+
+/// Why [`Game::from_world`] refused its parts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WorldError {
+    /// The hands, tallone, pile, pozzetti and melds do not hold the 108 cards exactly.
+    CardsNotConserved,
+    /// The seat on turn or the dealer is not at the table.
+    SeatNotInPlay,
+}
+
 impl Game {
-    pub(crate) fn from_world(w: crate::determinize::WorldParts) -> Game {
-        Game {
+    pub(crate) fn from_world(w: WorldParts) -> Result<Game, WorldError> {
+        let players = w.config.players();
+        if !players.is_seated(w.on_turn) || !players.is_seated(w.dealer) {
+            return Err(WorldError::SeatNotInPlay);
+        }
+        let mut all: Vec<Card> = w.hands.iter().flat_map(Hand::to_vec).collect();
+        all.extend(&w.tallone);
+        all.extend(&w.pile);
+        all.extend(w.pozzetti.iter().flatten());
+        all.extend(w.melds.iter().flat_map(|(_, m)| m.cards().iter().copied()));
+        if !is_complete_deck(&all) {
+            return Err(WorldError::CardsNotConserved);
+        }
+        Ok(Game {
             config: w.config,
             dealer: w.dealer,
             source: w.source,
@@ -1171,6 +1301,7 @@ impl Game {
             },
             last_round: w.last_round,
             ended: None,
-        }
+            inputs_played: 0,
+        })
     }
 }

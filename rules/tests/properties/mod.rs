@@ -344,6 +344,17 @@ proptest! {
             for _ in 0..4 {
                 let input = arbitrary_input(&game, &mut rng);
                 let before = game.clone();
+                // `check` never changes the game and agrees with `apply`, and `play` of what it
+                // accepted does what `apply` does.
+                let checked = game.check(&input);
+                prop_assert_eq!(&game, &before, "check changed the game");
+                if let Ok(checked) = &checked {
+                    let mut by_play = game.clone();
+                    let played = by_play.play(checked.clone());
+                    let mut by_apply = game.clone();
+                    prop_assert_eq!(played, by_apply.apply(&input));
+                    prop_assert_eq!(&by_play, &by_apply);
+                }
                 match game.apply(&input) {
                     Ok(events) => {
                         check_events(&before, &game, &events);
@@ -362,6 +373,7 @@ proptest! {
         }
         let after_end = game.clone();
         let input = arbitrary_input(&game, &mut rng);
+        prop_assert!(game.check(&input).is_err());
         prop_assert!(game.apply(&input).is_err());
         prop_assert_eq!(game, after_end);
     }

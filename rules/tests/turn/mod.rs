@@ -2,7 +2,7 @@
 //! art. 8; the refusals that guard the order of a turn.
 
 use burraco_rules::{
-    Action, Config, Event, IllegalAction, Input, Phase, Preset, Seat, TableSettings,
+    Action, Config, Event, Game, IllegalAction, Input, Phase, Preset, Seat, TableSettings,
 };
 
 use crate::support::{DeckBuilder, Table, c, cs, discard, open, sorted};
@@ -288,4 +288,22 @@ fn head_to_head_turns_alternate() {
         assert_eq!(t.pass(), expected);
     }
     assert_eq!(t.game.tallone_len(), 63 - 4);
+}
+
+/// A checked input is good for the game it was checked on: kept past another input, `play`
+/// checks it again and refuses it as `apply` would then.
+#[test]
+fn a_checked_input_kept_past_another_input_is_checked_again() {
+    let (config, deck) = (Config::of(Preset::Fitab), DeckBuilder::four());
+    let mut game = Game::new(config, N, deck.source()).unwrap().0;
+    let seat = game.on_turn();
+    let draw = Input::Act {
+        seat,
+        action: Action::Draw,
+    };
+    let checked = game.check(&draw).unwrap();
+    assert_eq!(checked.input(), &draw);
+    let again = checked.clone();
+    game.play(checked).unwrap();
+    assert_eq!(game.play(again), Err(IllegalAction::AlreadyTaken));
 }
