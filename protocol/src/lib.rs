@@ -5,10 +5,12 @@
 //!
 //! - [`cards`]: card, seat and seed codes as text (`"7H"`, `"10S"`, `"JK"`; `"N"`; 64 hex digits).
 //! - [`record`]: the JSON hand record, published at the end of every hand and replayable.
+//! - [`log`]: a table's durable log, one postcard-encoded entry per change.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
 
 pub mod cards;
 pub mod codec;
 pub mod convert;
+pub mod log;
 pub mod record;
 pub mod wire;

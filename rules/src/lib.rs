@@ -28,7 +28,9 @@ pub use config::{
 pub use deal::{DECK_SIZE, Deal, HAND_SIZE, Seed, canonical_deck, fisher_yates, shuffled_deck};
 pub use determinize::{DeterminizeError, SeatKnowledge};
 pub use error::IllegalAction;
-pub use game::{Action, DealSource, Event, Game, HandEnd, Input, MeldId, Phase, PozzettoId};
+pub use game::{
+    Action, CheckedInput, DealSource, Event, Game, HandEnd, Input, MeldId, Phase, PozzettoId,
+};
 pub use matches::{Match, MatchEnd, MatchError, MatchResult};
 pub use meld::{BurracoKind, Meld, MeldError, MeldShape};
 pub use score::{BurracoScore, HandScore, SideScore};

@@ -25,6 +25,7 @@ use axum::routing::get;
 use burraco_protocol::codec::MAX_CLIENT_FRAME;
 use burraco_rules::Seat;
 use dashmap::DashMap;
+use log::TableLog as _;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 use tokio_tungstenite::WebSocketStream;
@@ -37,8 +38,8 @@ pub mod assets;
 pub mod bots;
 pub mod config;
 pub mod conn;
-pub mod inputlog;
 pub mod lobby;
+pub mod log;
 pub mod outbound;
 pub mod store;
 pub mod table;
@@ -66,7 +67,10 @@ pub struct Session {
 #[derive(Debug)]
 pub struct Shared {
     pub config: ServerConfig,
+    /// Sessions and what the HTTP API reads.
     pub store: store::Store,
+    /// The tables' durable logs (the same SQLite store, behind the trait a cluster replaces).
+    pub log: Arc<dyn log::TableLog>,
     /// Table id to handle.
     pub tables: DashMap<String, table::TableHandle>,
     /// Invite code to table id.
@@ -96,6 +100,8 @@ impl Shared {
 pub enum RunError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Log(#[from] log::LogError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -114,9 +120,10 @@ pub async fn run(
         config.store_wait_blocking,
         config.wal_autocheckpoint,
     )?;
-    let loaded = store.load()?;
+    let logs = store.load_in_play().await?;
     let shared = Arc::new(Shared {
         config,
+        log: Arc::new(store.clone()),
         store,
         tables: DashMap::new(),
         invites: DashMap::new(),
@@ -131,13 +138,9 @@ pub async fn run(
         )),
         metrics: metrics_handle(),
     });
-    for (token, player, name) in loaded.sessions {
-        shared.sessions.insert(token, Session { player, name });
-    }
-    let restored = loaded.tables.len();
-    for table in loaded.tables {
-        let id = table.id.clone();
-        if let Err(e) = table::restore(&shared, table) {
+    let restored = logs.len();
+    for (id, entries) in logs {
+        if let Err(e) = table::restore(&shared, id.clone(), entries) {
             tracing::error!(table = %id, "cannot rebuild the table from its log: {e}");
         }
     }

@@ -1,50 +1,50 @@
-//! Durable state in one SQLite file (WAL mode): sessions, tables, seats, each hand's deal and input
-//! log, finished hand records and match results.
+//! Durable state in one SQLite file (WAL mode): the tables' logs ([`TableLog`]), resume
+//! sessions, and what the HTTP API reads (hand records by table and by player, match results).
 //!
-//! One dedicated writer thread owns the write connection. Writers send [`Write`]s over a bounded
-//! channel; the thread takes everything queued, applies it in one transaction, commits, then
-//! acknowledges. A table actor awaits that acknowledgement before it publishes an accepted action,
-//! so a `kill -9` never loses anything a player was told about. `synchronous=NORMAL` in WAL mode
-//! survives a process crash (not a power cut) without an fsync per commit.
+//! One dedicated writer thread owns the write connection. Appends and session writes come over a
+//! bounded channel; the thread takes everything queued, checks each append's expected length,
+//! applies the accepted ones in one transaction, commits, then acknowledges. A table actor awaits
+//! that acknowledgement before it publishes an accepted action, so a `kill -9` never loses
+//! anything a player was told about. `synchronous=NORMAL` in WAL mode survives a process crash
+//! (not a power cut) without an fsync per commit.
+//!
+//! Fencing: the writer keeps each table's log length in memory (one process owns the file),
+//! learning it from the database the first time it meets a table, and refuses an append whose
+//! expected length is not it ([`LogError::Conflict`]).
+//!
+//! The log (`table_log`) is append-only in rowid order with no index: a group commit of entries
+//! from many tables then dirties the one or two pages at the end of the table, not one index page
+//! per table (with an index keyed by table, thousands of tables meant thousands of scattered pages
+//! per commit and per checkpoint, the latency cliff of docs/PERFORMANCE.md). `log_tables` holds
+//! each table's first rowid, so loading reads the log once, from the oldest table in play.
+//! Hand records and results are projected from their entries in the same transaction.
 //!
 //! Reads (startup recovery, the HTTP API) open their own connections: WAL lets them run beside the
 //! writer.
-//!
-//! The input log (`input_log`) is append-only in rowid order with no index: a group commit of
-//! inputs from many tables then dirties the one or two pages at the end of the table, not one
-//! index page per table (with an index keyed by table, thousands of tables meant thousands of
-//! scattered pages per commit and per checkpoint, the latency cliff of docs/PERFORMANCE.md). A
-//! hand's row in `hands` holds the highest `input_log` rowid when it was dealt (`first_input`):
-//! its inputs all come after it, so recovery reads the log once, from the oldest hand of any
-//! table in play. Databases written before have their inputs in `inputs`, still read.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use burraco_protocol::log::{EntryKind, TableEntry};
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::{mpsc, oneshot};
+
+use crate::log::{Entry, LogError, LogFuture, TableLog};
+
+/// The schema's version (`PRAGMA user_version`). Version 1 (before the tables' logs had one
+/// owner) kept tables in play as rows of five tables; those are dropped on upgrade, so a server
+/// upgraded mid-match does not resume that match (records and sessions are kept).
+const SCHEMA_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sessions (
     token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tables (
-    id TEXT PRIMARY KEY, settings TEXT NOT NULL, private INTEGER NOT NULL, invite TEXT,
-    status TEXT NOT NULL, first_dealer TEXT, seq INTEGER NOT NULL DEFAULT 0,
-    round_started_ms INTEGER, result TEXT, created_ms INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS seats (
-    table_id TEXT NOT NULL, seat TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
-    bot TEXT, PRIMARY KEY (table_id, seat));
-CREATE TABLE IF NOT EXISTS hands (
-    table_id TEXT NOT NULL, hand INTEGER NOT NULL, dealer TEXT NOT NULL, seed TEXT NOT NULL,
-    PRIMARY KEY (table_id, hand));
-CREATE TABLE IF NOT EXISTS inputs (
-    table_id TEXT NOT NULL, hand INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER NOT NULL,
-    input TEXT NOT NULL, PRIMARY KEY (table_id, hand, idx));
-CREATE TABLE IF NOT EXISTS input_log (
-    table_id TEXT NOT NULL, hand INTEGER NOT NULL, idx INTEGER NOT NULL, seq INTEGER NOT NULL,
-    input TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_log (table_id TEXT NOT NULL, entry BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS log_tables (
+    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL, result TEXT);
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL, hand INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, hand));
 CREATE TABLE IF NOT EXISTS record_players (
@@ -83,64 +83,13 @@ const HANDOFF_INTERVAL: Duration = Duration::from_millis(500);
 const SMALL_PASS_FRAMES: i64 = 8;
 const MAX_PASSES: usize = 4;
 
-/// One change to persist.
+/// A resume session to persist (the tables' logs go through [`TableLog`]).
 #[derive(Debug, Clone)]
 pub enum Write {
     Session {
         token: String,
         player: String,
         name: String,
-    },
-    CreateTable {
-        id: String,
-        settings: String,
-        private: bool,
-        invite: Option<String>,
-        created_ms: i64,
-    },
-    /// `player` `None` frees the seat. `bot`: the level code of the server bot that owns the
-    /// seat (a bot's seat, or one its player gave up), so a restart seats the bot again.
-    Seat {
-        table: String,
-        seat: String,
-        player: Option<(String, String)>,
-        bot: Option<String>,
-    },
-    Status {
-        table: String,
-        status: String,
-    },
-    MatchStarted {
-        table: String,
-        first_dealer: String,
-        round_started_ms: i64,
-    },
-    Seq {
-        table: String,
-        seq: u64,
-    },
-    Hand {
-        table: String,
-        hand: u32,
-        dealer: String,
-        seed: String,
-    },
-    Input {
-        table: String,
-        hand: u32,
-        idx: u32,
-        seq: u64,
-        input: String,
-    },
-    Record {
-        table: String,
-        hand: u32,
-        record: String,
-        names: Vec<String>,
-    },
-    Result {
-        table: String,
-        result: String,
     },
 }
 
@@ -159,9 +108,38 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-struct Job {
-    writes: Vec<Write>,
-    ack: Option<oneshot::Sender<Result<(), StoreError>>>,
+impl From<StoreError> for LogError {
+    fn from(e: StoreError) -> Self {
+        LogError::Unavailable(e.to_string())
+    }
+}
+
+/// What the writer thread is asked.
+enum Job {
+    Append {
+        table: String,
+        expected: u64,
+        entries: Vec<Entry>,
+        ack: oneshot::Sender<Result<u64, LogError>>,
+    },
+    Sessions {
+        writes: Vec<Write>,
+        ack: oneshot::Sender<Result<(), StoreError>>,
+    },
+    /// The lengths of logs just loaded, so the writer need not count them itself.
+    Known(Vec<(String, u64)>),
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Job::Append {
+                table, expected, ..
+            } => write!(f, "Append({table}, {expected})"),
+            Job::Sessions { writes, .. } => write!(f, "Sessions({})", writes.len()),
+            Job::Known(known) => write!(f, "Known({})", known.len()),
+        }
+    }
 }
 
 /// A cloneable handle on the writer thread and the database file.
@@ -172,14 +150,6 @@ pub struct Store {
     wait_blocking: bool,
     /// A read connection kept for session look-ups.
     lookup: Arc<std::sync::Mutex<Option<Connection>>>,
-}
-
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job")
-            .field("writes", &self.writes.len())
-            .finish()
-    }
 }
 
 /// The writer thread, joined at shutdown once every handle is dropped.
@@ -239,30 +209,25 @@ impl Store {
         ))
     }
 
-    /// Persists `writes` and returns once they are committed.
+    /// Persists session `writes` and returns once they are committed.
     pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
         let (ack, done) = oneshot::channel();
         self.tx
-            .send(Job {
-                writes,
-                ack: Some(ack),
-            })
+            .send(Job::Sessions { writes, ack })
             .await
             .map_err(|_| StoreError::Closed)?;
-        if self.wait_blocking {
-            return tokio::task::spawn_blocking(move || done.blocking_recv())
-                .await
-                .map_err(|_| StoreError::Closed)?
-                .map_err(|_| StoreError::Closed)?;
-        }
-        done.await.map_err(|_| StoreError::Closed)?
+        self.wait(done).await.ok_or(StoreError::Closed)?
     }
 
-    /// Queues `writes` without waiting (for what a crash may lose: sequence hints, statuses).
-    pub fn write_later(&self, writes: Vec<Write>) {
-        if let Err(e) = self.tx.try_send(Job { writes, ack: None }) {
-            tracing::warn!("store queue full, write dropped: {e}");
+    /// Waits for the writer's acknowledgement (on the blocking pool when so configured).
+    async fn wait<T: Send + 'static>(&self, done: oneshot::Receiver<T>) -> Option<T> {
+        if self.wait_blocking {
+            return tokio::task::spawn_blocking(move || done.blocking_recv().ok())
+                .await
+                .ok()
+                .flatten();
         }
+        done.await.ok()
     }
 
     /// The session of a resume token, from the database: sessions live in memory only while
@@ -320,129 +285,30 @@ impl Store {
         .map_err(|_| StoreError::Closed)?
     }
 
-    /// Everything needed to rebuild the tables in play (sessions are looked up when resumed:
-    /// [`Store::session`]).
-    pub fn load(&self) -> Result<Loaded, StoreError> {
-        let conn = self.reader()?;
-        let sessions = Vec::new();
-        // (table, hand) to (index in `tables`, index in its hands), for the one pass over the log.
-        let mut wanted: std::collections::HashMap<(String, u32), (usize, usize)> =
-            std::collections::HashMap::new();
-        let mut log_from: Option<i64> = None;
-        let mut tables = Vec::new();
-        let mut stmt = conn.prepare(
-            "SELECT id, settings, private, invite, status, first_dealer, seq, round_started_ms
-             FROM tables WHERE status != 'finished' ORDER BY created_ms",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(LoadedTable {
-                id: r.get(0)?,
-                settings: r.get(1)?,
-                private: r.get(2)?,
-                invite: r.get(3)?,
-                status: r.get(4)?,
-                first_dealer: r.get(5)?,
-                seq: r.get::<_, i64>(6)? as u64,
-                round_started_ms: r.get(7)?,
-                seats: Vec::new(),
-                hands: Vec::new(),
-            })
-        })?;
-        for row in rows {
-            let mut table = row?;
-            let mut seats =
-                conn.prepare("SELECT seat, player, name, bot FROM seats WHERE table_id = ?1")?;
-            for s in seats.query_map([&table.id], |r| {
-                Ok(LoadedSeat {
-                    seat: r.get(0)?,
-                    player: r.get(1)?,
-                    name: r.get(2)?,
-                    bot: r.get(3)?,
-                })
-            })? {
-                table.seats.push(s?);
-            }
-            let mut hands = conn.prepare(
-                "SELECT hand, dealer, seed, first_input FROM hands WHERE table_id = ?1 ORDER BY hand",
-            )?;
-            let mut inputs = conn.prepare(
-                "SELECT input, seq FROM inputs WHERE table_id = ?1 AND hand = ?2 ORDER BY idx",
-            )?;
-            let hand_rows: Vec<(u32, String, String, Option<i64>)> = hands
-                .query_map([&table.id], |r| {
-                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-                })?
-                .collect::<Result<_, _>>()?;
-            for (hand, dealer, seed, first_input) in hand_rows {
-                let mut loaded = LoadedHand {
-                    hand,
-                    dealer,
-                    seed,
-                    inputs: Vec::new(),
-                };
-                match first_input {
-                    // In the append-only log: read below, in one pass for every table.
-                    Some(first) => {
-                        log_from = Some(log_from.map_or(first, |f: i64| f.min(first)));
-                        wanted.insert((table.id.clone(), hand), (tables.len(), table.hands.len()));
-                    }
-                    // Written by an older server.
-                    None => {
-                        for i in inputs.query_map(params![&table.id, hand], |r| {
-                            Ok((r.get(0)?, r.get::<_, i64>(1)? as u64))
-                        })? {
-                            let (input, seq): (String, u64) = i?;
-                            table.seq = table.seq.max(seq);
-                            loaded.inputs.push(input);
-                        }
-                    }
-                }
-                table.hands.push(loaded);
-            }
-            tables.push(table);
-        }
-        if let Some(from) = log_from {
-            let mut stmt = conn.prepare(
-                "SELECT table_id, hand, seq, input FROM input_log WHERE rowid > ?1 ORDER BY rowid",
-            )?;
-            let mut rows = stmt.query([from])?;
-            while let Some(row) = rows.next()? {
-                let key: (String, u32) = (row.get(0)?, row.get(1)?);
-                if let Some(&(t, h)) = wanted.get(&key) {
-                    let seq = row.get::<_, i64>(2)? as u64;
-                    tables[t].seq = tables[t].seq.max(seq);
-                    tables[t].hands[h].inputs.push(row.get(3)?);
-                }
-            }
-        }
-        Ok(Loaded { sessions, tables })
-    }
-
     /// The stored match result of a table, if finished.
     pub fn result(&self, table: &str) -> Result<Option<String>, StoreError> {
         let conn = self.reader()?;
         Ok(conn
-            .query_row("SELECT result FROM tables WHERE id = ?1", [table], |r| {
-                r.get::<_, Option<String>>(0)
-            })
+            .query_row(
+                "SELECT result FROM log_tables WHERE id = ?1",
+                [table],
+                |r| r.get::<_, Option<String>>(0),
+            )
             .optional()?
             .flatten())
     }
 }
 
-/// Brings a database made by an older server up to the schema (columns added since).
+/// Brings a database made by an older server up to [`SCHEMA_VERSION`].
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
-    let has_bot = conn
-        .prepare("SELECT 1 FROM pragma_table_info('seats') WHERE name = 'bot'")?
-        .exists([])?;
-    if !has_bot {
-        conn.execute_batch("ALTER TABLE seats ADD COLUMN bot TEXT")?;
-    }
-    let has_first_input = conn
-        .prepare("SELECT 1 FROM pragma_table_info('hands') WHERE name = 'first_input'")?
-        .exists([])?;
-    if !has_first_input {
-        conn.execute_batch("ALTER TABLE hands ADD COLUMN first_input INTEGER")?;
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version < SCHEMA_VERSION {
+        // Version 1's tables in play; `sessions`, `records` and `record_players` are unchanged.
+        conn.execute_batch(
+            "DROP TABLE IF EXISTS tables; DROP TABLE IF EXISTS seats; DROP TABLE IF EXISTS hands;
+             DROP TABLE IF EXISTS inputs; DROP TABLE IF EXISTS input_log;",
+        )?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     Ok(())
 }
@@ -459,45 +325,115 @@ fn json_array(rows: impl Iterator<Item = rusqlite::Result<String>>) -> Result<St
     Ok(out)
 }
 
-/// What [`Store::load`] found.
-#[derive(Debug, Default)]
-pub struct Loaded {
-    /// (token, player, name): none (sessions are read when resumed).
-    pub sessions: Vec<(String, String, String)>,
-    pub tables: Vec<LoadedTable>,
+impl TableLog for Store {
+    fn append(&self, table: &str, expected: u64, entries: Vec<Entry>) -> LogFuture<'_, u64> {
+        let table = table.to_owned();
+        Box::pin(async move {
+            let (ack, done) = oneshot::channel();
+            self.tx
+                .send(Job::Append {
+                    table,
+                    expected,
+                    entries,
+                    ack,
+                })
+                .await
+                .map_err(|_| LogError::from(StoreError::Closed))?;
+            self.wait(done)
+                .await
+                .ok_or_else(|| LogError::from(StoreError::Closed))?
+        })
+    }
+
+    fn load(&self, table: &str) -> LogFuture<'_, Vec<Entry>> {
+        let table = table.to_owned();
+        let store = self.clone();
+        Box::pin(async move {
+            let mut logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&table)))
+                .await
+                .map_err(|_| StoreError::Closed)??;
+            Ok(logs.pop().map(|(_, entries)| entries).unwrap_or_default())
+        })
+    }
+
+    fn in_play(&self) -> LogFuture<'_, Vec<String>> {
+        let store = self.clone();
+        Box::pin(async move {
+            let tables = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
+                let conn = store.reader()?;
+                let mut stmt =
+                    conn.prepare("SELECT id FROM log_tables WHERE in_play = 1 ORDER BY first_row")?;
+                let ids = stmt
+                    .query_map([], |r| r.get::<_, String>(0))?
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(ids)
+            })
+            .await
+            .map_err(|_| StoreError::Closed)??;
+            Ok(tables)
+        })
+    }
+
+    fn load_in_play(&self) -> LogFuture<'_, Vec<(String, Vec<Entry>)>> {
+        let store = self.clone();
+        Box::pin(async move {
+            let logs = tokio::task::spawn_blocking(move || store.read_logs(None))
+                .await
+                .map_err(|_| StoreError::Closed)??;
+            // The writer learns their lengths now rather than counting each on its first append.
+            let known = logs
+                .iter()
+                .map(|(table, entries)| (table.clone(), entries.len() as u64))
+                .collect();
+            let _ = self.tx.send(Job::Known(known)).await;
+            Ok(logs)
+        })
+    }
 }
 
-#[derive(Debug)]
-pub struct LoadedTable {
-    pub id: String,
-    pub settings: String,
-    pub private: bool,
-    pub invite: Option<String>,
-    pub status: String,
-    pub first_dealer: Option<String>,
-    /// The highest sequence number known to have been used.
-    pub seq: u64,
-    pub round_started_ms: Option<i64>,
-    pub seats: Vec<LoadedSeat>,
-    pub hands: Vec<LoadedHand>,
-}
-
-#[derive(Debug)]
-pub struct LoadedSeat {
-    pub seat: String,
-    pub player: String,
-    pub name: String,
-    /// The level code of the server bot that owns the seat.
-    pub bot: Option<String>,
-}
-
-#[derive(Debug)]
-pub struct LoadedHand {
-    pub hand: u32,
-    pub dealer: String,
-    pub seed: String,
-    /// `RecordedInput` rows as JSON, in order.
-    pub inputs: Vec<String>,
+impl Store {
+    /// The logs of one table (even if no longer in play), or of every table in play, reading
+    /// `table_log` once from the oldest first row among them.
+    fn read_logs(&self, only: Option<&str>) -> Result<Vec<(String, Vec<Entry>)>, StoreError> {
+        let conn = self.reader()?;
+        let mut tables: Vec<(String, i64)> = match only {
+            Some(id) => conn
+                .query_row(
+                    "SELECT id, first_row FROM log_tables WHERE id = ?1",
+                    [id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?
+                .into_iter()
+                .collect(),
+            None => conn
+                .prepare(
+                    "SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row",
+                )?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<Result<_, _>>()?,
+        };
+        let Some(from) = tables.iter().map(|(_, first)| *first).min() else {
+            return Ok(Vec::new());
+        };
+        let index: HashMap<String, usize> = tables
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _))| (id.clone(), i))
+            .collect();
+        let mut logs: Vec<(String, Vec<Entry>)> =
+            tables.drain(..).map(|(id, _)| (id, Vec::new())).collect();
+        let mut stmt =
+            conn.prepare("SELECT table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid")?;
+        let mut rows = stmt.query([from])?;
+        while let Some(row) = rows.next()? {
+            let table: String = row.get(0)?;
+            if let Some(&i) = index.get(&table) {
+                logs[i].1.push(row.get(1)?);
+            }
+        }
+        Ok(logs)
+    }
 }
 
 /// The checkpointer thread and what it shares with the writer.
@@ -598,6 +534,7 @@ fn timed_checkpoint(conn: &Connection, by: &'static str) -> Option<(i64, i64)> {
 }
 
 fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>, checkpointer: Checkpointer) {
+    let mut lengths = LogLengths::default();
     let mut batch = Vec::with_capacity(64);
     while let Some(job) = rx.blocking_recv() {
         batch.push(job);
@@ -608,131 +545,186 @@ fn write_loop(mut conn: Connection, mut rx: mpsc::Receiver<Job>, checkpointer: C
             }
         }
         let started = std::time::Instant::now();
-        let result = apply(&mut conn, &batch).map_err(StoreError::from);
+        commit_batch(&mut conn, &mut lengths, &mut batch);
         metrics::histogram!("burraco_store_commit_seconds").record(started.elapsed().as_secs_f64());
-        if let Err(e) = &result {
-            tracing::error!("store write failed: {e}");
-        }
-        for job in batch.drain(..) {
-            if let Some(ack) = job.ack {
-                let _ = ack.send(result.clone());
-            }
-        }
         checkpointer.finish_pass(&conn);
     }
     checkpointer.stop();
     let _ = conn.pragma_update(None, "wal_checkpoint", "TRUNCATE");
 }
 
-fn apply(conn: &mut Connection, batch: &[Job]) -> rusqlite::Result<()> {
-    let tx = conn.transaction()?;
-    for write in batch.iter().flat_map(|j| &j.writes) {
-        match write {
-            Write::Session {
-                token,
-                player,
-                name,
-            } => {
-                tx.prepare_cached(
-                    "INSERT OR REPLACE INTO sessions (token, player, name) VALUES (?1, ?2, ?3)",
+/// Each table's log length, as far as the writer knows it.
+#[derive(Default)]
+struct LogLengths(HashMap<String, u64>);
+
+impl LogLengths {
+    /// The length of `table`'s log, from the database the first time.
+    fn get(&mut self, conn: &Connection, table: &str) -> rusqlite::Result<u64> {
+        if let Some(&len) = self.0.get(table) {
+            return Ok(len);
+        }
+        let first: Option<i64> = conn
+            .prepare_cached("SELECT first_row FROM log_tables WHERE id = ?1")?
+            .query_row([table], |r| r.get(0))
+            .optional()?;
+        let len = match first {
+            None => 0,
+            Some(first) => {
+                conn.prepare_cached(
+                    "SELECT count(*) FROM table_log WHERE rowid >= ?1 AND table_id = ?2",
                 )?
-                .execute(params![token, player, name])?;
+                .query_row(params![first, table], |r| r.get::<_, i64>(0))? as u64
             }
-            Write::CreateTable {
-                id,
-                settings,
-                private,
-                invite,
-                created_ms,
-            } => {
-                tx.prepare_cached(
-                    "INSERT INTO tables (id, settings, private, invite, status, created_ms)
-                     VALUES (?1, ?2, ?3, ?4, 'waiting', ?5)",
-                )?
-                .execute(params![id, settings, private, invite, created_ms])?;
-            }
-            Write::Seat {
-                table,
-                seat,
-                player: Some((player, name)),
-                bot,
-            } => {
-                tx.prepare_cached("INSERT OR REPLACE INTO seats (table_id, seat, player, name, bot) VALUES (?1, ?2, ?3, ?4, ?5)")?
-                    .execute(params![table, seat, player, name, bot])?;
-            }
-            Write::Seat {
-                table,
-                seat,
-                player: None,
-                ..
-            } => {
-                tx.prepare_cached("DELETE FROM seats WHERE table_id = ?1 AND seat = ?2")?
-                    .execute(params![table, seat])?;
-            }
-            Write::Status { table, status } => {
-                tx.prepare_cached("UPDATE tables SET status = ?2 WHERE id = ?1")?
-                    .execute(params![table, status])?;
-            }
-            Write::MatchStarted {
-                table,
-                first_dealer,
-                round_started_ms,
-            } => {
-                tx.prepare_cached(
-                    "UPDATE tables SET status = 'playing', first_dealer = ?2, round_started_ms = ?3 WHERE id = ?1",
-                )?
-                .execute(params![table, first_dealer, round_started_ms])?;
-            }
-            Write::Seq { table, seq } => {
-                tx.prepare_cached("UPDATE tables SET seq = max(seq, ?2) WHERE id = ?1")?
-                    .execute(params![table, *seq as i64])?;
-            }
-            Write::Hand {
-                table,
-                hand,
-                dealer,
-                seed,
-            } => {
-                tx.prepare_cached(
-                    "INSERT OR REPLACE INTO hands (table_id, hand, dealer, seed, first_input)
-                     VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(rowid), 0) FROM input_log))",
-                )?
-                .execute(params![table, hand, dealer, seed])?;
-            }
-            Write::Input {
-                table,
-                hand,
-                idx,
-                seq,
-                input,
-            } => {
-                tx.prepare_cached("INSERT INTO input_log (table_id, hand, idx, seq, input) VALUES (?1, ?2, ?3, ?4, ?5)")?
-                    .execute(params![table, hand, idx, *seq as i64, input])?;
-            }
-            Write::Record {
-                table,
-                hand,
-                record,
-                names,
-            } => {
-                tx.prepare_cached(
-                    "INSERT OR REPLACE INTO records (table_id, hand, record) VALUES (?1, ?2, ?3)",
-                )?
-                .execute(params![table, hand, record])?;
-                for name in names {
-                    tx.prepare_cached(
-                        "INSERT INTO record_players (name, table_id, hand) VALUES (?1, ?2, ?3)",
-                    )?
-                    .execute(params![name, table, hand])?;
+        };
+        self.0.insert(table.to_owned(), len);
+        Ok(len)
+    }
+}
+
+/// Commits what `batch` asks in one transaction, then acknowledges each job: an append whose
+/// expected length is stale is refused alone; a failed commit fails every job of the batch.
+fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec<Job>) {
+    // Lengths after this batch's accepted appends, kept apart until the commit succeeds.
+    let mut after: HashMap<String, u64> = HashMap::new();
+    // Tables whose logs end in this batch: forgotten after it, so the map stays the tables in play.
+    let mut ended: Vec<String> = Vec::new();
+    let mut verdicts: Vec<Option<Result<u64, LogError>>> = Vec::with_capacity(batch.len());
+    let result = (|| -> rusqlite::Result<()> {
+        let tx = conn.transaction()?;
+        for job in batch.iter() {
+            let verdict = match job {
+                Job::Append {
+                    table,
+                    expected,
+                    entries,
+                    ..
+                } => {
+                    let found = match after.get(table) {
+                        Some(&len) => len,
+                        None => lengths.get(&tx, table)?,
+                    };
+                    if found == *expected {
+                        append_entries(&tx, table, entries)?;
+                        let len = found + entries.len() as u64;
+                        after.insert(table.clone(), len);
+                        if entries
+                            .iter()
+                            .any(|e| EntryKind::of(e).is_some_and(EntryKind::ends_table))
+                        {
+                            ended.push(table.clone());
+                        }
+                        Some(Ok(len))
+                    } else {
+                        Some(Err(LogError::Conflict {
+                            table: table.clone(),
+                            expected: *expected,
+                            found,
+                        }))
+                    }
                 }
-            }
-            Write::Result { table, result } => {
-                tx.prepare_cached(
-                    "UPDATE tables SET status = 'finished', result = ?2 WHERE id = ?1",
-                )?
-                .execute(params![table, result])?;
-            }
+                Job::Sessions { writes, .. } => {
+                    for Write::Session {
+                        token,
+                        player,
+                        name,
+                    } in writes
+                    {
+                        tx.prepare_cached(
+                            "INSERT OR REPLACE INTO sessions (token, player, name) VALUES (?1, ?2, ?3)",
+                        )?
+                        .execute(params![token, player, name])?;
+                    }
+                    None
+                }
+                Job::Known(known) => {
+                    for (table, len) in known {
+                        lengths.0.entry(table.clone()).or_insert(*len);
+                    }
+                    None
+                }
+            };
+            verdicts.push(verdict);
+        }
+        tx.commit()
+    })()
+    .map_err(StoreError::from);
+    if let Err(e) = &result {
+        tracing::error!("store write failed: {e}");
+    } else {
+        lengths.0.extend(after);
+        for table in ended {
+            lengths.0.remove(&table);
         }
     }
-    tx.commit()
+    for (job, verdict) in batch
+        .drain(..)
+        .zip(verdicts.into_iter().chain(std::iter::repeat(None)))
+    {
+        match job {
+            Job::Append { ack, .. } => {
+                let answer = match (&result, verdict) {
+                    (Ok(()), Some(verdict)) => verdict,
+                    (Err(e), _) => Err(LogError::Unavailable(e.to_string())),
+                    (Ok(()), None) => Err(LogError::Unavailable("not written".into())),
+                };
+                let _ = ack.send(answer);
+            }
+            Job::Sessions { ack, .. } => {
+                let _ = ack.send(result.clone());
+            }
+            Job::Known(_) => {}
+        }
+    }
+}
+
+/// Appends a table's entries, and projects the ones the HTTP API reads.
+fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::Result<()> {
+    for entry in entries {
+        tx.prepare_cached("INSERT INTO table_log (table_id, entry) VALUES (?1, ?2)")?
+            .execute(params![table, entry])?;
+        let Some(kind) = EntryKind::of(entry) else {
+            continue;
+        };
+        match kind {
+            EntryKind::Created => {
+                tx.prepare_cached(
+                    "INSERT OR IGNORE INTO log_tables (id, first_row, in_play) VALUES (?1, last_insert_rowid(), 1)",
+                )?
+                .execute([table])?;
+            }
+            EntryKind::HandFinished => {
+                if let Ok(TableEntry::HandFinished {
+                    hand,
+                    record,
+                    names,
+                }) = TableEntry::decode(entry)
+                {
+                    tx.prepare_cached(
+                        "INSERT OR REPLACE INTO records (table_id, hand, record) VALUES (?1, ?2, ?3)",
+                    )?
+                    .execute(params![table, hand, record])?;
+                    for name in names {
+                        tx.prepare_cached(
+                            "INSERT INTO record_players (name, table_id, hand) VALUES (?1, ?2, ?3)",
+                        )?
+                        .execute(params![name, table, hand])?;
+                    }
+                }
+            }
+            EntryKind::MatchFinished => {
+                if let Ok(TableEntry::MatchFinished { result }) = TableEntry::decode(entry) {
+                    tx.prepare_cached(
+                        "UPDATE log_tables SET in_play = 0, result = ?2 WHERE id = ?1",
+                    )?
+                    .execute(params![table, result])?;
+                }
+            }
+            EntryKind::Closed => {
+                tx.prepare_cached("UPDATE log_tables SET in_play = 0 WHERE id = ?1")?
+                    .execute([table])?;
+            }
+            EntryKind::Seat | EntryKind::MatchStarted | EntryKind::Dealt | EntryKind::Input => {}
+        }
+    }
+    Ok(())
 }

@@ -18,6 +18,8 @@ mod crash;
 mod hygiene;
 /// Illegal actions are refused with the rule, and nothing changes.
 mod illegal;
+/// The durable table log's conformance suite, run on every implementation.
+mod log;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;

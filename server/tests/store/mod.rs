@@ -1,6 +1,8 @@
 use std::time::{Duration, Instant};
 
-use burraco_server::store::{Store, Write};
+use burraco_protocol::log::{LoggedInput, TableEntry};
+use burraco_server::log::TableLog;
+use burraco_server::store::Store;
 
 /// The checkpointer thread copies the WAL into the database while the writer goes on appending,
 /// and the writer finishes each pass so that the WAL starts over: the file stays far smaller than
@@ -17,14 +19,15 @@ async fn the_wal_starts_over_under_appends_that_never_pause() {
     while (commits < 10_000 || started.elapsed() < Duration::from_secs(3))
         && started.elapsed() < Duration::from_secs(60)
     {
-        let input = Write::Input {
-            table: "t-wal".into(),
-            hand: 1,
-            idx: commits,
+        let input = TableEntry::Input {
             seq: u64::from(commits),
-            input: "D".into(),
+            at_ms: 0,
+            input: LoggedInput::Draw { seat: 1 },
         };
-        store.write(vec![input]).await.expect("committed");
+        store
+            .append("t-wal", u64::from(commits), vec![input.encode()])
+            .await
+            .expect("committed");
         commits += 1;
     }
     let wal = std::fs::metadata(dir.path().join("burraco.sqlite3-wal"))
@@ -39,7 +42,7 @@ async fn the_wal_starts_over_under_appends_that_never_pause() {
     writer.join();
     let conn = rusqlite::Connection::open(dir.path().join("burraco.sqlite3")).expect("open");
     let rows: u32 = conn
-        .query_row("SELECT count(*) FROM input_log", [], |r| r.get(0))
+        .query_row("SELECT count(*) FROM table_log", [], |r| r.get(0))
         .expect("count");
     assert_eq!(
         rows, commits,

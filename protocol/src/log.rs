@@ -1,0 +1,380 @@
+//! The durable form of a table's log: every change a restart (or, in a cluster, another node)
+//! needs to rebuild the table, one [`TableEntry`] each, encoded once with postcard.
+//!
+//! The server keeps the entries of the hand in play in this encoding too, and builds the hand's
+//! JSON record from them when it ends: an input is encoded exactly once, and what is stored, what
+//! is kept in memory and what the record holds come from the same bytes.
+//!
+//! Version rule: entries are only ever added at the end of [`TableEntry`] (postcard numbers the
+//! variants in order), and a variant's fields never change. A reader that meets a variant it does
+//! not know refuses the log rather than skipping it.
+
+use burraco_rules::{Action, Card, Input, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::record::RecordedInput;
+
+/// One entry of a table's log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableEntry {
+    /// The table was created: its settings (the JSON of `WireSettings`), whether it is private,
+    /// its invite code and the level of the bots it was created with.
+    Created {
+        settings: String,
+        private: bool,
+        invite: Option<String>,
+        bots: Option<String>,
+        created_ms: i64,
+    },
+    /// A seat was taken (`holder`) or freed (`None`).
+    Seat {
+        /// [`Seat::index`].
+        seat: u8,
+        holder: Option<SeatHolder>,
+    },
+    /// Everyone was ready: the match began, with this first dealer.
+    MatchStarted {
+        first_dealer: u8,
+        /// Wall time of the start (the round clock is wall time).
+        round_started_ms: i64,
+    },
+    /// A hand was dealt from `seed` (its commitment was published before any input).
+    Dealt {
+        hand: u32,
+        dealer: u8,
+        seed: [u8; 32],
+    },
+    /// An input the rules accepted, made durable before any of its events were published.
+    Input {
+        /// The table's sequence number before the input's events: after a restart numbering goes
+        /// on past it, so no number a client saw is reused.
+        seq: u64,
+        /// Milliseconds since the deal.
+        at_ms: u64,
+        input: LoggedInput,
+    },
+    /// The hand ended: its JSON record, and the names that played it (for look-ups by player).
+    HandFinished {
+        hand: u32,
+        record: String,
+        names: Vec<String>,
+    },
+    /// The match ended: its result as JSON. The table is no longer in play.
+    MatchFinished { result: String },
+    /// The table closed before its match ended (everyone left a waiting table). No longer in play.
+    Closed,
+}
+
+/// Who holds a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatHolder {
+    pub player: String,
+    pub name: String,
+    /// The level code of the server bot that owns the seat (a bot's seat, or one its player
+    /// gave up), so a restart seats the bot again.
+    pub bot: Option<String>,
+}
+
+/// An input in a few bytes: seats and cards as their indexes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LoggedInput {
+    Draw {
+        seat: u8,
+    },
+    PickUp {
+        seat: u8,
+    },
+    Open {
+        seat: u8,
+        cards: Vec<u8>,
+        wild_at: Option<u8>,
+    },
+    Attach {
+        seat: u8,
+        meld: u8,
+        cards: Vec<u8>,
+        wild_at: Option<u8>,
+    },
+    Discard {
+        seat: u8,
+        card: u8,
+    },
+    ClockExpired,
+    TimeOut,
+}
+
+/// What kind an encoded entry is, read from its first byte without decoding the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    Created,
+    Seat,
+    MatchStarted,
+    Dealt,
+    Input,
+    HandFinished,
+    MatchFinished,
+    Closed,
+}
+
+impl EntryKind {
+    /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
+    const ALL: [EntryKind; 8] = [
+        EntryKind::Created,
+        EntryKind::Seat,
+        EntryKind::MatchStarted,
+        EntryKind::Dealt,
+        EntryKind::Input,
+        EntryKind::HandFinished,
+        EntryKind::MatchFinished,
+        EntryKind::Closed,
+    ];
+
+    /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
+    /// byte below 128.
+    pub fn of(bytes: &[u8]) -> Option<EntryKind> {
+        EntryKind::ALL.get(usize::from(*bytes.first()?)).copied()
+    }
+
+    /// Whether an entry of this kind ends the table's time in play.
+    pub fn ends_table(self) -> bool {
+        matches!(self, EntryKind::MatchFinished | EntryKind::Closed)
+    }
+}
+
+/// Why bytes are not an entry.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LogDecodeError {
+    #[error("not a log entry: {0}")]
+    Postcard(String),
+    #[error("the entry names a seat or card that does not exist")]
+    OutOfRange,
+}
+
+impl TableEntry {
+    /// The one encoding.
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("an entry always encodes")
+    }
+
+    pub fn decode(bytes: &[u8]) -> Result<TableEntry, LogDecodeError> {
+        postcard::from_bytes(bytes).map_err(|e| LogDecodeError::Postcard(e.to_string()))
+    }
+
+    /// The entries of a buffer of encoded entries laid back to back.
+    pub fn decode_concatenated(
+        mut bytes: &[u8],
+    ) -> impl Iterator<Item = Result<TableEntry, LogDecodeError>> + '_ {
+        std::iter::from_fn(move || {
+            if bytes.is_empty() {
+                return None;
+            }
+            match postcard::take_from_bytes(bytes) {
+                Ok((entry, rest)) => {
+                    bytes = rest;
+                    Some(Ok(entry))
+                }
+                Err(e) => {
+                    bytes = &[];
+                    Some(Err(LogDecodeError::Postcard(e.to_string())))
+                }
+            }
+        })
+    }
+
+    pub fn kind(&self) -> EntryKind {
+        match self {
+            TableEntry::Created { .. } => EntryKind::Created,
+            TableEntry::Seat { .. } => EntryKind::Seat,
+            TableEntry::MatchStarted { .. } => EntryKind::MatchStarted,
+            TableEntry::Dealt { .. } => EntryKind::Dealt,
+            TableEntry::Input { .. } => EntryKind::Input,
+            TableEntry::HandFinished { .. } => EntryKind::HandFinished,
+            TableEntry::MatchFinished { .. } => EntryKind::MatchFinished,
+            TableEntry::Closed => EntryKind::Closed,
+        }
+    }
+}
+
+impl LoggedInput {
+    pub fn from_rules(input: &Input) -> LoggedInput {
+        let indexes = |cards: &[Card]| cards.iter().map(|c| c.index() as u8).collect();
+        match input {
+            Input::Act { seat, action } => {
+                let seat = seat.index() as u8;
+                match action {
+                    Action::Draw => LoggedInput::Draw { seat },
+                    Action::PickUp => LoggedInput::PickUp { seat },
+                    Action::Open { cards, wild_at } => LoggedInput::Open {
+                        seat,
+                        cards: indexes(cards),
+                        wild_at: *wild_at,
+                    },
+                    Action::Attach {
+                        meld,
+                        cards,
+                        wild_at,
+                    } => LoggedInput::Attach {
+                        seat,
+                        meld: *meld,
+                        cards: indexes(cards),
+                        wild_at: *wild_at,
+                    },
+                    Action::Discard { card } => LoggedInput::Discard {
+                        seat,
+                        card: card.index() as u8,
+                    },
+                }
+            }
+            Input::ClockExpired => LoggedInput::ClockExpired,
+            Input::TimeOut => LoggedInput::TimeOut,
+        }
+    }
+
+    pub fn to_rules(&self) -> Result<Input, LogDecodeError> {
+        let seat = |i: &u8| seat_of(*i);
+        let cards = |list: &[u8]| -> Result<Vec<Card>, LogDecodeError> {
+            list.iter().map(|&i| card_of(i)).collect()
+        };
+        let act = |seat: Seat, action| Input::Act { seat, action };
+        Ok(match self {
+            LoggedInput::Draw { seat: s } => act(seat(s)?, Action::Draw),
+            LoggedInput::PickUp { seat: s } => act(seat(s)?, Action::PickUp),
+            LoggedInput::Open {
+                seat: s,
+                cards: c,
+                wild_at,
+            } => act(
+                seat(s)?,
+                Action::Open {
+                    cards: cards(c)?,
+                    wild_at: *wild_at,
+                },
+            ),
+            LoggedInput::Attach {
+                seat: s,
+                meld,
+                cards: c,
+                wild_at,
+            } => act(
+                seat(s)?,
+                Action::Attach {
+                    meld: *meld,
+                    cards: cards(c)?,
+                    wild_at: *wild_at,
+                },
+            ),
+            LoggedInput::Discard { seat: s, card } => act(
+                seat(s)?,
+                Action::Discard {
+                    card: card_of(*card)?,
+                },
+            ),
+            LoggedInput::ClockExpired => Input::ClockExpired,
+            LoggedInput::TimeOut => Input::TimeOut,
+        })
+    }
+
+    /// The hand record's row for this input.
+    pub fn to_record(&self, at_ms: u64) -> Result<RecordedInput, LogDecodeError> {
+        Ok(RecordedInput::new(&self.to_rules()?, Some(at_ms)))
+    }
+}
+
+/// The seat of an index stored in a log.
+pub fn seat_of(index: u8) -> Result<Seat, LogDecodeError> {
+    Seat::ALL
+        .get(usize::from(index))
+        .copied()
+        .ok_or(LogDecodeError::OutOfRange)
+}
+
+fn card_of(index: u8) -> Result<Card, LogDecodeError> {
+    Card::from_index(usize::from(index)).ok_or(LogDecodeError::OutOfRange)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_kind() -> Vec<TableEntry> {
+        vec![
+            TableEntry::Created {
+                settings: "{}".into(),
+                private: true,
+                invite: Some("ABCD".into()),
+                bots: None,
+                created_ms: 1,
+            },
+            TableEntry::Seat {
+                seat: 2,
+                holder: Some(SeatHolder {
+                    player: "p".into(),
+                    name: "Anna".into(),
+                    bot: None,
+                }),
+            },
+            TableEntry::MatchStarted {
+                first_dealer: 1,
+                round_started_ms: 5,
+            },
+            TableEntry::Dealt {
+                hand: 1,
+                dealer: 0,
+                seed: [7; 32],
+            },
+            TableEntry::Input {
+                seq: 9,
+                at_ms: 300,
+                input: LoggedInput::Discard { seat: 1, card: 5 },
+            },
+            TableEntry::HandFinished {
+                hand: 1,
+                record: "{}".into(),
+                names: vec!["Anna".into()],
+            },
+            TableEntry::MatchFinished {
+                result: "{}".into(),
+            },
+            TableEntry::Closed,
+        ]
+    }
+
+    #[test]
+    fn the_kind_is_read_from_the_first_byte_and_entries_round_trip() {
+        let entries = every_kind();
+        assert_eq!(entries.len(), EntryKind::ALL.len());
+        let mut concatenated = Vec::new();
+        for entry in &entries {
+            let bytes = entry.encode();
+            assert_eq!(EntryKind::of(&bytes), Some(entry.kind()));
+            assert_eq!(TableEntry::decode(&bytes).as_ref(), Ok(entry));
+            concatenated.extend(bytes);
+        }
+        let decoded: Vec<_> = TableEntry::decode_concatenated(&concatenated).collect();
+        assert_eq!(decoded, entries.into_iter().map(Ok).collect::<Vec<_>>());
+        assert_eq!(EntryKind::of(&[]), None);
+        assert_eq!(EntryKind::of(&[200]), None);
+    }
+
+    #[test]
+    fn an_input_is_a_few_bytes_and_converts_both_ways() {
+        let input = Input::Act {
+            seat: Seat::East,
+            action: Action::Attach {
+                meld: 3,
+                cards: vec![Card::from_index(0).unwrap(), Card::JOKER],
+                wild_at: Some(4),
+            },
+        };
+        let logged = LoggedInput::from_rules(&input);
+        assert_eq!(logged.to_rules(), Ok(input));
+        let entry = TableEntry::Input {
+            seq: 100,
+            at_ms: 12_000,
+            input: logged,
+        };
+        assert!(entry.encode().len() <= 12, "{:?}", entry.encode());
+        let bad = LoggedInput::Discard { seat: 9, card: 0 };
+        assert_eq!(bad.to_rules(), Err(LogDecodeError::OutOfRange));
+    }
+}

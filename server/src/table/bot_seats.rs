@@ -1,0 +1,108 @@
+//! Bot seats: the server bots the table seats itself (the empty seats of a table created with
+//! bots, atomically with the creator's join; a stand-in for a player gone past the grace period;
+//! the seat of a player who left mid-match; after a restart, every seat the log gives a bot).
+//! Each gets an [`Outbox`](crate::outbound::Outbox) of its own with a snapshot, and from then on
+//! is the seat's connection: the same projected frames, the same [`Command::Act`] path.
+//!
+//! [`Command::Act`]: super::Command::Act
+
+use burraco_bot::Level;
+use burraco_protocol::log::{SeatHolder, TableEntry};
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+use burraco_rules::{Seat, Viewer};
+
+use super::handle::TableHandle;
+use super::{BotRole, SeatSlot, TableActor};
+
+impl TableActor {
+    /// Seats a bot of `level` in every free seat, ready (a table created with `bots`).
+    pub(super) async fn fill_with_bots(&mut self, level: Level) {
+        let name = crate::bots::name(level);
+        let free: Vec<(Seat, String)> = self
+            .players()
+            .seats()
+            .iter()
+            .filter(|s| self.seats[s.index()].is_none())
+            .map(|&s| (s, crate::bots::player_id()))
+            .collect();
+        let entries: Vec<TableEntry> = free
+            .iter()
+            .map(|(seat, player)| TableEntry::Seat {
+                seat: seat.index() as u8,
+                holder: Some(SeatHolder {
+                    player: player.clone(),
+                    name: name.clone(),
+                    bot: Some(level.code().into()),
+                }),
+            })
+            .collect();
+        if let Err(e) = self.append(&entries).await {
+            tracing::error!("bot seats not saved: {e}");
+            return;
+        }
+        for (seat, player) in free {
+            self.seats[seat.index()] = Some(SeatSlot {
+                player,
+                name: name.clone(),
+                ready: true,
+                out: None,
+                grace_until: None,
+                bot: Some(BotRole {
+                    level,
+                    stand_in: false,
+                }),
+            });
+            self.publish(None, |table, seq| ServerMessage::PlayerJoined {
+                table,
+                seq,
+                seat: WireSeat(seat),
+                name: name.clone(),
+                bot: true,
+            });
+            self.publish_ready(seat);
+            self.start_bot(seat);
+        }
+    }
+
+    /// Starts a bot on a seat whose slot says a bot plays it; it replaces (and kicks) whatever
+    /// outbox the seat had.
+    pub(super) fn start_bot(&mut self, seat: Seat) {
+        let Some(tx) = self.weak.upgrade() else {
+            return;
+        };
+        let handle = TableHandle {
+            id: self.id.clone(),
+            tx,
+            info: self.info.clone(),
+        };
+        let Some((player, role)) = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|s| Some((s.player.clone(), s.bot?)))
+        else {
+            return;
+        };
+        let out = crate::bots::start(&self.shared, handle, player, seat, role.level);
+        out.send_message(self.snapshot(Viewer::Seat(seat)));
+        if let Some(slot) = self.seats[seat.index()].as_mut() {
+            if let Some(old) = slot.out.replace(out) {
+                old.kick();
+            }
+        }
+    }
+
+    /// Stops every bot of the table (the table is stopping).
+    pub(super) fn stop_bots(&mut self) {
+        for slot in self.seats.iter().flatten() {
+            if slot.bot.is_some() {
+                if let Some(out) = &slot.out {
+                    out.kick();
+                }
+            }
+        }
+    }
+
+    /// The level of a bot standing in for an absent player.
+    pub(super) fn stand_in_level(&self) -> Level {
+        self.bot_level.unwrap_or(Level::Expert)
+    }
+}

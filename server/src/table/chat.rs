@@ -1,0 +1,57 @@
+//! Table chat: fixed phrases at any time, free text only while no hand is in play (RULES.md 12).
+
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+
+use super::TableActor;
+use super::handle::Request;
+
+impl TableActor {
+    pub(super) fn chat(
+        &mut self,
+        player: &str,
+        name: String,
+        text: Option<String>,
+        phrase: Option<String>,
+        req: Request,
+    ) {
+        let seat = self.seat_of(player);
+        let watching = self.spectators.iter().any(|o| o.id() == req.out.id());
+        if seat.is_none() && !watching {
+            return req.error(
+                "not_at_table",
+                "you are neither seated at nor watching this table",
+            );
+        }
+        let text = match (text, phrase) {
+            (_, Some(phrase)) => match crate::CHAT_PHRASES.iter().find(|p| **p == phrase) {
+                Some(p) => (*p).to_owned(),
+                None => return req.error("unknown_phrase", format!("unknown phrase {phrase:?}")),
+            },
+            (Some(text), None) => {
+                if self.hand.as_ref().is_some_and(|h| !h.is_over()) {
+                    return req.error(
+                        "chat_closed",
+                        "free-text chat is closed while a hand is in play; fixed phrases stay open (RULES.md 12)",
+                    );
+                }
+                if text.chars().count() > 200 || text.chars().any(char::is_control) {
+                    return req.error(
+                        "invalid_message",
+                        "chat text: at most 200 characters, no control characters",
+                    );
+                }
+                text
+            }
+            (None, None) => return req.error("invalid_message", "chat needs text or phrase"),
+        };
+        let id = req.id;
+        self.publish(None, |table, seq| ServerMessage::ChatMessage {
+            table,
+            seq,
+            seat: seat.map(WireSeat),
+            name,
+            text,
+        });
+        req.reply(ServerMessage::Ok { id });
+    }
+}

@@ -1,0 +1,142 @@
+//! The table's outside: the [`TableHandle`] everyone holds, the closed set of [`Command`]s it
+//! carries over a bounded queue, and the [`Request`] each command answers.
+
+use std::sync::{Arc, Mutex};
+
+use burraco_protocol::wire::{ServerMessage, TableSummary};
+use burraco_rules::{Action, Seat};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::outbound::Outbox;
+
+/// A request from a connection (or driver): the reply goes to `out`, in order with the table's
+/// events, then `done` fires so the requester may send its next request.
+#[derive(Debug)]
+pub struct Request {
+    pub id: u64,
+    pub out: Outbox,
+    pub done: oneshot::Sender<()>,
+    pub received: std::time::Instant,
+}
+
+impl Request {
+    pub(super) fn reply(self, message: ServerMessage) {
+        self.out.send_message(message);
+        let _ = self.done.send(());
+    }
+
+    pub(super) fn error(self, code: &str, message: impl Into<String>) {
+        let id = self.id;
+        metrics::counter!("burraco_errors_total", "code" => code.to_owned()).increment(1);
+        self.reply(ServerMessage::Error {
+            id: Some(id),
+            code: code.to_owned(),
+            message: message.into(),
+            rule: None,
+        });
+    }
+}
+
+/// What a table can be asked. Closed: the actor answers exactly these.
+#[derive(Debug)]
+pub enum Command {
+    /// Take a seat (`seat` or the first free one). `created` is `Some(invite)` when this join is
+    /// the creator's: the reply is then `table_created`.
+    Join {
+        player: String,
+        name: String,
+        seat: Option<Seat>,
+        created: Option<Option<String>>,
+        req: Request,
+    },
+    Leave {
+        player: String,
+        req: Request,
+    },
+    Ready {
+        player: String,
+        req: Request,
+    },
+    Spectate {
+        req: Request,
+    },
+    Act {
+        player: String,
+        action: Action,
+        req: Request,
+    },
+    Sync {
+        player: String,
+        last_seq: u64,
+        req: Request,
+    },
+    Chat {
+        player: String,
+        name: String,
+        text: Option<String>,
+        phrase: Option<String>,
+        req: Request,
+    },
+    /// A resumed session's new connection takes over the player's seat.
+    Attach {
+        player: String,
+        out: Outbox,
+    },
+    /// A connection closed.
+    Detach {
+        player: String,
+        conn: u64,
+    },
+}
+
+/// What the lobby shows of a table, kept current by the actor.
+#[derive(Debug, Clone)]
+pub struct TableInfo {
+    pub summary: TableSummary,
+    pub private: bool,
+    pub free_seats: usize,
+    pub waiting: bool,
+}
+
+/// Why a table did not take a command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unavailable {
+    /// Its queue is full.
+    Busy,
+    /// It has stopped.
+    Closed,
+}
+
+/// A cloneable handle on a table actor.
+#[derive(Debug, Clone)]
+pub struct TableHandle {
+    pub(super) id: Arc<str>,
+    /// Boxed commands: a channel allocates its slots 32 at a time, and a `Command` is ~150
+    /// bytes, so unboxed that was ~5 KB per table whether it was busy or not.
+    pub(super) tx: mpsc::Sender<Box<Command>>,
+    pub(super) info: Arc<Mutex<TableInfo>>,
+}
+
+impl TableHandle {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Queues a command without waiting; fails when the table is busy or gone.
+    pub fn try_send(&self, command: Command) -> Result<(), Unavailable> {
+        self.tx.try_send(Box::new(command)).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => Unavailable::Busy,
+            mpsc::error::TrySendError::Closed(_) => Unavailable::Closed,
+        })
+    }
+
+    /// Queues a command, waiting for room (for messages that must not be lost, like a detach);
+    /// false when the table is gone.
+    pub async fn send(&self, command: Command) -> bool {
+        self.tx.send(Box::new(command)).await.is_ok()
+    }
+
+    pub fn info(&self) -> TableInfo {
+        self.info.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}

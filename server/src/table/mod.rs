@@ -1,0 +1,374 @@
+//! One actor per table: a private [`TableActor`] owns the seats, the [`Match`], the hand in play
+//! ([`HandLog`]) and the writing of the table's durable log; a cloneable [`TableHandle`] sends it
+//! [`Command`]s over a bounded queue. This file keeps the actor's state, its loop and dispatch;
+//! each concern is a child module that sees the actor's private fields:
+//!
+//! - [`handle`]: the handle, the command enum and the request each command answers;
+//! - [`hand_log`]: the hand in play and its inputs (deal, check, play, finish, rebuild);
+//! - [`play`]: the match from its start to each hand's end, and the one path of every input;
+//! - [`delivery`]: numbering, the per-receiver projection, batching, `sync`;
+//! - [`replay_buffer`]: the latest events for `sync`;
+//! - [`clocks`]: move clock, round clock, the next deal, disconnect grace, lingering;
+//! - [`seating`] and [`bot_seats`]: who sits where, and the server bots the table seats;
+//! - [`views`]: snapshots and the lobby's summary; [`chat`]; [`restore`]: rebuilding from the log.
+//!
+//! Every change a restart needs goes to the table's log ([`crate::log::TableLog`]) before anyone
+//! hears of it; an append the log refuses as stale (another writer) stops the actor at once.
+
+mod bot_seats;
+mod chat;
+mod clocks;
+mod delivery;
+mod hand_log;
+mod handle;
+mod play;
+mod replay_buffer;
+mod restore;
+mod seating;
+mod views;
+
+use std::sync::{Arc, Mutex};
+
+use burraco_bot::Level;
+use burraco_protocol::convert::config_to_wire;
+use burraco_protocol::log::TableEntry;
+use burraco_protocol::wire::TableSummary;
+use burraco_rules::{Config, Match, Players, Seat};
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+use tracing::Instrument;
+
+use crate::Shared;
+use crate::log::{Entry, LogError};
+use crate::outbound::Outbox;
+use clocks::MoveTimer;
+use delivery::Staged;
+use hand_log::HandLog;
+use replay_buffer::ReplayBuffer;
+
+pub use handle::{Command, Request, TableHandle, TableInfo, Unavailable};
+pub use restore::{RestoreError, restore};
+
+/// After a restart the numbering jumps by this much, so no number a client saw before the crash
+/// is reused for a different event (the clients see a gap and get a snapshot).
+pub const SEQ_RESTART_GAP: u64 = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Waiting,
+    Playing,
+    Finished,
+}
+
+impl Status {
+    fn code(self) -> &'static str {
+        match self {
+            Status::Waiting => "waiting",
+            Status::Playing => "playing",
+            Status::Finished => "finished",
+        }
+    }
+}
+
+#[derive(Debug)]
+struct SeatSlot {
+    player: String,
+    name: String,
+    ready: bool,
+    out: Option<Outbox>,
+    /// Disconnected: the seat is kept until then, its clock running.
+    grace_until: Option<Instant>,
+    /// A server bot plays the seat (then `out` is the bot's outbox).
+    bot: Option<BotRole>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct BotRole {
+    level: Level,
+    /// Standing in for a player gone past the grace period, who takes the seat back on resuming;
+    /// otherwise the seat is the bot's for good (a bot seat, or a seat its player left).
+    stand_in: bool,
+}
+
+struct TableActor {
+    id: Arc<str>,
+    shared: Arc<Shared>,
+    rx: mpsc::Receiver<Box<Command>>,
+    /// For the handles of the bots the table starts; weak, so the actor never keeps its own
+    /// queue open.
+    weak: mpsc::WeakSender<Box<Command>>,
+    /// The level of the bots the table was created with, and of its stand-ins (expert if none).
+    bot_level: Option<Level>,
+    info: Arc<Mutex<TableInfo>>,
+    config: Config,
+    private: bool,
+    seats: [Option<SeatSlot>; 4],
+    spectators: Vec<Outbox>,
+    status: Status,
+    matc: Option<Match>,
+    hand: Option<HandLog>,
+    /// The number of the last hand dealt (0 before the first).
+    hand_no: u32,
+    /// The number of the last event published.
+    seq: u64,
+    /// How many entries the table's durable log holds: what the next append expects.
+    log_len: u64,
+    /// The log refused an append as stale, or the game and its log differ: stop at once.
+    stopping: bool,
+    buffer: ReplayBuffer,
+    /// The table's invite code, forgotten with the table.
+    invite: Option<String>,
+    move_timer: Option<MoveTimer>,
+    round_deadline: Option<Instant>,
+    next_hand_at: Option<Instant>,
+    pending_time_out: bool,
+    linger_until: Option<Instant>,
+    /// While an action runs: what it publishes, held back and queued at its end as one batch per
+    /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
+    staged: Option<Staged>,
+}
+
+/// A new table in the waiting state; logs it, registers it and starts its actor.
+pub async fn create(
+    shared: &Arc<Shared>,
+    config: Config,
+    private: bool,
+    invite: Option<String>,
+    bots: Option<Level>,
+) -> Result<TableHandle, LogError> {
+    let id = crate::random_id("t", 5);
+    let created = TableEntry::Created {
+        settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
+        private,
+        invite: invite.clone(),
+        bots: bots.map(|level| level.code().to_owned()),
+        created_ms: crate::unix_ms(),
+    };
+    let log_len = shared.log.append(&id, 0, vec![created.encode()]).await?;
+    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
+    actor.log_len = log_len;
+    actor.bot_level = bots;
+    if let Some(code) = invite {
+        shared.invites.insert(code.clone(), handle.id().to_owned());
+        actor.invite = Some(code);
+    }
+    spawn(actor, handle.clone());
+    Ok(handle)
+}
+
+fn spawn(mut actor: TableActor, handle: TableHandle) {
+    actor
+        .shared
+        .tables
+        .insert(handle.id().to_owned(), handle.clone());
+    metrics::gauge!("burraco_tables").increment(1.0);
+    let span = tracing::info_span!("table", id = %actor.id);
+    let tracker = actor.shared.tracker.clone();
+    tracker.spawn(
+        async move {
+            actor.run().await;
+            actor.stop_bots();
+            actor.shared.tables.remove(&*actor.id);
+            if let Some(code) = &actor.invite {
+                actor
+                    .shared
+                    .invites
+                    .remove_if(code, |_, table| *table == *actor.id);
+            }
+            metrics::gauge!("burraco_tables").decrement(1.0);
+        }
+        .instrument(span),
+    );
+}
+
+impl TableActor {
+    fn new(
+        shared: Arc<Shared>,
+        id: Arc<str>,
+        config: Config,
+        private: bool,
+    ) -> (TableActor, TableHandle) {
+        let (tx, rx) = mpsc::channel(shared.config.table_queue);
+        let info = Arc::new(Mutex::new(TableInfo {
+            summary: TableSummary {
+                table: id.to_string(),
+                preset: config.preset().code().to_owned(),
+                players: config.players().count() as u8,
+                seats: Vec::new(),
+                status: "waiting".into(),
+                spectators: 0,
+            },
+            private,
+            free_seats: config.players().count(),
+            waiting: true,
+        }));
+        // The sender lives in the handles; the actor keeps none, so the queue closes when the
+        // table is dropped from the directory and every handle is gone.
+        let weak = tx.downgrade();
+        let handle = TableHandle {
+            id: id.clone(),
+            tx,
+            info: info.clone(),
+        };
+        let buffer = ReplayBuffer::new(
+            shared.config.replay_buffer,
+            shared.config.replay_buffer_bytes,
+        );
+        let actor = TableActor {
+            id,
+            rx,
+            weak,
+            bot_level: None,
+            info,
+            config,
+            private,
+            seats: Default::default(),
+            spectators: Vec::new(),
+            status: Status::Waiting,
+            matc: None,
+            hand: None,
+            hand_no: 0,
+            seq: 0,
+            log_len: 0,
+            stopping: false,
+            buffer,
+            invite: None,
+            move_timer: None,
+            round_deadline: None,
+            next_hand_at: None,
+            pending_time_out: false,
+            linger_until: None,
+            staged: None,
+            shared,
+        };
+        (actor, handle)
+    }
+
+    async fn run(&mut self) {
+        tracing::debug!("table started");
+        // A child token and one future made once (see the connection's reader loop): the
+        // server-wide token's lock is contended by every task.
+        let token = self.shared.shutdown.child_token();
+        let shutdown = token.cancelled();
+        tokio::pin!(shutdown);
+        while !self.stopping {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                biased;
+                _ = &mut shutdown => break,
+                // Boxed: the states of these futures would otherwise be part of the table's
+                // task for its whole life; boxed, they exist only while a command runs.
+                command = self.rx.recv() => match command {
+                    Some(command) => Box::pin(self.handle_command(*command)).await,
+                    None => break,
+                },
+                _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
+                    if Box::pin(self.on_timers()).await {
+                        break;
+                    }
+                }
+            }
+        }
+        tracing::debug!("table stopped");
+    }
+
+    async fn handle_command(&mut self, command: Command) {
+        match command {
+            Command::Join {
+                player,
+                name,
+                seat,
+                created,
+                req,
+            } => self.join(player, name, seat, created, req).await,
+            Command::Leave { player, req } => self.leave(&player, req).await,
+            Command::Ready { player, req } => self.ready(&player, req).await,
+            Command::Spectate { req } => self.spectate(req),
+            Command::Act {
+                player,
+                action,
+                req,
+            } => self.act(&player, action, req).await,
+            Command::Sync {
+                player,
+                last_seq,
+                req,
+            } => self.sync(&player, last_seq, req),
+            Command::Chat {
+                player,
+                name,
+                text,
+                phrase,
+                req,
+            } => self.chat(&player, name, text, phrase, req),
+            Command::Attach { player, out } => self.attach(&player, out),
+            Command::Detach { player, conn } => self.detach(&player, conn),
+        }
+    }
+
+    /// Appends entries to the table's durable log and waits until they are durable.
+    async fn append(&mut self, entries: &[TableEntry]) -> Result<(), LogError> {
+        self.append_encoded(entries.iter().map(TableEntry::encode).collect())
+            .await
+    }
+
+    async fn append_encoded(&mut self, entries: Vec<Entry>) -> Result<(), LogError> {
+        match self
+            .shared
+            .log
+            .append(&self.id, self.log_len, entries)
+            .await
+        {
+            Ok(len) => {
+                self.log_len = len;
+                Ok(())
+            }
+            Err(e) => {
+                if let LogError::Conflict { .. } = e {
+                    // Someone else writes this table's log now: never serve it beside them.
+                    tracing::error!("the log refused an append as stale: {e}");
+                    self.stop_serving();
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Stops the actor after the command in hand; its clients are dropped and resume elsewhere.
+    fn stop_serving(&mut self) {
+        self.stopping = true;
+        for out in self.seats.iter().flatten().filter_map(|s| s.out.as_ref()) {
+            out.kick();
+        }
+        for out in &self.spectators {
+            out.kick();
+        }
+    }
+
+    fn players(&self) -> Players {
+        self.config.players()
+    }
+
+    fn seat_of(&self, player: &str) -> Option<Seat> {
+        Seat::ALL.into_iter().find(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|slot| slot.player == player)
+        })
+    }
+
+    fn seat_names(&self) -> Vec<(Seat, String)> {
+        self.players()
+            .seats()
+            .iter()
+            .map(|&s| {
+                (
+                    s,
+                    self.seats[s.index()]
+                        .as_ref()
+                        .map_or_else(String::new, |slot| slot.name.clone()),
+                )
+            })
+            .collect()
+    }
+}

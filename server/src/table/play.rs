@@ -1,0 +1,261 @@
+//! Play, from the match's start to each hand's end: dealing, the one path of every input
+//! ([`TableActor::process`]: check, append durably, play, publish), and what a hand's end does
+//! to the match.
+
+use burraco_protocol::log::TableEntry;
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Side};
+use tokio::time::Instant;
+
+use super::hand_log::HandLog;
+use super::handle::Request;
+use super::{Staged, Status, TableActor};
+
+/// Why an input was not applied.
+pub(super) enum Refused {
+    NoHand,
+    Illegal(burraco_rules::IllegalAction),
+    /// The input could not be made durable; nothing changed.
+    Log,
+}
+
+/// What a finished hand does to the match: the one place that learns a TIME OUT (the hand's
+/// last round was announced) and a void hand from the hand itself. The live table and a restore
+/// both call it.
+pub(super) fn settle_hand(matc: &mut Match, game: &Game) {
+    let Some((end, score)) = game.result() else {
+        return;
+    };
+    if game.last_round().is_some() {
+        matc.time_out();
+    }
+    let settled = if end == HandEnd::Voided {
+        matc.record_void_hand()
+    } else {
+        matc.record_hand(score)
+    };
+    if let Err(e) = settled {
+        tracing::error!("the match refused the hand's result: {e}");
+    }
+}
+
+impl TableActor {
+    pub(super) async fn start_match(&mut self) {
+        let seats = self.players().seats();
+        let draw = self
+            .shared
+            .config
+            .fixed_seed
+            .map_or_else(|| crate::random_bytes::<1>()[0], |seed| seed[0]);
+        let first = seats[usize::from(draw) % seats.len()];
+        let Ok(matc) = Match::new(self.config, first, false) else {
+            return;
+        };
+        let started = TableEntry::MatchStarted {
+            first_dealer: first.index() as u8,
+            round_started_ms: crate::unix_ms(),
+        };
+        if let Err(e) = self.append(&[started]).await {
+            tracing::error!("cannot start the match: {e}");
+            return;
+        }
+        self.matc = Some(matc);
+        self.status = Status::Playing;
+        let round = self.config.round_clock_ms();
+        self.round_deadline = round.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
+        self.publish(None, |table, seq| ServerMessage::MatchStarted {
+            table,
+            seq,
+            first_dealer: WireSeat(first),
+            round_clock_ms: round,
+        });
+        self.refresh_info();
+        self.deal_hand().await;
+    }
+
+    pub(super) async fn deal_hand(&mut self) {
+        let Some(dealer) = self.matc.as_ref().and_then(Match::dealer_of_next_hand) else {
+            return;
+        };
+        let seed = self
+            .shared
+            .config
+            .fixed_seed
+            .unwrap_or_else(crate::random_bytes::<32>);
+        let number = self.hand_no + 1;
+        let names = self.seat_names();
+        let (hand, events) =
+            match HandLog::deal(self.config, names, dealer, number, seed, Instant::now()) {
+                Ok(dealt) => dealt,
+                Err(e) => {
+                    tracing::error!("cannot deal: {e}");
+                    return;
+                }
+            };
+        if let Err(e) = self.append(&[hand.dealt_entry()]).await {
+            tracing::error!("cannot save the deal: {e}");
+            self.next_hand_at = Some(Instant::now() + std::time::Duration::from_secs(1));
+            return;
+        }
+        self.hand_no = number;
+        self.hand = Some(hand);
+        self.publish_events(&events);
+        if self.pending_time_out {
+            self.pending_time_out = false;
+            let _ = self.process(Input::TimeOut).await;
+        }
+    }
+
+    pub(super) async fn act(&mut self, player: &str, action: Action, req: Request) {
+        let Some(seat) = self.seat_of(player) else {
+            return req.error("not_seated", "you are not seated at this table");
+        };
+        if crate::bots::is_bot_conn(req.out.id()) {
+            // A stand-in's request still queued when its player took the seat back.
+            let drives = self.seats[seat.index()]
+                .as_ref()
+                .and_then(|s| s.out.as_ref())
+                .is_some_and(|o| o.id() == req.out.id());
+            if !drives {
+                return req.error("not_seated", "this bot no longer plays the seat");
+            }
+        }
+        let id = req.id;
+        // Everything the action publishes goes out at its end, with the reply: one write per seat.
+        self.staged = Some(Staged::default());
+        let processed = self.process(Input::Act { seat, action }).await;
+        let reply = processed
+            .is_ok()
+            .then_some((&req.out, ServerMessage::Ok { id }));
+        self.release_staged(reply, Some(req.received));
+        match processed {
+            Ok(()) => {
+                let received = req.received;
+                let _ = req.done.send(());
+                metrics::counter!("burraco_actions_total").increment(1);
+                metrics::histogram!("burraco_action_latency_seconds")
+                    .record(received.elapsed().as_secs_f64());
+            }
+            Err(Refused::NoHand) => {
+                req.error("no_hand_in_play", "no hand is in play at this table")
+            }
+            Err(Refused::Log) => req.error(
+                "internal_error",
+                "the move could not be saved; it was not played",
+            ),
+            Err(Refused::Illegal(e)) => {
+                metrics::counter!("burraco_errors_total", "code" => "illegal_action").increment(1);
+                req.reply(ServerMessage::Error {
+                    id: Some(id),
+                    code: "illegal_action".into(),
+                    message: e.to_string(),
+                    rule: Some(e.code().into()),
+                });
+            }
+        }
+    }
+
+    /// The one path of every input: check (a refusal changes nothing), append durably, play,
+    /// publish, finish the hand if it ended. Nothing is undone: the hand is only played once its
+    /// input is durable.
+    pub(super) async fn process(&mut self, input: Input) -> Result<(), Refused> {
+        let Some(hand) = self.hand.as_ref().filter(|h| !h.is_over()) else {
+            return Err(Refused::NoHand);
+        };
+        let pending = hand
+            .check(&input, self.seq, Instant::now())
+            .map_err(Refused::Illegal)?;
+        if let Err(e) = self.append_encoded(vec![pending.entry()]).await {
+            tracing::error!("input not saved: {e}");
+            return Err(Refused::Log);
+        }
+        let Some(hand) = self.hand.as_mut() else {
+            return Err(Refused::NoHand);
+        };
+        let events = match hand.play(pending) {
+            Ok(events) => events,
+            Err(e) => {
+                // Only if the hand changed between the check and now, which nothing does: the
+                // log holds an input the game did not play, so the table must not go on.
+                tracing::error!("a durable input was refused on playing it: {e}");
+                self.stop_serving();
+                return Err(Refused::Log);
+            }
+        };
+        if input == Input::TimeOut {
+            self.round_deadline = None;
+        }
+        self.publish_events(&events);
+        if self.hand.as_ref().is_some_and(HandLog::is_over) {
+            self.finish_hand().await;
+        }
+        Ok(())
+    }
+
+    async fn finish_hand(&mut self) {
+        self.move_timer = None;
+        let players = self.players();
+        let (Some(hand), Some(matc)) = (self.hand.as_mut(), self.matc.as_mut()) else {
+            return;
+        };
+        settle_hand(matc, hand.game());
+        let Some(record) = hand.finish() else {
+            return;
+        };
+        let number = hand.number();
+        let json = record.to_json();
+        let names = record.seats.iter().map(|s| s.name.clone()).collect();
+        let mut entries = vec![TableEntry::HandFinished {
+            hand: number,
+            record: json.clone(),
+            names,
+        }];
+        let result = matc.result();
+        if let Some(result) = &result {
+            let labels: Vec<&str> = Side::BOTH.iter().map(|&s| players.side_label(s)).collect();
+            let json = serde_json::json!({
+                "sides": labels,
+                "totals": result.totals,
+                "winner": result.winner.map(|s| players.side_label(s)),
+                "vp": result.vp,
+                "end": match result.end { MatchEnd::Hands => "hands", MatchEnd::Target => "target", MatchEnd::TimeOut => "time_out" },
+                "hands": result.hands,
+            });
+            entries.push(TableEntry::MatchFinished {
+                result: json.to_string(),
+            });
+        }
+        if let Err(e) = self.append(&entries).await {
+            tracing::error!("hand record not saved: {e}");
+        }
+        self.publish(None, |table, seq| ServerMessage::HandRecord {
+            table,
+            seq,
+            hand: number,
+            record: json,
+        });
+        match result {
+            Some(result) => {
+                self.publish(None, |table, seq| ServerMessage::MatchEnded {
+                    table,
+                    seq,
+                    sides: Side::BOTH
+                        .iter()
+                        .map(|&s| players.side_label(s).to_owned())
+                        .collect(),
+                    totals: result.totals.to_vec(),
+                    winner: result.winner.map(|s| players.side_label(s).to_owned()),
+                    vp: result.vp.map(|v| v.to_vec()),
+                });
+                self.status = Status::Finished;
+                self.round_deadline = None;
+                self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
+                for slot in self.seats.iter().flatten() {
+                    crate::forget_seat(&self.shared, &slot.player, &self.id);
+                }
+                self.refresh_info();
+            }
+            None => self.next_hand_at = Some(Instant::now() + self.shared.config.next_hand_delay),
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Seating: joining and leaving, readiness, spectators, connections coming and going (with the
+//! disconnect grace), and freeing seats before the match.
+
+use burraco_bot::Level;
+use burraco_protocol::log::{SeatHolder, TableEntry};
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+use burraco_rules::{Seat, Viewer};
+use tokio::time::Instant;
+
+use super::hand_log::HandLog;
+use super::handle::Request;
+use super::{BotRole, SeatSlot, Status, TableActor};
+use crate::outbound::Outbox;
+
+impl TableActor {
+    pub(super) async fn join(
+        &mut self,
+        player: String,
+        name: String,
+        wanted: Option<Seat>,
+        created: Option<Option<String>>,
+        req: Request,
+    ) {
+        let reply =
+            |seat: Seat, created: Option<Option<String>>, id: u64, table: String| match created {
+                Some(invite) => ServerMessage::TableCreated {
+                    id,
+                    table,
+                    invite,
+                    seat: WireSeat(seat),
+                },
+                None => ServerMessage::Seated {
+                    id,
+                    table,
+                    seat: WireSeat(seat),
+                },
+            };
+        if let Some(seat) = self.seat_of(&player) {
+            // Already here: answer again and hand over the connection.
+            let out = req.out.clone();
+            let id = req.id;
+            self.attach(&player, out.clone());
+            out.send_message(reply(seat, created, id, self.id.to_string()));
+            out.send_message(self.snapshot(Viewer::Seat(seat)));
+            let _ = req.done.send(());
+            return;
+        }
+        if self.status != Status::Waiting {
+            return req.error(
+                "table_started",
+                "the match has started: seats are taken; spectate instead",
+            );
+        }
+        let seat = match wanted {
+            Some(seat) if !self.players().is_seated(seat) => {
+                return req.error(
+                    "invalid_seat",
+                    format!("seat {seat} is not in play at this table"),
+                );
+            }
+            Some(seat) if self.seats[seat.index()].is_some() => {
+                return req.error("seat_taken", format!("seat {seat} is taken"));
+            }
+            Some(seat) => seat,
+            None => match self
+                .players()
+                .seats()
+                .iter()
+                .find(|s| self.seats[s.index()].is_none())
+            {
+                Some(&seat) => seat,
+                None => return req.error("table_full", "every seat is taken"),
+            },
+        };
+        let taken = TableEntry::Seat {
+            seat: seat.index() as u8,
+            holder: Some(SeatHolder {
+                player: player.clone(),
+                name: name.clone(),
+                bot: None,
+            }),
+        };
+        if self.append(&[taken]).await.is_err() {
+            return req.error("internal_error", "could not save the seat");
+        }
+        self.shared
+            .player_seats
+            .entry(player.clone())
+            .or_default()
+            .push((self.id.to_string(), seat));
+        self.seats[seat.index()] = Some(SeatSlot {
+            player,
+            name: name.clone(),
+            ready: false,
+            out: None,
+            grace_until: None,
+            bot: None,
+        });
+        let creating = created.is_some();
+        let out = req.out.clone();
+        // Connected before the snapshot is made: the seat's own first snapshot shows it so.
+        if let Some(slot) = self.seats[seat.index()].as_mut() {
+            slot.out = Some(out.clone());
+        }
+        out.send_message(reply(seat, created, req.id, self.id.to_string()));
+        out.send_message(self.snapshot(Viewer::Seat(seat)));
+        let _ = req.done.send(());
+        self.publish(None, |table, seq| ServerMessage::PlayerJoined {
+            table,
+            seq,
+            seat: WireSeat(seat),
+            name,
+            bot: false,
+        });
+        if creating {
+            if let Some(level) = self.bot_level {
+                self.fill_with_bots(level).await;
+            }
+        }
+        self.refresh_info();
+    }
+
+    /// Before the match, a table where only bots are left frees their seats too.
+    async fn dismiss_bots_if_alone(&mut self) {
+        let humans = self.seats.iter().flatten().any(|s| s.bot.is_none());
+        if humans {
+            return;
+        }
+        for seat in Seat::ALL {
+            if let Some(out) = self.vacate(seat).await.and_then(|slot| slot.out) {
+                out.kick();
+            }
+        }
+    }
+
+    /// Frees a seat, persists that, and tells the table; returns who sat there.
+    async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
+        let slot = self.seats[seat.index()].take()?;
+        let freed = TableEntry::Seat {
+            seat: seat.index() as u8,
+            holder: None,
+        };
+        if let Err(e) = self.append(&[freed]).await {
+            tracing::error!("freed seat not saved: {e}");
+        }
+        self.publish(None, |table, seq| ServerMessage::PlayerLeft {
+            table,
+            seq,
+            seat: WireSeat(seat),
+        });
+        Some(slot)
+    }
+
+    /// After a seat is freed before the match, everyone must ready again; bots are ready at
+    /// once (and say so).
+    fn reset_ready(&mut self) {
+        let mut bots = Vec::new();
+        for seat in Seat::ALL {
+            if let Some(slot) = self.seats[seat.index()].as_mut() {
+                slot.ready = slot.bot.is_some();
+                if slot.ready {
+                    bots.push(seat);
+                }
+            }
+        }
+        for seat in bots {
+            self.publish_ready(seat);
+        }
+    }
+
+    pub(super) async fn leave(&mut self, player: &str, req: Request) {
+        let Some(seat) = self.seat_of(player) else {
+            let before = self.spectators.len();
+            self.spectators.retain(|o| o.id() != req.out.id());
+            if self.spectators.len() != before {
+                self.refresh_info();
+                let id = req.id;
+                return req.reply(ServerMessage::Ok { id });
+            }
+            return req.error(
+                "not_at_table",
+                "you are neither seated at nor watching this table",
+            );
+        };
+        crate::forget_seat(&self.shared, player, &self.id);
+        let id = req.id;
+        match self.status {
+            Status::Waiting => {
+                self.vacate(seat).await;
+                self.reset_ready();
+                self.dismiss_bots_if_alone().await;
+                req.reply(ServerMessage::Ok { id });
+            }
+            Status::Playing => {
+                let level = self.stand_in_level();
+                let mut given_up = None;
+                if let Some(slot) = self.seats[seat.index()].as_mut() {
+                    slot.out = None;
+                    slot.grace_until = None;
+                    slot.bot = Some(BotRole {
+                        level,
+                        stand_in: false,
+                    });
+                    // Nobody may resume this seat: the player gave it up. Saved as a bot's seat,
+                    // so a restart seats the bot again.
+                    slot.player = format!("left:{}", slot.player);
+                    given_up = Some(TableEntry::Seat {
+                        seat: seat.index() as u8,
+                        holder: Some(SeatHolder {
+                            player: slot.player.clone(),
+                            name: slot.name.clone(),
+                            bot: Some(level.code().into()),
+                        }),
+                    });
+                }
+                if let Some(entry) = given_up {
+                    if let Err(e) = self.append(&[entry]).await {
+                        tracing::error!("the bot's seat not saved: {e}");
+                    }
+                }
+                self.publish(None, |table, seq| ServerMessage::PlayerLeft {
+                    table,
+                    seq,
+                    seat: WireSeat(seat),
+                });
+                self.publish(None, |table, seq| ServerMessage::PlayerReplacedByBot {
+                    table,
+                    seq,
+                    seat: WireSeat(seat),
+                });
+                req.reply(ServerMessage::Ok { id });
+                self.start_bot(seat);
+            }
+            Status::Finished => {
+                if let Some(slot) = self.seats[seat.index()].as_mut() {
+                    slot.out = None;
+                }
+                req.reply(ServerMessage::Ok { id });
+            }
+        }
+        self.refresh_info();
+    }
+
+    pub(super) async fn ready(&mut self, player: &str, req: Request) {
+        let Some(seat) = self.seat_of(player) else {
+            return req.error("not_seated", "you are not seated at this table");
+        };
+        if self.status != Status::Waiting {
+            return req.error("table_started", "the match has already started");
+        }
+        let id = req.id;
+        let already = self.seats[seat.index()].as_ref().is_some_and(|s| s.ready);
+        if let Some(slot) = self.seats[seat.index()].as_mut() {
+            slot.ready = true;
+        }
+        if !already {
+            self.publish_ready(seat);
+        }
+        req.reply(ServerMessage::Ok { id });
+        let all_ready = self.players().seats().iter().all(|s| {
+            self.seats[s.index()]
+                .as_ref()
+                .is_some_and(|slot| slot.ready)
+        });
+        if all_ready {
+            self.start_match().await;
+        }
+    }
+
+    pub(super) fn spectate(&mut self, req: Request) {
+        let out = req.out.clone();
+        if !self.spectators.iter().any(|o| o.id() == out.id()) {
+            self.spectators.push(out.clone());
+        }
+        let id = req.id;
+        out.send_message(ServerMessage::Ok { id });
+        out.send_message(self.snapshot(Viewer::Spectator));
+        let _ = req.done.send(());
+        self.refresh_info();
+    }
+
+    pub(super) fn attach(&mut self, player: &str, out: Outbox) {
+        let Some(seat) = self.seat_of(player) else {
+            return;
+        };
+        let was_gone = {
+            let Some(slot) = self.seats[seat.index()].as_mut() else {
+                return;
+            };
+            if let Some(old) = slot.out.replace(out.clone()) {
+                if old.id() != out.id() {
+                    old.kick();
+                }
+            }
+            let stand_in = slot.bot.is_some_and(|b| b.stand_in);
+            let was_gone = slot.grace_until.is_some() || stand_in;
+            slot.grace_until = None;
+            if stand_in {
+                // The player takes the seat back at once; the bot was kicked above.
+                slot.bot = None;
+            }
+            was_gone
+        };
+        if was_gone {
+            self.publish(None, |table, seq| ServerMessage::PlayerReconnected {
+                table,
+                seq,
+                seat: WireSeat(seat),
+            });
+            // Back in time for its turn: the normal clock again, from now.
+            if let Some(game) = self.hand.as_ref().map(HandLog::game) {
+                if !game.is_over() && game.on_turn() == seat {
+                    let clock = game.move_clock();
+                    self.set_turn_timer(clock);
+                }
+            }
+            self.refresh_info();
+        }
+    }
+
+    pub(super) fn detach(&mut self, player: &str, conn: u64) {
+        self.spectators.retain(|o| o.id() != conn);
+        if let Some(seat) = self.seat_of(player) {
+            let grace = self.shared.config.disconnect_grace;
+            let playing = self.status != Status::Finished;
+            let Some(slot) = self.seats[seat.index()].as_mut() else {
+                return;
+            };
+            if slot.out.as_ref().is_none_or(|o| o.id() != conn) {
+                return;
+            }
+            slot.out = None;
+            if playing {
+                slot.grace_until = Some(Instant::now() + grace);
+                self.publish(None, |table, seq| ServerMessage::PlayerDisconnected {
+                    table,
+                    seq,
+                    seat: WireSeat(seat),
+                    grace_ms: grace.as_millis() as u64,
+                });
+            }
+        }
+        self.refresh_info();
+    }
+
+    /// A disconnected seat's grace period ran out.
+    pub(super) async fn grace_over(&mut self, seat: Seat) {
+        let Some(slot) = self.seats[seat.index()].as_mut() else {
+            return;
+        };
+        slot.grace_until = None;
+        if self.status == Status::Waiting {
+            let player = slot.player.clone();
+            crate::forget_seat(&self.shared, &player, &self.id);
+            self.vacate(seat).await;
+            self.dismiss_bots_if_alone().await;
+            self.refresh_info();
+            return;
+        }
+        if self.status == Status::Playing {
+            slot.bot = Some(BotRole {
+                level: self.bot_level.unwrap_or(Level::Expert),
+                stand_in: true,
+            });
+            self.publish(None, |table, seq| ServerMessage::PlayerReplacedByBot {
+                table,
+                seq,
+                seat: WireSeat(seat),
+            });
+            self.start_bot(seat);
+            self.refresh_info();
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! What the table shows: the per-viewer snapshot (a seat's or a spectator's view of the hand,
+//! RULES.md section 12, plus the table around it) and the lobby's summary.
+
+use burraco_protocol::convert::{config_to_wire, meld_to_wire};
+use burraco_protocol::wire::{
+    HandSnapshot, SeatName, SeatState, ServerMessage, TableSnapshot, TableSummary, WireSeat,
+};
+use burraco_rules::{Match, Phase, Side, Viewer};
+use tokio::time::Instant;
+
+use super::clocks::Stage;
+use super::handle::TableInfo;
+use super::{Status, TableActor};
+
+impl TableActor {
+    pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMessage {
+        let players = self.players();
+        let view = self.hand.as_ref().map(|h| h.game().view(viewer));
+        let seats = players
+            .seats()
+            .iter()
+            .map(|&seat| {
+                let slot = self.seats[seat.index()].as_ref();
+                SeatState {
+                    seat: WireSeat(seat),
+                    name: slot.map(|s| s.name.clone()),
+                    bot: slot.is_some_and(|s| s.bot.is_some()),
+                    connected: slot.is_some_and(|s| s.out.is_some()),
+                    ready: slot.is_some_and(|s| s.ready),
+                    cards: view.as_ref().and_then(|v| {
+                        v.hand_sizes
+                            .iter()
+                            .find(|(s, _)| *s == seat)
+                            .map(|(_, n)| (*n).min(255) as u8)
+                    }),
+                }
+            })
+            .collect();
+        let status = match (self.status, &self.hand) {
+            (Status::Playing, Some(h)) if h.is_over() => "between_hands",
+            (status, _) => status.code(),
+        };
+        let now = Instant::now();
+        let hand = self.hand.as_ref().zip(view).map(|(h, v)| HandSnapshot {
+            number: h.number(),
+            dealer: WireSeat(v.dealer),
+            on_turn: WireSeat(v.on_turn),
+            phase: match v.phase {
+                Phase::Take => "take",
+                Phase::Play => "play",
+                Phase::Over => "over",
+            }
+            .into(),
+            hand: v.hand,
+            melds: v
+                .melds
+                .iter()
+                .map(|m| meld_to_wire(m.id, m.side, players, &m.meld))
+                .collect(),
+            pile: v.pile,
+            tallone: v.tallone.min(255) as u8,
+            pozzetti: v
+                .pozzetti
+                .iter()
+                .map(|p| p.map(|side| players.side_label(side).to_owned()))
+                .collect(),
+            picked_single_card: v.picked_single_card,
+            commitment: v.commitment.map(|c| burraco_protocol::cards::to_hex(&c)),
+            move_clock_left_ms: self.move_timer.filter(|_| !h.is_over()).map(|t| {
+                let left = t.deadline.saturating_duration_since(now).as_millis() as u32;
+                match t.stage {
+                    Stage::Limit => left + v.move_clock.map_or(0, |c| c.grace_ms),
+                    Stage::Grace => left,
+                }
+            }),
+            last_round: v.last_round,
+            stallo_exchanges: v.stallo_exchanges,
+            stallo_must_draw: v.stallo_must_draw.map(WireSeat),
+        });
+        let totals = self.matc.as_ref().map_or([0, 0], Match::totals);
+        ServerMessage::Snapshot {
+            table: self.id.to_string(),
+            seq: self.seq,
+            view: Box::new(TableSnapshot {
+                settings: config_to_wire(&self.config),
+                status: status.into(),
+                you: match viewer {
+                    Viewer::Seat(seat) => Some(WireSeat(seat)),
+                    Viewer::Spectator => None,
+                },
+                seats,
+                hands_played: self.matc.as_ref().map_or(0, Match::hands_played),
+                sides: Side::BOTH
+                    .iter()
+                    .map(|&s| players.side_label(s).to_owned())
+                    .collect(),
+                totals: totals.to_vec(),
+                round_clock_left_ms: self
+                    .round_deadline
+                    .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+                // A TIME OUT reaches the match at the hand's end; until then the hand knows it.
+                time_out: self.matc.as_ref().is_some_and(Match::is_timed_out)
+                    || self
+                        .hand
+                        .as_ref()
+                        .is_some_and(|h| h.game().last_round().is_some()),
+                hand,
+            }),
+        }
+    }
+
+    pub(super) fn refresh_info(&self) {
+        let players = self.players();
+        let summary = TableSummary {
+            table: self.id.to_string(),
+            preset: self.config.preset().code().to_owned(),
+            players: players.count() as u8,
+            seats: players
+                .seats()
+                .iter()
+                .map(|&seat| {
+                    let slot = self.seats[seat.index()].as_ref();
+                    SeatName {
+                        seat: WireSeat(seat),
+                        name: slot.map(|s| s.name.clone()),
+                        bot: slot.is_some_and(|s| s.bot.is_some()),
+                    }
+                })
+                .collect(),
+            status: self.status.code().into(),
+            spectators: self.spectators.len() as u32,
+        };
+        let free_seats = players
+            .seats()
+            .iter()
+            .filter(|s| self.seats[s.index()].is_none())
+            .count();
+        let mut info = self.info.lock().unwrap_or_else(|e| e.into_inner());
+        *info = TableInfo {
+            summary,
+            private: self.private,
+            free_seats,
+            waiting: self.status == Status::Waiting,
+        };
+    }
+}
