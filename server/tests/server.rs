@@ -25,6 +25,9 @@ mod log;
 mod play;
 /// Reconnection mid-hand: by replay from the buffer and by snapshot.
 mod reconnect;
+/// A log holding every kind of input rebuilds the table (every view as uninterrupted), and play
+/// goes on.
+mod restore;
 /// Stallo: `fitab` ends the hand, `fedibur` makes the first exchanger draw.
 mod stallo;
 /// The store's checkpoints keep the WAL small under appends that never pause.
