@@ -7,10 +7,14 @@
 //! - [`record`]: the JSON hand record, published at the end of every hand and replayable.
 //! - [`log`]: a table's durable log, one postcard-encoded entry per change.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
+//! - [`error`]: the stable error codes, [`ErrorCode`].
 
 pub mod cards;
 pub mod codec;
 pub mod convert;
+pub mod error;
 pub mod log;
 pub mod record;
 pub mod wire;
+
+pub use error::ErrorCode;
