@@ -1,5 +1,6 @@
 //! Table chat: fixed phrases at any time, free text only while no hand is in play (RULES.md 12).
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 
 use super::TableActor;
@@ -18,31 +19,38 @@ impl TableActor {
         let watching = self.spectators.iter().any(|o| o.id() == req.out.id());
         if seat.is_none() && !watching {
             return req.error(
-                "not_at_table",
+                ErrorCode::NotAtTable,
                 "you are neither seated at nor watching this table",
             );
         }
         let text = match (text, phrase) {
             (_, Some(phrase)) => match crate::CHAT_PHRASES.iter().find(|p| **p == phrase) {
                 Some(p) => (*p).to_owned(),
-                None => return req.error("unknown_phrase", format!("unknown phrase {phrase:?}")),
+                None => {
+                    return req.error(
+                        ErrorCode::UnknownPhrase,
+                        format!("unknown phrase {phrase:?}"),
+                    );
+                }
             },
             (Some(text), None) => {
                 if self.hand.as_ref().is_some_and(|h| !h.is_over()) {
                     return req.error(
-                        "chat_closed",
+                        ErrorCode::ChatClosed,
                         "free-text chat is closed while a hand is in play; fixed phrases stay open (RULES.md 12)",
                     );
                 }
                 if text.chars().count() > 200 || text.chars().any(char::is_control) {
                     return req.error(
-                        "invalid_message",
+                        ErrorCode::InvalidMessage,
                         "chat text: at most 200 characters, no control characters",
                     );
                 }
                 text
             }
-            (None, None) => return req.error("invalid_message", "chat needs text or phrase"),
+            (None, None) => {
+                return req.error(ErrorCode::InvalidMessage, "chat needs text or phrase");
+            }
         };
         let id = req.id;
         self.publish(None, |table, seq| ServerMessage::ChatMessage {

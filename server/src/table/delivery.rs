@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::{EventContext, event_to_wire};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Event, Seat, Viewer};
@@ -143,7 +144,7 @@ impl TableActor {
             None if self.spectators.iter().any(|o| o.id() == req.out.id()) => Viewer::Spectator,
             None => {
                 return req.error(
-                    "not_at_table",
+                    ErrorCode::NotAtTable,
                     "you are neither seated at nor watching this table",
                 );
             }

@@ -37,6 +37,7 @@ pub struct HandLog {
 #[derive(Debug)]
 pub struct PendingInput {
     checked: CheckedInput,
+    at_ms: u64,
     entry: Entry,
 }
 
@@ -155,16 +156,18 @@ impl HandLog {
             input: burraco_protocol::log::LoggedInput::from_rules(input),
         }
         .encode();
-        Ok(PendingInput { checked, entry })
+        Ok(PendingInput {
+            checked,
+            at_ms,
+            entry,
+        })
     }
 
     /// Plays an input whose entry is now durable. An error means the hand changed since the
     /// check (the table must not go on: its log and its game would differ).
     pub fn play(&mut self, pending: PendingInput) -> Result<Vec<Event>, IllegalAction> {
         let events = self.game.play(pending.checked)?;
-        if let Ok(TableEntry::Input { at_ms, .. }) = TableEntry::decode(&pending.entry) {
-            self.last_at_ms = at_ms;
-        }
+        self.last_at_ms = pending.at_ms;
         self.inputs.extend_from_slice(&pending.entry);
         Ok(events)
     }

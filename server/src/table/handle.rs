@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
 use tokio::sync::{mpsc, oneshot};
@@ -25,14 +26,19 @@ impl Request {
         let _ = self.done.send(());
     }
 
-    pub(super) fn error(self, code: &str, message: impl Into<String>) {
+    pub(super) fn error(self, code: ErrorCode, message: impl Into<String>) {
+        self.refuse(code, message.into(), None);
+    }
+
+    /// A typed refusal, with the rule that refused it for an illegal action.
+    pub(super) fn refuse(self, code: ErrorCode, message: String, rule: Option<String>) {
         let id = self.id;
-        metrics::counter!("burraco_errors_total", "code" => code.to_owned()).increment(1);
+        metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
         self.reply(ServerMessage::Error {
             id: Some(id),
-            code: code.to_owned(),
-            message: message.into(),
-            rule: None,
+            code: code.as_str().to_owned(),
+            message,
+            rule,
         });
     }
 }

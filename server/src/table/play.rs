@@ -2,6 +2,7 @@
 //! ([`TableActor::process`]: check, append durably, play, publish), and what a hand's end does
 //! to the match.
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Side};
@@ -108,7 +109,7 @@ impl TableActor {
 
     pub(super) async fn act(&mut self, player: &str, action: Action, req: Request) {
         let Some(seat) = self.seat_of(player) else {
-            return req.error("not_seated", "you are not seated at this table");
+            return req.error(ErrorCode::NotSeated, "you are not seated at this table");
         };
         if crate::bots::is_bot_conn(req.out.id()) {
             // A stand-in's request still queued when its player took the seat back.
@@ -117,7 +118,7 @@ impl TableActor {
                 .and_then(|s| s.out.as_ref())
                 .is_some_and(|o| o.id() == req.out.id());
             if !drives {
-                return req.error("not_seated", "this bot no longer plays the seat");
+                return req.error(ErrorCode::NotSeated, "this bot no longer plays the seat");
             }
         }
         let id = req.id;
@@ -137,21 +138,17 @@ impl TableActor {
                     .record(received.elapsed().as_secs_f64());
             }
             Err(Refused::NoHand) => {
-                req.error("no_hand_in_play", "no hand is in play at this table")
+                req.error(ErrorCode::NoHandInPlay, "no hand is in play at this table")
             }
             Err(Refused::Log) => req.error(
-                "internal_error",
+                ErrorCode::InternalError,
                 "the move could not be saved; it was not played",
             ),
-            Err(Refused::Illegal(e)) => {
-                metrics::counter!("burraco_errors_total", "code" => "illegal_action").increment(1);
-                req.reply(ServerMessage::Error {
-                    id: Some(id),
-                    code: "illegal_action".into(),
-                    message: e.to_string(),
-                    rule: Some(e.code().into()),
-                });
-            }
+            Err(Refused::Illegal(e)) => req.refuse(
+                ErrorCode::IllegalAction,
+                e.to_string(),
+                Some(e.code().into()),
+            ),
         }
     }
 

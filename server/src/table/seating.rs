@@ -2,6 +2,7 @@
 //! disconnect grace), and freeing seats before the match.
 
 use burraco_bot::Level;
+use burraco_protocol::ErrorCode;
 use burraco_protocol::log::{SeatHolder, TableEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Seat, Viewer};
@@ -47,19 +48,19 @@ impl TableActor {
         }
         if self.status != Status::Waiting {
             return req.error(
-                "table_started",
+                ErrorCode::TableStarted,
                 "the match has started: seats are taken; spectate instead",
             );
         }
         let seat = match wanted {
             Some(seat) if !self.players().is_seated(seat) => {
                 return req.error(
-                    "invalid_seat",
+                    ErrorCode::InvalidSeat,
                     format!("seat {seat} is not in play at this table"),
                 );
             }
             Some(seat) if self.seats[seat.index()].is_some() => {
-                return req.error("seat_taken", format!("seat {seat} is taken"));
+                return req.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
             }
             Some(seat) => seat,
             None => match self
@@ -69,7 +70,7 @@ impl TableActor {
                 .find(|s| self.seats[s.index()].is_none())
             {
                 Some(&seat) => seat,
-                None => return req.error("table_full", "every seat is taken"),
+                None => return req.error(ErrorCode::TableFull, "every seat is taken"),
             },
         };
         let taken = TableEntry::Seat {
@@ -81,7 +82,7 @@ impl TableActor {
             }),
         };
         if self.append(&[taken]).await.is_err() {
-            return req.error("internal_error", "could not save the seat");
+            return req.error(ErrorCode::InternalError, "could not save the seat");
         }
         self.shared
             .player_seats
@@ -178,7 +179,7 @@ impl TableActor {
                 return req.reply(ServerMessage::Ok { id });
             }
             return req.error(
-                "not_at_table",
+                ErrorCode::NotAtTable,
                 "you are neither seated at nor watching this table",
             );
         };
@@ -243,10 +244,10 @@ impl TableActor {
 
     pub(super) async fn ready(&mut self, player: &str, req: Request) {
         let Some(seat) = self.seat_of(player) else {
-            return req.error("not_seated", "you are not seated at this table");
+            return req.error(ErrorCode::NotSeated, "you are not seated at this table");
         };
         if self.status != Status::Waiting {
-            return req.error("table_started", "the match has already started");
+            return req.error(ErrorCode::TableStarted, "the match has already started");
         }
         let id = req.id;
         let already = self.seats[seat.index()].as_ref().is_some_and(|s| s.ready);
