@@ -5,7 +5,7 @@
 use burraco_protocol::ErrorCode;
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::wire::{ServerMessage, WireSeat};
-use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Side};
+use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Seat, Side};
 use tokio::time::Instant;
 
 use super::hand_log::HandLog;
@@ -105,6 +105,30 @@ impl TableActor {
             self.pending_time_out = false;
             let _ = self.process(Input::TimeOut).await;
         }
+    }
+
+    /// Between hands: the next hand is dealt once every player has said `ready` (bots are ready
+    /// at once), or at the latest `next_hand_delay` after this hand's end, so nobody is hurried
+    /// past the score and nobody waits for a player who has gone.
+    fn await_next_hand(&mut self) {
+        let mut bots = Vec::new();
+        for seat in Seat::ALL {
+            if let Some(slot) = self.seats[seat.index()].as_mut() {
+                slot.ready = slot.bot.is_some();
+                if slot.ready {
+                    bots.push(seat);
+                }
+            }
+        }
+        for seat in bots {
+            self.publish_ready(seat);
+        }
+        let now = Instant::now();
+        self.next_hand_at = Some(if self.all_ready() {
+            now
+        } else {
+            now + self.shared.config.next_hand_delay
+        });
     }
 
     pub(super) async fn act(&mut self, player: &str, action: Action, req: Request) {
@@ -252,7 +276,7 @@ impl TableActor {
                 }
                 self.refresh_info();
             }
-            None => self.next_hand_at = Some(Instant::now() + self.shared.config.next_hand_delay),
+            None => self.await_next_hand(),
         }
     }
 }

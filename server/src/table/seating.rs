@@ -246,8 +246,12 @@ impl TableActor {
         let Some(seat) = self.seat_of(player) else {
             return req.error(ErrorCode::NotSeated, "you are not seated at this table");
         };
-        if self.status != Status::Waiting {
-            return req.error(ErrorCode::TableStarted, "the match has already started");
+        let between_hands = self.status == Status::Playing && self.next_hand_at.is_some();
+        if self.status != Status::Waiting && !between_hands {
+            return req.error(
+                ErrorCode::TableStarted,
+                "the match has started: ready is for the wait before it and between hands",
+            );
         }
         let id = req.id;
         let already = self.seats[seat.index()].as_ref().is_some_and(|s| s.ready);
@@ -258,14 +262,24 @@ impl TableActor {
             self.publish_ready(seat);
         }
         req.reply(ServerMessage::Ok { id });
-        let all_ready = self.players().seats().iter().all(|s| {
+        if !self.all_ready() {
+            return;
+        }
+        if between_hands {
+            self.next_hand_at = None;
+            self.deal_hand().await;
+        } else {
+            self.start_match().await;
+        }
+    }
+
+    /// Every seat in play is taken and ready.
+    pub(super) fn all_ready(&self) -> bool {
+        self.players().seats().iter().all(|s| {
             self.seats[s.index()]
                 .as_ref()
                 .is_some_and(|slot| slot.ready)
-        });
-        if all_ready {
-            self.start_match().await;
-        }
+        })
     }
 
     pub(super) fn spectate(&mut self, req: Request) {

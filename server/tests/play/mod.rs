@@ -228,3 +228,66 @@ async fn binary_frames_play_like_text_frames() {
     assert_eq!(t1, t2);
     server.stop().await;
 }
+
+/// Between hands the next hand waits for every player's `ready` (at the latest the server's
+/// `next_hand_delay`, here an hour): one ready is not enough, the second deals at once. A
+/// `ready` while a hand is in play is refused.
+#[tokio::test]
+async fn the_next_hand_is_dealt_when_every_player_is_ready() {
+    let server =
+        TestServer::with(|c| c.next_hand_delay = std::time::Duration::from_secs(3600)).await;
+    let mut table = Table::open(&server, settings("fitab", 2, Some(2), "off"), &["a", "b"]).await;
+    let mut mirror = table.next_hand().await;
+    let id = table.id.clone();
+    let refused = table.clients[0]
+        .1
+        .request(|i| ClientMessage::Ready {
+            id: i,
+            table: id.clone(),
+        })
+        .await;
+    assert!(
+        matches!(&refused, ServerMessage::Error { code, .. } if code == "table_started"),
+        "{refused:?}"
+    );
+    table.play_hand(&mut mirror, NoCheck).await;
+    for (_, c) in &mut table.clients {
+        c.wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
+            .await;
+    }
+    let (first, second) = (table.clients[0].0, table.clients[1].0);
+    table
+        .client(first)
+        .ok(|i| ClientMessage::Ready {
+            id: i,
+            table: id.clone(),
+        })
+        .await;
+    let other = table.client(second);
+    other
+        .wait(|m| matches!(m, ServerMessage::PlayerReady { seat, .. } if seat.0 == first))
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    other.barrier().await;
+    assert!(
+        !other
+            .inbox
+            .iter()
+            .any(|m| matches!(m, ServerMessage::HandStarted { .. })),
+        "no deal before everyone is ready"
+    );
+    other
+        .ok(|i| ClientMessage::Ready {
+            id: i,
+            table: id.clone(),
+        })
+        .await;
+    let started = table.clients[0]
+        .1
+        .wait(|m| matches!(m, ServerMessage::HandStarted { .. }))
+        .await;
+    assert!(
+        matches!(started, ServerMessage::HandStarted { hand: 2, .. }),
+        "{started:?}"
+    );
+}
