@@ -134,6 +134,18 @@ impl TableActor {
         }
     }
 
+    /// A waiting table everyone has left closes: it leaves the lobby and its log leaves play.
+    async fn close_if_empty(&mut self) {
+        if self.status != Status::Waiting || self.seats.iter().any(Option::is_some) {
+            return;
+        }
+        if let Err(e) = self.append(&[TableEntry::Closed]).await {
+            tracing::error!("the closing of an empty table not saved: {e}");
+        }
+        // Spectators simply hear no more; nobody is seated to be told.
+        self.stopping = true;
+    }
+
     /// Frees a seat, persists that, and tells the table; returns who sat there.
     async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
         let slot = self.seats[seat.index()].take()?;
@@ -191,6 +203,7 @@ impl TableActor {
                 self.reset_ready();
                 self.dismiss_bots_if_alone().await;
                 req.reply(ServerMessage::Ok { id });
+                self.close_if_empty().await;
             }
             Status::Playing => {
                 let level = self.stand_in_level();
@@ -370,6 +383,7 @@ impl TableActor {
             self.vacate(seat).await;
             self.dismiss_bots_if_alone().await;
             self.refresh_info();
+            self.close_if_empty().await;
             return;
         }
         if self.status == Status::Playing {

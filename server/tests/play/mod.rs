@@ -291,3 +291,52 @@ async fn the_next_hand_is_dealt_when_every_player_is_ready() {
         "{started:?}"
     );
 }
+
+/// A waiting table everyone has left closes: it leaves the table list and cannot be joined.
+#[tokio::test]
+async fn a_waiting_table_everyone_left_leaves_the_list() {
+    let server = TestServer::start().await;
+    let mut anna = server.client("anna").await;
+    let created = anna
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings("fitab", 4, Some(1), "off"),
+            private: false,
+            bots: None,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("{created:?}")
+    };
+    let listed = |tables: &ServerMessage| match tables {
+        ServerMessage::Tables { tables, .. } => tables.iter().any(|t| t.table == table),
+        other => panic!("{other:?}"),
+    };
+    let before = anna.request(|id| ClientMessage::ListTables { id }).await;
+    assert!(listed(&before), "a waiting table is listed");
+    let id = table.clone();
+    anna.ok(|i| ClientMessage::Leave { id: i, table: id }).await;
+    let mut after = anna.request(|id| ClientMessage::ListTables { id }).await;
+    for _ in 0..50 {
+        if !listed(&after) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        after = anna.request(|id| ClientMessage::ListTables { id }).await;
+    }
+    assert!(!listed(&after), "the empty table left the list");
+    let mut bruno = server.client("bruno").await;
+    let id = table.clone();
+    let refused = bruno
+        .request(|i| ClientMessage::Join {
+            id: i,
+            table: Some(id),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert!(
+        matches!(&refused, ServerMessage::Error { code, .. } if code == "unknown_table"),
+        "{refused:?}"
+    );
+}
