@@ -5,14 +5,14 @@
 //!
 //! The async [`crate::client`] drives it over one WebSocket; the load tester drives thousands.
 
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{
     ClientMessage, ServerMessage, WireSeat, WireSettings, protocol_version,
 };
 use burraco_rules::{Action, Config, Event, Players, Seat};
 
-use crate::seat::SeatBot;
+use crate::seat::{SeatBot, knowledge_from_snapshot};
 use crate::strategy::Strategy;
-use crate::wire::{action_to_wire, event_from_wire, knowledge_from_snapshot};
 
 /// How the bot finds a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -456,7 +456,7 @@ impl Session {
         let action = self.bot.as_mut()?.decide(&self.refused)?;
         let id = self.id();
         self.stats.actions += 1;
-        let message = action_to_wire(&action, id, &table);
+        let message = ClientMessage::action(&action, id, &table);
         self.pending = Some(Pending {
             id,
             action,

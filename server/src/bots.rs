@@ -25,8 +25,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use burraco_bot::wire::{event_from_wire, knowledge_from_snapshot};
-use burraco_bot::{Level, SeatBot};
+use burraco_bot::{Level, SeatBot, knowledge_from_snapshot};
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{BotLevel, ServerMessage};
 use burraco_rules::{Action, Event, Players, Seat};
 use tokio::sync::oneshot;
