@@ -208,12 +208,15 @@ pub fn burraco_kind_from_code(code: &str) -> Option<BurracoKind> {
 
 /// The inverse of [`HandEnd::code`]; a closed hand names its closer in `closed_by`.
 pub fn hand_end_from_wire(end: &str, closed_by: Option<WireSeat>) -> Option<HandEnd> {
-    Some(match end {
-        "closed" => HandEnd::Closed { seat: closed_by?.0 },
-        "tallone_exhausted" => HandEnd::TalloneExhausted,
-        "stallo" => HandEnd::Stallo,
-        "time_out" => HandEnd::TimeOut,
-        "voided" => HandEnd::Voided,
-        _ => return None,
-    })
+    let closed = closed_by.map(|seat| HandEnd::Closed { seat: seat.0 });
+    [
+        closed,
+        Some(HandEnd::TalloneExhausted),
+        Some(HandEnd::Stallo),
+        Some(HandEnd::TimeOut),
+        Some(HandEnd::Voided),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|e| e.code() == end)
 }
