@@ -25,5 +25,5 @@ pub mod stats;
 pub mod strategy;
 
 pub use seat::{SeatBot, knowledge_from_snapshot};
-pub use session::{SeatRequest, Session, SessionStats};
+pub use session::{SeatRequest, Session, SessionStats, Thinking, Thought};
 pub use strategy::{Decision, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy};
