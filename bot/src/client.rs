@@ -202,9 +202,16 @@ async fn drive(
         }
         let frame = match timeout(Duration::from_secs(30), ws.next()).await {
             Err(_) => {
-                // Quiet table: make sure the connection is alive.
-                if let Err(e) = send(&mut ws, &ClientMessage::Ping { id: 0 }).await {
-                    return Ended::Dropped(e);
+                // Quiet table: make sure the connection is alive, and start over from a
+                // snapshot if every action was refused (nothing else may ever play the turn).
+                if session.is_stuck() {
+                    session.retry(&mut out);
+                }
+                out.push(ClientMessage::Ping { id: 0 });
+                for m in out.drain(..) {
+                    if let Err(e) = send(&mut ws, &m).await {
+                        return Ended::Dropped(e);
+                    }
                 }
                 continue;
             }

@@ -3,16 +3,32 @@
 //! knowledge from the events, detects sequence gaps and resyncs, and asks its [`SeatBot`] for an
 //! action when the seat is on turn and the previous action's effects have arrived.
 //!
-//! The async [`crate::client`] drives it over one WebSocket; the load tester drives thousands.
+//! The async [`crate::client`] drives it over one WebSocket; the load tester drives thousands; the
+//! server runs one per bot seat ([`Session::seated`]: the table seats it, so no hello, no seat
+//! request, no ready), thinking on its blocking pool ([`Session::think`]).
+//!
+//! A refused action is never offered again in the same state; after two refusals in a row the
+//! session plays a random legal action instead of its strategy's, after four it asks for a
+//! snapshot, after eight it stops trying until the next turn starts (the move clock, if any, plays
+//! for it) or its driver calls [`Session::retry`] after a while: a bot never spins.
 
+use burraco_protocol::ErrorCode;
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{
     ClientMessage, ServerMessage, WireSeat, WireSettings, protocol_version,
 };
 use burraco_rules::{Action, Config, Event, Players, Seat};
 
-use crate::seat::SeatBot;
+use crate::seat::{SeatBot, knowledge_from_snapshot};
 use crate::strategy::Strategy;
-use crate::wire::{action_to_wire, event_from_wire, knowledge_from_snapshot};
+
+/// Refusals in one state before the session plays a random legal action instead of its
+/// strategy's (the strategy may keep choosing among moves the server refuses).
+const REFUSALS_BEFORE_FALLBACK: u32 = 2;
+/// ...before it asks for a snapshot (its knowledge may be wrong).
+const REFUSALS_BEFORE_SYNC: u32 = 4;
+/// ...before it stops trying until the next turn, or [`Session::retry`].
+const REFUSALS_BEFORE_GIVING_UP: u32 = 8;
 
 /// How the bot finds a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,6 +54,8 @@ pub struct SessionStats {
     pub errors: u64,
     /// Actions refused as illegal.
     pub illegal: u64,
+    /// Actions refused, whatever the code.
+    pub refused: u64,
     pub resyncs: u64,
     pub hands: u64,
     pub matches: u64,
@@ -56,6 +74,9 @@ pub enum Stage {
     Done,
     /// Gave up (the seat request was refused for good).
     Failed,
+    /// A seat the table gave it ([`Session::seated`]) is no longer its: the seat's player took
+    /// it back.
+    Unseated,
 }
 
 #[derive(Debug, Clone)]
@@ -89,9 +110,51 @@ pub struct Session {
     sync_id: Option<u64>,
     pending: Option<Pending>,
     refused: Vec<Action>,
-    consecutive_errors: u32,
+    /// Refusals since the last accepted action or the start of the turn.
+    refusals: u32,
+    /// The turn in progress was announced (`turn_started`, or a snapshot): a deal's events arrive
+    /// one by one, and the first turn's seat must not act on half a deal.
+    turn_seen: bool,
+    /// Seated by the table rather than by its own request ([`Session::seated`]).
+    given_seat: bool,
     last_error: Option<String>,
     stats: SessionStats,
+}
+
+/// A decision to make off the session (on a blocking pool): the seat's bot, taken out of the
+/// session by [`Session::think`] until [`Session::decided`] puts it back. Meanwhile the session
+/// must not be fed messages (hold them until then).
+#[derive(Debug)]
+pub struct Thinking {
+    bot: SeatBot,
+    refused: Vec<Action>,
+    use_strategy: bool,
+}
+
+impl Thinking {
+    /// Decides: the strategy's action (or, when it has none left or keeps being refused, a random
+    /// legal one not refused yet).
+    pub fn run(mut self) -> Thought {
+        let action = if self.use_strategy {
+            self.bot
+                .decide(&self.refused)
+                .or_else(|| self.bot.fallback(&self.refused))
+        } else {
+            self.bot.fallback(&self.refused)
+        };
+        Thought {
+            bot: self.bot,
+            action,
+        }
+    }
+}
+
+/// A decision made: the bot to give back to its session, and its action (`None`: everything
+/// was refused).
+#[derive(Debug)]
+pub struct Thought {
+    bot: SeatBot,
+    action: Option<Action>,
 }
 
 impl std::fmt::Debug for Session {
@@ -134,10 +197,37 @@ impl Session {
             sync_id: None,
             pending: None,
             refused: Vec::new(),
-            consecutive_errors: 0,
+            refusals: 0,
+            turn_seen: false,
+            given_seat: false,
             last_error: None,
             stats: SessionStats::default(),
         }
+    }
+
+    /// A session for a seat the table gave it (a server's bot seat, or a stand-in for a player
+    /// gone): it sends no hello, seat request or ready, plays from the snapshot the table sends
+    /// first, and finishes with the match, or as [`Stage::Unseated`] when the table refuses it
+    /// the seat (`not_seated`) because its player took it back.
+    pub fn seated(
+        name: impl Into<String>,
+        table: impl Into<String>,
+        seat: Seat,
+        factory: StrategyFactory,
+        seed: u64,
+    ) -> Session {
+        let table = table.into();
+        // Never sent: the seat is the table's to give, and the session ends with the match.
+        let request = SeatRequest::Table {
+            table: table.clone(),
+            seat: Some(seat),
+        };
+        let mut session = Session::new(name, request, 1, factory, seed);
+        session.stage = Stage::Seated;
+        session.table = Some(table);
+        session.seat = Some(seat);
+        session.given_seat = true;
+        session
     }
 
     pub fn stage(&self) -> Stage {
@@ -145,7 +235,7 @@ impl Session {
     }
 
     pub fn is_finished(&self) -> bool {
-        matches!(self.stage, Stage::Done | Stage::Failed)
+        matches!(self.stage, Stage::Done | Stage::Failed | Stage::Unseated)
     }
 
     pub fn stats(&self) -> SessionStats {
@@ -182,6 +272,32 @@ impl Session {
     /// Whether the seat is on turn (and not waiting for a reply).
     pub fn on_turn(&self) -> bool {
         self.bot.as_ref().is_some_and(|b| b.must_act())
+    }
+
+    /// Whether [`Session::think`] would give a decision to make: the seat is on turn, its turn was
+    /// announced, nothing is in flight, and it has not given up on this turn.
+    pub fn ready_to_act(&self) -> bool {
+        self.pending.is_none()
+            && self.sync_id.is_none()
+            && self.stage == Stage::Seated
+            && self.table.is_some()
+            && self.turn_seen
+            && self.refusals < REFUSALS_BEFORE_GIVING_UP
+            && self.on_turn()
+    }
+
+    /// Whether every action was refused in this state: the session waits for the next turn, or
+    /// for its driver's [`Session::retry`].
+    pub fn is_stuck(&self) -> bool {
+        self.refusals >= REFUSALS_BEFORE_GIVING_UP
+    }
+
+    /// Starts over from a snapshot after giving up (the driver calls it after a while without
+    /// news: at a table without clocks nothing else would ever play the turn).
+    pub fn retry(&mut self, out: &mut Vec<ClientMessage>) {
+        self.refusals = 0;
+        self.refused.clear();
+        self.sync(out);
     }
 
     fn id(&mut self) -> u64 {
@@ -314,6 +430,7 @@ impl Session {
                     return;
                 };
                 self.last_seq = *seq;
+                self.turn_seen = true;
                 if let Some((config, knowledge)) = knowledge_from_snapshot(view, seat) {
                     self.config = Some(config);
                     match knowledge {
@@ -343,7 +460,7 @@ impl Session {
                     && p.id == *id
                 {
                     p.replied = true;
-                    self.consecutive_errors = 0;
+                    self.refusals = 0;
                     if p.effect_seen {
                         self.pending = None;
                     }
@@ -353,14 +470,20 @@ impl Session {
                 id, code, message, ..
             } => {
                 self.stats.errors += 1;
+                // The text as sent: a newer server's code is kept, and read as a plain refusal.
                 self.last_error = Some(format!("{code}: {message}"));
+                let code = ErrorCode::parse(code);
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
-                    match (&self.request, code.as_str()) {
+                    match (&self.request, code) {
                         // Lost a race for the last seat: ask again.
                         (
                             SeatRequest::QuickPlay { .. },
-                            "table_full" | "table_started" | "seat_taken",
+                            Some(
+                                ErrorCode::TableFull
+                                | ErrorCode::TableStarted
+                                | ErrorCode::SeatTaken,
+                            ),
                         ) => {
                             out.push(self.seat_request());
                         }
@@ -372,19 +495,28 @@ impl Session {
                     self.sync_id = None;
                 }
                 if let Some(p) = self.pending.take_if(|p| Some(p.id) == *id) {
-                    if code == "illegal_action" {
+                    if self.given_seat && code == Some(ErrorCode::NotSeated) {
+                        self.stage = Stage::Unseated;
+                        return;
+                    }
+                    if code == Some(ErrorCode::IllegalAction) {
                         self.stats.illegal += 1;
                     }
+                    self.stats.refused += 1;
                     self.refused.push(p.action);
-                    self.consecutive_errors += 1;
-                    if self.consecutive_errors >= 3 {
-                        self.consecutive_errors = 0;
+                    self.refusals += 1;
+                    if self.refusals == REFUSALS_BEFORE_SYNC {
                         self.refused.clear();
                         self.sync(out);
                     }
                 }
             }
             M::Goodbye { .. } => {}
+            // The end of the match ends everything before it: no gap is worth a resync now.
+            M::MatchEnded { table, .. } if Some(table) == self.table.as_ref() => {
+                self.last_seq = message.seq().unwrap_or(self.last_seq).max(self.last_seq);
+                self.match_ended(out);
+            }
             _ => {
                 let Some(seq) = message.seq() else { return };
                 if self.table.is_none() || self.bot.is_none() {
@@ -429,34 +561,69 @@ impl Session {
                     }
                 }
             }
-            if matches!(event, Event::HandEnded { .. }) {
-                self.stats.hands += 1;
+            match event {
+                Event::HandStarted { .. } => {
+                    self.refusals = 0;
+                    self.turn_seen = false;
+                }
+                Event::TurnStarted { .. } => {
+                    self.refusals = 0;
+                    self.turn_seen = true;
+                }
+                Event::HandEnded { .. } => self.stats.hands += 1,
+                _ => {}
             }
             return;
         }
         if let M::MatchEnded { .. } = message {
-            self.stats.matches += 1;
-            self.pending = None;
-            self.bot = None;
-            self.table = None;
-            if self.stats.matches >= u64::from(self.matches_wanted) {
-                self.stage = Stage::Done;
-            } else {
-                out.push(self.seat_request());
-            }
+            self.match_ended(out);
         }
     }
 
-    /// The next action to send, when the seat is on turn and nothing is in flight.
+    fn match_ended(&mut self, out: &mut Vec<ClientMessage>) {
+        self.stats.matches += 1;
+        self.pending = None;
+        self.bot = None;
+        self.table = None;
+        if self.stats.matches >= u64::from(self.matches_wanted) {
+            self.stage = Stage::Done;
+        } else {
+            out.push(self.seat_request());
+        }
+    }
+
+    /// The next action to send, when the seat is on turn and nothing is in flight, decided here
+    /// and now.
     pub fn poll_action(&mut self) -> Option<ClientMessage> {
-        if self.pending.is_some() || self.sync_id.is_some() || self.stage != Stage::Seated {
+        let thinking = self.think()?;
+        self.decided(thinking.run())
+    }
+
+    /// The decision to make, when [`Session::ready_to_act`]: the seat's bot goes with it until
+    /// [`Session::decided`] (or [`Session::decision_lost`]).
+    pub fn think(&mut self) -> Option<Thinking> {
+        if !self.ready_to_act() {
             return None;
         }
+        Some(Thinking {
+            bot: self.bot.take()?,
+            refused: self.refused.clone(),
+            use_strategy: self.refusals < REFUSALS_BEFORE_FALLBACK,
+        })
+    }
+
+    /// Takes the bot back from a decision and gives the action's message to send; `None` when
+    /// every action was refused (the session then waits: [`Session::is_stuck`]).
+    pub fn decided(&mut self, thought: Thought) -> Option<ClientMessage> {
+        self.bot = Some(thought.bot);
+        let Some(action) = thought.action else {
+            self.refusals = REFUSALS_BEFORE_GIVING_UP;
+            return None;
+        };
         let table = self.table.clone()?;
-        let action = self.bot.as_mut()?.decide(&self.refused)?;
         let id = self.id();
         self.stats.actions += 1;
-        let message = action_to_wire(&action, id, &table);
+        let message = ClientMessage::action(&action, id, &table);
         self.pending = Some(Pending {
             id,
             action,
@@ -466,8 +633,198 @@ impl Session {
         Some(message)
     }
 
+    /// A decision that never came back (its strategy panicked): the seat's knowledge went with
+    /// it, and a snapshot rebuilds it.
+    pub fn decision_lost(&mut self, out: &mut Vec<ClientMessage>) {
+        self.refusals += 1;
+        self.sync(out);
+    }
+
     /// The request id and kind of the action in flight, if any.
     pub fn pending_action(&self) -> Option<(u64, &'static str)> {
         self.pending.as_ref().map(|p| (p.id, p.action.code()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burraco_protocol::convert::{cards_held, config_to_wire, hand_to_wire};
+    use burraco_protocol::wire::{SeatState, TableSnapshot};
+    use burraco_rules::{DealSource, Game, Preset, Seed, Viewer};
+
+    use super::*;
+    use crate::strategy::RandomLegal;
+
+    /// A fresh hand's snapshot as `seat`, the seat on turn, receives it once it has drawn (so it
+    /// has a dozen moves to try, not two).
+    fn snapshot_on_turn() -> (Seat, ServerMessage) {
+        let config = Config::of(Preset::Fitab);
+        let first = config.players().seats()[0];
+        let (mut game, _) = Game::new(config, first, DealSource::Seed(Seed([4; 32]))).unwrap();
+        let seat = game.on_turn();
+        game.act(seat, &Action::Draw).unwrap();
+        let view = game.view(Viewer::Seat(seat));
+        let snapshot = TableSnapshot {
+            settings: config_to_wire(&config),
+            status: "playing".into(),
+            you: Some(WireSeat(seat)),
+            seats: config
+                .players()
+                .seats()
+                .iter()
+                .map(|&s| SeatState {
+                    seat: WireSeat(s),
+                    name: None,
+                    bot: true,
+                    connected: true,
+                    ready: true,
+                    cards: cards_held(&view, s),
+                })
+                .collect(),
+            hands_played: 0,
+            sides: vec!["NS".into(), "EW".into()],
+            totals: vec![0, 0],
+            round_clock_left_ms: None,
+            time_out: false,
+            hand: Some(hand_to_wire(&view, 1, None)),
+        };
+        let message = ServerMessage::Snapshot {
+            table: "t".into(),
+            seq: 5,
+            view: Box::new(snapshot),
+        };
+        (seat, message)
+    }
+
+    fn seated_on_turn() -> Session {
+        let (seat, snapshot) = snapshot_on_turn();
+        let factory: StrategyFactory = Box::new(|| Box::new(RandomLegal::new(1)));
+        let mut session = Session::seated("bot", "t", seat, factory, 1);
+        let mut out = Vec::new();
+        session.handle(&snapshot, &mut out);
+        assert!(out.is_empty(), "a seated session asks for nothing: {out:?}");
+        session
+    }
+
+    fn refuse(session: &mut Session, id: u64, code: ErrorCode) -> Vec<ClientMessage> {
+        let mut out = Vec::new();
+        session.handle(&ServerMessage::error(Some(id), code, "no", None), &mut out);
+        out
+    }
+
+    /// A seat the table gave: the session plays from the snapshot; refusals climb the ladder (a
+    /// snapshot asked for after four, a pause after eight, a retry on demand); `not_seated` ends it.
+    #[test]
+    fn a_seated_session_climbs_the_refusal_ladder_and_never_spins() {
+        let mut session = seated_on_turn();
+        assert!(session.ready_to_act());
+        for refusal in 1..=8 {
+            let action = session.poll_action().expect("an action to try");
+            let id = action.id().expect("a request");
+            assert!(action.table_action().is_some(), "{action:?}");
+            let out = refuse(&mut session, id, ErrorCode::IllegalAction);
+            if refusal == 4 {
+                let [ClientMessage::Sync { id, last_seq, .. }] = out.as_slice() else {
+                    panic!("a sync after four refusals, not {out:?}");
+                };
+                assert_eq!(*last_seq, 5);
+                let mut none = Vec::new();
+                session.handle(&ServerMessage::Ok { id: *id }, &mut none);
+            } else {
+                assert!(out.is_empty(), "{out:?}");
+            }
+        }
+        assert!(session.is_stuck());
+        assert!(!session.ready_to_act());
+        assert_eq!(session.poll_action(), None);
+        assert_eq!(session.stats().refused, 8);
+        assert_eq!(session.stats().illegal, 8);
+        let mut out = Vec::new();
+        session.retry(&mut out);
+        assert!(matches!(out.as_slice(), [ClientMessage::Sync { .. }]));
+        assert!(!session.is_stuck());
+
+        let mut session = seated_on_turn();
+        let id = session
+            .poll_action()
+            .and_then(|a| a.id())
+            .expect("an action");
+        assert!(refuse(&mut session, id, ErrorCode::NotSeated).is_empty());
+        assert_eq!(session.stage(), Stage::Unseated);
+        assert!(session.is_finished());
+    }
+
+    /// The split decision (for a runtime that thinks elsewhere) is the same as `poll_action`.
+    #[test]
+    fn thinking_elsewhere_gives_the_same_action() {
+        let mut here = seated_on_turn();
+        let mut elsewhere = seated_on_turn();
+        let thinking = elsewhere.think().expect("on turn");
+        assert!(!elsewhere.ready_to_act(), "the bot is out thinking");
+        let thought = std::thread::spawn(move || thinking.run()).join().unwrap();
+        assert_eq!(elsewhere.decided(thought), here.poll_action());
+    }
+
+    fn quick_play() -> Session {
+        let request = SeatRequest::QuickPlay {
+            preset: "fitab".into(),
+            players: 4,
+        };
+        Session::new(
+            "b",
+            request,
+            1,
+            Box::new(|| Box::new(RandomLegal::new(1))),
+            1,
+        )
+    }
+
+    /// Welcomed, the session asks for a seat; returns that request's id.
+    fn seat_request(session: &mut Session) -> u64 {
+        session.hello();
+        let welcome = ServerMessage::Welcome {
+            version: protocol_version(),
+            session: "token".into(),
+            player: "p".into(),
+            name: "b".into(),
+            resumed: false,
+            seats: vec![],
+        };
+        let mut out = Vec::new();
+        session.handle(&welcome, &mut out);
+        match out.as_slice() {
+            [ClientMessage::QuickPlay { id, .. }] => *id,
+            other => panic!("a quick play, not {other:?}"),
+        }
+    }
+
+    /// A lost race for the last seat is retried; any other refusal, including a code this
+    /// version does not know, ends the attempt without a panic, its text kept.
+    #[test]
+    fn seat_refusals_are_read_by_code() {
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let mut out = Vec::new();
+        let full = ServerMessage::error(Some(id), ErrorCode::TableFull, "full", None);
+        session.handle(&full, &mut out);
+        assert!(matches!(out.as_slice(), [ClientMessage::QuickPlay { .. }]));
+        assert_eq!(session.stage(), Stage::Seating);
+
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let newer = ServerMessage::Error {
+            id: Some(id),
+            code: "table_on_fire".into(),
+            message: "a code from a newer server".into(),
+            rule: None,
+        };
+        let mut out = Vec::new();
+        session.handle(&newer, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(session.stage(), Stage::Failed);
+        assert_eq!(
+            session.last_error(),
+            Some("table_on_fire: a code from a newer server")
+        );
     }
 }

@@ -1,41 +1,44 @@
-//! Server bots: a [`burraco_bot::Strategy`] playing a seat in-process, through the same table
-//! actor path as a connection.
+//! Server bots: the bot crate's seat client ([`burraco_bot::Session`]) playing a seat
+//! in-process, through the same table path as a connection.
 //!
 //! A bot is a task with an [`Outbox`] of its own: the table queues it exactly the frames it would
 //! queue the seat's connection (its own private events, bare ticks for the others', never more),
-//! and the bot answers with [`Command::Act`] and [`Command::Sync`] on the table's handle, like a
-//! connection's reader. Its knowledge is the seat's ([`SeatBot`], folded from those frames), so a
-//! server bot sees no more than a human in the same chair.
+//! and the bot answers with the client messages its session writes (moves and syncs), sent
+//! through a [`TableLink`] the table hands it. Its knowledge is the seat's, folded from those
+//! frames, so a server bot sees no more than a human in the same chair, and it is the very state
+//! machine a network bot runs ([`Session::seated`]: no hello, no seat request, no ready).
 //!
-//! The table seats bots itself ([`crate::table`]): the empty seats of a table created with `bots`,
-//! the seat of a player gone past the grace period (a stand-in until the player resumes), the
-//! seat of a player who left mid-match, and after a restart every seat the store marks as a bot's.
-//! It then starts a bot with [`start`] and sends the new outbox a snapshot; the bot plays from
-//! there.
+//! The table seats bots itself: the empty seats of a table created with `bots`, the seat of a
+//! player gone past the grace period (a stand-in until the player resumes), the seat of a player
+//! who left mid-match, and after a restart every seat the store marks as a bot's. It then starts a
+//! bot with [`spawn`] and sends the new outbox a snapshot; the bot plays from there. This module
+//! never names the table's types: the link is all it knows of the table, so the table depends on
+//! the bots and not the other way round.
 //!
 //! Decisions never run on the table's task nor on a runtime worker: each is computed on the
 //! blocking pool, at most one per core at a time ([`crate::Shared::bot_permits`]), after a
 //! human-like pause (`bot_delay`). An L3 bot's search has a small per-decision budget
-//! (`bot_search`). A refused action is never offered again in the same state; after two
-//! refusals the bot plays a random legal action instead of its strategy's, after four it asks for
-//! a snapshot, after eight it stops trying until the next turn starts (the move clock, if any,
-//! plays for it) or, failing that, for ten seconds before starting over from a snapshot: a bot
-//! never spins.
+//! (`bot_search`). Refusals follow the session's ladder (a random legal action after two, a
+//! snapshot after four, a pause after eight); a bot that gave up starts over from a snapshot
+//! after ten seconds without news: a bot never spins.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use burraco_bot::wire::{event_from_wire, knowledge_from_snapshot};
-use burraco_bot::{Level, SeatBot};
-use burraco_protocol::wire::{BotLevel, ServerMessage};
-use burraco_rules::{Action, Event, Players, Seat};
-use tokio::sync::oneshot;
+use burraco_bot::session::Stage;
+use burraco_bot::{Level, Session};
+use burraco_protocol::wire::{BotLevel, ClientMessage, ServerMessage};
+use burraco_rules::Seat;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::Shared;
 use crate::outbound::{Inbox, Outbox};
-use crate::table::{Command, Request, TableHandle};
+
+mod handle;
+
+pub use handle::start;
 
 /// Outbox ids of bots have this bit set (connection ids never reach it), so a table can tell a
 /// bot's request from a connection's.
@@ -45,15 +48,17 @@ pub const BOT_CONN: u64 = 1 << 63;
 /// its own turn is in play, so a few frames arrive (chat, presence) and this is never reached.
 pub const BOT_QUEUE: usize = 1024;
 
-/// Refusals in one state before the bot plays a random legal action instead of its strategy's.
-const REFUSALS_BEFORE_FALLBACK: u32 = 2;
-/// ...before it asks the table for a snapshot.
-const REFUSALS_BEFORE_SYNC: u32 = 4;
-/// ...before it stops trying until the next turn, or a while.
-const REFUSALS_BEFORE_GIVING_UP: u32 = 8;
 /// A bot that gave up tries again (from a snapshot) after this long without news: at a table
 /// without clocks nothing else would ever play its turn.
 const RETRY_AFTER_GIVING_UP: Duration = Duration::from_secs(10);
+
+/// The table as a bot needs it: a way to send its seat's requests, as a connection's reader
+/// would. The table implements it over its handle, with the seat's player id.
+pub trait TableLink: Send + 'static {
+    /// Sends `request` (a move, or a sync) on the bot's behalf, its reply to go to `out` after
+    /// the events it causes; waits for room in the table's queue. False once the table is gone.
+    fn send(&mut self, request: ClientMessage, out: &Outbox) -> impl Future<Output = bool> + Send;
+}
 
 /// Whether an outbox id is a bot's.
 pub fn is_bot_conn(id: u64) -> bool {
@@ -80,38 +85,30 @@ pub fn player_id() -> String {
     crate::random_id("bot", 6)
 }
 
-/// Starts a bot playing `seat` of `table` as `player` (the id the table knows the seat by) and
-/// returns the outbox the table must send the seat's frames to, beginning with a snapshot.
-pub fn start(
+/// Starts a bot playing `seat` of table `table` through `link`, and returns the outbox the
+/// table must send the seat's frames to, beginning with a snapshot.
+pub fn spawn(
     shared: &Arc<Shared>,
-    table: TableHandle,
-    player: String,
+    table: &str,
+    link: impl TableLink,
     seat: Seat,
     level: Level,
 ) -> Outbox {
     let id = shared.next_conn_id() | BOT_CONN;
     let (out, rx, kick) = Outbox::channel(id, BOT_QUEUE);
     let seed = u64::from_le_bytes(crate::random_bytes::<8>());
-    let span = tracing::info_span!("bot", table = %table.id(), %seat, level = level.code());
+    let span = tracing::info_span!("bot", %table, %seat, level = level.code());
+    let budget = shared.config.bot_search;
+    let factory = Box::new(move || level.strategy(seed, budget));
     let bot = Bot {
         shared: shared.clone(),
-        table,
-        player,
-        seat,
+        link,
         level,
-        seed,
+        session: Session::seated(name(level), table, seat, factory, seed),
         out: out.clone(),
         rx,
         kick,
-        players: Players::Four,
-        bot: None,
-        last_seq: 0,
-        next_id: 0,
-        pending: None,
-        syncing: None,
-        refused: Vec::new(),
-        refusals: 0,
-        turn_seen: false,
+        sends: Vec::new(),
     };
     metrics::gauge!("burraco_bots").increment(1.0);
     shared.tracker.spawn(
@@ -124,43 +121,27 @@ pub fn start(
     out
 }
 
-/// One seat played by a strategy: the frames it receives in, actions out.
-struct Bot {
+/// One seat played by a session: the frames it receives in, its requests out.
+struct Bot<L> {
     shared: Arc<Shared>,
-    table: TableHandle,
-    player: String,
-    seat: Seat,
+    link: L,
     level: Level,
-    seed: u64,
+    session: Session,
     out: Outbox,
     rx: Inbox,
     /// The table kicks the bot when the seat's player takes it back, or when the table stops.
     kick: CancellationToken,
-    players: Players,
-    /// `None` until the first snapshot (and while a decision runs on the blocking pool).
-    bot: Option<SeatBot>,
-    last_seq: u64,
-    next_id: u64,
-    /// The action in flight: its request id.
-    pending: Option<(u64, Action)>,
-    /// The sync in flight: its request id.
-    syncing: Option<u64>,
-    /// Actions refused in the current state.
-    refused: Vec<Action>,
-    /// Refusals since the last accepted action or the start of the turn.
-    refusals: u32,
-    /// The turn in progress was announced (`turn_started`, or a snapshot): the events of a deal
-    /// are queued one by one, and the first turn's seat must not act on half a deal.
-    turn_seen: bool,
+    /// What the session asked to send, sent after each step.
+    sends: Vec<ClientMessage>,
 }
 
-/// Whether the bot goes on after a message.
+/// Whether the bot goes on.
 enum Next {
     Continue,
     Stop,
 }
 
-impl Bot {
+impl<L: TableLink> Bot<L> {
     async fn run(mut self) {
         tracing::debug!("bot started");
         let delay = self.shared.config.bot_delay;
@@ -171,202 +152,73 @@ impl Bot {
         let kick = kick_token.cancelled();
         tokio::pin!(shutdown, kick);
         loop {
-            let ready = self.ready_to_act();
-            let stuck = self.refusals >= REFUSALS_BEFORE_GIVING_UP;
-            tokio::select! {
+            let ready = self.session.ready_to_act();
+            let stuck = self.session.is_stuck();
+            let next = tokio::select! {
                 biased;
-                _ = &mut kick => break,
-                _ = &mut shutdown => break,
-                frame = self.rx.recv() => {
-                    let Some(frame) = frame else { break };
-                    if let Next::Stop = self.on_message(frame.message()).await {
-                        break;
-                    }
-                }
+                _ = &mut kick => Next::Stop,
+                _ = &mut shutdown => Next::Stop,
+                frame = self.rx.recv() => match frame {
+                    Some(frame) => self.on_message(frame.message()).await,
+                    None => Next::Stop,
+                },
                 // Restarted by every frame: the bot "thinks" once the table is quiet.
-                _ = tokio::time::sleep(delay), if ready => {
-                    if let Next::Stop = self.act().await {
-                        break;
-                    }
-                }
+                _ = tokio::time::sleep(delay), if ready => self.act().await,
                 _ = tokio::time::sleep(RETRY_AFTER_GIVING_UP), if stuck => {
-                    self.refusals = 0;
-                    self.refused.clear();
-                    if let Next::Stop = self.resync().await {
-                        break;
-                    }
+                    self.session.retry(&mut self.sends);
+                    self.flush().await
                 }
+            };
+            if let Next::Stop = next {
+                break;
             }
         }
         tracing::debug!("bot stopped");
     }
 
-    fn ready_to_act(&self) -> bool {
-        self.pending.is_none()
-            && self.syncing.is_none()
-            && self.turn_seen
-            && self.refusals < REFUSALS_BEFORE_GIVING_UP
-            && self.bot.as_ref().is_some_and(SeatBot::must_act)
-    }
-
-    fn id(&mut self) -> u64 {
-        self.next_id += 1;
-        self.next_id
-    }
-
-    fn request(&self, id: u64) -> Request {
-        // Replies come in order with the events on the outbox; nobody waits for `done`.
-        let (done, _) = oneshot::channel();
-        Request {
-            id,
-            out: self.out.clone(),
-            done,
-            received: std::time::Instant::now(),
+    /// Sends what the session wrote; `Stop` when the table is gone or the session is over.
+    async fn flush(&mut self) -> Next {
+        for request in std::mem::take(&mut self.sends) {
+            if !self.link.send(request, &self.out).await {
+                return Next::Stop;
+            }
         }
-    }
-
-    /// Sends a command, waiting for room in the table's queue; `Stop` when the table is gone.
-    async fn send(&mut self, command: Command) -> Next {
-        if self.table.send(command).await {
-            Next::Continue
-        } else {
-            Next::Stop
+        if self.session.is_finished() {
+            if self.session.stage() == Stage::Unseated {
+                tracing::debug!("the seat's player took it back");
+            }
+            return Next::Stop;
         }
-    }
-
-    async fn resync(&mut self) -> Next {
-        if self.syncing.is_some() {
-            return Next::Continue;
-        }
-        let id = self.id();
-        self.syncing = Some(id);
-        let command = Command::Sync {
-            player: self.player.clone(),
-            last_seq: self.last_seq,
-            req: self.request(id),
-        };
-        self.send(command).await
+        Next::Continue
     }
 
     async fn on_message(&mut self, message: &ServerMessage) -> Next {
-        use ServerMessage as M;
-        match message {
-            M::Snapshot { seq, view, .. } => {
-                self.last_seq = *seq;
-                self.refused.clear();
-                self.turn_seen = true;
-                let Some((config, knowledge)) = knowledge_from_snapshot(view, self.seat) else {
-                    tracing::warn!("a snapshot the bot cannot read");
-                    return Next::Continue;
-                };
-                self.players = config.players();
-                let strategy = || {
-                    self.level
-                        .strategy(self.seed, self.shared.config.bot_search)
-                };
-                match (knowledge, &mut self.bot) {
-                    (Some(k), Some(bot)) => bot.set_knowledge(k),
-                    (Some(k), None) => {
-                        self.bot = Some(SeatBot::with_knowledge(k, strategy(), self.seed));
-                    }
-                    (None, _) => {
-                        self.bot = Some(SeatBot::new(config, self.seat, strategy(), self.seed));
-                    }
-                }
-                Next::Continue
+        let refused = self.session.stats().refused;
+        let stuck = self.session.is_stuck();
+        self.session.handle(message, &mut self.sends);
+        if self.session.stats().refused > refused {
+            if let ServerMessage::Error { code, message, .. } = message {
+                tracing::debug!("refused: {code}: {message}");
             }
-            M::Ok { id } => {
-                if self.syncing == Some(*id) {
-                    self.syncing = None;
-                }
-                if self.pending.as_ref().is_some_and(|(p, _)| p == id) {
-                    self.pending = None;
-                    self.refusals = 0;
-                }
-                Next::Continue
-            }
-            M::Error {
-                id: Some(id),
-                code,
-                message,
-                ..
-            } => {
-                if self.syncing == Some(*id) {
-                    self.syncing = None;
-                }
-                let Some((_, action)) = self.pending.take_if(|(p, _)| p == id) else {
-                    return Next::Continue;
-                };
-                if code == "not_seated" {
-                    // The seat's player took it back.
-                    return Next::Stop;
-                }
-                tracing::debug!(?action, "{code}: {message}");
-                metrics::counter!("burraco_bot_refusals_total").increment(1);
-                self.refused.push(action);
-                self.refusals += 1;
-                if self.refusals == REFUSALS_BEFORE_SYNC {
-                    self.refused.clear();
-                    return self.resync().await;
-                }
-                if self.refusals == REFUSALS_BEFORE_GIVING_UP {
-                    tracing::warn!("every action refused: waiting for the next turn or a while");
-                }
-                Next::Continue
-            }
-            M::MatchEnded { .. } => Next::Stop,
-            _ => {
-                let Some(seq) = message.seq() else {
-                    return Next::Continue;
-                };
-                if seq <= self.last_seq {
-                    return Next::Continue;
-                }
-                if seq > self.last_seq + 1 {
-                    return self.resync().await;
-                }
-                self.last_seq = seq;
-                let Some(event) = event_from_wire(message, self.players) else {
-                    return Next::Continue;
-                };
-                if let Some(bot) = &mut self.bot {
-                    bot.observe(&event);
-                }
-                self.refused.clear();
-                match event {
-                    Event::HandStarted { .. } => {
-                        self.refusals = 0;
-                        self.turn_seen = false;
-                    }
-                    Event::TurnStarted { .. } => {
-                        self.refusals = 0;
-                        self.turn_seen = true;
-                    }
-                    _ => {}
-                }
-                Next::Continue
-            }
+            metrics::counter!("burraco_bot_refusals_total").increment(1);
         }
+        if self.session.is_stuck() && !stuck {
+            tracing::warn!("every action refused: waiting for the next turn or a while");
+        }
+        self.flush().await
     }
 
     /// Decides on the blocking pool, then sends the action.
     async fn act(&mut self) -> Next {
-        let Some(mut bot) = self.bot.take() else {
+        let Some(thinking) = self.session.think() else {
             return Next::Continue;
         };
-        let refused = self.refused.clone();
-        let strategy = self.refusals < REFUSALS_BEFORE_FALLBACK;
         let permits = self.shared.bot_permits.clone();
         let decide = async move {
             let permit = permits.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
                 let _permit = permit;
-                let action = if strategy {
-                    bot.decide(&refused).or_else(|| bot.fallback(&refused))
-                } else {
-                    bot.fallback(&refused)
-                };
-                (bot, action)
+                thinking.run()
             })
             .await
         };
@@ -379,31 +231,21 @@ impl Bot {
         };
         metrics::histogram!("burraco_bot_decision_seconds", "level" => self.level.code())
             .record(started.elapsed().as_secs_f64());
-        let (bot, action) = match decided {
-            Ok(decided) => decided,
+        match decided {
+            Ok(thought) => match self.session.decided(thought) {
+                Some(action) => self.sends.push(action),
+                None => {
+                    tracing::warn!("no action left to try: waiting for the next turn or a while")
+                }
+            },
             Err(e) => {
-                // The strategy panicked: the seat's knowledge went with it; a snapshot rebuilds it.
                 tracing::error!("a bot decision failed: {e}");
-                self.refusals += 1;
-                return self.resync().await;
+                self.session.decision_lost(&mut self.sends);
             }
-        };
-        self.bot = Some(bot);
-        let Some(action) = action else {
-            tracing::warn!("no action left to try: waiting for the next turn or a while");
-            self.refusals = REFUSALS_BEFORE_GIVING_UP;
-            return Next::Continue;
-        };
+        }
         if self.kick.is_cancelled() {
             return Next::Stop;
         }
-        let id = self.id();
-        self.pending = Some((id, action.clone()));
-        let command = Command::Act {
-            player: self.player.clone(),
-            action,
-            req: self.request(id),
-        };
-        self.send(command).await
+        self.flush().await
     }
 }
