@@ -1,11 +1,11 @@
 //! What the table shows: the per-viewer snapshot (a seat's or a spectator's view of the hand,
 //! RULES.md section 12, plus the table around it) and the lobby's summary.
 
-use burraco_protocol::convert::{config_to_wire, meld_to_wire};
+use burraco_protocol::convert::{cards_held, config_to_wire, hand_to_wire};
 use burraco_protocol::wire::{
-    HandSnapshot, SeatName, SeatState, ServerMessage, TableSnapshot, TableSummary, WireSeat,
+    SeatName, SeatState, ServerMessage, TableSnapshot, TableSummary, WireSeat,
 };
-use burraco_rules::{Match, Phase, Side, Viewer};
+use burraco_rules::{Match, Side, Viewer};
 use tokio::time::Instant;
 
 use super::clocks::Stage;
@@ -27,12 +27,7 @@ impl TableActor {
                     bot: slot.is_some_and(|s| s.bot.is_some()),
                     connected: slot.is_some_and(|s| s.out.is_some()),
                     ready: slot.is_some_and(|s| s.ready),
-                    cards: view.as_ref().and_then(|v| {
-                        v.hand_sizes
-                            .iter()
-                            .find(|(s, _)| *s == seat)
-                            .map(|(_, n)| (*n).min(255) as u8)
-                    }),
+                    cards: view.as_ref().and_then(|v| cards_held(v, seat)),
                 }
             })
             .collect();
@@ -41,41 +36,16 @@ impl TableActor {
             (status, _) => status.code(),
         };
         let now = Instant::now();
-        let hand = self.hand.as_ref().zip(view).map(|(h, v)| HandSnapshot {
-            number: h.number(),
-            dealer: WireSeat(v.dealer),
-            on_turn: WireSeat(v.on_turn),
-            phase: match v.phase {
-                Phase::Take => "take",
-                Phase::Play => "play",
-                Phase::Over => "over",
-            }
-            .into(),
-            hand: v.hand,
-            melds: v
-                .melds
-                .iter()
-                .map(|m| meld_to_wire(m.id, m.side, players, &m.meld))
-                .collect(),
-            pile: v.pile,
-            tallone: v.tallone.min(255) as u8,
-            pozzetti: v
-                .pozzetti
-                .iter()
-                .map(|p| p.map(|side| players.side_label(side).to_owned()))
-                .collect(),
-            picked_single_card: v.picked_single_card,
-            commitment: v.commitment.map(|c| burraco_protocol::cards::to_hex(&c)),
-            move_clock_left_ms: self.move_timer.filter(|_| !h.is_over()).map(|t| {
+        let hand = self.hand.as_ref().zip(view.as_ref()).map(|(h, v)| {
+            // The clock left to the player on turn, grace included: the table's own clock.
+            let clock_left = self.move_timer.filter(|_| !h.is_over()).map(|t| {
                 let left = t.deadline.saturating_duration_since(now).as_millis() as u32;
                 match t.stage {
                     Stage::Limit => left + v.move_clock.map_or(0, |c| c.grace_ms),
                     Stage::Grace => left,
                 }
-            }),
-            last_round: v.last_round,
-            stallo_exchanges: v.stallo_exchanges,
-            stallo_must_draw: v.stallo_must_draw.map(WireSeat),
+            });
+            hand_to_wire(v, h.number(), clock_left)
         });
         let totals = self.matc.as_ref().map_or([0, 0], Match::totals);
         ServerMessage::Snapshot {
