@@ -318,7 +318,7 @@ pub async fn create(
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
     actor.bot_level = bots;
     if let Some(code) = invite {
-        shared.invites.insert(code.clone(), handle.id().to_owned());
+        shared.directory.register_invite(&code, handle.id());
         actor.invite = Some(code);
     }
     spawn(actor, handle.clone());
@@ -326,10 +326,7 @@ pub async fn create(
 }
 
 fn spawn(mut actor: TableActor, handle: TableHandle) {
-    actor
-        .shared
-        .tables
-        .insert(handle.id().to_owned(), handle.clone());
+    actor.shared.directory.register_table(&handle);
     metrics::gauge!("burraco_tables").increment(1.0);
     let span = tracing::info_span!("table", id = %actor.id);
     let tracker = actor.shared.tracker.clone();
@@ -337,13 +334,10 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
         async move {
             actor.run().await;
             actor.stop_bots();
-            actor.shared.tables.remove(&*actor.id);
-            if let Some(code) = &actor.invite {
-                actor
-                    .shared
-                    .invites
-                    .remove_if(code, |_, table| *table == *actor.id);
-            }
+            actor
+                .shared
+                .directory
+                .forget_table(&actor.id, actor.invite.as_deref());
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
         .instrument(span),
@@ -367,10 +361,8 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
         let bot = loaded_seat.bot.as_deref().and_then(Level::from_code);
         if bot.is_none() {
             shared
-                .player_seats
-                .entry(loaded_seat.player.clone())
-                .or_default()
-                .push((loaded.id.clone(), seat));
+                .directory
+                .seat_player(&loaded_seat.player, &loaded.id, seat);
         }
         actor.bot_level = actor.bot_level.or(bot);
         actor.seats[seat.index()] = Some(SeatSlot {
@@ -386,7 +378,7 @@ pub fn restore(shared: &Arc<Shared>, loaded: LoadedTable) -> Result<(), String> 
         });
     }
     if let Some(code) = &loaded.invite {
-        shared.invites.insert(code.clone(), loaded.id.clone());
+        shared.directory.register_invite(code, &loaded.id);
         actor.invite = Some(code.clone());
     }
     if loaded.status == "playing" {
@@ -582,9 +574,11 @@ impl TableActor {
         let now = Instant::now();
         if self.linger_until.is_some_and(|t| t <= now) {
             for slot in self.seats.iter().flatten() {
-                crate::forget_seat(&self.shared, &slot.player, &self.id);
+                self.shared.directory.forget_seat(&slot.player, &self.id);
             }
-            self.shared.tables.remove(&*self.id);
+            self.shared
+                .directory
+                .forget_table(&self.id, self.invite.as_deref());
             return true;
         }
         for seat in Seat::ALL {
@@ -736,11 +730,7 @@ impl TableActor {
         if self.shared.store.write(vec![write]).await.is_err() {
             return req.error("internal_error", "could not save the seat");
         }
-        self.shared
-            .player_seats
-            .entry(player.clone())
-            .or_default()
-            .push((self.id.to_string(), seat));
+        self.shared.directory.seat_player(&player, &self.id, seat);
         self.seats[seat.index()] = Some(SeatSlot {
             player,
             name: name.clone(),
@@ -935,7 +925,7 @@ impl TableActor {
                 "you are neither seated at nor watching this table",
             );
         };
-        crate::forget_seat(&self.shared, player, &self.id);
+        self.shared.directory.forget_seat(player, &self.id);
         let id = req.id;
         match self.status {
             Status::Waiting => {
@@ -1113,7 +1103,7 @@ impl TableActor {
         slot.grace_until = None;
         if self.status == Status::Waiting {
             let player = slot.player.clone();
-            crate::forget_seat(&self.shared, &player, &self.id);
+            self.shared.directory.forget_seat(&player, &self.id);
             self.vacate(seat);
             self.dismiss_bots_if_alone();
             self.refresh_info();
@@ -1456,7 +1446,7 @@ impl TableActor {
                 self.round_deadline = None;
                 self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
                 for slot in self.seats.iter().flatten() {
-                    crate::forget_seat(&self.shared, &slot.player, &self.id);
+                    self.shared.directory.forget_seat(&slot.player, &self.id);
                 }
                 self.refresh_info();
             }
