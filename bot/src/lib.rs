@@ -9,10 +9,12 @@
 //! bot in an empty seat ([`SeatBot`]).
 //!
 //! - [`strategy`]: the trait and the reference strategies.
-//! - [`seat`]: one seat's knowledge plus a strategy.
+//! - [`seat`]: one seat's knowledge plus a strategy, and that knowledge rebuilt from a snapshot.
+//!
+//! Reading and writing the wire (events, snapshots, actions) is [`burraco_protocol::convert`]'s,
+//! shared with the server.
 //! - [`session`]: the client protocol as a state machine without IO.
 //! - [`client`]: that state machine over a WebSocket, with reconnection and backoff.
-//! - [`wire`]: server messages back to rules events and views; actions to client messages.
 //! - [`arena`], [`stats`]: duplicate matches and their confidence intervals.
 
 pub mod arena;
@@ -21,8 +23,7 @@ pub mod seat;
 pub mod session;
 pub mod stats;
 pub mod strategy;
-pub mod wire;
 
-pub use seat::SeatBot;
+pub use seat::{SeatBot, knowledge_from_snapshot};
 pub use session::{SeatRequest, Session, SessionStats};
 pub use strategy::{Decision, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy};

@@ -2,7 +2,9 @@
 //! see, and the strategy deciding when the seat is on turn. The network client uses it, and so can
 //! a server that plays empty or abandoned seats in-process.
 
-use burraco_rules::{Action, Config, Event, Seat, SeatKnowledge};
+use burraco_protocol::convert::view_from_wire;
+use burraco_protocol::wire::TableSnapshot;
+use burraco_rules::{Action, Config, Event, Phase, Seat, SeatKnowledge, Viewer};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -101,16 +103,30 @@ impl SeatBot {
             }
         }
         let plain: Vec<Action> = match self.knowledge.phase() {
-            burraco_rules::Phase::Take => vec![Action::Draw, Action::PickUp],
-            burraco_rules::Phase::Play => self
+            Phase::Take => vec![Action::Draw, Action::PickUp],
+            Phase::Play => self
                 .knowledge
                 .hand()
                 .map(|h| h.faces().map(|card| Action::Discard { card }).collect())
                 .unwrap_or_default(),
-            burraco_rules::Phase::Over => Vec::new(),
+            Phase::Over => Vec::new(),
         };
         plain.into_iter().find(|a| !refused.contains(a))
     }
+}
+
+/// The table's configuration and what `seat` knows, from a snapshot (a seat taken over, or a gap
+/// in the events). The knowledge is `None` before the first deal and once the hand is over (the
+/// next hand's events start it afresh); `None` altogether for a snapshot that does not read back.
+pub fn knowledge_from_snapshot(
+    snapshot: &TableSnapshot,
+    seat: Seat,
+) -> Option<(Config, Option<SeatKnowledge>)> {
+    let (config, view) = view_from_wire(snapshot, Viewer::Seat(seat)).ok()?;
+    let knowledge = view
+        .filter(|v| v.phase != Phase::Over)
+        .map(|v| SeatKnowledge::from_view(config, &v, None, None));
+    Some((config, knowledge))
 }
 
 #[cfg(test)]

@@ -5,14 +5,15 @@
 //!
 //! The async [`crate::client`] drives it over one WebSocket; the load tester drives thousands.
 
+use burraco_protocol::ErrorCode;
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{
     ClientMessage, ServerMessage, WireSeat, WireSettings, protocol_version,
 };
 use burraco_rules::{Action, Config, Event, Players, Seat};
 
-use crate::seat::SeatBot;
+use crate::seat::{SeatBot, knowledge_from_snapshot};
 use crate::strategy::Strategy;
-use crate::wire::{action_to_wire, event_from_wire, knowledge_from_snapshot};
 
 /// How the bot finds a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -353,14 +354,20 @@ impl Session {
                 id, code, message, ..
             } => {
                 self.stats.errors += 1;
+                // The text as sent: a newer server's code is kept, and read as a plain refusal.
                 self.last_error = Some(format!("{code}: {message}"));
+                let code = ErrorCode::parse(code);
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
-                    match (&self.request, code.as_str()) {
+                    match (&self.request, code) {
                         // Lost a race for the last seat: ask again.
                         (
                             SeatRequest::QuickPlay { .. },
-                            "table_full" | "table_started" | "seat_taken",
+                            Some(
+                                ErrorCode::TableFull
+                                | ErrorCode::TableStarted
+                                | ErrorCode::SeatTaken,
+                            ),
                         ) => {
                             out.push(self.seat_request());
                         }
@@ -372,7 +379,7 @@ impl Session {
                     self.sync_id = None;
                 }
                 if let Some(p) = self.pending.take_if(|p| Some(p.id) == *id) {
-                    if code == "illegal_action" {
+                    if code == Some(ErrorCode::IllegalAction) {
                         self.stats.illegal += 1;
                     }
                     self.refused.push(p.action);
@@ -456,7 +463,7 @@ impl Session {
         let action = self.bot.as_mut()?.decide(&self.refused)?;
         let id = self.id();
         self.stats.actions += 1;
-        let message = action_to_wire(&action, id, &table);
+        let message = ClientMessage::action(&action, id, &table);
         self.pending = Some(Pending {
             id,
             action,
@@ -469,5 +476,74 @@ impl Session {
     /// The request id and kind of the action in flight, if any.
     pub fn pending_action(&self) -> Option<(u64, &'static str)> {
         self.pending.as_ref().map(|p| (p.id, p.action.code()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strategy::RandomLegal;
+
+    fn quick_play() -> Session {
+        let request = SeatRequest::QuickPlay {
+            preset: "fitab".into(),
+            players: 4,
+        };
+        Session::new(
+            "b",
+            request,
+            1,
+            Box::new(|| Box::new(RandomLegal::new(1))),
+            1,
+        )
+    }
+
+    /// Welcomed, the session asks for a seat; returns that request's id.
+    fn seat_request(session: &mut Session) -> u64 {
+        session.hello();
+        let welcome = ServerMessage::Welcome {
+            version: protocol_version(),
+            session: "token".into(),
+            player: "p".into(),
+            name: "b".into(),
+            resumed: false,
+            seats: vec![],
+        };
+        let mut out = Vec::new();
+        session.handle(&welcome, &mut out);
+        match out.as_slice() {
+            [ClientMessage::QuickPlay { id, .. }] => *id,
+            other => panic!("a quick play, not {other:?}"),
+        }
+    }
+
+    /// A lost race for the last seat is retried; any other refusal, including a code this
+    /// version does not know, ends the attempt without a panic, its text kept.
+    #[test]
+    fn seat_refusals_are_read_by_code() {
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let mut out = Vec::new();
+        let full = ServerMessage::error(Some(id), ErrorCode::TableFull, "full", None);
+        session.handle(&full, &mut out);
+        assert!(matches!(out.as_slice(), [ClientMessage::QuickPlay { .. }]));
+        assert_eq!(session.stage(), Stage::Seating);
+
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let newer = ServerMessage::Error {
+            id: Some(id),
+            code: "table_on_fire".into(),
+            message: "a code from a newer server".into(),
+            rule: None,
+        };
+        let mut out = Vec::new();
+        session.handle(&newer, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(session.stage(), Stage::Failed);
+        assert_eq!(
+            session.last_error(),
+            Some("table_on_fire: a code from a newer server")
+        );
     }
 }

@@ -8,6 +8,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
+use crate::error::ErrorCode;
+
 /// The largest frame a client may send. Every client message fits in far less; anything bigger is
 /// refused before it is parsed.
 pub const MAX_CLIENT_FRAME: usize = 16 * 1024;
@@ -29,14 +31,19 @@ pub enum DecodeError {
 
 impl DecodeError {
     /// The stable error code sent back to the client.
-    pub fn code(&self) -> &'static str {
+    pub fn error_code(&self) -> ErrorCode {
         match self {
-            DecodeError::TooLarge { .. } => "frame_too_large",
+            DecodeError::TooLarge { .. } => ErrorCode::FrameTooLarge,
             DecodeError::Json(_) | DecodeError::NotTagged | DecodeError::Binary(_) => {
-                "malformed_frame"
+                ErrorCode::MalformedFrame
             }
-            DecodeError::Invalid { .. } => "invalid_message",
+            DecodeError::Invalid { .. } => ErrorCode::InvalidMessage,
         }
+    }
+
+    /// [`DecodeError::error_code`] as written on the wire.
+    pub fn code(&self) -> &'static str {
+        self.error_code().as_str()
     }
 }
 
@@ -220,8 +227,8 @@ mod tests {
             from_json::<ClientMessage>(twice, 1024)
                 .result
                 .unwrap_err()
-                .code(),
-            "invalid_message"
+                .error_code(),
+            ErrorCode::InvalidMessage
         );
     }
 
@@ -232,11 +239,14 @@ mod tests {
             1024,
         );
         assert_eq!(d.id, Some(9));
-        assert_eq!(d.result.unwrap_err().code(), "invalid_message");
+        assert_eq!(
+            d.result.unwrap_err().error_code(),
+            ErrorCode::InvalidMessage
+        );
         let d = from_json::<ClientMessage>(r#"{"type":"nope","id":4}"#, 1024);
         assert_eq!(
-            (d.id, d.result.unwrap_err().code()),
-            (Some(4), "invalid_message")
+            (d.id, d.result.unwrap_err().error_code()),
+            (Some(4), ErrorCode::InvalidMessage)
         );
         assert_eq!(
             from_json::<ClientMessage>("[1,2]", 1024)
@@ -248,23 +258,23 @@ mod tests {
             from_json::<ClientMessage>("{", 1024)
                 .result
                 .unwrap_err()
-                .code(),
-            "malformed_frame"
+                .error_code(),
+            ErrorCode::MalformedFrame
         );
         let big = "x".repeat(2000);
         assert_eq!(
             from_json::<ClientMessage>(&big, 1024)
                 .result
                 .unwrap_err()
-                .code(),
-            "frame_too_large"
+                .error_code(),
+            ErrorCode::FrameTooLarge
         );
         assert_eq!(
             from_binary::<ClientMessage>(&[200, 1, 2], 1024)
                 .result
                 .unwrap_err()
-                .code(),
-            "malformed_frame"
+                .error_code(),
+            ErrorCode::MalformedFrame
         );
     }
 }

@@ -6,9 +6,13 @@
 //! - [`cards`]: card, seat and seed codes as text (`"7H"`, `"10S"`, `"JK"`; `"N"`; 64 hex digits).
 //! - [`record`]: the JSON hand record, published at the end of every hand and replayable.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
+//! - [`error`]: the stable error codes, [`ErrorCode`].
 
 pub mod cards;
 pub mod codec;
 pub mod convert;
+pub mod error;
 pub mod record;
 pub mod wire;
+
+pub use error::ErrorCode;

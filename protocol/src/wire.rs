@@ -12,6 +12,7 @@ use burraco_rules::{Card, Seat};
 use serde::{Deserialize, Serialize};
 
 use crate::cards::{card, card_list, opt_card, seat};
+use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
@@ -231,6 +232,9 @@ pub enum ServerMessage {
     /// A request failed (`id` is `null` when the frame could not be read far enough to find one).
     /// `code` is stable (docs/PROTOCOL.md lists them); for an illegal move `code` is
     /// `"illegal_action"` and `rule` names the rule that refused it.
+    ///
+    /// `code` is an [`ErrorCode`]'s text: a `String` so a client keeps a code from a newer
+    /// server; build it with [`ServerMessage::error`], read it with [`ErrorCode::parse`].
     Error {
         id: Option<u64>,
         code: String,
@@ -471,6 +475,21 @@ pub enum ServerMessage {
 }
 
 impl ServerMessage {
+    /// An error reply (`rule` only for [`ErrorCode::IllegalAction`]).
+    pub fn error(
+        id: Option<u64>,
+        code: ErrorCode,
+        message: impl Into<String>,
+        rule: Option<String>,
+    ) -> ServerMessage {
+        ServerMessage::Error {
+            id,
+            code: code.as_str().to_owned(),
+            message: message.into(),
+            rule,
+        }
+    }
+
     /// The table event's sequence number, `None` for replies and connection messages.
     pub fn seq(&self) -> Option<u64> {
         event_seq(self)

@@ -25,8 +25,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use burraco_bot::wire::{event_from_wire, knowledge_from_snapshot};
-use burraco_bot::{Level, SeatBot};
+use burraco_bot::{Level, SeatBot, knowledge_from_snapshot};
+use burraco_protocol::ErrorCode;
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{BotLevel, ServerMessage};
 use burraco_rules::{Action, Event, Players, Seat};
 use tokio::sync::oneshot;
@@ -297,7 +298,7 @@ impl Bot {
                 let Some((_, action)) = self.pending.take_if(|(p, _)| p == id) else {
                     return Next::Continue;
                 };
-                if code == "not_seated" {
+                if ErrorCode::parse(code) == Some(ErrorCode::NotSeated) {
                     // The seat's player took it back.
                     return Next::Stop;
                 }

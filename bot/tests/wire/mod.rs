@@ -1,9 +1,8 @@
 //! Reading the wire back: every rules event survives rules -> wire -> rules, and a seat's
 //! knowledge folded from the wire equals the one folded from the rules events.
 
-use burraco_bot::wire::event_from_wire;
 use burraco_protocol::codec::{from_json, to_json};
-use burraco_protocol::convert::{EventContext, event_to_wire};
+use burraco_protocol::convert::{EventContext, event_from_wire, event_to_wire};
 use burraco_protocol::wire::ServerMessage;
 use burraco_rules::{Config, DealSource, Game, Preset, Seat, SeatKnowledge, Seed};
 

@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::codec::{self, MAX_CLIENT_FRAME};
 use burraco_protocol::wire::*;
 use burraco_rules::{Card, Seat, parse_cards};
@@ -161,13 +162,12 @@ pub fn server_samples() -> Vec<ServerMessage> {
             }],
         },
         Ok { id: 6 },
-        Error {
-            id: Some(12),
-            code: "illegal_action".into(),
-            message: "take first: draw from the tallone or pick up the discard pile (RULES.md 4.1)"
-                .into(),
-            rule: Some("must_take_first".into()),
-        },
+        ServerMessage::error(
+            Some(12),
+            ErrorCode::IllegalAction,
+            "take first: draw from the tallone or pick up the discard pile (RULES.md 4.1)",
+            Some("must_take_first".into()),
+        ),
         Tables {
             id: 1,
             tables: vec![TableSummary {

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
-use burraco_bot::wire::{event_from_wire, knowledge_from_snapshot};
-use burraco_bot::{Decision, SearchBudget, SeatBot, Strategy};
+use burraco_bot::{Decision, SearchBudget, SeatBot, Strategy, knowledge_from_snapshot};
+use burraco_protocol::convert::event_from_wire;
 use burraco_protocol::wire::{BotLevel, ClientMessage, ServerMessage, WireSettings};
 use burraco_rules::{Action, Players, Seat};
 use burraco_server::ServerConfig;

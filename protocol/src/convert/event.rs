@@ -1,118 +1,14 @@
-//! Hand-written conversions between the rules crate's types and the wire's (serde stays here).
+//! Rules events to table messages and back. A table message that is a hand event carries the
+//! event whole, so reading it back gives the very event (tested over whole hands).
 
-use burraco_rules::{
-    ClockMode, Config, ConfigError, Event, HandEnd, HandScore, MatchLength, Meld, MeldShape,
-    Players, Preset, Side, TableSettings,
+use burraco_rules::{Event, HandEnd, MoveClock, Players, Seed};
+
+use super::{
+    hand_end_from_wire, meld_from_wire, meld_to_wire, pozzetto_from_code, score_from_wire,
+    score_to_wire,
 };
-
 use crate::cards::to_hex;
-use crate::wire::{
-    BurracoWire, SeatCards, ServerMessage, SideScoreWire, WireMeld, WireSeat, WireSettings,
-};
-
-/// Why wire settings do not make a table.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum SettingsError {
-    #[error("unknown preset {0:?}: expected fitab, feburit or fedibur")]
-    UnknownPreset(String),
-    #[error("players must be 4 or 2, not {0}")]
-    Players(u8),
-    #[error("give either hands or target, not both")]
-    HandsAndTarget,
-    #[error("unknown clocks {0:?}: expected federation, relaxed or off")]
-    UnknownClocks(String),
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-}
-
-/// Validates wire settings into a [`Config`].
-pub fn config_from_wire(settings: &WireSettings) -> Result<Config, SettingsError> {
-    let preset = Preset::from_code(&settings.preset)
-        .ok_or_else(|| SettingsError::UnknownPreset(settings.preset.clone()))?;
-    let players = match settings.players {
-        None | Some(4) => Players::Four,
-        Some(2) => Players::Two,
-        Some(n) => return Err(SettingsError::Players(n)),
-    };
-    let match_length = match (settings.hands, settings.target) {
-        (Some(_), Some(_)) => return Err(SettingsError::HandsAndTarget),
-        (Some(h), None) => Some(MatchLength::Hands(h)),
-        (None, Some(t)) => Some(MatchLength::Points(t)),
-        (None, None) => None,
-    };
-    let clocks = settings
-        .clocks
-        .as_deref()
-        .map(|c| ClockMode::from_code(c).ok_or_else(|| SettingsError::UnknownClocks(c.to_owned())))
-        .transpose()?;
-    Ok(Config::new(&TableSettings {
-        preset,
-        players: Some(players),
-        match_length,
-        clocks,
-        semipulito: settings.semipulito,
-        close_requires_pulito: settings.close_requires_pulito,
-    })?)
-}
-
-/// Every setting of a config, explicit.
-pub fn config_to_wire(config: &Config) -> WireSettings {
-    let (hands, target) = match config.match_length() {
-        MatchLength::Hands(h) => (Some(h), None),
-        MatchLength::Points(p) => (None, Some(p)),
-    };
-    WireSettings {
-        preset: config.preset().code().to_owned(),
-        players: Some(config.players().count() as u8),
-        hands,
-        target,
-        clocks: Some(config.clocks().code().to_owned()),
-        semipulito: Some(config.semipulito()),
-        close_requires_pulito: Some(config.close_requires_pulito()),
-    }
-}
-
-pub fn meld_to_wire(id: u8, side: Side, players: Players, meld: &Meld) -> WireMeld {
-    let kind = match meld.shape() {
-        MeldShape::Sequence { .. } => "sequence",
-        MeldShape::Combination { .. } => "combination",
-    };
-    WireMeld {
-        id,
-        side: players.side_label(side).to_owned(),
-        kind: kind.to_owned(),
-        start: meld.start(),
-        cards: meld.cards().to_vec(),
-        wild_at: meld.wild_position(),
-        wild: meld.wild_card(),
-    }
-}
-
-pub fn score_to_wire(score: &HandScore, players: Players) -> Vec<SideScoreWire> {
-    Side::BOTH
-        .iter()
-        .map(|&side| {
-            let s = &score.sides[side.index()];
-            SideScoreWire {
-                side: players.side_label(side).to_owned(),
-                melded: s.melded,
-                burracos: s
-                    .burracos
-                    .iter()
-                    .map(|b| BurracoWire {
-                        meld: b.meld,
-                        kind: b.kind.code().to_owned(),
-                        bonus: b.bonus,
-                    })
-                    .collect(),
-                closing: s.closing,
-                in_hand: s.in_hand,
-                pozzetto: s.pozzetto,
-                total: s.total(),
-            }
-        })
-        .collect()
-}
+use crate::wire::{SeatCards, ServerMessage, WireSeat};
 
 /// Where a hand-ended event gets what the rules event does not know.
 #[derive(Debug, Clone, Copy)]
@@ -269,4 +165,108 @@ pub fn event_to_wire(event: &Event, cx: EventContext<'_>) -> ServerMessage {
             seed: cx.seed.map(|s| to_hex(s)),
         },
     }
+}
+
+/// The rules event a table message carries; `None` for messages that are not hand events, and
+/// for a hand event that does not read back (a meld the rules refuse, an unknown pozzetto or
+/// hand end: only a newer or broken server sends those).
+pub fn event_from_wire(message: &ServerMessage, players: Players) -> Option<Event> {
+    use ServerMessage as M;
+    Some(match message {
+        M::HandStarted {
+            dealer,
+            first,
+            up_card,
+            commitment,
+            ..
+        } => Event::HandStarted {
+            dealer: dealer.0,
+            first: first.0,
+            up_card: *up_card,
+            commitment: commitment.as_deref().and_then(Seed::from_hex).map(|s| s.0),
+        },
+        M::Dealt { seat, cards, .. } => Event::Dealt {
+            seat: seat.0,
+            cards: cards.clone(),
+        },
+        M::TurnStarted {
+            seat,
+            cards_held,
+            clock_ms,
+            grace_ms,
+            ..
+        } => Event::TurnStarted {
+            seat: seat.0,
+            cards_held: *cards_held,
+            clock: clock_ms.map(|limit_ms| MoveClock {
+                limit_ms,
+                grace_ms: grace_ms.unwrap_or(0),
+            }),
+        },
+        M::Drew { seat, .. } => Event::Drew { seat: seat.0 },
+        M::DrewCard { seat, card, .. } => Event::DrewCard {
+            seat: seat.0,
+            card: *card,
+        },
+        M::PickedUp { seat, cards, .. } => Event::PickedUp {
+            seat: seat.0,
+            cards: cards.clone(),
+        },
+        M::Opened {
+            seat, cards, meld, ..
+        } => Event::Opened {
+            seat: seat.0,
+            meld: meld.id,
+            cards: cards.clone(),
+            result: meld_from_wire(meld)?,
+        },
+        M::Attached {
+            seat, cards, meld, ..
+        } => Event::Attached {
+            seat: seat.0,
+            meld: meld.id,
+            cards: cards.clone(),
+            result: meld_from_wire(meld)?,
+        },
+        M::PozzettoTaken {
+            seat,
+            pozzetto,
+            in_diretta,
+            ..
+        } => Event::PozzettoTaken {
+            seat: seat.0,
+            pozzetto: pozzetto_from_code(pozzetto)?,
+            in_diretta: *in_diretta,
+        },
+        M::PozzettoCards { seat, cards, .. } => Event::PozzettoCards {
+            seat: seat.0,
+            cards: cards.clone(),
+        },
+        M::Discarded { seat, card, .. } => Event::Discarded {
+            seat: seat.0,
+            card: *card,
+        },
+        M::ClockExpired { seat, .. } => Event::ClockExpired { seat: seat.0 },
+        M::TimeOut { turns_left, .. } => Event::TimeOutAnnounced {
+            turns_left: *turns_left,
+        },
+        M::StalloWarning { exchanges, .. } => Event::StalloWarning {
+            exchanges: *exchanges,
+        },
+        M::Stallo { must_draw, .. } => Event::Stallo {
+            must_draw: must_draw.map(|s| s.0),
+        },
+        M::HandEnded {
+            end,
+            closed_by,
+            score,
+            hands,
+            ..
+        } => Event::HandEnded {
+            end: hand_end_from_wire(end, *closed_by)?,
+            score: score_from_wire(score, players),
+            hands: hands.iter().map(|h| (h.seat.0, h.cards.clone())).collect(),
+        },
+        _ => return None,
+    })
 }

@@ -1,0 +1,187 @@
+//! The stable error codes of `ServerMessage::Error` (docs/PROTOCOL.md section 8).
+//!
+//! On the wire a code stays its JSON string (`"illegal_action"`), so `ServerMessage::Error::code`
+//! is a `String`: a client reading a code from a newer server keeps the text verbatim, and
+//! [`ErrorCode::parse`] answers `None` for it instead of failing the whole frame. Inside a program
+//! codes are this enum and nothing else; no code is compared as a string.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Every error code a server of protocol 1.x sends.
+///
+/// Non-exhaustive: a newer minor version may add codes, so a client's `match` needs a fallback arm
+/// (and codes it cannot name arrive as `None` from [`ErrorCode::parse`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// Unknown major version; the connection closes.
+    UnsupportedVersion,
+    /// The first frame was not a hello; closes.
+    HelloRequired,
+    /// No hello in time; closes.
+    HelloTimeout,
+    /// Name empty, too long or with control characters; closes.
+    InvalidName,
+    /// A second hello on a connection.
+    UnexpectedHello,
+    /// Not JSON, not an object with a string `type`, or an undecodable binary frame.
+    MalformedFrame,
+    /// A known shape with a wrong field, an unknown `type`, or a missing field.
+    InvalidMessage,
+    /// A frame above the size limit.
+    FrameTooLarge,
+    /// Slow down.
+    RateLimited,
+    /// Too many refusals; closes.
+    Flooding,
+    /// No such table (or a private table asked for by id).
+    UnknownTable,
+    /// No table has that invite code.
+    BadInvite,
+    /// The settings do not make a table.
+    InvalidSettings,
+    /// That seat is not in play at this table.
+    InvalidSeat,
+    /// That seat is taken.
+    SeatTaken,
+    /// Every seat is taken.
+    TableFull,
+    /// The match has started (seats closed; ready is over).
+    TableStarted,
+    /// A game request from someone not seated here.
+    NotSeated,
+    /// Neither seated nor watching (leave, sync, chat).
+    NotAtTable,
+    /// A move between hands or before the match.
+    NoHandInPlay,
+    /// The rules refused the move; the message's `rule` says which.
+    IllegalAction,
+    /// Free-text chat during a hand.
+    ChatClosed,
+    /// Not one of the fixed phrases.
+    UnknownPhrase,
+    /// The table's queue is full; retry.
+    TableBusy,
+    /// The server is stopping.
+    ShuttingDown,
+    /// The server could not save something; the request had no effect.
+    InternalError,
+}
+
+impl ErrorCode {
+    /// Every code, in the order of docs/PROTOCOL.md section 8.
+    pub const ALL: [ErrorCode; 26] = [
+        ErrorCode::UnsupportedVersion,
+        ErrorCode::HelloRequired,
+        ErrorCode::HelloTimeout,
+        ErrorCode::InvalidName,
+        ErrorCode::UnexpectedHello,
+        ErrorCode::MalformedFrame,
+        ErrorCode::InvalidMessage,
+        ErrorCode::FrameTooLarge,
+        ErrorCode::RateLimited,
+        ErrorCode::Flooding,
+        ErrorCode::UnknownTable,
+        ErrorCode::BadInvite,
+        ErrorCode::InvalidSettings,
+        ErrorCode::InvalidSeat,
+        ErrorCode::SeatTaken,
+        ErrorCode::TableFull,
+        ErrorCode::TableStarted,
+        ErrorCode::NotSeated,
+        ErrorCode::NotAtTable,
+        ErrorCode::NoHandInPlay,
+        ErrorCode::IllegalAction,
+        ErrorCode::ChatClosed,
+        ErrorCode::UnknownPhrase,
+        ErrorCode::TableBusy,
+        ErrorCode::ShuttingDown,
+        ErrorCode::InternalError,
+    ];
+
+    /// The code as written on the wire.
+    pub const fn as_str(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            UnsupportedVersion => "unsupported_version",
+            HelloRequired => "hello_required",
+            HelloTimeout => "hello_timeout",
+            InvalidName => "invalid_name",
+            UnexpectedHello => "unexpected_hello",
+            MalformedFrame => "malformed_frame",
+            InvalidMessage => "invalid_message",
+            FrameTooLarge => "frame_too_large",
+            RateLimited => "rate_limited",
+            Flooding => "flooding",
+            UnknownTable => "unknown_table",
+            BadInvite => "bad_invite",
+            InvalidSettings => "invalid_settings",
+            InvalidSeat => "invalid_seat",
+            SeatTaken => "seat_taken",
+            TableFull => "table_full",
+            TableStarted => "table_started",
+            NotSeated => "not_seated",
+            NotAtTable => "not_at_table",
+            NoHandInPlay => "no_hand_in_play",
+            IllegalAction => "illegal_action",
+            ChatClosed => "chat_closed",
+            UnknownPhrase => "unknown_phrase",
+            TableBusy => "table_busy",
+            ShuttingDown => "shutting_down",
+            InternalError => "internal_error",
+        }
+    }
+
+    /// The code for its wire text; `None` for a code this version does not know (a newer server's):
+    /// the caller keeps the text and treats it as a generic refusal.
+    pub fn parse(code: &str) -> Option<ErrorCode> {
+        ErrorCode::ALL.into_iter().find(|c| c.as_str() == code)
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A code this version of the protocol does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown error code {0:?}")]
+pub struct UnknownErrorCode(pub String);
+
+impl FromStr for ErrorCode {
+    type Err = UnknownErrorCode;
+
+    fn from_str(code: &str) -> Result<Self, Self::Err> {
+        ErrorCode::parse(code).ok_or_else(|| UnknownErrorCode(code.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_reads_back_and_codes_are_distinct() {
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::parse(code.as_str()), Some(code));
+            assert_eq!(code.as_str().parse::<ErrorCode>(), Ok(code));
+            assert_eq!(code.to_string(), code.as_str());
+        }
+        let mut sorted = ErrorCode::ALL.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted.len(), ErrorCode::ALL.len());
+    }
+
+    #[test]
+    fn a_newer_servers_code_is_kept_not_fatal() {
+        assert_eq!(ErrorCode::parse("table_on_fire"), None);
+        assert_eq!(
+            "table_on_fire".parse::<ErrorCode>(),
+            Err(UnknownErrorCode("table_on_fire".into()))
+        );
+    }
+}
