@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Action, Players, Preset};
@@ -109,14 +110,10 @@ struct Connection {
     strikes: u32,
 }
 
-pub(crate) fn error(id: Option<u64>, code: &str, message: impl Into<String>) -> ServerMessage {
-    metrics::counter!("burraco_errors_total", "code" => code.to_owned()).increment(1);
-    ServerMessage::Error {
-        id,
-        code: code.to_owned(),
-        message: message.into(),
-        rule: None,
-    }
+/// An error reply to a connection (counted by code; a table's refusals are counted by the table).
+pub(crate) fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+    metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
+    ServerMessage::error(id, code, message, None)
 }
 
 pub(crate) fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
@@ -285,13 +282,13 @@ impl Connection {
                     .result
                     .as_ref()
                     .map_or(decoded.id, ClientMessage::id),
-                "rate_limited",
+                ErrorCode::RateLimited,
                 "too many requests: slow down",
             ));
             if self.strikes > self.shared.config.rate_strikes {
                 self.out.send_message(error(
                     None,
-                    "flooding",
+                    ErrorCode::Flooding,
                     "too many requests refused: closing",
                 ));
                 return false;
@@ -317,7 +314,7 @@ impl Connection {
             C::Hello { .. } => {
                 self.out.send_message(error(
                     None,
-                    "unexpected_hello",
+                    ErrorCode::UnexpectedHello,
                     "hello is only the first message",
                 ));
             }
@@ -368,7 +365,7 @@ impl Connection {
                     (None, None) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_message",
+                            ErrorCode::InvalidMessage,
                             "join needs a table or an invite",
                         ));
                         return;
@@ -381,9 +378,9 @@ impl Connection {
                         "no such public table"
                     };
                     let code = if invite.is_some() {
-                        "bad_invite"
+                        ErrorCode::BadInvite
                     } else {
-                        "unknown_table"
+                        ErrorCode::UnknownTable
                     };
                     self.out.send_message(error(Some(id), code, message));
                     return;
@@ -410,7 +407,7 @@ impl Connection {
                     Some(None) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_settings",
+                            ErrorCode::InvalidSettings,
                             "unknown preset",
                         ));
                         return;
@@ -422,7 +419,7 @@ impl Connection {
                     Some(_) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_settings",
+                            ErrorCode::InvalidSettings,
                             "players must be 4 or 2",
                         ));
                         return;
@@ -554,7 +551,7 @@ impl Connection {
             None => {
                 self.out.send_message(error(
                     Some(id),
-                    "unknown_table",
+                    ErrorCode::UnknownTable,
                     format!("no table {table:?}"),
                 ));
                 false
@@ -578,8 +575,12 @@ impl Connection {
         };
         if let Err(e) = handle.try_send(make(req)) {
             let (code, message) = match e {
-                crate::table::Unavailable::Busy => ("table_busy", "the table is busy: retry"),
-                crate::table::Unavailable::Closed => ("unknown_table", "the table is closed"),
+                crate::table::Unavailable::Busy => {
+                    (ErrorCode::TableBusy, "the table is busy: retry")
+                }
+                crate::table::Unavailable::Closed => {
+                    (ErrorCode::UnknownTable, "the table is closed")
+                }
             };
             self.out.send_message(error(Some(id), code, message));
             return false;
@@ -589,7 +590,7 @@ impl Connection {
         }
         self.out.send_message(error(
             Some(id),
-            "shutting_down",
+            ErrorCode::ShuttingDown,
             "the table stopped before answering",
         ));
         false
@@ -597,7 +598,7 @@ impl Connection {
 }
 
 pub(crate) fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
-    error(id, e.code(), e.to_string())
+    error(id, e.error_code(), e.to_string())
 }
 
 /// The next text or binary frame (pings and pongs are answered by the WebSocket layer).

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{
     ClientMessage, PROTOCOL_MAJOR, SeatRef, ServerMessage, WireSeat, parse_version,
     protocol_version,
@@ -50,7 +51,7 @@ pub(crate) async fn greet(
         Ok(Some(frame)) => frame,
         Ok(None) | Err(false) => return None,
         Err(true) => {
-            let message = error(None, "hello_timeout", "say hello first");
+            let message = error(None, ErrorCode::HelloTimeout, "say hello first");
             return refuse(socket, false, message, CLOSE_POLICY).await;
         }
     };
@@ -64,7 +65,7 @@ pub(crate) async fn greet(
         Ok(other) => {
             let message = error(
                 other.id(),
-                "hello_required",
+                ErrorCode::HelloRequired,
                 "the first message must be hello",
             );
             return refuse(socket, binary, message, CLOSE_POLICY).await;
@@ -78,7 +79,7 @@ pub(crate) async fn greet(
         _ => {
             let message = error(
                 None,
-                "unsupported_version",
+                ErrorCode::UnsupportedVersion,
                 format!(
                     "this server speaks {}.x (any minor); you said {version:?}",
                     PROTOCOL_MAJOR
@@ -91,7 +92,7 @@ pub(crate) async fn greet(
     if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
         let message = error(
             None,
-            "invalid_name",
+            ErrorCode::InvalidName,
             "a name is 1 to 32 characters, no control characters",
         );
         return refuse(socket, binary, message, CLOSE_POLICY).await;
@@ -105,7 +106,7 @@ pub(crate) async fn greet(
         None => match Box::pin(open_session(shared, name)).await {
             Some((token, session)) => (token, session, false),
             None => {
-                let message = error(None, "internal_error", "could not open a session");
+                let message = error(None, ErrorCode::InternalError, "could not open a session");
                 return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
             }
         },

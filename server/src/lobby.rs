@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use burraco_bot::Level;
+use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
 use burraco_protocol::wire::{TableSummary, WireSettings};
 use burraco_rules::{Players, Preset};
@@ -12,7 +13,7 @@ use crate::Shared;
 use crate::table::{self, TableHandle};
 
 /// Why a lobby request failed: (code, message).
-pub type LobbyError = (&'static str, String);
+pub type LobbyError = (ErrorCode, String);
 
 /// Every public table, oldest first by id order of the directory.
 pub fn list(shared: &Shared) -> Vec<TableSummary> {
@@ -37,14 +38,23 @@ pub async fn create(
     bots: Option<Level>,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() {
-        return Err(("shutting_down", "the server is shutting down".into()));
+        return Err((
+            ErrorCode::ShuttingDown,
+            "the server is shutting down".into(),
+        ));
     }
-    let config = config_from_wire(settings).map_err(|e| ("invalid_settings", e.to_string()))?;
+    let config =
+        config_from_wire(settings).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
     let handle = table::create(shared, config, private, invite.clone(), bots)
         .await
-        .map_err(|e| ("internal_error", format!("could not create the table: {e}")))?;
+        .map_err(|e| {
+            (
+                ErrorCode::InternalError,
+                format!("could not create the table: {e}"),
+            )
+        })?;
     Ok((handle, invite))
 }
 
