@@ -1,17 +1,15 @@
-//! One WebSocket connection: a reader (this task: hello, rate limit, decode, dispatch, one request
-//! at a time so replies keep their order) and a writer task (drains the bounded outbound queue:
-//! feeds every queued frame, then flushes once).
+//! One WebSocket connection: after its hello ([`crate::hello`]), a reader (this task: rate limit,
+//! decode, dispatch, one request at a time so replies keep their order) and a writer task (drains
+//! the bounded outbound queue: feeds every queued frame, then flushes once).
 
 use std::collections::HashSet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
-use burraco_protocol::wire::{
-    ClientMessage, PROTOCOL_MAJOR, SeatRef, ServerMessage, WireSeat, parse_version,
-    protocol_version,
-};
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Action, Players, Preset};
 use futures_util::stream::SplitSink;
 use futures_util::{SinkExt, StreamExt};
@@ -23,8 +21,8 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::outbound::{Frame, Inbox, Outbox};
-use crate::store::Write;
+use crate::hello::{self, Greeted};
+use crate::outbound::{Inbox, Outbox};
 use crate::table::{Command, Request};
 use crate::{Session, Shared, lobby};
 
@@ -40,10 +38,10 @@ pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
 pub type WebSocket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
 
 /// Close codes (RFC 6455).
-const CLOSE_NORMAL: u16 = 1000;
-const CLOSE_GOING_AWAY: u16 = 1001;
-const CLOSE_PROTOCOL: u16 = 1002;
-const CLOSE_POLICY: u16 = 1008;
+pub(crate) const CLOSE_NORMAL: u16 = 1000;
+pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
+pub(crate) const CLOSE_PROTOCOL: u16 = 1002;
+pub(crate) const CLOSE_POLICY: u16 = 1008;
 
 /// A token bucket: `rate` requests per second, bursts of `burst`.
 #[derive(Debug)]
@@ -87,7 +85,13 @@ pub fn serve(socket: WebSocket, shared: Arc<Shared>) -> impl Future<Output = ()>
     let conn = shared.next_conn_id();
     let span = tracing::info_span!("conn", id = conn);
     metrics::gauge!("burraco_connections").increment(1.0);
-    let hello = Box::pin(Connection::hello(socket, shared, conn).instrument(span.clone()));
+    let hello = Box::pin(
+        async move {
+            let (socket, greeted) = hello::greet(socket, &shared).await?;
+            Some(Connection::establish(socket, greeted, shared, conn).await)
+        }
+        .instrument(span.clone()),
+    );
     async move {
         if let Some(established) = hello.await {
             established.serve().await;
@@ -106,17 +110,13 @@ struct Connection {
     strikes: u32,
 }
 
-fn error(id: Option<u64>, code: &str, message: impl Into<String>) -> ServerMessage {
-    metrics::counter!("burraco_errors_total", "code" => code.to_owned()).increment(1);
-    ServerMessage::Error {
-        id,
-        code: code.to_owned(),
-        message: message.into(),
-        rule: None,
-    }
+/// An error reply to a connection (counted by code; a table's refusals are counted by the table).
+pub(crate) fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+    metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
+    ServerMessage::error(id, code, message, None)
 }
 
-fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
+pub(crate) fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
     match message {
         Message::Text(text) => Some((false, codec::from_json(text.as_str(), MAX_CLIENT_FRAME))),
         Message::Binary(bytes) => Some((true, codec::from_binary(bytes, MAX_CLIENT_FRAME))),
@@ -124,127 +124,14 @@ fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
     }
 }
 
-/// Sends one frame directly on a socket that has no writer task yet, then closes it. Always
-/// `None`: the hello that refuses ends there, with no session.
-async fn refuse(
-    mut socket: WebSocket,
-    binary: bool,
-    message: ServerMessage,
-    code: u16,
-) -> Option<Established> {
-    let frame = Frame::new(message);
-    let _ = socket.send(frame.to_ws(binary)).await;
-    let _ = socket
-        .send(Message::Close(Some(CloseFrame {
-            code: code.into(),
-            reason: "".into(),
-        })))
-        .await;
-    None
-}
-
 impl Connection {
-    /// Reads and checks the hello, opens or resumes the session, starts the writer, welcomes.
-    async fn hello(mut socket: WebSocket, shared: Arc<Shared>, conn: u64) -> Option<Established> {
-        // The hello, before anything else.
-        let first = tokio::select! {
-            biased;
-            frame = Box::pin(next_data_frame(&mut socket)) => Ok(frame),
-            _ = tokio::time::sleep(shared.config.hello_timeout) => Err(true),
-            _ = shared.shutdown.cancelled() => Err(false),
-        };
-        let first = match first {
-            Ok(Some(frame)) => frame,
-            Ok(None) | Err(false) => return None,
-            Err(true) => {
-                return refuse(
-                    socket,
-                    false,
-                    error(None, "hello_timeout", "say hello first"),
-                    CLOSE_POLICY,
-                )
-                .await;
-            }
-        };
-        let (binary, decoded) = decode(&first)?;
-        let (version, name, resume) = match decoded.result {
-            Ok(ClientMessage::Hello {
-                version,
-                name,
-                resume,
-            }) => (version, name, resume),
-            Ok(other) => {
-                let message = error(
-                    other.id(),
-                    "hello_required",
-                    "the first message must be hello",
-                );
-                return refuse(socket, binary, message, CLOSE_POLICY).await;
-            }
-            Err(e) => {
-                return refuse(socket, binary, decode_error(decoded.id, &e), CLOSE_POLICY).await;
-            }
-        };
-        match parse_version(&version) {
-            Some((major, _)) if major == PROTOCOL_MAJOR => {}
-            _ => {
-                let message = error(
-                    None,
-                    "unsupported_version",
-                    format!(
-                        "this server speaks {}.x (any minor); you said {version:?}",
-                        PROTOCOL_MAJOR
-                    ),
-                );
-                return refuse(socket, binary, message, CLOSE_PROTOCOL).await;
-            }
-        }
-        let name = name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-            let message = error(
-                None,
-                "invalid_name",
-                "a name is 1 to 32 characters, no control characters",
-            );
-            return refuse(socket, binary, message, CLOSE_POLICY).await;
-        }
-        let mut resumed = resume.as_ref().and_then(|t| {
-            shared
-                .sessions
-                .get(t)
-                .map(|s| (t.clone(), s.value().clone()))
-        });
-        if let (None, Some(token)) = (&resumed, &resume) {
-            // Not in memory: a session whose player was neither connected nor seated.
-            if let Ok(Some((player, name))) = Box::pin(shared.store.session(token.clone())).await {
-                let session = Session { player, name };
-                shared.sessions.insert(token.clone(), session.clone());
-                resumed = Some((token.clone(), session));
-            }
-        }
-        let (token, session, is_resumed) = match resumed {
-            Some((token, session)) => (token, session, true),
-            None => {
-                let token = crate::random_id("", 16);
-                let session = Session {
-                    player: crate::random_id("p", 6),
-                    name: name.clone(),
-                };
-                let write = Write::Session {
-                    token: token.clone(),
-                    player: session.player.clone(),
-                    name: session.name.clone(),
-                };
-                if Box::pin(shared.store.write(vec![write])).await.is_err() {
-                    let message = error(None, "internal_error", "could not open a session");
-                    return refuse(socket, binary, message, CLOSE_GOING_AWAY).await;
-                }
-                shared.sessions.insert(token.clone(), session.clone());
-                (token, session, false)
-            }
-        };
-        let session_token = token.clone();
-
+    /// Starts the writer, welcomes, moves the player's seats here: the session's loop can begin.
+    async fn establish(
+        socket: WebSocket,
+        greeted: Greeted,
+        shared: Arc<Shared>,
+        conn: u64,
+    ) -> Established {
         let (sink, stream) = socket.split();
         let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
         let closing = CancellationToken::new();
@@ -256,59 +143,29 @@ impl Connection {
                 kick.clone(),
                 closing.clone(),
                 close_code.clone(),
-                binary,
+                greeted.binary,
             )
             .in_current_span(),
         );
-        let seats: Vec<(String, burraco_rules::Seat)> = shared
-            .player_seats
-            .get(&session.player)
-            .map(|s| s.value().clone())
-            .unwrap_or_default();
-        tracing::debug!(player = %session.player, resumed = is_resumed, "hello");
-        out.send_message(ServerMessage::Welcome {
-            version: protocol_version(),
-            session: token,
-            player: session.player.clone(),
-            name: session.name.clone(),
-            resumed: is_resumed,
-            seats: seats
-                .iter()
-                .map(|(table, seat)| SeatRef {
-                    table: table.clone(),
-                    seat: WireSeat(*seat),
-                })
-                .collect(),
-        });
-        for (table, _) in &seats {
-            if let Some(handle) = lobby::find(&shared, table) {
-                handle
-                    .send(Command::Attach {
-                        player: session.player.clone(),
-                        out: out.clone(),
-                    })
-                    .await;
-            }
-        }
-
+        hello::welcome(&shared, &greeted, &out).await;
         let this = Connection {
             bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
-            shared: shared.clone(),
+            shared,
             out,
-            session,
+            session: greeted.session,
             spectating: HashSet::new(),
             strikes: 0,
         };
-        Some(Established {
+        Established {
             this,
             stream,
             writer,
             kick,
             closing,
             close_code,
-            session_token,
+            session_token: greeted.token,
             conn,
-        })
+        }
     }
 }
 
@@ -385,9 +242,13 @@ async fn goodbye(
     let shared = this.shared.clone();
     let player = this.session.player.clone();
     let mut tables: HashSet<String> = this.spectating.drain().collect();
-    if let Some(seats) = shared.player_seats.get(&player) {
-        tables.extend(seats.iter().map(|(t, _)| t.clone()));
-    }
+    tables.extend(
+        shared
+            .directory
+            .seats_of(&player)
+            .into_iter()
+            .map(|(t, _)| t),
+    );
     for table in tables {
         if let Some(handle) = lobby::find(&shared, &table) {
             handle
@@ -400,12 +261,8 @@ async fn goodbye(
     }
     // A player with no seat left keeps no session in memory (it is in the store, for a
     // later resume).
-    let seated = shared
-        .player_seats
-        .get(&player)
-        .is_some_and(|s| !s.is_empty());
-    if !seated {
-        shared.sessions.remove(&session_token);
+    if !shared.directory.is_seated(&player) {
+        shared.directory.close_session(&session_token);
     }
     closing.cancel();
     drop(this);
@@ -425,13 +282,13 @@ impl Connection {
                     .result
                     .as_ref()
                     .map_or(decoded.id, ClientMessage::id),
-                "rate_limited",
+                ErrorCode::RateLimited,
                 "too many requests: slow down",
             ));
             if self.strikes > self.shared.config.rate_strikes {
                 self.out.send_message(error(
                     None,
-                    "flooding",
+                    ErrorCode::Flooding,
                     "too many requests refused: closing",
                 ));
                 return false;
@@ -457,7 +314,7 @@ impl Connection {
             C::Hello { .. } => {
                 self.out.send_message(error(
                     None,
-                    "unexpected_hello",
+                    ErrorCode::UnexpectedHello,
                     "hello is only the first message",
                 ));
             }
@@ -508,7 +365,7 @@ impl Connection {
                     (None, None) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_message",
+                            ErrorCode::InvalidMessage,
                             "join needs a table or an invite",
                         ));
                         return;
@@ -521,9 +378,9 @@ impl Connection {
                         "no such public table"
                     };
                     let code = if invite.is_some() {
-                        "bad_invite"
+                        ErrorCode::BadInvite
                     } else {
-                        "unknown_table"
+                        ErrorCode::UnknownTable
                     };
                     self.out.send_message(error(Some(id), code, message));
                     return;
@@ -550,7 +407,7 @@ impl Connection {
                     Some(None) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_settings",
+                            ErrorCode::InvalidSettings,
                             "unknown preset",
                         ));
                         return;
@@ -562,7 +419,7 @@ impl Connection {
                     Some(_) => {
                         self.out.send_message(error(
                             Some(id),
-                            "invalid_settings",
+                            ErrorCode::InvalidSettings,
                             "players must be 4 or 2",
                         ));
                         return;
@@ -694,7 +551,7 @@ impl Connection {
             None => {
                 self.out.send_message(error(
                     Some(id),
-                    "unknown_table",
+                    ErrorCode::UnknownTable,
                     format!("no table {table:?}"),
                 ));
                 false
@@ -718,8 +575,12 @@ impl Connection {
         };
         if let Err(e) = handle.try_send(make(req)) {
             let (code, message) = match e {
-                crate::table::Unavailable::Busy => ("table_busy", "the table is busy: retry"),
-                crate::table::Unavailable::Closed => ("unknown_table", "the table is closed"),
+                crate::table::Unavailable::Busy => {
+                    (ErrorCode::TableBusy, "the table is busy: retry")
+                }
+                crate::table::Unavailable::Closed => {
+                    (ErrorCode::UnknownTable, "the table is closed")
+                }
             };
             self.out.send_message(error(Some(id), code, message));
             return false;
@@ -729,19 +590,19 @@ impl Connection {
         }
         self.out.send_message(error(
             Some(id),
-            "shutting_down",
+            ErrorCode::ShuttingDown,
             "the table stopped before answering",
         ));
         false
     }
 }
 
-fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
-    error(id, e.code(), e.to_string())
+pub(crate) fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
+    error(id, e.error_code(), e.to_string())
 }
 
 /// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
-async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
+pub(crate) async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
     loop {
         match socket.next().await? {
             Ok(m @ (Message::Text(_) | Message::Binary(_))) => return Some(m),

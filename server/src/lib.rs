@@ -3,8 +3,10 @@
 //! durable per-table logs in SQLite.
 //!
 //! - [`run`] is the entry point (the binary and the tests call it on a bound listener).
-//! - [`conn`]: a connection's reader and writer tasks: hello, rate limit, decode, dispatch.
-//! - [`lobby`]: the directory of tables: list, create, quick play, invite codes.
+//! - [`conn`]: a connection's reader and writer tasks: rate limit, decode, dispatch.
+//! - [`hello`]: a connection's first frame: the version rule, the name, a new or resumed session.
+//! - [`directory`]: tables, invite codes, sessions and seats, behind one owner.
+//! - [`lobby`]: the lobby's requests: list, create, quick play, find by id or invite code.
 //! - [`table`]: the table actor and its handle.
 //! - [`bots`]: server bots playing seats in-process (empty seats, absent players).
 //! - [`assets`]: the browser client, embedded at compile time and served at `/`.
@@ -23,8 +25,6 @@ use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use burraco_protocol::codec::MAX_CLIENT_FRAME;
-use burraco_rules::Seat;
-use dashmap::DashMap;
 use log::TableLog as _;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
@@ -38,6 +38,8 @@ pub mod assets;
 pub mod bots;
 pub mod config;
 pub mod conn;
+pub mod directory;
+pub mod hello;
 pub mod lobby;
 pub mod log;
 pub mod outbound;
@@ -45,6 +47,7 @@ pub mod store;
 pub mod table;
 
 pub use config::ServerConfig;
+pub use directory::{Directory, Session};
 
 /// The fixed chat phrases, open even while a hand is in play (RULES.md section 12).
 pub const CHAT_PHRASES: &[&str] = &[
@@ -56,13 +59,6 @@ pub const CHAT_PHRASES: &[&str] = &[
     "goodbye",
 ];
 
-/// A player's session: the resume token maps to it.
-#[derive(Debug, Clone)]
-pub struct Session {
-    pub player: String,
-    pub name: String,
-}
-
 /// What every task shares: settings, the store and the directories (never game state).
 #[derive(Debug)]
 pub struct Shared {
@@ -71,14 +67,8 @@ pub struct Shared {
     pub store: store::Store,
     /// The tables' durable logs (the same SQLite store, behind the trait a cluster replaces).
     pub log: Arc<dyn log::TableLog>,
-    /// Table id to handle.
-    pub tables: DashMap<String, table::TableHandle>,
-    /// Invite code to table id.
-    pub invites: DashMap<String, String>,
-    /// Resume token to session.
-    pub sessions: DashMap<String, Session>,
-    /// Player id to the seats held.
-    pub player_seats: DashMap<String, Vec<(String, Seat)>>,
+    /// Tables, invite codes, sessions and seats.
+    pub directory: Directory,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     next_conn: AtomicU64,
@@ -125,10 +115,7 @@ pub async fn run(
         config,
         log: Arc::new(store.clone()),
         store,
-        tables: DashMap::new(),
-        invites: DashMap::new(),
-        sessions: DashMap::new(),
-        player_seats: DashMap::new(),
+        directory: Directory::new(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
         next_conn: AtomicU64::new(0),
@@ -185,7 +172,7 @@ pub async fn run(
     {
         tracing::warn!("some tasks did not stop within 5 s");
     }
-    shared.tables.clear();
+    shared.directory.forget_all_tables();
     drop(shared);
     let _ = tokio::time::timeout(
         Duration::from_secs(5),
@@ -356,16 +343,6 @@ pub fn unix_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// Drops a table from a player's list of seats.
-pub fn forget_seat(shared: &Shared, player: &str, table: &str) {
-    if let Some(mut seats) = shared.player_seats.get_mut(player) {
-        seats.retain(|(t, _)| t != table);
-    }
-    shared
-        .player_seats
-        .remove_if(player, |_, seats| seats.is_empty());
 }
 
 /// The largest frame read from a socket: bigger ones close the connection; frames between

@@ -1,9 +1,10 @@
-//! The lobby: a directory of tables (a concurrent map of handles; the tables' state lives in their
-//! actors), table creation with invite codes, and quick play.
+//! The lobby's requests over the [`crate::directory::Directory`] (the tables' state lives in their
+//! actors): the list, table creation with invite codes, finding a table, and quick play.
 
 use std::sync::Arc;
 
 use burraco_bot::Level;
+use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
 use burraco_protocol::wire::{TableSummary, WireSettings};
 use burraco_rules::{Players, Preset};
@@ -12,14 +13,15 @@ use crate::Shared;
 use crate::table::{self, TableHandle};
 
 /// Why a lobby request failed: (code, message).
-pub type LobbyError = (&'static str, String);
+pub type LobbyError = (ErrorCode, String);
 
 /// Every public table, oldest first by id order of the directory.
 pub fn list(shared: &Shared) -> Vec<TableSummary> {
     let mut tables: Vec<TableSummary> = shared
-        .tables
+        .directory
+        .tables()
         .iter()
-        .map(|t| t.value().info())
+        .map(TableHandle::info)
         .filter(|info| !info.private)
         .map(|info| info.summary)
         .collect();
@@ -36,41 +38,50 @@ pub async fn create(
     bots: Option<Level>,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() {
-        return Err(("shutting_down", "the server is shutting down".into()));
+        return Err((
+            ErrorCode::ShuttingDown,
+            "the server is shutting down".into(),
+        ));
     }
-    let config = config_from_wire(settings).map_err(|e| ("invalid_settings", e.to_string()))?;
+    let config =
+        config_from_wire(settings).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
     let handle = table::create(shared, config, private, invite.clone(), bots)
         .await
-        .map_err(|e| ("internal_error", format!("could not create the table: {e}")))?;
+        .map_err(|e| {
+            (
+                ErrorCode::InternalError,
+                format!("could not create the table: {e}"),
+            )
+        })?;
     Ok((handle, invite))
 }
 
 /// A table by id; private tables are found by id too (the invite code is what lets you sit).
 pub fn find(shared: &Shared, id: &str) -> Option<TableHandle> {
-    shared.tables.get(id).map(|t| t.value().clone())
+    shared.directory.table(id)
 }
 
 /// A table by invite code.
 pub fn by_invite(shared: &Shared, code: &str) -> Option<TableHandle> {
-    let id = shared.invites.get(&code.to_uppercase())?.value().clone();
-    find(shared, &id)
+    shared.directory.table_by_invite(code)
 }
 
 /// The first open public table of this kind with a free seat.
 pub fn quick_match(shared: &Shared, preset: Preset, players: Players) -> Option<TableHandle> {
     let mut open: Vec<(String, TableHandle)> = shared
-        .tables
-        .iter()
+        .directory
+        .tables()
+        .into_iter()
         .filter_map(|t| {
-            let info = t.value().info();
+            let info = t.info();
             let fits = !info.private
                 && info.waiting
                 && info.free_seats > 0
                 && info.summary.preset == preset.code()
                 && usize::from(info.summary.players) == players.count();
-            fits.then(|| (t.key().clone(), t.value().clone()))
+            fits.then(|| (t.id().to_owned(), t))
         })
         .collect();
     open.sort_by(|a, b| a.0.cmp(&b.0));

@@ -42,9 +42,11 @@ impl TableActor {
         let now = Instant::now();
         if self.linger_until.is_some_and(|t| t <= now) {
             for slot in self.seats.iter().flatten() {
-                crate::forget_seat(&self.shared, &slot.player, &self.id);
+                self.shared.directory.forget_seat(&slot.player, &self.id);
             }
-            self.shared.tables.remove(&*self.id);
+            self.shared
+                .directory
+                .forget_table(&self.id, self.invite.as_deref());
             return true;
         }
         for seat in Seat::ALL {

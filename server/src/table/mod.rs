@@ -149,7 +149,7 @@ pub async fn create(
     actor.log_len = log_len;
     actor.bot_level = bots;
     if let Some(code) = invite {
-        shared.invites.insert(code.clone(), handle.id().to_owned());
+        shared.directory.register_invite(&code, handle.id());
         actor.invite = Some(code);
     }
     spawn(actor, handle.clone());
@@ -157,10 +157,7 @@ pub async fn create(
 }
 
 fn spawn(mut actor: TableActor, handle: TableHandle) {
-    actor
-        .shared
-        .tables
-        .insert(handle.id().to_owned(), handle.clone());
+    actor.shared.directory.register_table(&handle);
     metrics::gauge!("burraco_tables").increment(1.0);
     let span = tracing::info_span!("table", id = %actor.id);
     let tracker = actor.shared.tracker.clone();
@@ -168,13 +165,10 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
         async move {
             actor.run().await;
             actor.stop_bots();
-            actor.shared.tables.remove(&*actor.id);
-            if let Some(code) = &actor.invite {
-                actor
-                    .shared
-                    .invites
-                    .remove_if(code, |_, table| *table == *actor.id);
-            }
+            actor
+                .shared
+                .directory
+                .forget_table(&actor.id, actor.invite.as_deref());
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
         .instrument(span),

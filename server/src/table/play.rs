@@ -272,7 +272,7 @@ impl TableActor {
                 self.round_deadline = None;
                 self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
                 for slot in self.seats.iter().flatten() {
-                    crate::forget_seat(&self.shared, &slot.player, &self.id);
+                    self.shared.directory.forget_seat(&slot.player, &self.id);
                 }
                 self.refresh_info();
             }

@@ -113,7 +113,7 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
     actor.seq = seq + SEQ_RESTART_GAP;
     seat_players(shared, &mut actor, holders, now);
     if let Some(code) = invite {
-        shared.invites.insert(code.clone(), id.clone());
+        shared.directory.register_invite(&code, &id);
         actor.invite = Some(code);
     }
     if let Some(matc) = &actor.matc {
@@ -212,10 +212,8 @@ fn seat_players(
         let bot = holder.bot.as_deref().and_then(Level::from_code);
         if bot.is_none() {
             shared
-                .player_seats
-                .entry(holder.player.clone())
-                .or_default()
-                .push((actor.id.to_string(), seat));
+                .directory
+                .seat_player(&holder.player, &actor.id, seat);
         }
         actor.bot_level = actor.bot_level.or(bot);
         actor.seats[index] = Some(SeatSlot {

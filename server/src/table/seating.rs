@@ -84,11 +84,7 @@ impl TableActor {
         if self.append(&[taken]).await.is_err() {
             return req.error(ErrorCode::InternalError, "could not save the seat");
         }
-        self.shared
-            .player_seats
-            .entry(player.clone())
-            .or_default()
-            .push((self.id.to_string(), seat));
+        self.shared.directory.seat_player(&player, &self.id, seat);
         self.seats[seat.index()] = Some(SeatSlot {
             player,
             name: name.clone(),
@@ -195,7 +191,7 @@ impl TableActor {
                 "you are neither seated at nor watching this table",
             );
         };
-        crate::forget_seat(&self.shared, player, &self.id);
+        self.shared.directory.forget_seat(player, &self.id);
         let id = req.id;
         match self.status {
             Status::Waiting => {
@@ -379,7 +375,7 @@ impl TableActor {
         slot.grace_until = None;
         if self.status == Status::Waiting {
             let player = slot.player.clone();
-            crate::forget_seat(&self.shared, &player, &self.id);
+            self.shared.directory.forget_seat(&player, &self.id);
             self.vacate(seat).await;
             self.dismiss_bots_if_alone().await;
             self.refresh_info();

@@ -1,0 +1,130 @@
+//! The server's directories, behind one owner: which tables exist (by id and by invite code),
+//! which sessions are open (by resume token) and where each player holds a seat.
+//!
+//! Only names live here, never game state: a table's state is its actor's. The maps are private so
+//! that every change goes through a method named for what it means (a table registered, a seat
+//! taken, a seat given up), and the rules that tie the maps together live in one place (an invite
+//! goes with its table; a player with no seat left has no entry).
+
+use burraco_rules::Seat;
+use dashmap::DashMap;
+
+use crate::table::TableHandle;
+
+/// A player's session: the resume token maps to it.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub player: String,
+    pub name: String,
+}
+
+/// Tables, invite codes, sessions and seats (concurrent maps: every connection and table reads
+/// them; none is held across an await).
+#[derive(Debug, Default)]
+pub struct Directory {
+    /// Table id to handle.
+    tables: DashMap<String, TableHandle>,
+    /// Invite code (upper case) to table id.
+    invites: DashMap<String, String>,
+    /// Resume token to session, while its player is connected or seated.
+    sessions: DashMap<String, Session>,
+    /// Player id to the seats held (never an empty list).
+    player_seats: DashMap<String, Vec<(String, Seat)>>,
+}
+
+impl Directory {
+    pub fn new() -> Directory {
+        Directory::default()
+    }
+
+    // Tables.
+
+    /// Lists a running table under its id.
+    pub fn register_table(&self, handle: &TableHandle) {
+        self.tables.insert(handle.id().to_owned(), handle.clone());
+    }
+
+    /// Makes `table` findable by its invite code.
+    pub fn register_invite(&self, code: &str, table: &str) {
+        self.invites.insert(code.to_owned(), table.to_owned());
+    }
+
+    /// Drops a stopped table, and its invite code if the code still leads to it.
+    pub fn forget_table(&self, table: &str, invite: Option<&str>) {
+        self.tables.remove(table);
+        if let Some(code) = invite {
+            self.invites.remove_if(code, |_, t| t == table);
+        }
+    }
+
+    /// Drops every table (the server has stopped: nothing may reach them any more).
+    pub fn forget_all_tables(&self) {
+        self.tables.clear();
+        self.invites.clear();
+    }
+
+    /// A table by id.
+    pub fn table(&self, id: &str) -> Option<TableHandle> {
+        self.tables.get(id).map(|t| t.value().clone())
+    }
+
+    /// A table by invite code (codes are case-insensitive).
+    pub fn table_by_invite(&self, code: &str) -> Option<TableHandle> {
+        let id = self.invites.get(&code.to_uppercase())?.value().clone();
+        self.table(&id)
+    }
+
+    /// Every table, in no particular order (handles are cheap to clone: three shared pointers).
+    pub fn tables(&self) -> Vec<TableHandle> {
+        self.tables.iter().map(|t| t.value().clone()).collect()
+    }
+
+    // Seats.
+
+    /// Records that `player` holds `seat` at `table`.
+    pub fn seat_player(&self, player: &str, table: &str, seat: Seat) {
+        self.player_seats
+            .entry(player.to_owned())
+            .or_default()
+            .push((table.to_owned(), seat));
+    }
+
+    /// Drops a table from a player's seats (and the player, with no seat left).
+    pub fn forget_seat(&self, player: &str, table: &str) {
+        if let Some(mut seats) = self.player_seats.get_mut(player) {
+            seats.retain(|(t, _)| t != table);
+        }
+        self.player_seats
+            .remove_if(player, |_, seats| seats.is_empty());
+    }
+
+    /// The seats a player holds, as (table id, seat).
+    pub fn seats_of(&self, player: &str) -> Vec<(String, Seat)> {
+        self.player_seats
+            .get(player)
+            .map(|s| s.value().clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether a player holds any seat.
+    pub fn is_seated(&self, player: &str) -> bool {
+        self.player_seats.get(player).is_some_and(|s| !s.is_empty())
+    }
+
+    // Sessions.
+
+    /// The session of a resume token, if it is in memory.
+    pub fn session(&self, token: &str) -> Option<Session> {
+        self.sessions.get(token).map(|s| s.value().clone())
+    }
+
+    /// Keeps a session in memory under its resume token.
+    pub fn open_session(&self, token: &str, session: Session) {
+        self.sessions.insert(token.to_owned(), session);
+    }
+
+    /// Forgets a session kept in memory (it stays in the store for a later resume).
+    pub fn close_session(&self, token: &str) {
+        self.sessions.remove(token);
+    }
+}
