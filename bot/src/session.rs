@@ -57,6 +57,8 @@ pub struct SessionStats {
     /// Actions refused, whatever the code.
     pub refused: u64,
     pub resyncs: u64,
+    /// Snapshots that did not read back (a newer or broken server): the session kept what it had.
+    pub unreadable_snapshots: u64,
     pub hands: u64,
     pub matches: u64,
 }
@@ -431,7 +433,11 @@ impl Session {
                 };
                 self.last_seq = *seq;
                 self.turn_seen = true;
-                if let Some((config, knowledge)) = knowledge_from_snapshot(view, seat) {
+                let read = knowledge_from_snapshot(view, seat);
+                if read.is_none() {
+                    self.stats.unreadable_snapshots += 1;
+                }
+                if let Some((config, knowledge)) = read {
                     self.config = Some(config);
                     match knowledge {
                         Some(k) => match &mut self.bot {

@@ -8,6 +8,8 @@
 //! - [`log`]: a table's durable log, one postcard-encoded entry per change.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
 //! - [`error`]: the stable error codes, [`ErrorCode`].
+//! - [`convert`]: every conversion between rules types and wire types, both ways (the server
+//!   writes with it, clients read back with it).
 
 pub mod cards;
 pub mod codec;

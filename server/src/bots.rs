@@ -193,10 +193,14 @@ impl<L: TableLink> Bot<L> {
     }
 
     async fn on_message(&mut self, message: &ServerMessage) -> Next {
-        let refused = self.session.stats().refused;
+        let before = self.session.stats();
         let stuck = self.session.is_stuck();
         self.session.handle(message, &mut self.sends);
-        if self.session.stats().refused > refused {
+        let after = self.session.stats();
+        if after.unreadable_snapshots > before.unreadable_snapshots {
+            tracing::warn!("a snapshot the bot cannot read");
+        }
+        if after.refused > before.refused {
             if let ServerMessage::Error { code, message, .. } = message {
                 tracing::debug!("refused: {code}: {message}");
             }

@@ -11,18 +11,19 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Action, Players, Preset};
-use futures_util::stream::SplitSink;
+use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use hyper_util::rt::TokioIo;
+use tokio::io::AsyncReadExt;
 use tokio::sync::oneshot;
 use tokio_tungstenite::WebSocketStream;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::hello::{self, Greeted};
-use crate::outbound::{Inbox, Outbox};
+use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
 use crate::table::{Command, Request};
 use crate::{Session, Shared, lobby};
 
@@ -37,11 +38,27 @@ pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
 /// An upgraded connection's WebSocket.
 pub type WebSocket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
 
-/// Close codes (RFC 6455).
+/// Close codes (RFC 6455; 4000-4999 are the application's own).
 pub(crate) const CLOSE_NORMAL: u16 = 1000;
 pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
 pub(crate) const CLOSE_PROTOCOL: u16 = 1002;
 pub(crate) const CLOSE_POLICY: u16 = 1008;
+pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
+/// Another connection resumed this session and took its seats: not a fault of this one, and not
+/// one to resume from (two clients resuming in turn would take the session from each other for
+/// ever), so neither 1008 nor a code a client reconnects on.
+pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
+
+/// How long a connection the server closes goes on reading (and discarding) what the client
+/// still sends, until the client's close frame. Closing a TCP socket with unread input makes the
+/// kernel send a reset, and a reset can destroy what was sent last (the replies owed, the error,
+/// the close frame) before the client reads it: the client would see a dead connection (1006).
+const CLOSE_LINGER: Duration = Duration::from_secs(1);
+/// The most bytes that lingering reads: a client that never stops sending gets its reset.
+const CLOSE_LINGER_BYTES: usize = 1 << 20;
+
+/// The bytes of a refused frame searched for its request id (ids come first).
+const ID_PEEK: usize = 256;
 
 /// A token bucket: `rate` requests per second, bursts of `burst`.
 #[derive(Debug)]
@@ -143,6 +160,7 @@ impl Connection {
                 kick.clone(),
                 closing.clone(),
                 close_code.clone(),
+                out.kick_reason(),
                 greeted.binary,
             )
             .in_current_span(),
@@ -172,8 +190,8 @@ impl Connection {
 /// A connection past its hello: what the session's loop needs, and nothing of the hello.
 struct Established {
     this: Connection,
-    stream: futures_util::stream::SplitStream<WebSocket>,
-    writer: tokio::task::JoinHandle<()>,
+    stream: SplitStream<WebSocket>,
+    writer: tokio::task::JoinHandle<Option<SplitSink<WebSocket, Message>>>,
     kick: CancellationToken,
     closing: CancellationToken,
     close_code: Arc<AtomicU16>,
@@ -192,6 +210,10 @@ impl Established {
         let kicked = self.kick.cancelled();
         let shutdown = shutdown_token.cancelled();
         tokio::pin!(kicked, shutdown);
+        // Whether the server ends the connection (then it lingers for the client's close), and
+        // whether the last frame was refused unread (then only raw bytes may be drained).
+        let mut server_closes = true;
+        let mut unread_frame = false;
         loop {
             let frame = tokio::select! {
                 biased;
@@ -205,13 +227,27 @@ impl Established {
             };
             let message = match frame {
                 Some(Ok(message)) => message,
-                Some(Err(e)) => {
-                    tracing::debug!("read error: {e}");
+                Some(Err(WsError::Capacity(e))) => {
+                    // Above MAX_READ_FRAME: refused by its header, its payload never read (so
+                    // its id cannot be known).
+                    tracing::debug!("frame over the hard limit: {e}");
+                    self.this.out.send_message(too_big_to_read());
+                    self.close_code.store(CLOSE_TOO_BIG, Ordering::Relaxed);
+                    unread_frame = true;
                     break;
                 }
-                None => break,
+                Some(Err(e)) => {
+                    tracing::debug!("read error: {e}");
+                    server_closes = false;
+                    break;
+                }
+                None => {
+                    server_closes = false;
+                    break;
+                }
             };
             if matches!(message, Message::Close(_)) {
+                server_closes = false;
                 break;
             }
             if !Box::pin(self.this.on_frame(&message)).await {
@@ -227,18 +263,24 @@ impl Established {
             self.session_token,
             self.conn,
         );
-        Box::pin(goodbye).await;
+        let sink = Box::pin(goodbye).await;
+        if let (true, Some(sink)) = (server_closes, sink) {
+            if let Ok(socket) = self.stream.reunite(sink) {
+                Box::pin(linger(socket, unread_frame)).await;
+            }
+        }
     }
 }
 
-/// Tells the tables, then lets the writer drain and close.
+/// Tells the tables, then lets the writer drain and close; returns the writer's half of the
+/// socket if it sent its close frame.
 async fn goodbye(
     mut this: Connection,
-    writer: tokio::task::JoinHandle<()>,
+    writer: tokio::task::JoinHandle<Option<SplitSink<WebSocket, Message>>>,
     closing: CancellationToken,
     session_token: String,
     conn: u64,
-) {
+) -> Option<SplitSink<WebSocket, Message>> {
     let shared = this.shared.clone();
     let player = this.session.player.clone();
     let mut tables: HashSet<String> = this.spectating.drain().collect();
@@ -266,7 +308,47 @@ async fn goodbye(
     }
     closing.cancel();
     drop(this);
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    match tokio::time::timeout(Duration::from_secs(2), writer).await {
+        Ok(Ok(sink)) => sink,
+        _ => None,
+    }
+}
+
+/// After the server's close frame: reads and discards what the client still sends, until its
+/// close frame, the end of the stream, [`CLOSE_LINGER`] or [`CLOSE_LINGER_BYTES`], so that the
+/// socket is not closed with unread input (see [`CLOSE_LINGER`]). `raw`: a frame was refused by
+/// its header and its payload is still on the wire; the WebSocket layer would buffer that payload
+/// whole to go on, so only raw bytes are read past it.
+pub(crate) async fn linger(mut socket: WebSocket, raw: bool) {
+    let deadline = tokio::time::Instant::now() + CLOSE_LINGER;
+    if !raw {
+        loop {
+            match tokio::time::timeout_at(deadline, socket.next()).await {
+                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Err(_) => return,
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(WsError::Capacity(_)))) => break,
+                Ok(Some(Err(_))) => return,
+            }
+        }
+    }
+    let io = socket.get_mut();
+    let mut buffer = [0u8; 4096];
+    let mut drained = 0;
+    while drained < CLOSE_LINGER_BYTES {
+        match tokio::time::timeout_at(deadline, io.read(&mut buffer)).await {
+            Ok(Ok(n)) if n > 0 => drained += n,
+            _ => return,
+        }
+    }
+}
+
+/// The reply to a frame above [`MAX_READ_FRAME`], before the close (1009).
+pub(crate) fn too_big_to_read() -> ServerMessage {
+    error(
+        None,
+        ErrorCode::FrameTooLarge,
+        format!("a frame above {MAX_READ_FRAME} bytes closes the connection"),
+    )
 }
 
 impl Connection {
@@ -299,7 +381,7 @@ impl Connection {
         let request = match decoded.result {
             Ok(request) => request,
             Err(e) => {
-                self.out.send_message(decode_error(decoded.id, &e));
+                self.out.send_message(decode_error(message, decoded.id, &e));
                 return true;
             }
         };
@@ -597,17 +679,110 @@ impl Connection {
     }
 }
 
-pub(crate) fn decode_error(id: Option<u64>, e: &DecodeError) -> ServerMessage {
+/// The typed reply to an undecodable frame, with the request's id when it could be read (for a
+/// frame refused by its size, from the frame's beginning).
+pub(crate) fn decode_error(message: &Message, id: Option<u64>, e: &DecodeError) -> ServerMessage {
+    let id = match e {
+        DecodeError::TooLarge { .. } => id.or_else(|| peek_id(message)),
+        _ => id,
+    };
     error(id, e.error_code(), e.to_string())
 }
 
+/// The request id of a frame too large to decode, read cheaply from its first [`ID_PEEK`] bytes:
+/// in JSON a top-level `"id"` key with an integer value (a key inside a string or a nested
+/// object is not taken); in postcard the varint after a request's variant index (every request
+/// but `hello` has its id first). `None` when it is not there.
+fn peek_id(message: &Message) -> Option<u64> {
+    match message {
+        Message::Text(text) => peek_json_id(&text.as_bytes()[..text.len().min(ID_PEEK)]),
+        Message::Binary(bytes) => {
+            let head = &bytes[..bytes.len().min(ID_PEEK)];
+            let (variant, used) = varint(head)?;
+            // 1..=15: the requests (0 is hello, which has no id).
+            if !(1..=15).contains(&variant) {
+                return None;
+            }
+            varint(&head[used..]).map(|(id, _)| id)
+        }
+        _ => None,
+    }
+}
+
+/// `"id"` as a key of the outermost object: at depth 1, outside strings, followed by `:` and an
+/// unsigned integer that ends within the bytes given.
+fn peek_json_id(head: &[u8]) -> Option<u64> {
+    let mut depth = 0u32;
+    let mut i = 0;
+    while i < head.len() {
+        match head[i] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                let start = i + 1;
+                let mut end = start;
+                while end < head.len() && head[end] != b'"' {
+                    end += if head[end] == b'\\' { 2 } else { 1 };
+                }
+                if end >= head.len() {
+                    return None;
+                }
+                let key = &head[start..end];
+                i = end + 1;
+                let mut j = i;
+                while j < head.len() && head[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if depth == 1 && key == b"id" && head.get(j) == Some(&b':') {
+                    j += 1;
+                    while j < head.len() && head[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    let digits = head[j..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let after = head.get(j + digits)?;
+                    if digits == 0 || !matches!(after, b',' | b'}' | b' ' | b'\t' | b'\r' | b'\n') {
+                        return None;
+                    }
+                    return std::str::from_utf8(&head[j..j + digits]).ok()?.parse().ok();
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A postcard (LEB128) varint of at most ten bytes, and how many bytes it took.
+fn varint(bytes: &[u8]) -> Option<(u64, usize)> {
+    let mut value = 0u64;
+    for (i, byte) in bytes.iter().take(10).enumerate() {
+        value |= u64::from(byte & 0x7f).checked_shl(7 * i as u32)?;
+        if byte & 0x80 == 0 {
+            return Some((value, i + 1));
+        }
+    }
+    None
+}
+
+/// What a connection's first data frame turned out to be.
+pub(crate) enum FirstFrame {
+    Data(Message),
+    /// Above [`MAX_READ_FRAME`]: refused by its header, unread.
+    TooBig,
+    /// The client closed or the connection failed.
+    Gone,
+}
+
 /// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
-pub(crate) async fn next_data_frame(socket: &mut WebSocket) -> Option<Message> {
+pub(crate) async fn next_data_frame(socket: &mut WebSocket) -> FirstFrame {
     loop {
-        match socket.next().await? {
-            Ok(m @ (Message::Text(_) | Message::Binary(_))) => return Some(m),
-            Ok(Message::Close(_)) | Err(_) => return None,
-            Ok(_) => {}
+        match socket.next().await {
+            Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => return FirstFrame::Data(m),
+            Some(Err(WsError::Capacity(_))) => return FirstFrame::TooBig,
+            Some(Ok(Message::Close(_)) | Err(_)) | None => return FirstFrame::Gone,
+            Some(Ok(_)) => {}
         }
     }
 }
@@ -620,8 +795,9 @@ async fn write_loop(
     kick: CancellationToken,
     closing: CancellationToken,
     close_code: Arc<AtomicU16>,
+    kick_reason: KickReason,
     binary: bool,
-) {
+) -> Option<SplitSink<WebSocket, Message>> {
     let mut close = true;
     // Made once (see the reader loop): polled by reference in every round.
     let kicked = kick.cancelled();
@@ -631,10 +807,18 @@ async fn write_loop(
         tokio::select! {
             biased;
             _ = &mut kicked => {
-                let frame = CloseFrame { code: CLOSE_POLICY.into(), reason: "too slow".into() };
-                let _ = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
-                close = false;
-                break;
+                let frame = match kick_reason.get() {
+                    Some(Kicked::Replaced) => CloseFrame {
+                        code: CLOSE_TAKEN_OVER.into(),
+                        reason: "session taken over".into(),
+                    },
+                    Some(Kicked::TooSlow) | None => CloseFrame {
+                        code: CLOSE_POLICY.into(),
+                        reason: "too slow".into(),
+                    },
+                };
+                let sent = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
+                return matches!(sent, Ok(Ok(()))).then_some(sink);
             }
             frame = rx.recv() => {
                 let Some(frame) = frame else { break };
@@ -672,16 +856,18 @@ async fn write_loop(
             }
         }
     }
-    if close {
-        let code = close_code.load(Ordering::Relaxed);
-        let frame = CloseFrame {
-            code: code.into(),
-            reason: "".into(),
-        };
-        let _ = tokio::time::timeout(
-            Duration::from_secs(1),
-            sink.send(Message::Close(Some(frame))),
-        )
-        .await;
+    if !close {
+        return None;
     }
+    let code = close_code.load(Ordering::Relaxed);
+    let frame = CloseFrame {
+        code: code.into(),
+        reason: "".into(),
+    };
+    let sent = tokio::time::timeout(
+        Duration::from_secs(1),
+        sink.send(Message::Close(Some(frame))),
+    )
+    .await;
+    matches!(sent, Ok(Ok(()))).then_some(sink)
 }

@@ -125,6 +125,7 @@ pub async fn run(
         )),
         metrics: metrics_handle(),
     });
+    register_metrics();
     let restored = logs.len();
     for (id, entries) in logs {
         if let Err(e) = table::restore(&shared, id.clone(), entries) {
@@ -316,6 +317,26 @@ fn metrics_handle() -> PrometheusHandle {
             }
         })
         .clone()
+}
+
+/// Lists every gauge and counter at its current value (0 in a fresh process) before anything
+/// happens, so a scrape of a server that has done nothing shows the series, not an empty page
+/// (and rate() has a starting point). Adding zero changes nothing for a server that shares the
+/// process-wide recorder with another (as in tests).
+fn register_metrics() {
+    for gauge in ["burraco_connections", "burraco_tables", "burraco_bots"] {
+        metrics::gauge!(gauge).increment(0.0);
+    }
+    for counter in [
+        "burraco_actions_total",
+        "burraco_slow_clients_dropped_total",
+        "burraco_bot_refusals_total",
+    ] {
+        metrics::counter!(counter).increment(0);
+    }
+    for code in burraco_protocol::ErrorCode::ALL {
+        metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(0);
+    }
 }
 
 /// `n` random bytes from the operating system.

@@ -14,6 +14,7 @@
 //! the time from the action's arrival (`burraco_action_fanout_seconds`): the server's own share
 //! of "action to the last seat's event", without the client's.
 
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use axum::body::Bytes;
@@ -166,12 +167,50 @@ impl Drop for Fanout {
     }
 }
 
+/// Why a receiver was dropped: its connection's close frame says which (docs/PROTOCOL.md
+/// section 7), since a client must resume after the one and must not after the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kicked {
+    /// Its queue was full: it does not read fast enough.
+    TooSlow,
+    /// Another receiver took its place (a resume of the same session took its seats), or its
+    /// table stopped with it (a bot).
+    Replaced,
+}
+
+/// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
+/// first reason given wins.
+#[derive(Debug, Clone, Default)]
+pub struct KickReason(Arc<AtomicU8>);
+
+impl KickReason {
+    fn set(&self, why: Kicked) {
+        let code = match why {
+            Kicked::TooSlow => 1,
+            Kicked::Replaced => 2,
+        };
+        let _ = self
+            .0
+            .compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// `None` until the receiver is kicked.
+    pub fn get(&self) -> Option<Kicked> {
+        match self.0.load(Ordering::Acquire) {
+            1 => Some(Kicked::TooSlow),
+            2 => Some(Kicked::Replaced),
+            _ => None,
+        }
+    }
+}
+
 /// A receiver's bounded queue of frames, and the token that drops it when it falls behind.
 #[derive(Debug, Clone)]
 pub struct Outbox {
     id: u64,
     tx: mpsc::Sender<Outgoing>,
     kick: CancellationToken,
+    reason: KickReason,
 }
 
 /// The receiving end of an [`Outbox`]: frames one by one, batches unpacked in order.
@@ -230,6 +269,7 @@ impl Outbox {
                 id,
                 tx,
                 kick: kick.clone(),
+                reason: KickReason::default(),
             },
             Inbox {
                 rx,
@@ -281,6 +321,7 @@ impl Outbox {
                         conn = self.id,
                         "outbound queue full: dropping a slow client"
                     );
+                    self.reason.set(Kicked::TooSlow);
                     self.kick.cancel();
                 }
                 false
@@ -294,9 +335,16 @@ impl Outbox {
         self.send(Frame::new(message))
     }
 
-    /// Drops the receiver: its connection closes.
+    /// Drops the receiver because another takes its place (or its table stops with it): its
+    /// connection closes with the takeover's close code, not the slow reader's.
     pub fn kick(&self) {
+        self.reason.set(Kicked::Replaced);
         self.kick.cancel();
+    }
+
+    /// Why this receiver was kicked, readable by its writer once the kick token fires.
+    pub fn kick_reason(&self) -> KickReason {
+        self.reason.clone()
     }
 
     pub fn is_kicked(&self) -> bool {
@@ -332,6 +380,13 @@ mod tests {
         assert!(out.send(tick(4)));
         assert!(!out.send(tick(5)), "two slots: the third send is refused");
         assert!(out.is_kicked(), "and the receiver is kicked as too slow");
+        assert_eq!(out.kick_reason().get(), Some(Kicked::TooSlow));
+        out.kick();
+        assert_eq!(
+            out.kick_reason().get(),
+            Some(Kicked::TooSlow),
+            "the first reason stays"
+        );
         assert_eq!(seq(inbox.recv().await), Some(1));
         assert_eq!(seq(inbox.try_recv()), Some(2));
         assert_eq!(seq(inbox.recv().await), Some(3));

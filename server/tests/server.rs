@@ -20,6 +20,10 @@ mod hygiene;
 mod illegal;
 /// The durable table log's conformance suite, run on every implementation.
 mod log;
+/// What a client author meets first, on the raw socket: the hard frame limit (1009), the first
+/// frame, flooding (its replies, then 1008), a resume taking a session over (4001), the id of
+/// `frame_too_large`, names, `/metrics` from the start.
+mod newcomer;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;
