@@ -36,10 +36,6 @@ use tracing::Instrument;
 use crate::Shared;
 use crate::outbound::{Inbox, Outbox};
 
-mod handle;
-
-pub use handle::start;
-
 /// Outbox ids of bots have this bit set (connection ids never reach it), so a table can tell a
 /// bot's request from a connection's.
 pub const BOT_CONN: u64 = 1 << 63;

@@ -11,6 +11,7 @@ use burraco_protocol::log::{SeatHolder, TableEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Seat, Viewer};
 
+use super::bot_link::BotLink;
 use super::handle::TableHandle;
 use super::{BotRole, SeatSlot, TableActor};
 
@@ -81,7 +82,11 @@ impl TableActor {
         else {
             return;
         };
-        let out = crate::bots::start(&self.shared, handle, player, seat, role.level);
+        let link = BotLink {
+            table: handle,
+            player,
+        };
+        let out = crate::bots::spawn(&self.shared, &self.id, link, seat, role.level);
         out.send_message(self.snapshot(Viewer::Seat(seat)));
         if let Some(slot) = self.seats[seat.index()].as_mut() {
             if let Some(old) = slot.out.replace(out) {

@@ -10,11 +10,13 @@
 //! - [`replay_buffer`]: the latest events for `sync`;
 //! - [`clocks`]: move clock, round clock, the next deal, disconnect grace, lingering;
 //! - [`seating`] and [`bot_seats`]: who sits where, and the server bots the table seats;
+//!   [`bot_link`]: a bot's requests as the table's commands;
 //! - [`views`]: snapshots and the lobby's summary; [`chat`]; [`restore`]: rebuilding from the log.
 //!
 //! Every change a restart needs goes to the table's log ([`crate::log::TableLog`]) before anyone
 //! hears of it; an append the log refuses as stale (another writer) stops the actor at once.
 
+mod bot_link;
 mod bot_seats;
 mod chat;
 mod clocks;

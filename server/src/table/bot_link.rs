@@ -1,26 +1,22 @@
-//! The table's side of [`super::TableLink`], kept here only until the table implements it over
-//! its own handle: then this file goes, and the table calls [`super::spawn`] itself. It is the one
-//! place in the bots that names the table's types.
+//! The table's side of a server bot's link ([`crate::bots::TableLink`]): a bot's requests become
+//! the table's commands, sent over the table's own handle with the seat's player id, exactly as a
+//! connection's reader would send them. Here, not in the bots, so the bots never name the table's
+//! types (no import cycle).
 
-use std::sync::Arc;
-
-use burraco_bot::Level;
 use burraco_protocol::wire::ClientMessage;
-use burraco_rules::Seat;
 use tokio::sync::oneshot;
 
-use super::TableLink;
-use crate::Shared;
+use super::handle::{Command, Request, TableHandle};
+use crate::bots::TableLink;
 use crate::outbound::Outbox;
-use crate::table::{Command, Request, TableHandle};
 
 /// A bot's way to its table: the handle, and the player id the table knows the seat by.
-struct HandleLink {
-    table: TableHandle,
-    player: String,
+pub(super) struct BotLink {
+    pub(super) table: TableHandle,
+    pub(super) player: String,
 }
 
-impl TableLink for HandleLink {
+impl TableLink for BotLink {
     async fn send(&mut self, request: ClientMessage, out: &Outbox) -> bool {
         let req = |id| {
             // Replies come in order with the events on the outbox; nobody waits for `done`.
@@ -52,17 +48,4 @@ impl TableLink for HandleLink {
         };
         self.table.send(command).await
     }
-}
-
-/// Starts a bot playing `seat` of `table` as `player` (the id the table knows the seat by) and
-/// returns the outbox the table must send the seat's frames to, beginning with a snapshot.
-pub fn start(
-    shared: &Arc<Shared>,
-    table: TableHandle,
-    player: String,
-    seat: Seat,
-    level: Level,
-) -> Outbox {
-    let id = table.id().to_owned();
-    super::spawn(shared, &id, HandleLink { table, player }, seat, level)
 }
