@@ -1,5 +1,5 @@
 //! Durable state in one SQLite file (WAL mode): the tables' logs ([`TableLog`]), resume
-//! sessions, and what the HTTP API reads (hand records by table and by player, match results).
+//! sessions, and what the HTTP API reads (hand records by table and by player).
 //!
 //! One dedicated writer thread owns the write connection. Appends and session writes come over a
 //! bounded channel; the thread takes everything queued, checks each append's expected length,
@@ -17,7 +17,7 @@
 //! per table (with an index keyed by table, thousands of tables meant thousands of scattered pages
 //! per commit and per checkpoint, the latency cliff of docs/PERFORMANCE.md). `log_tables` holds
 //! each table's first rowid, so loading reads the log once, from the oldest table in play.
-//! Hand records and results are projected from their entries in the same transaction.
+//! Hand records are projected from their entries in the same transaction.
 //!
 //! Reads (startup recovery, the HTTP API) open their own connections: WAL lets them run beside the
 //! writer.
@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS sessions (
     token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS table_log (table_id TEXT NOT NULL, entry BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS log_tables (
-    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL, result TEXT);
+    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL, hand INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, hand));
 CREATE TABLE IF NOT EXISTS record_players (
@@ -259,19 +259,6 @@ impl Store {
         })
         .await
         .map_err(|_| StoreError::Closed)?
-    }
-
-    /// The stored match result of a table, if finished.
-    pub fn result(&self, table: &str) -> Result<Option<String>, StoreError> {
-        let conn = self.reader()?;
-        Ok(conn
-            .query_row(
-                "SELECT result FROM log_tables WHERE id = ?1",
-                [table],
-                |r| r.get::<_, Option<String>>(0),
-            )
-            .optional()?
-            .flatten())
     }
 }
 
@@ -590,15 +577,7 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
                     }
                 }
             }
-            EntryKind::MatchFinished => {
-                if let Ok(TableEntry::MatchFinished { result }) = TableEntry::decode(entry) {
-                    tx.prepare_cached(
-                        "UPDATE log_tables SET in_play = 0, result = ?2 WHERE id = ?1",
-                    )?
-                    .execute(params![table, result])?;
-                }
-            }
-            EntryKind::Closed => {
+            EntryKind::MatchFinished | EntryKind::Closed => {
                 tx.prepare_cached("UPDATE log_tables SET in_play = 0 WHERE id = ?1")?
                     .execute([table])?;
             }
