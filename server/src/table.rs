@@ -1033,7 +1033,7 @@ impl TableActor {
             };
             if let Some(old) = slot.out.replace(out.clone()) {
                 if old.id() != out.id() {
-                    old.kick();
+                    old.take_over();
                 }
             }
             let stand_in = slot.bot.is_some_and(|b| b.stand_in);
