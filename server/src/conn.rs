@@ -808,7 +808,7 @@ async fn write_loop(
             biased;
             _ = &mut kicked => {
                 let frame = match kick_reason.get() {
-                    Some(Kicked::Replaced) => CloseFrame {
+                    Some(Kicked::TakenOver) => CloseFrame {
                         code: CLOSE_TAKEN_OVER.into(),
                         reason: "session taken over".into(),
                     },

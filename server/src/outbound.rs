@@ -171,11 +171,11 @@ impl Drop for Fanout {
 /// section 7), since a client must resume after the one and must not after the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kicked {
-    /// Its queue was full: it does not read fast enough.
+    /// Its queue was full (it does not read fast enough), or it was dropped for any other reason
+    /// it may resume from ([`Outbox::kick`]).
     TooSlow,
-    /// Another receiver took its place (a resume of the same session took its seats), or its
-    /// table stopped with it (a bot).
-    Replaced,
+    /// A resume of the same session took its seats ([`Outbox::take_over`]): not to be resumed.
+    TakenOver,
 }
 
 /// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
@@ -187,7 +187,7 @@ impl KickReason {
     fn set(&self, why: Kicked) {
         let code = match why {
             Kicked::TooSlow => 1,
-            Kicked::Replaced => 2,
+            Kicked::TakenOver => 2,
         };
         let _ = self
             .0
@@ -198,7 +198,7 @@ impl KickReason {
     pub fn get(&self) -> Option<Kicked> {
         match self.0.load(Ordering::Acquire) {
             1 => Some(Kicked::TooSlow),
-            2 => Some(Kicked::Replaced),
+            2 => Some(Kicked::TakenOver),
             _ => None,
         }
     }
@@ -335,10 +335,18 @@ impl Outbox {
         self.send(Frame::new(message))
     }
 
-    /// Drops the receiver because another takes its place (or its table stops with it): its
-    /// connection closes with the takeover's close code, not the slow reader's.
+    /// Drops the receiver: its connection closes as a slow reader's does, and the client may
+    /// resume.
     pub fn kick(&self) {
-        self.reason.set(Kicked::Replaced);
+        self.reason.set(Kicked::TooSlow);
+        self.kick.cancel();
+    }
+
+    /// Drops the receiver because a newer connection of the same session took its seats: its
+    /// connection closes with the takeover's close code (4001), which a client must not resume
+    /// on, not the slow reader's.
+    pub fn take_over(&self) {
+        self.reason.set(Kicked::TakenOver);
         self.kick.cancel();
     }
 
@@ -381,7 +389,7 @@ mod tests {
         assert!(!out.send(tick(5)), "two slots: the third send is refused");
         assert!(out.is_kicked(), "and the receiver is kicked as too slow");
         assert_eq!(out.kick_reason().get(), Some(Kicked::TooSlow));
-        out.kick();
+        out.take_over();
         assert_eq!(
             out.kick_reason().get(),
             Some(Kicked::TooSlow),

@@ -313,7 +313,8 @@ impl TableActor {
             };
             if let Some(old) = slot.out.replace(out.clone()) {
                 if old.id() != out.id() {
-                    old.kick();
+                    // Not a slow reader: the session moved to a newer connection (4001).
+                    old.take_over();
                 }
             }
             let stand_in = slot.bot.is_some_and(|b| b.stand_in);

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Input, Phase};
 use tokio::time::Instant;
@@ -219,7 +220,7 @@ async fn fedibur_has_no_round_clock() {
         })
         .await;
     assert!(
-        matches!(&reply, ServerMessage::Error { code, .. } if code == "chat_closed"),
+        matches!(&reply, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::ChatClosed)),
         "{reply:?}"
     );
     let t = table.id.clone();

@@ -1,13 +1,14 @@
 use std::time::Duration;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::common::*;
 
-fn code_of(m: &ServerMessage) -> (&str, Option<u64>) {
+fn code_of(m: &ServerMessage) -> (Option<ErrorCode>, Option<u64>) {
     match m {
-        ServerMessage::Error { code, id, .. } => (code.as_str(), *id),
+        ServerMessage::Error { code, id, .. } => (ErrorCode::parse(code), *id),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -16,47 +17,61 @@ fn code_of(m: &ServerMessage) -> (&str, Option<u64>) {
 async fn malformed_and_oversized_frames_get_typed_errors_and_never_crash() {
     let server = TestServer::start().await;
     let mut c = server.client("fuzz").await;
-    let cases: &[(&str, &str, Option<u64>)] = &[
-        ("not json", "malformed_frame", None),
-        ("[1,2,3]", "malformed_frame", None),
-        (r#"{"id":3}"#, "malformed_frame", Some(3)),
-        (r#"{"type":"fly","id":4}"#, "invalid_message", Some(4)),
+    let cases: &[(&str, ErrorCode, Option<u64>)] = &[
+        ("not json", ErrorCode::MalformedFrame, None),
+        ("[1,2,3]", ErrorCode::MalformedFrame, None),
+        (r#"{"id":3}"#, ErrorCode::MalformedFrame, Some(3)),
+        (
+            r#"{"type":"fly","id":4}"#,
+            ErrorCode::InvalidMessage,
+            Some(4),
+        ),
         (
             r#"{"type":"discard","id":5,"table":"t","card":"1X"}"#,
-            "invalid_message",
+            ErrorCode::InvalidMessage,
             Some(5),
         ),
         (
             r#"{"type":"discard","id":6,"table":"t"}"#,
-            "invalid_message",
+            ErrorCode::InvalidMessage,
             Some(6),
         ),
         (
             r#"{"type":"open","id":7,"table":"t","cards":"7H","wild_at":null}"#,
-            "invalid_message",
+            ErrorCode::InvalidMessage,
             Some(7),
         ),
-        (r#"{"type":"ping","id":-1}"#, "invalid_message", None),
+        (
+            r#"{"type":"ping","id":-1}"#,
+            ErrorCode::InvalidMessage,
+            None,
+        ),
         (
             r#"{"type":"hello","version":"1.0","name":"again","resume":null}"#,
-            "unexpected_hello",
+            ErrorCode::UnexpectedHello,
             None,
         ),
     ];
     for (frame, code, id) in cases {
         assert!(c.send_raw(Message::Text((*frame).into())).await);
         let reply = c.read().await.expect("still connected");
-        assert_eq!(code_of(&reply), (*code, *id), "{frame}");
+        assert_eq!(code_of(&reply), (Some(*code), *id), "{frame}");
     }
     assert!(c.send_raw(Message::Binary(vec![250, 1, 2, 3].into())).await);
-    assert_eq!(code_of(&c.read().await.expect("open")).0, "malformed_frame");
+    assert_eq!(
+        code_of(&c.read().await.expect("open")).0,
+        Some(ErrorCode::MalformedFrame)
+    );
     // Above the protocol's limit: refused, connection kept.
     let big = format!(
         r#"{{"type":"ping","id":9,"pad":"{}"}}"#,
         "x".repeat(MAX_FRAME)
     );
     assert!(c.send_raw(Message::Text(big.into())).await);
-    assert_eq!(code_of(&c.read().await.expect("open")).0, "frame_too_large");
+    assert_eq!(
+        code_of(&c.read().await.expect("open")).0,
+        Some(ErrorCode::FrameTooLarge)
+    );
     c.barrier().await;
     // Far above it: the connection is closed, the server lives on.
     let huge = "x".repeat(MAX_FRAME * 8);
@@ -73,16 +88,16 @@ async fn the_version_rule_and_the_hello_rule() {
     for (first, code) in [
         (
             r#"{"type":"hello","version":"2.0","name":"x","resume":null}"#,
-            "unsupported_version",
+            ErrorCode::UnsupportedVersion,
         ),
         (
             r#"{"type":"hello","version":"one","name":"x","resume":null}"#,
-            "unsupported_version",
+            ErrorCode::UnsupportedVersion,
         ),
-        (r#"{"type":"ping","id":1}"#, "hello_required"),
+        (r#"{"type":"ping","id":1}"#, ErrorCode::HelloRequired),
         (
             r#"{"type":"hello","version":"1.0","name":"","resume":null}"#,
-            "invalid_name",
+            ErrorCode::InvalidName,
         ),
     ] {
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{}/ws", server.addr))
@@ -95,8 +110,8 @@ async fn the_version_rule_and_the_hello_rule() {
         };
         let reply: serde_json::Value = serde_json::from_str(reply.as_str()).expect("json");
         assert_eq!(reply["type"], "error");
-        assert_eq!(reply["code"], code, "{first}");
-        if code == "hello_required" {
+        assert_eq!(reply["code"], code.as_str(), "{first}");
+        if code == ErrorCode::HelloRequired {
             assert_eq!(
                 reply["id"], 1,
                 "the refused request's id comes back: {reply}"
@@ -146,11 +161,17 @@ async fn flooding_is_rate_limited_then_closed() {
     while let Some(m) = c.read_within(Duration::from_secs(5)).await {
         match m {
             ServerMessage::Pong { .. } => pongs += 1,
-            ServerMessage::Error { code, id, .. } if code == "rate_limited" => {
+            ServerMessage::Error { code, id, .. }
+                if ErrorCode::parse(&code) == Some(ErrorCode::RateLimited) =>
+            {
                 assert!(id.is_some(), "a refused request's id comes back");
                 limited += 1
             }
-            ServerMessage::Error { code, .. } if code == "flooding" => break,
+            ServerMessage::Error { code, .. }
+                if ErrorCode::parse(&code) == Some(ErrorCode::Flooding) =>
+            {
+                break;
+            }
             other => panic!("{other:?}"),
         }
     }

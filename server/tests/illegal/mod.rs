@@ -1,3 +1,4 @@
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Card, Phase};
 
@@ -19,7 +20,7 @@ fn assert_refused(reply: &ServerMessage, rule: &str) {
             message,
             ..
         } => {
-            assert_eq!(code, "illegal_action");
+            assert_eq!(ErrorCode::parse(code), Some(ErrorCode::IllegalAction));
             assert_eq!(r, rule, "{message}");
             assert!(!message.is_empty());
         }
@@ -139,7 +140,7 @@ async fn illegal_actions_are_refused_with_the_rule_and_change_nothing() {
         })
         .await;
     assert!(
-        matches!(&reply, ServerMessage::Error { code, .. } if code == "unknown_table"),
+        matches!(&reply, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::UnknownTable)),
         "{reply:?}"
     );
     let t = id.clone();
@@ -148,7 +149,7 @@ async fn illegal_actions_are_refused_with_the_rule_and_change_nothing() {
         .request(|i| ClientMessage::Ready { id: i, table: t })
         .await;
     assert!(
-        matches!(&reply, ServerMessage::Error { code, .. } if code == "table_started"),
+        matches!(&reply, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::TableStarted)),
         "{reply:?}"
     );
     let t = id.clone();
@@ -156,7 +157,7 @@ async fn illegal_actions_are_refused_with_the_rule_and_change_nothing() {
         .request(|i| ClientMessage::Draw { id: i, table: t })
         .await;
     assert!(
-        matches!(&reply, ServerMessage::Error { code, .. } if code == "not_seated"),
+        matches!(&reply, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::NotSeated)),
         "{reply:?}"
     );
 
