@@ -1,0 +1,430 @@
+//! One WebSocket connection: after its hello ([`crate::hello`]), a reader (this task: rate limit,
+//! decode, dispatch, one request at a time so replies keep their order) and a writer task (drains
+//! the bounded outbound queue: feeds every queued frame, then flushes once).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::time::Duration;
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
+use burraco_protocol::convert::TableAction;
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
+use burraco_rules::{Action, Players, Preset};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use hyper_util::rt::TokioIo;
+use tokio::io::AsyncReadExt;
+use tokio::sync::oneshot;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::hello::{self, Greeted};
+use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
+use crate::table::{Command, Request};
+use crate::{Session, Shared, lobby};
+
+/// Frames up to this size are read (and refused with `frame_too_large` above
+/// [`MAX_CLIENT_FRAME`]); anything larger closes the connection (close code 1009).
+pub const MAX_READ_FRAME: usize = 4 * MAX_CLIENT_FRAME;
+
+/// Bytes a connection's WebSocket may hold unsent (the socket is not taking them): beyond this
+/// the write fails and the connection closes, like a full outbound queue.
+pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
+
+/// An upgraded connection's WebSocket.
+pub type WebSocket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
+
+/// Close codes (RFC 6455; 4000-4999 are the application's own).
+pub(crate) const CLOSE_NORMAL: u16 = 1000;
+pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
+pub(crate) const CLOSE_PROTOCOL: u16 = 1002;
+pub(crate) const CLOSE_POLICY: u16 = 1008;
+pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
+/// Another connection resumed this session and took its seats: not a fault of this one, and not
+/// one to resume from (two clients resuming in turn would take the session from each other for
+/// ever), so neither 1008 nor a code a client reconnects on.
+pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
+
+/// How long a connection the server closes goes on reading (and discarding) what the client
+/// still sends, until the client's close frame. Closing a TCP socket with unread input makes the
+/// kernel send a reset, and a reset can destroy what was sent last (the replies owed, the error,
+/// the close frame) before the client reads it: the client would see a dead connection (1006).
+const CLOSE_LINGER: Duration = Duration::from_secs(1);
+/// The most bytes that lingering reads: a client that never stops sending gets its reset.
+const CLOSE_LINGER_BYTES: usize = 1 << 20;
+
+/// The bytes of a refused frame searched for its request id (ids come first).
+const ID_PEEK: usize = 256;
+
+/// A token bucket: `rate` requests per second, bursts of `burst`.
+#[derive(Debug)]
+struct TokenBucket {
+    tokens: f64,
+    rate: f64,
+    burst: f64,
+    last: tokio::time::Instant,
+}
+
+impl TokenBucket {
+    fn new(rate: u32, burst: u32) -> TokenBucket {
+        TokenBucket {
+            tokens: f64::from(burst),
+            rate: f64::from(rate),
+            burst: f64::from(burst),
+            last: tokio::time::Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = tokio::time::Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Serves one upgraded socket until it closes or the server shuts down.
+///
+/// Not an `async fn`: an async function keeps its arguments (the socket, ~1 KB) in its future for
+/// as long as the future lives, here the connection's whole life. The hello is boxed (its states
+/// are large and over once it is done), so the task holds only the session's loop.
+pub fn serve(socket: WebSocket, shared: Arc<Shared>) -> impl Future<Output = ()> + Send {
+    let conn = shared.next_conn_id();
+    let span = tracing::info_span!("conn", id = conn);
+    metrics::gauge!("burraco_connections").increment(1.0);
+    let hello = Box::pin(
+        async move {
+            let (socket, greeted) = hello::greet(socket, &shared).await?;
+            Some(Connection::establish(socket, greeted, shared, conn).await)
+        }
+        .instrument(span.clone()),
+    );
+    async move {
+        if let Some(established) = hello.await {
+            established.serve().await;
+        }
+        metrics::gauge!("burraco_connections").decrement(1.0);
+    }
+    .instrument(span)
+}
+
+struct Connection {
+    shared: Arc<Shared>,
+    out: Outbox,
+    session: Session,
+    spectating: HashSet<String>,
+    bucket: TokenBucket,
+    strikes: u32,
+}
+
+/// An error reply to a connection (counted by code; a table's refusals are counted by the table).
+pub(crate) fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+    metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
+    ServerMessage::error(id, code, message, None)
+}
+
+pub(crate) fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
+    match message {
+        Message::Text(text) => Some((false, codec::from_json(text.as_str(), MAX_CLIENT_FRAME))),
+        Message::Binary(bytes) => Some((true, codec::from_binary(bytes, MAX_CLIENT_FRAME))),
+        _ => None,
+    }
+}
+
+impl Connection {
+    /// Starts the writer, welcomes, moves the player's seats here: the session's loop can begin.
+    async fn establish(
+        socket: WebSocket,
+        greeted: Greeted,
+        shared: Arc<Shared>,
+        conn: u64,
+    ) -> Established {
+        let (sink, stream) = socket.split();
+        let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
+        let closing = CancellationToken::new();
+        let close_code = Arc::new(AtomicU16::new(CLOSE_NORMAL));
+        let writer = tokio::spawn(
+            write_loop(
+                sink,
+                rx,
+                kick.clone(),
+                closing.clone(),
+                close_code.clone(),
+                out.kick_reason(),
+                greeted.binary,
+            )
+            .in_current_span(),
+        );
+        hello::welcome(&shared, &greeted, &out).await;
+        let this = Connection {
+            bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
+            shared,
+            out,
+            session: greeted.session,
+            spectating: HashSet::new(),
+            strikes: 0,
+        };
+        Established {
+            this,
+            stream,
+            writer,
+            kick,
+            closing,
+            close_code,
+            session_token: greeted.token,
+            conn,
+        }
+    }
+}
+
+/// A connection past its hello: what the session's loop needs, and nothing of the hello.
+struct Established {
+    this: Connection,
+    stream: SplitStream<WebSocket>,
+    writer: tokio::task::JoinHandle<Option<SplitSink<WebSocket, Message>>>,
+    kick: CancellationToken,
+    closing: CancellationToken,
+    close_code: Arc<AtomicU16>,
+    session_token: String,
+    conn: u64,
+}
+
+impl Established {
+    /// Reads frames until the socket closes, the client is kicked or the server shuts down.
+    async fn serve(mut self) {
+        // A child of the server's shutdown token, waited on by one future made once: every poll
+        // of a token's future takes the token's lock and a fresh `cancelled()` registers a waiter
+        // under it, and the server-wide token's lock was contended by every task on both workers
+        // (4-5% of the server's CPU under load, `perf`). A child has a lock of its own.
+        let shutdown_token = self.this.shared.shutdown.child_token();
+        let kicked = self.kick.cancelled();
+        let shutdown = shutdown_token.cancelled();
+        tokio::pin!(kicked, shutdown);
+        // Whether the server ends the connection (then it lingers for the client's close), and
+        // whether the last frame was refused unread (then only raw bytes may be drained).
+        let mut server_closes = true;
+        let mut unread_frame = false;
+        loop {
+            let frame = tokio::select! {
+                biased;
+                _ = &mut kicked => break,
+                _ = &mut shutdown => {
+                    self.this.out.send_message(ServerMessage::Goodbye { reason: "server shutting down: reconnect later with your session".into() });
+                    self.close_code.store(CLOSE_GOING_AWAY, Ordering::Relaxed);
+                    break;
+                }
+                frame = self.stream.next() => frame,
+            };
+            let message = match frame {
+                Some(Ok(message)) => message,
+                Some(Err(WsError::Capacity(e))) => {
+                    // Above MAX_READ_FRAME: refused by its header, its payload never read (so
+                    // its id cannot be known).
+                    tracing::debug!("frame over the hard limit: {e}");
+                    self.this.out.send_message(too_big_to_read());
+                    self.close_code.store(CLOSE_TOO_BIG, Ordering::Relaxed);
+                    unread_frame = true;
+                    break;
+                }
+                Some(Err(e)) => {
+                    tracing::debug!("read error: {e}");
+                    server_closes = false;
+                    break;
+                }
+                None => {
+                    server_closes = false;
+                    break;
+                }
+            };
+            if matches!(message, Message::Close(_)) {
+                server_closes = false;
+                break;
+            }
+            if !Box::pin(self.this.on_frame(&message)).await {
+                self.close_code.store(CLOSE_POLICY, Ordering::Relaxed);
+                break;
+            }
+        }
+
+        let goodbye = goodbye(
+            self.this,
+            self.writer,
+            self.closing,
+            self.session_token,
+            self.conn,
+        );
+        let sink = Box::pin(goodbye).await;
+        if let (true, Some(sink)) = (server_closes, sink) {
+            if let Ok(socket) = self.stream.reunite(sink) {
+                Box::pin(linger(socket, unread_frame)).await;
+            }
+        }
+    }
+}
+
+/// Tells the tables, then lets the writer drain and close; returns the writer's half of the
+/// socket if it sent its close frame.
+async fn goodbye(
+    mut this: Connection,
+    writer: tokio::task::JoinHandle<Option<SplitSink<WebSocket, Message>>>,
+    closing: CancellationToken,
+    session_token: String,
+    conn: u64,
+) -> Option<SplitSink<WebSocket, Message>> {
+    let shared = this.shared.clone();
+    let player = this.session.player.clone();
+    let mut tables: HashSet<String> = this.spectating.drain().collect();
+    tables.extend(
+        shared
+            .directory
+            .seats_of(&player)
+            .into_iter()
+            .map(|(t, _)| t),
+    );
+    for table in tables {
+        if let Some(handle) = lobby::find(&shared, &table) {
+            handle
+                .send(Command::Detach {
+                    player: player.clone(),
+                    conn,
+                })
+                .await;
+        }
+    }
+    // A player with no seat left keeps no session in memory (it is in the store, for a
+    // later resume).
+    if !shared.directory.is_seated(&player) {
+        shared.directory.close_session(&session_token);
+    }
+    closing.cancel();
+    drop(this);
+    match tokio::time::timeout(Duration::from_secs(2), writer).await {
+        Ok(Ok(sink)) => sink,
+        _ => None,
+    }
+}
+
+/// After the server's close frame: reads and discards what the client still sends, until its
+/// close frame, the end of the stream, [`CLOSE_LINGER`] or [`CLOSE_LINGER_BYTES`], so that the
+/// socket is not closed with unread input (see [`CLOSE_LINGER`]). `raw`: a frame was refused by
+/// its header and its payload is still on the wire; the WebSocket layer would buffer that payload
+/// whole to go on, so only raw bytes are read past it.
+pub(crate) async fn linger(mut socket: WebSocket, raw: bool) {
+    let deadline = tokio::time::Instant::now() + CLOSE_LINGER;
+    if !raw {
+        loop {
+            match tokio::time::timeout_at(deadline, socket.next()).await {
+                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Err(_) => return,
+                Ok(Some(Ok(_))) => {}
+                Ok(Some(Err(WsError::Capacity(_)))) => break,
+                Ok(Some(Err(_))) => return,
+            }
+        }
+    }
+    let io = socket.get_mut();
+    let mut buffer = [0u8; 4096];
+    let mut drained = 0;
+    while drained < CLOSE_LINGER_BYTES {
+        match tokio::time::timeout_at(deadline, io.read(&mut buffer)).await {
+            Ok(Ok(n)) if n > 0 => drained += n,
+            _ => return,
+        }
+    }
+}
+
+/// The reply to a frame above [`MAX_READ_FRAME`], before the close (1009).
+pub(crate) fn too_big_to_read() -> ServerMessage {
+    error(
+        None,
+        ErrorCode::FrameTooLarge,
+        format!("a frame above {MAX_READ_FRAME} bytes closes the connection"),
+    )
+}
+
+impl Connection {
+    /// Handles one frame; false closes the connection.
+    async fn on_frame(&mut self, message: &Message) -> bool {
+        let Some((_, decoded)) = decode(message) else {
+            return true;
+        };
+        if !self.bucket.take() {
+            self.strikes += 1;
+            self.out.send_message(error(
+                decoded
+                    .result
+                    .as_ref()
+                    .map_or(decoded.id, ClientMessage::id),
+                ErrorCode::RateLimited,
+                "too many requests: slow down",
+            ));
+            if self.strikes > self.shared.config.rate_strikes {
+                self.out.send_message(error(
+                    None,
+                    ErrorCode::Flooding,
+                    "too many requests refused: closing",
+                ));
+                return false;
+            }
+            return true;
+        }
+        self.strikes = 0;
+        let request = match decoded.result {
+            Ok(request) => request,
+            Err(e) => {
+                self.out.send_message(decode_error(message, decoded.id, &e));
+                return true;
+            }
+        };
+        self.dispatch(request).await;
+        true
+    }
+}
+
+/// The typed reply to an undecodable frame, with the request's id when it could be read (for a
+/// frame refused by its size, from the frame's beginning).
+pub(crate) fn decode_error(message: &Message, id: Option<u64>, e: &DecodeError) -> ServerMessage {
+    let id = match e {
+        DecodeError::TooLarge { .. } => id.or_else(|| peek_id(message)),
+        _ => id,
+    };
+    error(id, e.error_code(), e.to_string())
+}
+
+/// What a connection's first data frame turned out to be.
+pub(crate) enum FirstFrame {
+    Data(Message),
+    /// Above [`MAX_READ_FRAME`]: refused by its header, unread.
+    TooBig,
+    /// The client closed or the connection failed.
+    Gone,
+}
+
+/// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
+pub(crate) async fn next_data_frame(socket: &mut WebSocket) -> FirstFrame {
+    loop {
+        match socket.next().await {
+            Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => return FirstFrame::Data(m),
+            Some(Err(WsError::Capacity(_))) => return FirstFrame::TooBig,
+            Some(Ok(Message::Close(_)) | Err(_)) | None => return FirstFrame::Gone,
+            Some(Ok(_)) => {}
+        }
+    }
+}
+
+mod dispatch;
+mod peek;
+mod writer;
+
+use peek::peek_id;
+use writer::write_loop;

@@ -1,0 +1,89 @@
+//! The writer task of a connection: drains the bounded outbound queue, feeding every queued
+//! frame and flushing once; closes with the code the reader chose, or the kick's own.
+
+use super::*;
+
+/// Feeds every queued frame, flushes once; stops when kicked (slow client) or closing (after
+/// draining what is queued, e.g. a goodbye).
+pub(super) async fn write_loop(
+    mut sink: SplitSink<WebSocket, Message>,
+    mut rx: Inbox,
+    kick: CancellationToken,
+    closing: CancellationToken,
+    close_code: Arc<AtomicU16>,
+    kick_reason: KickReason,
+    binary: bool,
+) -> Option<SplitSink<WebSocket, Message>> {
+    let mut close = true;
+    // Made once (see the reader loop): polled by reference in every round.
+    let kicked = kick.cancelled();
+    let closed = closing.cancelled();
+    tokio::pin!(kicked, closed);
+    loop {
+        tokio::select! {
+            biased;
+            _ = &mut kicked => {
+                let frame = match kick_reason.get() {
+                    Some(Kicked::TakenOver) => CloseFrame {
+                        code: CLOSE_TAKEN_OVER.into(),
+                        reason: "session taken over".into(),
+                    },
+                    Some(Kicked::TooSlow) | None => CloseFrame {
+                        code: CLOSE_POLICY.into(),
+                        reason: "too slow".into(),
+                    },
+                };
+                let sent = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
+                return matches!(sent, Ok(Ok(()))).then_some(sink);
+            }
+            frame = rx.recv() => {
+                let Some(frame) = frame else { break };
+                let write = async {
+                    for m in frame.to_ws_frames(binary) {
+                        sink.feed(m).await?;
+                    }
+                    for _ in 0..256 {
+                        let Some(frame) = rx.try_recv() else { break };
+                        for m in frame.to_ws_frames(binary) {
+                            sink.feed(m).await?;
+                        }
+                    }
+                    sink.flush().await
+                };
+                let result = tokio::select! {
+                    biased;
+                    _ = &mut kicked => continue,
+                    result = write => result,
+                };
+                if result.is_err() {
+                    close = false;
+                    break;
+                }
+            }
+            _ = &mut closed => {
+                'drain: while let Some(frame) = rx.try_recv() {
+                    for m in frame.to_ws_frames(binary) {
+                        if sink.feed(m).await.is_err() {
+                            break 'drain;
+                        }
+                    }
+                }
+                break;
+            }
+        }
+    }
+    if !close {
+        return None;
+    }
+    let code = close_code.load(Ordering::Relaxed);
+    let frame = CloseFrame {
+        code: code.into(),
+        reason: "".into(),
+    };
+    let sent = tokio::time::timeout(
+        Duration::from_secs(1),
+        sink.send(Message::Close(Some(frame))),
+    )
+    .await;
+    matches!(sent, Ok(Ok(()))).then_some(sink)
+}
