@@ -1,3 +1,4 @@
+use burraco_protocol::ErrorCode;
 use burraco_protocol::record::HandRecord;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{HandEnd, Seat, Side};
@@ -247,7 +248,7 @@ async fn the_next_hand_is_dealt_when_every_player_is_ready() {
         })
         .await;
     assert!(
-        matches!(&refused, ServerMessage::Error { code, .. } if code == "table_started"),
+        matches!(&refused, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::TableStarted)),
         "{refused:?}"
     );
     table.play_hand(&mut mirror, NoCheck).await;
@@ -336,7 +337,7 @@ async fn a_waiting_table_everyone_left_leaves_the_list() {
         })
         .await;
     assert!(
-        matches!(&refused, ServerMessage::Error { code, .. } if code == "unknown_table"),
+        matches!(&refused, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::UnknownTable)),
         "{refused:?}"
     );
 }
