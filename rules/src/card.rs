@@ -150,7 +150,8 @@ impl Card {
     }
 
     /// A key that sorts cards "secondo norma": higher key = discarded first by the clock.
-    /// Highest value first, then rank order (joker, 2, A, K, ..., 3), then suit order (H, D, C, S).
+    /// Highest value first, then suit order (H, D, C, S), then rank order (joker, 2, A, K, ..., 3):
+    /// the FITAB definition (RULES.md section 2), so of K♠ and Q♥, both 10 points, Q♥ goes first.
     pub fn norma_key(self) -> u16 {
         let rank_strength: u16 = match self.rank() {
             None => 14,
@@ -159,8 +160,8 @@ impl Card {
             Some(r) => u16::from(r.number()) - 2, // 3 -> 1, ..., K -> 11
         };
         let suit_strength = self.suit().map_or(0, |s| 3 - u16::from(s.index()));
-        // Points dominate: a value class never overlaps the next (rank_strength*4+suit < 64).
-        (self.points() as u16) * 64 + rank_strength * 4 + suit_strength
+        // Points dominate (suit_strength*16+rank_strength < 64), then the suit, then the rank.
+        (self.points() as u16) * 64 + suit_strength * 16 + rank_strength
     }
 }
 

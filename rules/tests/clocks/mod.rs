@@ -144,9 +144,10 @@ fn clock_expiry_draws_then_discards_the_highest_card() {
                 seat: N,
                 card: c("3S")
             },
+            // Five 10-point cards: hearts first (RULES.md 2), so JH.
             Event::Discarded {
                 seat: N,
-                card: c("KC")
+                card: c("JH")
             },
         ]
     );
@@ -172,8 +173,8 @@ fn clock_expiry_is_refused_without_a_move_clock() {
     }
 }
 
-/// RULES.md 2 "secondo norma": highest value first; equal values by rank order (joker, 2, A, K,
-/// ..., 3); then by suit order (hearts, diamonds, clubs, spades).
+/// RULES.md 2 "secondo norma" (the FITAB definition): highest value first; equal values by suit
+/// order (hearts, diamonds, clubs, spades); within one suit by rank order (joker, 2, A, K, ..., 3).
 #[test]
 fn clock_expiry_follows_the_norma_order() {
     let low = [
@@ -184,13 +185,13 @@ fn clock_expiry_follows_the_norma_order() {
         ("2S 2H AH", "2H"),
         ("2C 2D KH", "2D"),
         ("AS KH QH", "AS"),
-        ("KS QH JH", "KS"),
+        ("KS QH JH", "QH"),
         ("KS KH QD", "KH"),
-        ("KC KD 10H", "KD"),
+        ("KC KD 10H", "10H"),
         ("8S 7H 7D", "8S"),
-        ("7S 6H 5D", "7S"),
+        ("7S 6H 5D", "6H"),
         ("7S 7H 7C", "7H"),
-        ("10S 9H 8H", "10S"),
+        ("10S 9H 8H", "9H"),
     ] {
         let mut hand: Vec<&str> = cards.split(' ').collect();
         hand.extend_from_slice(&low[hand.len()..]);
