@@ -5,7 +5,7 @@
 use burraco_protocol::ErrorCode;
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::wire::{ServerMessage, WireSeat};
-use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Seat, Side};
+use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Side};
 use tokio::time::Instant;
 
 use super::hand_log::HandLog;
@@ -111,18 +111,7 @@ impl TableActor {
     /// at once), or at the latest `next_hand_delay` after this hand's end, so nobody is hurried
     /// past the score and nobody waits for a player who has gone.
     fn await_next_hand(&mut self) {
-        let mut bots = Vec::new();
-        for seat in Seat::ALL {
-            if let Some(slot) = self.seats[seat.index()].as_mut() {
-                slot.ready = slot.bot.is_some();
-                if slot.ready {
-                    bots.push(seat);
-                }
-            }
-        }
-        for seat in bots {
-            self.publish_ready(seat);
-        }
+        self.reset_ready();
         let now = Instant::now();
         self.next_hand_at = Some(if self.all_ready() {
             now

@@ -160,9 +160,9 @@ impl TableActor {
         Some(slot)
     }
 
-    /// After a seat is freed before the match, everyone must ready again; bots are ready at
-    /// once (and say so).
-    fn reset_ready(&mut self) {
+    /// Everyone must ready again (a seat was freed before the match, or a hand ended); bots are
+    /// ready at once (and say so).
+    pub(super) fn reset_ready(&mut self) {
         let mut bots = Vec::new();
         for seat in Seat::ALL {
             if let Some(slot) = self.seats[seat.index()].as_mut() {

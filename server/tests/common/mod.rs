@@ -594,28 +594,7 @@ impl Mirror {
 }
 
 pub fn to_request(action: &Action, table: String, id: u64) -> ClientMessage {
-    match action.clone() {
-        Action::Draw => ClientMessage::Draw { id, table },
-        Action::PickUp => ClientMessage::PickUp { id, table },
-        Action::Open { cards, wild_at } => ClientMessage::Open {
-            id,
-            table,
-            cards,
-            wild_at,
-        },
-        Action::Attach {
-            meld,
-            cards,
-            wild_at,
-        } => ClientMessage::Attach {
-            id,
-            table,
-            meld,
-            cards,
-            wild_at,
-        },
-        Action::Discard { card } => ClientMessage::Discard { id, table, card },
-    }
+    ClientMessage::action(action, id, &table)
 }
 
 /// What one party may know of the cards (RULES.md section 12), as the most copies of each card
