@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
@@ -81,6 +82,13 @@ pub enum Command {
         name: String,
         text: Option<String>,
         phrase: Option<String>,
+        req: Request,
+    },
+    /// A seated player of a waiting table fills the free seats with server bots of `level`
+    /// (`None`: the table's level, else expert).
+    AddBots {
+        player: String,
+        level: Option<Level>,
         req: Request,
     },
     /// A resumed session's new connection takes over the player's seat.

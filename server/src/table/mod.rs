@@ -297,6 +297,7 @@ impl TableActor {
                 phrase,
                 req,
             } => self.chat(&player, name, text, phrase, req),
+            Command::AddBots { player, level, req } => self.add_bots(&player, level, req).await,
             Command::Attach { player, out } => self.attach(&player, out),
             Command::Detach { player, conn } => self.detach(&player, conn),
         }
