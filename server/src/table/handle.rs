@@ -110,6 +110,8 @@ pub struct TableInfo {
     pub private: bool,
     pub free_seats: usize,
     pub waiting: bool,
+    /// The match is over: the table lingers for `sync` and its records, out of the lobby.
+    pub finished: bool,
 }
 
 /// Why a table did not take a command.

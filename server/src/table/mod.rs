@@ -197,6 +197,7 @@ impl TableActor {
             private,
             free_seats: config.players().count(),
             waiting: true,
+            finished: false,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.

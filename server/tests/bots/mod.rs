@@ -508,3 +508,54 @@ async fn a_seated_player_adds_bots_to_a_waiting_table() {
     assert!(dora.discards > 0, "dora played her turns against the bot");
     server.stop().await;
 }
+
+/// A table created with bots and no `clocks` setting gets relaxed clocks (most often one person
+/// playing alone); clocks named in the settings are kept, and a preset without clocks has none.
+#[tokio::test]
+async fn a_table_with_bots_gets_relaxed_clocks_unless_it_names_them() {
+    let server = TestServer::with(|c| c.bot_delay = Duration::from_secs(3600)).await;
+    let cases = [
+        ("fitab", None, Some(BotLevel::Random), "relaxed"),
+        ("feburit", None, Some(BotLevel::Random), "relaxed"),
+        (
+            "fitab",
+            Some("federation"),
+            Some(BotLevel::Random),
+            "federation",
+        ),
+        ("fitab", Some("off"), Some(BotLevel::Random), "off"),
+        ("fedibur", None, Some(BotLevel::Random), "off"),
+        ("fitab", None, None, "federation"),
+    ];
+    for (preset, clocks, bots, expected) in cases {
+        let mut client = server.client("anna").await;
+        let settings = WireSettings {
+            clocks: clocks.map(str::to_owned),
+            ..settings(preset, 4, Some(1), "off")
+        };
+        let reply = client
+            .request(|id| ClientMessage::CreateTable {
+                id,
+                settings,
+                private: false,
+                bots,
+            })
+            .await;
+        assert!(
+            matches!(reply, ServerMessage::TableCreated { .. }),
+            "{reply:?}"
+        );
+        let ServerMessage::Snapshot { view, .. } = client
+            .wait(|m| matches!(m, ServerMessage::Snapshot { .. }))
+            .await
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            view.settings.clocks.as_deref(),
+            Some(expected),
+            "{preset} clocks {clocks:?} bots {bots:?}"
+        );
+    }
+    server.stop().await;
+}
