@@ -504,10 +504,12 @@ impl Session {
                 }
             }
             M::Error {
-                id, code, message, ..
+                id,
+                code: text,
+                message,
+                ..
             } => {
-                let code_text = code;
-                let code = ErrorCode::parse(code);
+                let code = ErrorCode::parse(text);
                 if id.is_some() && *id == self.ready_id {
                     self.ready_id = None;
                     if code == Some(ErrorCode::TableStarted) {
@@ -518,7 +520,7 @@ impl Session {
                 }
                 self.stats.errors += 1;
                 // The text as sent: a newer server's code is kept, and read as a plain refusal.
-                self.last_error = Some(format!("{code_text}: {message}"));
+                self.last_error = Some(format!("{text}: {message}"));
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
                     match (&self.request, code) {
