@@ -1,7 +1,8 @@
 //! The client protocol as a state machine without IO: feed it server messages, send what it
-//! returns. It says hello (resuming when it has a token), takes a seat, readies, keeps the seat's
-//! knowledge from the events, detects sequence gaps and resyncs, and asks its [`SeatBot`] for an
-//! action when the seat is on turn and the previous action's effects have arrived.
+//! returns. It says hello (resuming when it has a token), takes a seat, readies (before the match
+//! and between hands), keeps the seat's knowledge from the events, detects sequence gaps and
+//! resyncs, and asks its [`SeatBot`] for an action when the seat is on turn and the previous
+//! action's effects have arrived.
 //!
 //! The async [`crate::client`] drives it over one WebSocket; the load tester drives thousands; the
 //! server runs one per bot seat ([`Session::seated`]: the table seats it, so no hello, no seat
@@ -119,6 +120,10 @@ pub struct Session {
     turn_seen: bool,
     /// Seated by the table rather than by its own request ([`Session::seated`]).
     given_seat: bool,
+    /// The `ready` said between hands, until its reply. Its `table_started` refusal is expected,
+    /// not an error: a hand's record does not say whether the match ends with it, and the next
+    /// hand may be dealt (its delay over) before the ready arrives.
+    ready_id: Option<u64>,
     last_error: Option<String>,
     stats: SessionStats,
 }
@@ -202,6 +207,7 @@ impl Session {
             refusals: 0,
             turn_seen: false,
             given_seat: false,
+            ready_id: None,
             last_error: None,
             stats: SessionStats::default(),
         }
@@ -316,6 +322,7 @@ impl Session {
         // Whatever was in flight on the old connection is answered by the resync.
         self.pending = None;
         self.sync_id = None;
+        self.ready_id = None;
         ClientMessage::Hello {
             version: protocol_version(),
             name: self.name.clone(),
@@ -369,6 +376,20 @@ impl Session {
             table,
             last_seq: self.last_seq,
         });
+    }
+
+    /// Between hands the next hand is dealt once every player is ready (or after the server's
+    /// delay): say so at once. A seat the table gave is readied by the table itself.
+    fn ready_between_hands(&mut self, out: &mut Vec<ClientMessage>) {
+        if self.given_seat || self.ready_id.is_some() {
+            return;
+        }
+        let Some(table) = self.table.clone() else {
+            return;
+        };
+        let id = self.id();
+        self.ready_id = Some(id);
+        out.push(ClientMessage::Ready { id, table });
     }
 
     fn new_bot(&mut self, config: Config, seat: Seat) -> SeatBot {
@@ -457,10 +478,20 @@ impl Session {
                     p.effect_seen = true;
                 }
                 self.refused.clear();
+                // Caught up between hands (a resume, a gap too old to replay) with the hand's
+                // record never seen: the ready it would have said.
+                let waiting_for_us = view.status == "between_hands"
+                    && view.seats.iter().any(|s| s.seat.0 == seat && !s.ready);
+                if waiting_for_us {
+                    self.ready_between_hands(out);
+                }
             }
             M::Ok { id } => {
                 if self.sync_id == Some(*id) {
                     self.sync_id = None;
+                }
+                if self.ready_id == Some(*id) {
+                    self.ready_id = None;
                 }
                 if let Some(p) = &mut self.pending
                     && p.id == *id
@@ -473,12 +504,23 @@ impl Session {
                 }
             }
             M::Error {
-                id, code, message, ..
+                id,
+                code: text,
+                message,
+                ..
             } => {
+                let code = ErrorCode::parse(text);
+                if id.is_some() && *id == self.ready_id {
+                    self.ready_id = None;
+                    if code == Some(ErrorCode::TableStarted) {
+                        // The match ended with that hand, or the next was dealt first: nothing
+                        // was refused that the session needed.
+                        return;
+                    }
+                }
                 self.stats.errors += 1;
                 // The text as sent: a newer server's code is kept, and read as a plain refusal.
-                self.last_error = Some(format!("{code}: {message}"));
-                let code = ErrorCode::parse(code);
+                self.last_error = Some(format!("{text}: {message}"));
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
                     match (&self.request, code) {
@@ -581,8 +623,10 @@ impl Session {
             }
             return;
         }
-        if let M::MatchEnded { .. } = message {
-            self.match_ended(out);
+        match message {
+            M::HandRecord { .. } => self.ready_between_hands(out),
+            M::MatchEnded { .. } => self.match_ended(out),
+            _ => {}
         }
     }
 
@@ -802,6 +846,96 @@ mod tests {
             [ClientMessage::QuickPlay { id, .. }] => *id,
             other => panic!("a quick play, not {other:?}"),
         }
+    }
+
+    /// A quick-play session seated at table `t` in `seat`, with the snapshot `snapshot` read.
+    fn seated_by_request(seat: Seat, snapshot: &ServerMessage) -> Session {
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let mut out = Vec::new();
+        let seated = ServerMessage::Seated {
+            id,
+            table: "t".into(),
+            seat: WireSeat(seat),
+        };
+        session.handle(&seated, &mut out);
+        assert!(matches!(out.as_slice(), [ClientMessage::Ready { .. }]));
+        out.clear();
+        session.handle(snapshot, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        session
+    }
+
+    fn hand_record(seq: u64) -> ServerMessage {
+        ServerMessage::HandRecord {
+            table: "t".into(),
+            seq,
+            hand: 1,
+            record: "{}".into(),
+        }
+    }
+
+    /// Between hands a client says ready at once (the table deals when all have); the refusal of
+    /// that ready once the match is over is expected and changes nothing. A seat the table gave
+    /// says nothing: the table readies it.
+    #[test]
+    fn a_client_readies_between_hands_and_shrugs_off_the_match_end() {
+        let (seat, snapshot) = snapshot_on_turn();
+        let mut session = seated_by_request(seat, &snapshot);
+        let mut out = Vec::new();
+        session.handle(&hand_record(6), &mut out);
+        let [ClientMessage::Ready { id, table }] = out.as_slice() else {
+            panic!("a ready after the hand's record, not {out:?}");
+        };
+        assert_eq!(table, "t");
+        let id = *id;
+        out.clear();
+        let before = session.stats();
+        let refused = ServerMessage::error(Some(id), ErrorCode::TableStarted, "over", None);
+        session.handle(&refused, &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        assert_eq!(session.stats(), before);
+        assert_eq!(session.last_error(), None);
+        assert_eq!(session.stage(), Stage::Seated);
+        assert!(session.ready_to_act(), "still the seat's turn to play");
+
+        let mut seated = seated_on_turn();
+        seated.handle(&hand_record(6), &mut out);
+        assert!(
+            out.is_empty(),
+            "a seat the table gave asks for nothing: {out:?}"
+        );
+    }
+
+    /// A session that comes back between hands without the hand's record (a snapshot instead)
+    /// says the ready it missed, unless the snapshot shows it said it already.
+    #[test]
+    fn a_snapshot_between_hands_gets_the_missed_ready() {
+        let (seat, snapshot) = snapshot_on_turn();
+        let between = |ready: bool| {
+            let ServerMessage::Snapshot { table, seq, view } = &snapshot else {
+                unreachable!()
+            };
+            let mut view = view.clone();
+            view.status = "between_hands".into();
+            for s in &mut view.seats {
+                s.ready = ready && s.seat.0 == seat;
+            }
+            ServerMessage::Snapshot {
+                table: table.clone(),
+                seq: seq + 10,
+                view,
+            }
+        };
+        let mut session = seated_by_request(seat, &snapshot);
+        let mut out = Vec::new();
+        session.handle(&between(true), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        session.handle(&between(false), &mut out);
+        assert!(
+            matches!(out.as_slice(), [ClientMessage::Ready { .. }]),
+            "{out:?}"
+        );
     }
 
     /// A lost race for the last seat is retried; any other refusal, including a code this

@@ -7,7 +7,8 @@ first). It never melds, so every discard it makes is legal; a refusal is still h
 trying the next card.
 
 It follows the whole recipe of docs/BOTS.md: it applies table events strictly in `seq` order
-(a gap: `sync` from the last one applied; a `snapshot` replaces what it knew), and when the
+(a gap: `sync` from the last one applied; a `snapshot` replaces what it knew), says `ready`
+after each hand's record (the next hand is dealt when every player has), and when the
 connection drops it reconnects with its resume token (backing off up to 5 s) and syncs.
 `--drop-after N` cuts its own connection once, after its N-th discard, to exercise that path.
 
@@ -174,6 +175,7 @@ def main():
     sync_id = None      # the sync on its way: events past a gap wait for it
     phase = None        # our turn: "take" (draw next), "play" (discard next), None (not ours)
     pending = None      # the id of our draw or discard on its way
+    ready_id = None     # the id of our ready between hands on its way
     tried = []          # discards refused this turn
     discards = 0
     hands_played = 0
@@ -196,10 +198,17 @@ def main():
         nonlocal sync_id
         sync_id = send({"type": "sync", "id": 0, "table": table, "last_seq": last_seq})
 
+    def ready_between_hands():
+        """The next hand is dealt once every player is ready: say so (once per wait)."""
+        nonlocal ready_id
+        if ready_id is None:
+            ready_id = send({"type": "ready", "id": 0, "table": table})
+
     def hello():
-        nonlocal ws, pending
+        nonlocal ws, pending, ready_id
         ws = connect(args.url)
         pending = None  # its reply went to the old connection: the sync tells what happened
+        ready_id = None
         send({"type": "hello", "version": "1.0", "name": args.name, "resume": session})
 
     hello()
@@ -244,6 +253,10 @@ def main():
                 mine = view["on_turn"] == me and view["phase"] in ("take", "play")
                 phase = view["phase"] if mine else None
                 tried.clear()
+            # Back between hands without the hand's record: the ready we would have said.
+            if m["view"]["status"] == "between_hands" and any(
+                    s["seat"] == me and not s["ready"] for s in m["view"]["seats"]):
+                ready_between_hands()
         elif t == "ok" and m["id"] == sync_id:
             sync_id = None  # caught up (by replay or snapshot): go on from there
             act()
@@ -270,6 +283,12 @@ def main():
                     print(f"cutting the connection after {discards} discards", file=sys.stderr)
                     ws.sock.close()
                     ws = None
+        elif t in ("ok", "error") and ready_id is not None and m.get("id") == ready_id:
+            ready_id = None
+            # Refused with table_started when the match ended with that hand, or the next hand
+            # was dealt first: expected, nothing to do.
+            if t == "error" and m["code"] != "table_started":
+                print(f"error: {m['code']}: {m['message']}", file=sys.stderr)
         elif t in ("ok", "error") and m.get("id") == pending:
             pending = None
             if t == "error":
@@ -285,6 +304,8 @@ def main():
             phase = None
             print(f"hand {m['hand']} ended ({m['end']}): " +
                   ", ".join(f"{s['side']} {s['total']}" for s in m["score"]))
+        elif t == "hand_record":
+            ready_between_hands()
         elif t == "match_ended":
             print(f"match over after {hands_played} hands: {m['sides']} {m['totals']} winner {m['winner']}")
             return 0

@@ -364,9 +364,6 @@ async fn drive(
             Metrics::add(&metrics.protocol_errors, 1);
             continue;
         };
-        if let ServerMessage::Error { .. } = message {
-            Metrics::add(&metrics.protocol_errors, 1);
-        }
         if let Some(o) = outstanding.as_mut()
             && o.seat == k
             && !o.replied
@@ -390,7 +387,14 @@ async fn drive(
         if k == 0 && matches!(message, ServerMessage::HandEnded { .. }) {
             Metrics::add(&metrics.hands, 1);
         }
+        // An error is what the session counts as one: not the expected refusal of its ready
+        // between hands once the match is over.
+        let errors = conns[k].session.stats().errors;
         conns[k].session.handle(&message, &mut out);
+        Metrics::add(
+            &metrics.protocol_errors,
+            conns[k].session.stats().errors - errors,
+        );
         for m in out.drain(..) {
             send(&mut conns[k], &m, metrics).await;
         }

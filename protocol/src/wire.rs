@@ -127,6 +127,13 @@ pub enum ClientMessage {
     Ping {
         id: u64,
     },
+    /// A seated player of a waiting table fills every free seat with a server bot of `level`
+    /// (`None`: the table's bot level, else expert); the match starts if everyone is then ready.
+    AddBots {
+        id: u64,
+        table: String,
+        level: Option<BotLevel>,
+    },
 }
 
 impl ClientMessage {
@@ -149,7 +156,8 @@ impl ClientMessage {
             | Discard { id, .. }
             | Sync { id, .. }
             | Chat { id, .. }
-            | Ping { id } => Some(*id),
+            | Ping { id }
+            | AddBots { id, .. } => Some(*id),
         }
     }
 
@@ -173,6 +181,7 @@ impl ClientMessage {
             Sync { .. } => "sync",
             Chat { .. } => "chat",
             Ping { .. } => "ping",
+            AddBots { .. } => "add_bots",
         }
     }
 }

@@ -35,7 +35,9 @@ pub struct ServerConfig {
     /// What one decision of an L3 (`search`) server bot may cost: a few sampled worlds and a time
     /// cap, so a table of search bots stays cheap for the server.
     pub bot_search: burraco_bot::SearchBudget,
-    /// Pause between a hand's end and the next deal.
+    /// The longest wait between a hand's end and the next deal: the next hand is dealt as soon
+    /// as every player has said `ready`, so this only bounds the wait for one who has not (gone,
+    /// or still reading the score).
     pub next_hand_delay: Duration,
     /// How long a finished table stays listed.
     pub finished_linger: Duration,
@@ -71,7 +73,7 @@ impl Default for ServerConfig {
                 max_time: Some(Duration::from_millis(200)),
                 horizon: 12,
             },
-            next_hand_delay: Duration::from_secs(5),
+            next_hand_delay: Duration::from_secs(30),
             finished_linger: Duration::from_secs(300),
             hello_timeout: Duration::from_secs(10),
             ws_buffer: 1024,
@@ -127,7 +129,8 @@ pub struct Cli {
     /// Time cap in milliseconds per decision of a `search` server bot [default: 200].
     #[arg(long, env = "BURRACO_BOT_SEARCH_MS")]
     pub bot_search_ms: Option<u64>,
-    /// Seconds between a hand's end and the next deal [default: 5].
+    /// Seconds at most between a hand's end and the next deal, which comes sooner once every
+    /// player is ready [default: 30].
     #[arg(long, env = "BURRACO_NEXT_HAND_DELAY_SECS")]
     pub next_hand_delay_secs: Option<u64>,
     /// Events each table keeps for a resuming client's `sync` [default: 128].

@@ -7,7 +7,7 @@ use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
 use burraco_protocol::wire::{TableSummary, WireSettings};
-use burraco_rules::{Players, Preset};
+use burraco_rules::{ClockMode, Config, Players, Preset, TableSettings};
 
 use crate::Shared;
 use crate::table::{self, TableHandle};
@@ -15,14 +15,15 @@ use crate::table::{self, TableHandle};
 /// Why a lobby request failed: (code, message).
 pub type LobbyError = (ErrorCode, String);
 
-/// Every public table, oldest first by id order of the directory.
+/// Every public table still waiting or playing, by id. A finished table lingers a while for
+/// its players' `sync` and records, but there is nothing left in it to join or watch.
 pub fn list(shared: &Shared) -> Vec<TableSummary> {
     let mut tables: Vec<TableSummary> = shared
         .directory
         .tables()
         .iter()
         .map(TableHandle::info)
-        .filter(|info| !info.private)
+        .filter(|info| !info.private && !info.finished)
         .map(|info| info.summary)
         .collect();
     tables.sort_by(|a, b| a.table.cmp(&b.table));
@@ -30,7 +31,8 @@ pub fn list(shared: &Shared) -> Vec<TableSummary> {
 }
 
 /// Creates a table; returns its handle and invite code (private tables). With `bots`, the seats
-/// the creator's join leaves free are filled by server bots of that level.
+/// the creator's join leaves free are filled by server bots of that level, and the clocks are
+/// relaxed unless the settings name them (see [`relaxed_for_bots`]).
 pub async fn create(
     shared: &Arc<Shared>,
     settings: &WireSettings,
@@ -43,8 +45,11 @@ pub async fn create(
             "the server is shutting down".into(),
         ));
     }
-    let config =
+    let mut config =
         config_from_wire(settings).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    if bots.is_some() && settings.clocks.is_none() {
+        config = relaxed_for_bots(config);
+    }
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
     let handle = table::create(shared, config, private, invite.clone(), bots)
@@ -56,6 +61,21 @@ pub async fn create(
             )
         })?;
     Ok((handle, invite))
+}
+
+/// A table with bots is most often one person learning or playing alone, on any device: the
+/// federation's move clocks, made for tournament rooms, are doubled unless the creator asked for
+/// them. A preset without clocks keeps none.
+fn relaxed_for_bots(config: Config) -> Config {
+    if config.clocks() != ClockMode::Federation {
+        return config;
+    }
+    let relaxed = TableSettings {
+        clocks: Some(ClockMode::Relaxed),
+        ..config.settings()
+    };
+    // Relaxed is valid wherever federation clocks are; keep the settings as given otherwise.
+    Config::new(&relaxed).unwrap_or(config)
 }
 
 /// A table by id; private tables are found by id too (the invite code is what lets you sit).

@@ -6,8 +6,9 @@ mod common;
 
 /// The browser client embedded in the binary, served at `/`; no traversal.
 mod assets;
-/// Server bots: a human against three bots of each level, a stand-in bot for a player gone past
-/// the grace period until the player resumes, bot seats after kill -9 and a restart.
+/// Server bots: a human against three bots of each level, bots added to a waiting table
+/// (`add_bots`), a stand-in bot for a player gone past the grace period until the player
+/// resumes, bot seats after kill -9 and a restart.
 mod bots;
 /// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
 mod clocks;

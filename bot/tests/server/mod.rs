@@ -1,5 +1,6 @@
 //! Bots at a real server (started in-process on 127.0.0.1:0): four bots play a whole match by
-//! quick play, a bot whose connection drops resumes its seat, a private table is joined by invite.
+//! quick play (readying between hands), a bot whose connection drops resumes its seat, a private
+//! table is joined by invite.
 
 use std::time::Duration;
 
@@ -9,6 +10,9 @@ use burraco_bot::{Level, SearchBudget, SeatRequest, Session};
 use burraco_protocol::wire::WireSettings;
 
 use crate::common::TestServer;
+
+/// A next-hand delay no test waits out: only the players' readies deal the next hand.
+const HOUR: Duration = Duration::from_secs(3600);
 
 fn factory(level: Level, seed: u64) -> StrategyFactory {
     Box::new(move || {
@@ -50,7 +54,8 @@ fn one_hand(preset: &str) -> WireSettings {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn four_bots_play_a_match_by_quick_play() {
-    let server = TestServer::start(|_| {}).await;
+    // The next hand waits for every player's ready, or an hour: the bots ready between hands.
+    let server = TestServer::start(|c| c.next_hand_delay = HOUR).await;
     let quick = || SeatRequest::QuickPlay {
         preset: "fitab".into(),
         players: 4,
@@ -136,7 +141,8 @@ async fn the_python_example_plays_a_match_with_three_rust_bots_resuming_once() {
             .is_ok_and(|o| o.status.success()),
         "python3 is needed to run the Python example bot (examples/python/bot.py)"
     );
-    let server = TestServer::start(|_| {}).await;
+    // Three hands, each waiting for every player's ready (or an hour): Python readies too.
+    let server = TestServer::start(|c| c.next_hand_delay = HOUR).await;
     let quick = || SeatRequest::QuickPlay {
         preset: "feburit".into(),
         players: 4,

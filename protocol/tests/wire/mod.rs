@@ -103,6 +103,11 @@ pub fn client_samples() -> Vec<ClientMessage> {
             phrase: Some("good_luck".into()),
         },
         Ping { id: 15 },
+        AddBots {
+            id: 16,
+            table: t(),
+            level: Some(BotLevel::Expert),
+        },
     ]
 }
 

@@ -165,6 +165,11 @@ impl Connection {
                 self.table_call(&table, id, |req| Command::Ready { player, req })
                     .await;
             }
+            C::AddBots { id, table, level } => {
+                let level = level.map(crate::bots::level_from_wire);
+                self.table_call(&table, id, |req| Command::AddBots { player, level, req })
+                    .await;
+            }
             C::Spectate { id, table } => {
                 if self
                     .table_call(&table, id, |req| Command::Spectate { req })

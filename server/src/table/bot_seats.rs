@@ -1,23 +1,51 @@
 //! Bot seats: the server bots the table seats itself (the empty seats of a table created with
-//! bots, atomically with the creator's join; a stand-in for a player gone past the grace period;
-//! the seat of a player who left mid-match; after a restart, every seat the log gives a bot).
+//! bots, atomically with the creator's join, or when a seated player asks with `add_bots`; a
+//! stand-in for a player gone past the grace period; the seat of a player who left mid-match;
+//! after a restart, every seat the log gives a bot).
 //! Each gets an [`Outbox`](crate::outbound::Outbox) of its own with a snapshot, and from then on
 //! is the seat's connection: the same projected frames, the same [`Command::Act`] path.
 //!
 //! [`Command::Act`]: super::Command::Act
 
 use burraco_bot::Level;
+use burraco_protocol::ErrorCode;
 use burraco_protocol::log::{SeatHolder, TableEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Seat, Viewer};
 
 use super::bot_link::BotLink;
-use super::handle::TableHandle;
-use super::{BotRole, SeatSlot, TableActor};
+use super::handle::{Request, TableHandle};
+use super::{BotRole, SeatSlot, Status, TableActor};
+use crate::log::LogError;
 
 impl TableActor {
-    /// Seats a bot of `level` in every free seat, ready (a table created with `bots`).
-    pub(super) async fn fill_with_bots(&mut self, level: Level) {
+    /// `add_bots`: a seated player of a waiting table fills the free seats with bots, who are
+    /// ready at once; like the last `ready`, that starts the match when every player was ready.
+    pub(super) async fn add_bots(&mut self, player: &str, level: Option<Level>, req: Request) {
+        if self.seat_of(player).is_none() {
+            return req.error(ErrorCode::NotSeated, "you are not seated at this table");
+        }
+        if self.status != Status::Waiting {
+            return req.error(
+                ErrorCode::TableStarted,
+                "the match has started: seats are taken",
+            );
+        }
+        let level = level.or(self.bot_level).unwrap_or(Level::Expert);
+        if self.fill_with_bots(level).await.is_err() {
+            return req.error(ErrorCode::InternalError, "could not save the bots' seats");
+        }
+        let id = req.id;
+        req.reply(ServerMessage::Ok { id });
+        self.refresh_info();
+        if self.all_ready() {
+            self.start_match().await;
+        }
+    }
+
+    /// Seats a bot of `level` in every free seat, ready (a table created with `bots`, or
+    /// `add_bots`); nothing changed when the seats could not be saved.
+    pub(super) async fn fill_with_bots(&mut self, level: Level) -> Result<(), LogError> {
         let name = crate::bots::name(level);
         let free: Vec<(Seat, String)> = self
             .players()
@@ -26,6 +54,9 @@ impl TableActor {
             .filter(|s| self.seats[s.index()].is_none())
             .map(|&s| (s, crate::bots::player_id()))
             .collect();
+        if free.is_empty() {
+            return Ok(());
+        }
         let entries: Vec<TableEntry> = free
             .iter()
             .map(|(seat, player)| TableEntry::Seat {
@@ -39,7 +70,7 @@ impl TableActor {
             .collect();
         if let Err(e) = self.append(&entries).await {
             tracing::error!("bot seats not saved: {e}");
-            return;
+            return Err(e);
         }
         for (seat, player) in free {
             self.seats[seat.index()] = Some(SeatSlot {
@@ -63,6 +94,7 @@ impl TableActor {
             self.publish_ready(seat);
             self.start_bot(seat);
         }
+        Ok(())
     }
 
     /// Starts a bot on a seat whose slot says a bot plays it; it replaces (and kicks) whatever

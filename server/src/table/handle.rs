@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
@@ -83,6 +84,13 @@ pub enum Command {
         phrase: Option<String>,
         req: Request,
     },
+    /// A seated player of a waiting table fills the free seats with server bots of `level`
+    /// (`None`: the table's level, else expert).
+    AddBots {
+        player: String,
+        level: Option<Level>,
+        req: Request,
+    },
     /// A resumed session's new connection takes over the player's seat.
     Attach {
         player: String,
@@ -102,6 +110,8 @@ pub struct TableInfo {
     pub private: bool,
     pub free_seats: usize,
     pub waiting: bool,
+    /// The match is over: the table lingers for `sync` and its records, out of the lobby.
+    pub finished: bool,
 }
 
 /// Why a table did not take a command.

@@ -197,6 +197,7 @@ impl TableActor {
             private,
             free_seats: config.players().count(),
             waiting: true,
+            finished: false,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.
@@ -297,6 +298,7 @@ impl TableActor {
                 phrase,
                 req,
             } => self.chat(&player, name, text, phrase, req),
+            Command::AddBots { player, level, req } => self.add_bots(&player, level, req).await,
             Command::Attach { player, out } => self.attach(&player, out),
             Command::Detach { player, conn } => self.detach(&player, conn),
         }

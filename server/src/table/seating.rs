@@ -111,7 +111,8 @@ impl TableActor {
         });
         if creating {
             if let Some(level) = self.bot_level {
-                self.fill_with_bots(level).await;
+                // Already logged; the creator is seated and may add bots again (`add_bots`).
+                let _ = self.fill_with_bots(level).await;
             }
         }
         self.refresh_info();

@@ -111,6 +111,7 @@ impl TableActor {
             private: self.private,
             free_seats,
             waiting: self.status == Status::Waiting,
+            finished: self.status == Status::Finished,
         };
     }
 }

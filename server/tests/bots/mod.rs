@@ -418,3 +418,144 @@ async fn bot_seats_are_bots_again_after_kill_9_and_a_restart() {
 fn own_discard(m: &ServerMessage, seat: Seat) -> bool {
     matches!(m, ServerMessage::Discarded { seat: s, .. } if s.0 == seat)
 }
+
+fn add_bots(table: &str, level: Option<BotLevel>) -> impl FnOnce(u64) -> ClientMessage {
+    let table = table.to_owned();
+    move |id| ClientMessage::AddBots { id, table, level }
+}
+
+fn refused_with(reply: &ServerMessage, code: &str) -> bool {
+    matches!(reply, ServerMessage::Error { code: c, .. } if c == code)
+}
+
+/// `add_bots` from a seated player of a waiting table: every free seat gets a ready bot (the
+/// table's level by default, else expert), announced before the `ok`; the match starts only once
+/// every player is ready, by the last `ready` or by the `add_bots` itself; then the bots play.
+/// Anyone else is refused with `not_seated`, and once the match has started `table_started`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seated_player_adds_bots_to_a_waiting_table() {
+    let server = TestServer::with(fast_bots).await;
+    let mut anna = Human::create(&server, "anna", settings("fitab", 4, Some(1), "off"), None).await;
+    let table = anna.table.clone();
+    let mut carl = server.client("carl").await;
+    let reply = carl.request(add_bots(&table, None)).await;
+    assert!(refused_with(&reply, "not_seated"), "{reply:?}");
+
+    let bob = server.client("bob").await;
+    let mut bob = Human::join(bob, &table).await;
+    anna.ready().await;
+    anna.client.inbox.clear();
+    anna.client.ok(add_bots(&table, None)).await;
+    let joined: Vec<(Seat, String, bool)> = anna
+        .client
+        .inbox
+        .iter()
+        .filter_map(|m| match m {
+            ServerMessage::PlayerJoined {
+                seat, name, bot, ..
+            } => Some((seat.0, name.clone(), *bot)),
+            _ => None,
+        })
+        .collect();
+    let expert = || "Bot (expert)".to_owned();
+    assert_eq!(
+        joined,
+        [(Seat::South, expert(), true), (Seat::West, expert(), true)]
+    );
+    let readied = anna
+        .client
+        .inbox
+        .iter()
+        .filter(|m| matches!(m, ServerMessage::PlayerReady { seat, .. } if seat.0 == Seat::South || seat.0 == Seat::West))
+        .count();
+    assert_eq!(readied, 2, "the bots are ready: {:?}", anna.client.inbox);
+    // Bob is not ready yet: no match.
+    anna.client.barrier().await;
+    assert!(
+        !anna
+            .client
+            .inbox
+            .iter()
+            .any(|m| matches!(m, ServerMessage::MatchStarted { .. })),
+        "{:?}",
+        anna.client.inbox
+    );
+    // No seat left to fill: nothing to do.
+    anna.client
+        .ok(add_bots(&table, Some(BotLevel::Random)))
+        .await;
+    bob.ready().await;
+    bob.client
+        .wait(|m| matches!(m, ServerMessage::MatchStarted { .. }))
+        .await;
+    let reply = anna.client.request(add_bots(&table, None)).await;
+    assert!(refused_with(&reply, "table_started"), "{reply:?}");
+
+    // Head to head, ready first: the bots' arrival starts the match, and the bot plays it.
+    let mut dora = Human::create(&server, "dora", settings("fitab", 2, Some(1), "off"), None).await;
+    dora.ready().await;
+    let table = dora.table.clone();
+    dora.client
+        .ok(add_bots(&table, Some(BotLevel::Random)))
+        .await;
+    assert!(dora.client.inbox.iter().any(|m| matches!(
+        m,
+        ServerMessage::PlayerJoined { name, bot: true, .. } if name == "Bot (random)"
+    )));
+    dora.pump(|m| matches!(m, ServerMessage::MatchStarted { .. }))
+        .await;
+    dora.pump(is_hand_ended).await;
+    assert!(dora.discards > 0, "dora played her turns against the bot");
+    server.stop().await;
+}
+
+/// A table created with bots and no `clocks` setting gets relaxed clocks (most often one person
+/// playing alone); clocks named in the settings are kept, and a preset without clocks has none.
+#[tokio::test]
+async fn a_table_with_bots_gets_relaxed_clocks_unless_it_names_them() {
+    let server = TestServer::with(|c| c.bot_delay = Duration::from_secs(3600)).await;
+    let cases = [
+        ("fitab", None, Some(BotLevel::Random), "relaxed"),
+        ("feburit", None, Some(BotLevel::Random), "relaxed"),
+        (
+            "fitab",
+            Some("federation"),
+            Some(BotLevel::Random),
+            "federation",
+        ),
+        ("fitab", Some("off"), Some(BotLevel::Random), "off"),
+        ("fedibur", None, Some(BotLevel::Random), "off"),
+        ("fitab", None, None, "federation"),
+    ];
+    for (preset, clocks, bots, expected) in cases {
+        let mut client = server.client("anna").await;
+        let settings = WireSettings {
+            clocks: clocks.map(str::to_owned),
+            ..settings(preset, 4, Some(1), "off")
+        };
+        let reply = client
+            .request(|id| ClientMessage::CreateTable {
+                id,
+                settings,
+                private: false,
+                bots,
+            })
+            .await;
+        assert!(
+            matches!(reply, ServerMessage::TableCreated { .. }),
+            "{reply:?}"
+        );
+        let ServerMessage::Snapshot { view, .. } = client
+            .wait(|m| matches!(m, ServerMessage::Snapshot { .. }))
+            .await
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            view.settings.clocks.as_deref(),
+            Some(expected),
+            "{preset} clocks {clocks:?} bots {bots:?}"
+        );
+    }
+    server.stop().await;
+}

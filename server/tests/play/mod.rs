@@ -181,17 +181,20 @@ async fn two_player_match_to_its_scores_and_vp() {
         assert_eq!(winner.is_none(), totals[0] == totals[1]);
         assert_contiguous(client);
     }
-    // Finished tables say so in the lobby.
+    // A finished table leaves the lobby's list, and lingers for its players' sync.
     let c = &mut table.clients[0].1;
     let reply = c.request(|id| ClientMessage::ListTables { id }).await;
     let ServerMessage::Tables { tables, .. } = reply else {
         panic!()
     };
-    assert!(
-        tables
-            .iter()
-            .any(|t| t.table == table.id && t.status == "finished")
-    );
+    assert!(!tables.iter().any(|t| t.table == table.id), "{tables:?}");
+    let (id, last_seq) = (table.id.clone(), c.seqs().last().copied().unwrap_or(0));
+    c.ok(|i| ClientMessage::Sync {
+        id: i,
+        table: id,
+        last_seq,
+    })
+    .await;
     server.stop().await;
 }
 
