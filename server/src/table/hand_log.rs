@@ -22,8 +22,6 @@ use crate::log::Entry;
 pub struct HandLog {
     number: u32,
     game: Game,
-    /// The record's header; its inputs are in `inputs` until the hand ends.
-    header: HandRecord,
     seed: [u8; 32],
     /// This hand's [`TableEntry::Input`] entries, back to back, as appended.
     inputs: Vec<u8>,
@@ -62,7 +60,6 @@ impl HandLog {
     /// [`HandLog::dealt_entry`] must be appended before the events are published.
     pub fn deal(
         config: Config,
-        names: Vec<(Seat, String)>,
         dealer: Seat,
         number: u32,
         seed: [u8; 32],
@@ -70,11 +67,9 @@ impl HandLog {
     ) -> Result<(HandLog, Vec<Event>), DealError> {
         let source = DealSource::Seed(Seed(seed));
         let (game, events) = Game::new(config, dealer, source.clone())?;
-        let header = HandRecord::new(&config, names, dealer, &source);
         let hand = HandLog {
             number,
             game,
-            header,
             seed,
             inputs: Vec::new(),
             dealt: now,
@@ -108,14 +103,12 @@ impl HandLog {
         record.inputs = decode_inputs(inputs.iter().map(|e| TableEntry::decode(e)))?;
         let last_at_ms = record.inputs.last().and_then(|i| i.at_ms).unwrap_or(0);
         let game = record.replay()?.game;
-        record.inputs = Vec::new();
         let dealt = now
             .checked_sub(std::time::Duration::from_millis(last_at_ms))
             .unwrap_or(now);
         Ok(HandLog {
             number,
             game,
-            header: record,
             seed,
             inputs: inputs.concat(),
             dealt,
@@ -173,8 +166,9 @@ impl HandLog {
     }
 
     /// The finished hand's record (every input, the outcome, the hands left), once the hand is
-    /// over; the inputs kept in memory are released.
-    pub fn finish(&mut self) -> Option<HandRecord> {
+    /// over; the inputs kept in memory are released. `names` are the seats' players (the
+    /// record's header is made here, not kept for the whole hand: a table holds less).
+    pub fn finish(&mut self, names: Vec<(Seat, String)>) -> Option<HandRecord> {
         let (end, score) = self.game.result().map(|(e, s)| (e, s.clone()))?;
         let players = self.game.players();
         let hands: Vec<(Seat, Vec<Card>)> = players
@@ -182,7 +176,12 @@ impl HandLog {
             .iter()
             .map(|&s| (s, self.game.hand(s).to_vec()))
             .collect();
-        let mut record = self.header.clone();
+        let mut record = HandRecord::new(
+            self.game.config(),
+            names,
+            self.game.dealer(),
+            self.game.source(),
+        );
         record.inputs = match decode_inputs(TableEntry::decode_concatenated(&self.inputs)) {
             Ok(inputs) => inputs,
             Err(e) => {

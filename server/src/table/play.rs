@@ -84,15 +84,14 @@ impl TableActor {
             .fixed_seed
             .unwrap_or_else(crate::random_bytes::<32>);
         let number = self.hand_no + 1;
-        let names = self.seat_names();
-        let (hand, events) =
-            match HandLog::deal(self.config, names, dealer, number, seed, Instant::now()) {
-                Ok(dealt) => dealt,
-                Err(e) => {
-                    tracing::error!("cannot deal: {e}");
-                    return;
-                }
-            };
+        let (hand, events) = match HandLog::deal(self.config, dealer, number, seed, Instant::now())
+        {
+            Ok(dealt) => dealt,
+            Err(e) => {
+                tracing::error!("cannot deal: {e}");
+                return;
+            }
+        };
         if let Err(e) = self.append(&[hand.dealt_entry()]).await {
             tracing::error!("cannot save the deal: {e}");
             self.next_hand_at = Some(Instant::now() + std::time::Duration::from_secs(1));
@@ -205,11 +204,12 @@ impl TableActor {
     async fn finish_hand(&mut self) {
         self.move_timer = None;
         let players = self.players();
+        let names = self.seat_names();
         let (Some(hand), Some(matc)) = (self.hand.as_mut(), self.matc.as_mut()) else {
             return;
         };
         settle_hand(matc, hand.game());
-        let Some(record) = hand.finish() else {
+        let Some(record) = hand.finish(names) else {
             return;
         };
         let number = hand.number();
