@@ -2,8 +2,8 @@
 //! the grace, relaxed and off clocks, and what the server does when the clock runs out.
 
 use burraco_rules::{
-    Action, ClockMode, Config, ConfigError, Event, IllegalAction, Input, MoveClock, Preset, Seat,
-    TableSettings, Viewer,
+    Action, ClockMode, Config, ConfigError, Event, IllegalAction, Input, MatchLength, MoveClock,
+    Preset, Seat, TableSettings, Viewer,
 };
 
 use crate::support::{DeckBuilder, Table, c, discarders};
@@ -259,4 +259,51 @@ fn clock_expiry_completes_turns_in_a_row() {
     );
     assert_eq!(t.game.tallone_len(), 41 - 8);
     assert_eq!(t.game.legal_actions(), vec![Action::Draw, Action::PickUp]);
+}
+
+/// RULES.md 1 and 9: the round clock of a match of N hands is 22/32/42 minutes for 2/3/4 hands
+/// under `fitab` and 25/35/45 under `feburit` (art. 5); lengths the codes do not list take ten
+/// minutes a hand plus 2 (FITAB) or plus 5 (FE.BUR.IT). A casual `fedibur` table, a match by
+/// points and clocks off have no round clock, so no TIME OUT comes from the table.
+#[test]
+fn round_clock_by_preset_and_match_length() {
+    let round_clock = |preset, clocks, length| {
+        Config::new(&TableSettings {
+            preset,
+            clocks: Some(clocks),
+            match_length: Some(length),
+            ..TableSettings::default()
+        })
+        .expect("valid")
+        .round_clock_ms()
+    };
+    let minutes = |m: u64| Some(m * 60_000);
+    let federation = ClockMode::Federation;
+    for (hands, fitab, feburit) in [
+        (1, 12, 15),
+        (2, 22, 25),
+        (3, 32, 35),
+        (4, 42, 45),
+        (5, 52, 55),
+        (8, 82, 85),
+    ] {
+        let length = MatchLength::Hands(hands);
+        assert_eq!(
+            round_clock(Preset::Fitab, federation, length),
+            minutes(fitab),
+            "fitab, {hands} hands"
+        );
+        assert_eq!(
+            round_clock(Preset::Feburit, federation, length),
+            minutes(feburit),
+            "feburit, {hands} hands"
+        );
+        assert_eq!(round_clock(Preset::Fitab, ClockMode::Off, length), None);
+        assert_eq!(round_clock(Preset::Fedibur, ClockMode::Off, length), None);
+    }
+    assert_eq!(Config::of(Preset::Fitab).round_clock_ms(), minutes(22));
+    assert_eq!(Config::of(Preset::Feburit).round_clock_ms(), minutes(35));
+    assert_eq!(Config::of(Preset::Fedibur).round_clock_ms(), None);
+    let by_points = MatchLength::Points(2005);
+    assert_eq!(round_clock(Preset::Fitab, federation, by_points), None);
 }

@@ -282,3 +282,52 @@ fn the_single_picked_up_card_may_not_be_the_closing_discard() {
         IllegalAction::NoLegalDiscardLeft
     );
 }
+
+/// RULES.md 7: with "closing requires a burraco pulito" on, a reale and a super are enough: they
+/// have no wild and count as pulito (the reale's 2 of hearts is its natural 2).
+#[test]
+fn reale_and_super_count_as_pulito_for_closing() {
+    let pulito = Config::new(&TableSettings {
+        preset: Preset::Fitab,
+        close_requires_pulito: Some(true),
+        ..TableSettings::default()
+    })
+    .expect("valid");
+
+    // Reale: twelve hearts 3..A, then the pozzetto's 2H makes 2..A.
+    let mut t = burraco_and_pozzetto(pulito, "2H 3C 4C 5C 6C 7C 8C 10D 10S 10C KD");
+    t.attach(N, 0, "2H");
+    t.open(N, "3C 4C 5C 6C 7C 8C");
+    t.open(N, "10D 10S 10C");
+    assert_eq!(t.game.legal_discards(), cs("KD"));
+    let events = t.discard(N, "KD");
+    let Some(Event::HandEnded { end, score, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(*end, HandEnd::Closed { seat: N });
+    let ns = &score.sides[Side::NorthSouth.index()];
+    let kinds: Vec<BurracoKind> = ns.burracos.iter().map(|b| b.kind).collect();
+    assert_eq!(kinds, vec![BurracoKind::Reale]);
+
+    // Super: eight tens.
+    let deck = DeckBuilder::four()
+        .hand(N, "10H 10H 10D 10D 10C 10C 10S 3S 4S 5S 6S")
+        .tallone("10S")
+        .pozzetto(PozzettoId::A, "3C 4C 5C 6C 7C 8C 9D 9S 9C 9H KD");
+    let mut t = Table::new(pulito, &deck);
+    t.draw(N);
+    t.open(N, "10H 10H 10D 10D 10C 10C 10S 10S");
+    t.open(N, "3S 4S 5S 6S");
+    assert_eq!(t.game.pozzetto_of(Side::NorthSouth), Some(PozzettoId::A));
+    t.open(N, "3C 4C 5C 6C 7C 8C");
+    t.open(N, "9D 9S 9C");
+    t.attach(N, 3, "9H");
+    let events = t.discard(N, "KD");
+    let Some(Event::HandEnded { end, score, .. }) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(*end, HandEnd::Closed { seat: N });
+    let ns = &score.sides[Side::NorthSouth.index()];
+    let kinds: Vec<BurracoKind> = ns.burracos.iter().map(|b| b.kind).collect();
+    assert_eq!(kinds, vec![BurracoKind::Super]);
+}

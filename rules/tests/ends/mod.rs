@@ -239,3 +239,49 @@ fn stallo_counts_consecutive_exchanges_only() {
     let events = exchange(&mut t); // N
     assert!(events.contains(&Event::StalloWarning { exchanges: 4 }));
 }
+
+/// RULES.md 8: under `feburit` (which allows closing after a pick-up) the exchange after a stallo
+/// ends the hand with its discard, and when that discard closes, the hand is closed and earns the
+/// closing bonus. Head to head the stallo is four exchanges and the fifth is the last. The
+/// exchanges pass a joker back and forth: any two jokers are identical (RULES.md 4, art. 8).
+#[test]
+fn stallo_ending_discard_that_closes_earns_the_bonus() {
+    let deck = DeckBuilder::two()
+        .hand(N, "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH")
+        .hand(S, "JK 2H")
+        .up("JK")
+        .tallone("AH")
+        .pozzetto(PozzettoId::A, "3C 4C 5C 6C 7C 8C JK 10D 10S KD QD");
+    let mut t = Table::new(Config::head_to_head(Preset::Feburit), &deck);
+    t.draw(N);
+    t.open(N, "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH");
+    // Head to head North is a side of its own (`Players::side_of`).
+    let north = Side::EastWest;
+    assert_eq!(t.game.pozzetto_of(north), Some(PozzettoId::A));
+    t.discard(N, "QD");
+    // A two-card pile: not an exchange.
+    t.pick_up(S);
+    t.discard(S, "JK");
+    for (k, seat) in [N, S, N, S].into_iter().enumerate() {
+        t.pick_up(seat);
+        let card = if k == 3 { "2H" } else { "JK" };
+        let events = t.discard(seat, card);
+        assert_eq!(hand_end(&events), None);
+        assert_eq!(
+            events.contains(&Event::Stallo { must_draw: None }),
+            k == 3,
+            "stallo after exchange {}",
+            k + 1
+        );
+    }
+    // The fifth exchange: N picks up the 2H and closes.
+    t.pick_up(N);
+    t.attach(N, 0, "2H");
+    t.open(N, "3C 4C 5C 6C 7C 8C");
+    t.open(N, "10D 10S JK");
+    let events = t.discard(N, "KD");
+    assert_eq!(hand_end(&events), Some(HandEnd::Closed { seat: N }));
+    let (_, score) = t.result().expect("over");
+    assert_eq!(score.sides[north.index()].closing, 100);
+    assert_eq!(score.sides[north.other().index()].closing, 0);
+}

@@ -214,3 +214,28 @@ fn freed_wild_position_is_named_by_the_request() {
     assert_eq!(meld.cards(), &cs("5H 6H 7H JK")[..]);
     assert_eq!(meld.wild_position(), Some(8));
 }
+
+/// RULES.md 5: a free wild at an end needs no position in the request: opened or attached to, it
+/// sits at the low end, and at the high end when the low end is impossible (an ace low below the
+/// natural 2).
+#[test]
+fn unnamed_free_wild_sits_low_else_high() {
+    let deck = DeckBuilder::four()
+        .hand(N, "5H 6H JK AS 2S 3S 4S JK 9D 9C QD")
+        .tallone("KC");
+    let mut t = fitab(&deck);
+    t.draw(N);
+    let events = t.open(N, "5H 6H JK");
+    let Event::Opened { result, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(result.cards(), &cs("JK 5H 6H")[..]);
+    assert!(!result.wild_is_bound());
+    t.open(N, "AS 2S 3S 4S");
+    let events = t.attach(N, 1, "JK");
+    let Event::Attached { result, .. } = &events[0] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(result.cards(), &cs("AS 2S 3S 4S JK")[..]);
+    assert_eq!(result.wild_position(), Some(5));
+}

@@ -307,3 +307,27 @@ fn a_checked_input_kept_past_another_input_is_checked_again() {
     game.play(checked).unwrap();
     assert_eq!(game.play(again), Err(IllegalAction::AlreadyTaken));
 }
+
+/// RULES.md 4 (art. 8): any two jokers are identical, so a single joker picked up may go back
+/// when the player holds another joker, and not otherwise.
+#[test]
+fn single_picked_up_joker_may_go_back_with_another_joker() {
+    let deck = DeckBuilder::four()
+        .hand(N, "JK 4D 6C 8S 9D 10C JS QD KC AS 7H")
+        .up("JK");
+    let mut t = fitab(&deck);
+    t.pick_up(N);
+    assert!(t.game.legal_discards().contains(&c("JK")));
+    t.discard(N, "JK");
+    assert_eq!(t.game.pile(), &[c("JK")]);
+
+    let deck = DeckBuilder::four()
+        .hand(N, "3S 4D 6C 8S 9D 10C JS QD KC AS 7H")
+        .up("JK");
+    let mut t = fitab(&deck);
+    t.pick_up(N);
+    assert_eq!(
+        t.refused(N, discard("JK")),
+        IllegalAction::DiscardPickedUpCard { card: c("JK") }
+    );
+}
