@@ -28,7 +28,8 @@ export async function run({ browser, pageUrl, wsUrl }) {
     await selectCards(page, bad);
     const felt = await page.innerHTML('.felt');
     const frames = await page.evaluate(() => window.__burraco.conn.frames.length);
-    await page.click('[data-testid=open]');
+    assert.ok(await page.$('[data-testid=open][disabled]'), 'Open is disabled for cards that are no meld');
+    await page.keyboard.press('o');
     const msg = await page.waitForSelector('[data-testid=message]');
     const text = (await msg.textContent()).trim();
     if (lang === 'en') assert.match(text, /^Not allowed: .*(meld|natural|wild|sequence|rank|suit|contiguous)/i, text);

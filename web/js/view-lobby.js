@@ -1,7 +1,7 @@
 // @ts-check
 /** The name form and the lobby: open tables, quick play, create (preset + overrides), join by invite. */
 import { t } from './i18n.js';
-import { escapeHtml } from './app.js';
+import { escapeHtml } from './dom.js';
 import { cardHtml } from './cards.js';
 import { isServerBotName } from './state.js';
 
