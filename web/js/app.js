@@ -24,6 +24,12 @@ import { beep, isMuted, setMuted } from './sound.js';
  * @typedef {{hand: number, rec: any, raw: string}} HandEntry one finished hand of the match: its record, parsed and as received
  */
 
+/** A speaker, struck through when muted (drawn: no emoji font needed). @param {boolean} muted */
+function speakerSvg(muted) {
+  return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M2 6h3l4-3v10l-4-3H2z"/>${muted
+    ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
+}
+
 export class App {
   constructor() {
     /** @type {Connection|null} */
@@ -408,6 +414,7 @@ export class App {
     const st = this.table;
     switch (a) {
       case 'ready': this.act('ready'); break;
+      case 'dismiss-notice': if (st) { st.notice = null; this.render(); } break;
       case 'copy-invite':
         navigator.clipboard?.writeText(this.invite ?? '').then(() => this.flash(t('copied'), 'info')).catch(() => {});
         break;
@@ -704,7 +711,7 @@ export class App {
       <div class="header-right">
         ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
         ${this.name ? `<span class="who">${escapeHtml(this.name)}</span>` : ''}
-        <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${isMuted() ? '🔇' : '🔊'}</button>
+        <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${speakerSvg(isMuted())}</button>
         <button type="button" class="mute" data-action="how-to" data-testid="how-to" title="${t('how_to_play')}" aria-label="${t('how_to_play')}">?</button>
         <div class="lang" role="group" aria-label="${t('language')}">
           <button type="button" data-action="lang" data-lang="it" aria-pressed="${lang === 'it'}" data-focus="lang-it">IT</button>

@@ -85,6 +85,15 @@ function log(st, key, params) {
 }
 
 /**
+ * A clock notice stays until the seat it concerns moves again by itself (a person who looked away
+ * sees it when they come back), or the next hand.
+ * @param {TableState} st @param {string} seat
+ */
+function clearNoticeOnOwnMove(st, seat) {
+  if (st.notice && st.notice.params.seat === seat && st.serverTurn !== seat) st.notice = null;
+}
+
+/**
  * Whether a seat's name is one the server gives its own bots ("Bot (expert)"): a seat with
  * `bot` set and another name is a player's seat a bot plays for the time being (a stand-in).
  * @param {string|null|undefined} name
@@ -204,8 +213,6 @@ export function applyMessage(st, m, now) {
       if (h && m.seat === st.you) { h.hand = [...m.cards]; h.dealt = [...m.cards]; }
       break;
     case 'turn_started':
-      // A clock notice stays for a whole round: until the seat it concerns is on turn again.
-      if (st.notice && st.notice.params.seat === m.seat) st.notice = null;
       st.serverTurn = null;
       if (h) {
         h.onTurn = m.seat; h.phase = 'take'; h.pickedSingle = null; h.inGrace = false;
@@ -222,6 +229,7 @@ export function applyMessage(st, m, now) {
         h.tallone = Math.max(0, h.tallone - 1); h.phase = 'play';
         const s = seatInfo(st, m.seat); s.cards = (s.cards ?? 0) + 1;
         log(st, st.serverTurn === m.seat ? 'ev_server_drew' : 'ev_drew', { seat: m.seat });
+        clearNoticeOnOwnMove(st, m.seat);
       }
       break;
     case 'drew_card':
@@ -234,6 +242,7 @@ export function applyMessage(st, m, now) {
         const s = seatInfo(st, m.seat); s.cards = (s.cards ?? 0) + m.cards.length;
         if (m.seat === st.you && h.hand) h.hand = [...h.hand, ...m.cards];
         log(st, 'ev_picked_up', { seat: m.seat, n: m.cards.length });
+        clearNoticeOnOwnMove(st, m.seat);
       }
       break;
     case 'opened':

@@ -150,7 +150,7 @@ function matchOverHtml(app) {
   else if (side) verdict = me.winner === side ? t('you_won') : t('you_lost');
   else verdict = t('winner', { side: me.winner });
   const sides = /** @type {string[]} */ (me.sides);
-  const rows = app.hands.map((x) => `<tr><th scope="row">${t('hand_n', { n: x.hand })}</th>${sides.map((s) => `<td>${signed(x.rec.outcome?.score.find((/** @type {any} */ y) => y.side === s)?.total ?? 0)}</td>`).join('')}</tr>`).join('');
+  const rows = app.hands.map((x) => `<tr data-testid="match-hand-row"><th scope="row">${t('hand_n', { n: x.hand })}</th>${sides.map((s) => `<td>${signed(x.rec.outcome?.score.find((/** @type {any} */ y) => y.side === s)?.total ?? 0)}</td>`).join('')}</tr>`).join('');
   return `<div class="match-over" data-testid="match-over"><p class="winner ${side && me.winner === side ? 'won' : ''}" data-testid="match-verdict">${side && me.winner === side ? '★ ' : ''}${verdict}</p>
     <table class="score-table" data-testid="match-hands"><thead><tr><th></th>${sides.map((s) => `<th>${escapeHtml(s)}${s === side ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('')}</tr></thead>
     <tbody>${rows}<tr class="match"><th scope="row">${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>

@@ -164,7 +164,8 @@ export function renderTable(app) {
   else if (h && h.stalloExchanges > 0 && h.phase !== 'over') banners.push(`<div class="banner stallo-warn" data-testid="stallo-warning" role="status">${t('stallo_warning', { n: h.stalloExchanges })}</div>`);
   if (st.notice && st.notice.key === 'clock_expired') {
     const mine = st.notice.params.seat === st.you;
-    banners.push(`<div class="banner clock-notice" data-testid="clock-notice" role="status">⏱ ${mine ? t('clock_expired_you') : t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</div>`);
+    banners.push(`<div class="banner clock-notice" data-testid="clock-notice" role="status"><span>${mine ? t('clock_expired_you') : t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</span>
+      <button type="button" class="toast-x" data-action="dismiss-notice" aria-label="${t('close')}">×</button></div>`);
   }
   if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
 
