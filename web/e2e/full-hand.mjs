@@ -7,6 +7,7 @@ import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
 import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
+import { assertFitsWindow, assertOurMeldsVisible, assertClockwise } from './lib/layout.mjs';
 import { isMeld } from '../js/cards.js';
 
 export const name = 'a person plays a full hand against server bots';
@@ -23,7 +24,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     others.push(b);
   }
 
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -75,6 +76,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       assert.deepEqual(await handOnScreen(page), hand, 'the refused meld left the hand as it was');
       assert.equal(await meldCount(page), melds, 'no meld appeared');
       assert.equal(await page.$$eval('[data-testid=hand-card][aria-pressed=true]', (e) => e.length), 3, 'the selection is kept');
+      // The refusal is not over the cards, and says no file names.
+      const [toast, handBox] = await Promise.all([page.$eval('[data-testid=message]', (e) => e.getBoundingClientRect().toJSON()),
+        page.$eval('[data-testid=hand]', (e) => e.getBoundingClientRect().toJSON())]);
+      assert.ok(toast.bottom <= handBox.top || toast.top >= handBox.bottom, 'the refusal does not cover the hand');
+      assert.doesNotMatch(text, /RULES|REGOLE|\.md|art\./, text);
       await page.screenshot({ path: shots('illegal-move.png') });
       await page.click('[data-action=dismiss]');
       // finish the turn: discard a card
@@ -91,21 +97,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       // Select a playable card for the picture, if any.
       const playable = await page.$$eval('[data-testid=hand-card].playable', (els) => els.map((e) => e.dataset.key));
       if (playable.length) await selectCards(page, playable.slice(0, Math.min(3, playable.length)));
-      // The hand panel sticks to the bottom of the window: scrolled down, as a player who plays
-      // to the side's melds sees the table.
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await sleep(150);
+      // The table fits a 1366x768 window; the hand panel does not cover the side's melds; play runs clockwise.
+      await assertFitsWindow(page, 'the table at 1366x768');
+      await assertOurMeldsVisible(page);
+      await assertClockwise(page);
       await page.screenshot({ path: shots('table-mid-hand.png') });
-      // The phone: the whole page, in a window as tall as the page (a full-page capture would
-      // paint the sticky hand panel over the middle of the table).
-      await page.setViewportSize({ width: 390, height: 844 });
-      await sleep(200);
-      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
-      await page.setViewportSize({ width: 390, height: tall });
-      await sleep(200);
-      await page.screenshot({ path: shots('table-phone.png') });
-      await page.setViewportSize({ width: 1360, height: 900 });
-      await page.evaluate(() => window.scrollTo(0, 0));
       shotMid = true;
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);

@@ -54,6 +54,8 @@ export async function run({ browser, pageUrl, wsUrl }) {
   assert.match(await msg.textContent(), /Not allowed: it is [NS]'s turn/);
   assert.deepEqual(await handOnScreen(page), before);
   assert.equal(await page.innerHTML('.felt'), felt);
+  // A refusal closes by itself.
+  await page.waitForSelector('[data-testid=message]', { state: 'detached', timeout: 8000 });
   for (const b of bots) b.close();
   await ctx.close();
 }

@@ -25,6 +25,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(() => frames.some((f) => f.type === 'opened') || frames.some((f) => f.type === 'hand_ended'), { timeout: 60000, what: 'a meld' });
   await sleep(200);
   await page.screenshot({ path: shots('spectator.png') });
+  // North up, South down, West on the left, East on the right, as on a map (and play runs clockwise).
+  const x = (seat) => page.$eval(`[data-testid=seat-${seat}]`, (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+  const [n, e, s, w] = [await x('N'), await x('E'), await x('S'), await x('W')];
+  assert.ok(w.x < e.x, 'West left of East');
+  assert.ok(n.y < s.y, 'North above South');
   assert.equal(await page.$$eval('[data-testid=hand-card]', (e) => e.length), 0, 'no hand on a spectator page');
   await until(() => frames.some((f) => f.type === 'hand_ended'), { timeout: 120000, what: 'the end of the hand' });
   await page.waitForSelector('[data-testid=score-table]');

@@ -210,7 +210,7 @@ export class App {
     this.message = m;
     // Notices close by themselves (a refusal stays a little longer); the × closes them at once.
     clearTimeout(this.flashTimer);
-    this.flashTimer = setTimeout(() => { if (this.message === m) { this.message = null; this.render(); } }, kind === 'error' ? 6000 : 3500);
+    this.flashTimer = setTimeout(() => { if (this.message === m) { this.message = null; this.render(); } }, kind === 'error' ? 5000 : 3500);
     this.render();
   }
 

@@ -387,7 +387,7 @@ export function localBotName(name) {
  * @param {string} text
  */
 export function withoutRuleRefs(text) {
-  return String(text).replace(/\s*\((?:[^()]*\b(?:RULES(?:\.md)?|REGOLE|art\.|section|sezione)\b[^()]*)\)/gi, '').trim();
+  return String(text).replace(/\s*\([^()]*\b(?:RULES|REGOLE|art\.|section|sezione)[^()]*\)/gi, '').trim();
 }
 
 /**
