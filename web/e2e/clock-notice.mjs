@@ -34,6 +34,10 @@ export async function start({ browser, pageUrl }) {
     await page.waitForSelector('[data-testid=ready-check]');
     await page.waitForSelector('.ready-row [data-testid=bot-badge]');
     assert.match(await page.textContent('[data-testid=ready-settings]'), c.lang === 'en' ? /1 hand · clocks: federation/ : /1 smazzata · tempi: federali/);
+    // Free-text chat is open during the ready check.
+    await page.fill('[data-testid=chat-input]', `ciao from ${c.who}`);
+    await page.click('[data-testid=chat-send]');
+    await page.waitForSelector(`[data-testid=chat] li:has-text("ciao from ${c.who}")`);
     await page.click('[data-testid=ready]');
     await page.waitForSelector('[data-testid=hand-card]');
     pages.push({ c, ctx, page });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
-import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown } from './lib/page.mjs';
+import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown, clearSelection } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
 import { assertFitsWindow, assertOurMeldsVisible, assertClockwise } from './lib/layout.mjs';
 import { isMeld } from '../js/cards.js';
@@ -103,6 +103,17 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       await assertClockwise(page);
       await page.screenshot({ path: shots('table-mid-hand.png') });
       shotMid = true;
+      // Arrange the hand by dragging: the last card dropped on the first goes first, and stays there after a reload.
+      const before = await handOnScreen(page);
+      const last = before[before.length - 1];
+      await clearSelection(page);
+      await page.dragAndDrop(`[data-testid=hand-card][data-key="${last.key}"]`, `[data-testid=hand-card][data-key="${before[0].key}"]`);
+      await until(async () => (await handOnScreen(page))[0].code === last.code, { timeout: 5000, what: 'the card moved first' });
+      const arranged = (await handOnScreen(page)).map((c) => c.code);
+      await page.reload();
+      await page.waitForSelector('[data-testid=hand-card]');
+      await until(async () => (await handOnScreen(page)).length === arranged.length, { what: 'the hand after the reload' });
+      assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the arranged order is kept');
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);
       const dragged = hand.find((c) => !c.code.startsWith('2') && c.code !== 'JK') ?? hand[0];

@@ -31,8 +31,13 @@ async function playHand(page, { reloadAfter = -1 } = {}) {
   let turns = 0;
   while (await waitMyTurnOrEnd(page)) {
     if (turns === reloadAfter) {
+      const log = await page.$$eval('.log li', (els) => els.map((e) => e.textContent));
       await page.reload();
       await page.waitForSelector('[data-testid=hand-card]');
+      // The table log comes back, once.
+      const after = await page.$$eval('.log li', (els) => els.map((e) => e.textContent));
+      assert.deepEqual(after.slice(-log.length), log, 'the log after the reload');
+      assert.equal(after.filter((l) => /^Smazzata 1, mazziere/.test(l)).length, 1, 'the deal logged once: ' + after.join(' | '));
     }
     turns++;
     if (await page.$('[data-testid=draw]:not([disabled])')) await playTurn(page, { open: true });

@@ -72,6 +72,8 @@ export class App {
     this.attention = null;
     /** The card this player just drew (marked in the hand until the discard). @type {string|null} */
     this.lastDrawn = null;
+    /** The last event number the kept log (sessionStorage) already holds. */
+    this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
     this.scrollToMeld = null;
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
@@ -162,7 +164,11 @@ export class App {
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
+      const logLen = st.log.length, chatLen = st.chat.length;
       applyMessage(st, m, now);
+      // After a reload the log and chat come back from this tab's storage: a catch-up of events
+      // already in them must not log them twice.
+      if (m.seq <= this.keptLogSeq) { st.log.length = logLen; st.chat.length = chatLen; }
       if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
       if (m.type === 'hand_record') this.addHand(m.hand, m.record);
       // The next deal closes the score screen; it stays reachable from "Hands".
@@ -258,13 +264,14 @@ export class App {
   /** The table log and chat, kept in this tab per table, so a reload shows them again. */
   saveLog() {
     const st = this.table;
-    if (st) session.set(`burraco.log.${st.table}`, { log: st.log.slice(-200), chat: st.chat.slice(-50) });
+    if (st) session.set(`burraco.log.${st.table}`, { seq: st.seq, log: st.log.slice(-200), chat: st.chat.slice(-50) });
   }
 
   /** Enter a table after `seated`/`table_created` (the snapshot follows). @param {string} table @param {boolean} spectating */
   enterTable(table, spectating) {
     this.table = emptyTable(table);
     const kept = session.get(`burraco.log.${table}`);
+    this.keptLogSeq = kept?.seq ?? 0;
     if (kept) { this.table.log = kept.log ?? []; this.table.chat = kept.chat ?? []; }
     this.hands = [];
     this.verify = {};
@@ -315,10 +322,45 @@ export class App {
   handKeys(hand) {
     /** @type {Record<string, number>} */
     const seen = {};
-    return sortCards(hand, this.sortMode).map((code) => {
+    return this.arranged(hand).map((code) => {
       const n = seen[code] = (seen[code] ?? -1) + 1;
       return { code, key: `${code}#${n}` };
     });
+  }
+
+  /**
+   * The hand in display order: sorted by suit or rank, or as the player arranged it by dragging
+   * (kept in this browser per table; cards new to the hand go at the end, sorted).
+   * @param {string[]} hand
+   */
+  arranged(hand) {
+    const sorted = sortCards(hand, this.sortMode);
+    const order = this.table ? session.get(`burraco.order.${this.table.table}`) : null;
+    if (!Array.isArray(order)) return sorted;
+    const rest = [...sorted];
+    /** @type {string[]} */
+    const out = [];
+    for (const code of order) {
+      const i = rest.indexOf(code);
+      if (i >= 0) { out.push(code); rest.splice(i, 1); }
+    }
+    return [...out, ...rest];
+  }
+
+  /** Moves the hand card `key` to where `targetKey` is (drag within the hand). @param {string} key @param {string} targetKey */
+  moveCard(key, targetKey) {
+    const st = this.table;
+    if (!st || !st.hand?.hand || key === targetKey) return;
+    const keys = this.handKeys(st.hand.hand);
+    const from = keys.findIndex((k) => k.key === key);
+    const to = keys.findIndex((k) => k.key === targetKey);
+    if (from < 0 || to < 0) return;
+    const codes = keys.map((k) => k.code);
+    const [moved] = codes.splice(from, 1);
+    codes.splice(to, 0, moved);
+    session.set(`burraco.order.${st.table}`, codes);
+    this.selected.clear();
+    this.render();
   }
 
   // ----- input -------------------------------------------------------------------------------
@@ -419,7 +461,11 @@ export class App {
         navigator.clipboard?.writeText(this.invite ?? '').then(() => this.flash(t('copied'), 'info')).catch(() => {});
         break;
       case 'card': this.toggleCard(/** @type {string} */ (d.key)); break;
-      case 'sort': this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode); this.render(); break;
+      case 'sort':
+        this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode);
+        if (st) session.set(`burraco.order.${st.table}`, null);
+        this.render();
+        break;
       case 'clear': this.selected.clear(); this.attachArmed = false; this.render(); break;
       case 'draw': this.act('draw'); break;
       case 'pick-up': this.act('pick_up'); break;
@@ -472,11 +518,23 @@ export class App {
 
   /** @param {DragEvent} e */
   onDragOver(e) {
-    if (this.dropTarget(e)) e.preventDefault();
+    if (this.dropTarget(e) || this.handDropTarget(e)) e.preventDefault();
+  }
+
+  /** A card of the own hand under a drag (to arrange the hand, at any time). @param {Event} e */
+  handDropTarget(e) {
+    return /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-testid=hand-card]') : null);
   }
 
   /** @param {DragEvent} e */
   onDrop(e) {
+    const onCard = this.handDropTarget(e);
+    if (onCard) {
+      const k = e.dataTransfer?.getData('text/plain');
+      e.preventDefault();
+      if (k) this.moveCard(k, onCard.dataset.key ?? '');
+      return;
+    }
     const target = this.dropTarget(e);
     const key = e.dataTransfer?.getData('text/plain');
     if (!target || !key) return;
