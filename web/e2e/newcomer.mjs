@@ -70,6 +70,8 @@ export async function run({ browser, pageUrl, shots }) {
   await until(async () => (await frames()) > before, { timeout: 8000, what: 'a lobby refresh' });
   await page.keyboard.type('CD');
   assert.equal(await page.inputValue('[data-testid=invite-input]'), 'ABCD');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => window.scrollY === 0);
   await page.screenshot({ path: shots('lobby-phone.png') });
   assert.deepEqual(errors, [], 'no page errors');
   await ctx.close();

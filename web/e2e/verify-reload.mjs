@@ -62,6 +62,7 @@ export async function run({ browser, pageUrl, shots }) {
   assert.ok(lines.some((l) => /carta scoperta/.test(l)), 'the up card is named');
   assert.match(await page.textContent('[data-testid=score-dialog]'), /Chiave di mescolamento/);
   assert.match(await page.textContent('[data-testid=standing]'), /Situazione: (NS|EW) -?\d+ – (NS|EW) -?\d+ · siete (avanti|indietro) di \d+|in parità/);
+  await page.$eval('.dialog', (e) => { e.scrollTop = 0; });
   await page.screenshot({ path: shots('score-phone.png') });
 
   // Hand 2 is dealt: the score screen closes, hand 1 stays reachable.
@@ -92,6 +93,7 @@ export async function run({ browser, pageUrl, shots }) {
   await page.screenshot({ path: shots('match-end-phone.png') });
   await page.setViewportSize({ width: 1366, height: 768 });
   await verifyHand(page, 2, 'Mismatch');
+  await page.$eval('.dialog', (e) => { e.scrollTop = 0; });
   await page.screenshot({ path: shots('score-history.png') });
   // Hand 1's replay says which bot moves.
   await page.click('[data-testid=history-hand][data-hand="1"] [data-action=replay]');

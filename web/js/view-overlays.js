@@ -104,7 +104,8 @@ function scoreHtml(app, n) {
   if (!o && !me) return historyHtml(app);
   const preset = st.settings.preset ?? 'fitab';
   const nameFor = (/** @type {string} */ seat) => o && o.names[seat] && !st.seats.some((x) => x.seat === seat && x.name === o.names[seat]) ? o.names[seat] : nameOf(st, seat, { disambiguate: false });
-  let body = '';
+  // Every hand of the match first (each with its score, verify, replay), then the one shown.
+  let body = historyListHtml(app, o ? o.hand : null);
   if (me && (n == null)) body += matchOverHtml(app);
   if (o) {
     const endText = o.end === 'closed' && o.closed_by ? t('end_closed', { name: escapeHtml(displayName(nameFor(o.closed_by))) }) : t(/** @type {any} */ (`end_${o.end}`));
@@ -135,7 +136,6 @@ function scoreHtml(app, n) {
         <span class="mini-cards">${h.cards.length ? sortCards(h.cards, 'suit').map((/** @type {string} */ c) => cardHtml(c, { cls: 'mini' })).join('') : '—'}</span></div>`).join('')}</div>`;
     body += verifyHtml(app, o);
   }
-  body += historyListHtml(app, o ? o.hand : null);
   const title = me && n == null ? t('match_over') : t('hand_over');
   return dialog(title, body, 'score-dialog', 'wide');
 }
