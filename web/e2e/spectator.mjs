@@ -26,10 +26,12 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await sleep(200);
   await page.screenshot({ path: shots('spectator.png') });
   // North up, South down, West on the left, East on the right, as on a map (and play runs clockwise).
-  const x = (seat) => page.$eval(`[data-testid=seat-${seat}]`, (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
-  const [n, e, s, w] = [await x('N'), await x('E'), await x('S'), await x('W')];
-  assert.ok(w.x < e.x, 'West left of East');
-  assert.ok(n.y < s.y, 'North above South');
+  const at = await page.evaluate(() => Object.fromEntries(['N', 'E', 'S', 'W'].map((seat) => {
+    const r = /** @type {Element} */ (document.querySelector(`[data-testid=seat-${seat}]`)).getBoundingClientRect();
+    return [seat, { x: r.left + r.width / 2, y: r.top + r.height / 2 }];
+  })));
+  assert.ok(at.W.x < at.E.x, 'West left of East: ' + JSON.stringify(at));
+  assert.ok(at.N.y < at.S.y, 'North above South: ' + JSON.stringify(at));
   assert.equal(await page.$$eval('[data-testid=hand-card]', (e) => e.length), 0, 'no hand on a spectator page');
   await until(() => frames.some((f) => f.type === 'hand_ended'), { timeout: 120000, what: 'the end of the hand' });
   await page.waitForSelector('[data-testid=score-table]');

@@ -72,6 +72,8 @@ export class App {
     this.attention = null;
     /** The card this player just drew (marked in the hand until the discard). @type {string|null} */
     this.lastDrawn = null;
+    /** @type {{meld?: number, pile?: boolean, seat?: string}|null} what just moved: animated once, in the next render */
+    this.fresh = null;
     /** The last event number the kept log (sessionStorage) already holds. */
     this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
@@ -186,6 +188,10 @@ export class App {
         if (m.type === 'opened' || m.type === 'attached') this.scrollToMeld = m.meld.id;
       }
     }
+    // One-shot movement cues for the next render only (a later render must not replay them).
+    if (m.type === 'opened' || m.type === 'attached') this.fresh = { meld: m.meld.id };
+    else if (m.type === 'discarded') this.fresh = { pile: true };
+    else if (m.type === 'picked_up' || m.type === 'drew') this.fresh = { seat: m.seat };
     this.saveLog();
     const h = st.hand;
     const key = h ? `${h.number}:${(h.hand ?? []).join(',')}` : '';
@@ -753,6 +759,7 @@ export class App {
         if (caret && el instanceof HTMLInputElement) { try { el.setSelectionRange(caret[0], caret[1]); } catch { /* number inputs */ } }
       }
     }
+    this.fresh = null;
     if (this.scrollToMeld != null) {
       const el = document.querySelector(`[data-testid=meld][data-meld-id="${this.scrollToMeld}"]`);
       this.scrollToMeld = null;

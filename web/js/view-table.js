@@ -58,7 +58,7 @@ function layout(st) {
   return { bottom: me, left: order[(i + 1) % 4], top: order[(i + 2) % 4], right: order[(i + 3) % 4] };
 }
 
-/** @param {import('./state.js').Meld} m @param {{own: boolean, fits: boolean, armed: boolean, index: number, last?: boolean}} o */
+/** @param {import('./state.js').Meld} m @param {{own: boolean, fits: boolean, armed: boolean, index: number, last?: boolean, fresh?: boolean}} o */
 export function meldHtml(m, o) {
   const isSeq = m.kind === 'sequence';
   const cards = m.cards.map((c, i) => {
@@ -79,7 +79,7 @@ export function meldHtml(m, o) {
   const kind = isSeq ? t('sequence') : t('combination');
   const interactive = o.own;
   const attrs = interactive ? `role="button" tabindex="0" data-action="meld" data-meld="${m.id}" data-focus="meld-${m.id}" aria-label="${kind} ${o.index}: ${m.cards.map(label).join(' ')}"` : `aria-label="${kind}: ${m.cards.map(label).join(' ')}"`;
-  return `<div class="meld ${m.cards.length >= 7 ? 'is-burraco' : ''} ${o.fits ? 'fits' : ''} ${o.armed && interactive ? 'armed' : ''} ${o.last ? 'just-now' : ''}" ${attrs} data-testid="meld" data-meld-id="${m.id}">
+  return `<div class="meld ${m.cards.length >= 7 ? 'is-burraco' : ''} ${o.fits ? 'fits' : ''} ${o.armed && interactive ? 'armed' : ''} ${o.last ? 'just-now' : ''}${o.fresh ? ' fresh' : ''}" ${attrs} data-testid="meld" data-meld-id="${m.id}">
     <div class="meld-head">${o.armed && interactive ? `<kbd>${o.index}</kbd>` : `<span class="meld-no" data-testid="meld-no">${o.index}</span>`}<span class="meld-kind">${kind}</span>${burraco}<span class="meld-count">${m.cards.length}</span></div>
     <div class="meld-cards ${isSeq ? 'seq' : 'comb'}">${cards}</div>
   </div>`;
@@ -105,7 +105,7 @@ function seatHtml(app, seat, pos) {
   const fan = count != null && !me ? `<div class="mini-fan" aria-hidden="true">${Array.from({ length: Math.min(count, 12) }, () => '<span class="mini-back"></span>').join('')}</div>` : '';
   const clock = onTurn && h && h.clockDeadline ? `<span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
   const dealer = h && h.dealer === seat ? `<span class="chip dealer" title="${t('dealer')}">D</span>` : '';
-  return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
+  return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}${app.fresh?.seat === seat ? ' fresh' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
     <div class="seat-line">
       <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? escapeHtml(connText) : t('free_seat')}"></span>
       <span class="seat-name">${s && s.name ? escapeHtml(localBotName(s.name)) : `<em>${t('free_seat')}</em>`}</span>
@@ -192,7 +192,7 @@ export function renderTable(app) {
   const theirMelds = h.melds.filter((m) => m.side !== mySide);
   const myTurn = !!st.you && h.onTurn === st.you && h.phase !== 'over' && !app.spectating;
   const meldRow = (/** @type {import('./state.js').Meld[]} */ melds, /** @type {boolean} */ own) => melds.length
-    ? melds.map((m, i) => meldHtml(m, { own: own && !!st.you && !app.spectating, fits: own && myTurn && h.phase === 'play' && app.fitsMeld(m), armed: app.attachArmed, index: i + 1, last: st.lastMeld === m.id })).join('')
+    ? melds.map((m, i) => meldHtml(m, { own: own && !!st.you && !app.spectating, fits: own && myTurn && h.phase === 'play' && app.fitsMeld(m), armed: app.attachArmed, index: i + 1, last: st.lastMeld === m.id, fresh: app.fresh?.meld === m.id })).join('')
     : `<p class="empty-melds">${t('no_melds')}</p>`;
   const otherSide = sides.find((x) => x !== mySide) ?? '';
   const ourTitle = app.spectating || !st.you ? t('melds_side', { side: mySide }) : t('our_melds');
@@ -200,7 +200,7 @@ export function renderTable(app) {
 
   // Pile (whole, bottom first), tallone, pozzetti
   const pile = h.pile.length
-    ? `<div class="pile-fan" style="--n:${h.pile.length}">${h.pile.map((c, i) => cardHtml(c, { cls: i === h.pile.length - 1 ? 'top' : '' })).join('')}</div>`
+    ? `<div class="pile-fan" style="--n:${h.pile.length}">${h.pile.map((c, i) => cardHtml(c, { cls: i === h.pile.length - 1 ? `top${app.fresh?.pile ? ' fresh' : ''}` : '' })).join('')}</div>`
     : `<div class="pile-empty">${t('pile_empty')}</div>`;
   const canTake = myTurn && h.phase === 'take';
   const pozz = h.pozzetti.map((p, i) => `<div class="pozzetto ${p ? 'taken' : ''}" data-testid="pozzetto-${i ? 'B' : 'A'}">
