@@ -51,6 +51,15 @@ export async function run({ browser, pageUrl, shots }) {
   const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
   await discardKey(page, pick.key);
 
+  // The how-to-play page, and the sound switch.
+  await page.click('[data-testid=how-to]');
+  assert.match(await page.textContent('[data-testid=how-to-page]'), /clockwise/);
+  await page.click('[data-action=overlay-close]');
+  await page.click('[data-testid=mute]');
+  await page.waitForSelector('[data-testid=mute][aria-pressed=true]');
+  await page.click('[data-testid=mute]');
+  await page.waitForSelector('[data-testid=mute][aria-pressed=false]');
+
   // Leaving mid-hand asks first, and says a bot takes the seat for good.
   await page.click('[data-testid=leave]');
   await page.waitForSelector('[data-testid=leave-dialog]');
