@@ -147,8 +147,16 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.ok((await page.textContent('[data-testid=replay-desc]')).length > 3);
   await page.screenshot({ path: shots('replay.png') });
 
-  // Italian.
+  // The table log: every entry kept (it scrolls), melds named, the hand's end logged, seats said plainly.
   await page.click('[data-action=overlay-close]');
+  const log = await page.$$eval('.log li', (els) => els.map((e) => e.textContent.trim()));
+  assert.ok(log.length > 8, `${log.length} log entries`);
+  assert.ok(log.some((l) => /^Hand 1 over: NS [+-]?\d+ · EW [+-]?\d+$/.test(l)), 'the hand end logged: ' + log.slice(0, 3).join(' | '));
+  assert.ok(log.some((l) => /opened meld \d+: \S+ \S+ \S+/.test(l)), 'opened melds named');
+  assert.ok(log.some((l) => /^Bot \(expert\) sat down \((East|South|West|North)\)$/.test(l)), 'a bot sat down, said plainly');
+  assert.ok(!log.some((l) => /sat at Bot/.test(l)));
+  assert.ok(await page.$eval('.log', (e) => e.scrollHeight > e.clientHeight), 'the log scrolls');
+  // Italian.
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Smazzata');
   assert.deepEqual(errors, [], 'no page errors');

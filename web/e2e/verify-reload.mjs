@@ -102,7 +102,15 @@ export async function run({ browser, pageUrl, shots }) {
     await page.click('[data-testid=replay-next]');
     return /Bot \(greedy\) · (North|East|West|South)/.test(await page.textContent('[data-testid=replay-desc]'));
   }, { timeout: 10000, what: 'a bot named by its seat in the replay' });
-  void table; void handOnScreen; void scoreShown;
+  // A new match with the same settings: a new table, the same bots, the ready check.
+  await page.click('[data-action=overlay-close]');
+  await page.click('[data-testid=show-score]');
+  await page.click('[data-testid=rematch]');
+  await page.waitForSelector('[data-testid=ready-check]');
+  await until(async () => (await page.$$eval('.ready-row [data-testid=bot-badge]', (e) => e.length)) === 3, { timeout: 10000, what: 'the bots of the new match' });
+  assert.notEqual(await page.evaluate(() => /** @type {any} */ (window).__burraco.table.table), table, 'a new table');
+  assert.match(await page.textContent('[data-testid=ready-settings]'), /2 hands/);
+  void handOnScreen; void scoreShown;
   assert.deepEqual(errors, [], 'no page errors');
   await ctx.close();
 }
