@@ -341,7 +341,7 @@ export class App {
    */
   arranged(hand) {
     const sorted = sortCards(hand, this.sortMode);
-    const order = this.table ? session.get(`burraco.order.${this.table.table}`) : null;
+    const order = this.table ? session.get(this.orderKey(this.table)) : null;
     if (!Array.isArray(order)) return sorted;
     const rest = [...sorted];
     /** @type {string[]} */
@@ -351,6 +351,11 @@ export class App {
       if (i >= 0) { out.push(code); rest.splice(i, 1); }
     }
     return [...out, ...rest];
+  }
+
+  /** Where this tab keeps the arranged order of the hand in play (per table and hand). @param {TableState} st */
+  orderKey(st) {
+    return `burraco.order.${st.table}.${st.hand?.number ?? 0}`;
   }
 
   /** Moves the hand card `key` to where `targetKey` is (drag within the hand). @param {string} key @param {string} targetKey */
@@ -364,7 +369,7 @@ export class App {
     const codes = keys.map((k) => k.code);
     const [moved] = codes.splice(from, 1);
     codes.splice(to, 0, moved);
-    session.set(`burraco.order.${st.table}`, codes);
+    session.set(this.orderKey(st), codes);
     this.selected.clear();
     this.render();
   }
@@ -469,7 +474,7 @@ export class App {
       case 'card': this.toggleCard(/** @type {string} */ (d.key)); break;
       case 'sort':
         this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode);
-        if (st) session.set(`burraco.order.${st.table}`, null);
+        if (st) session.set(this.orderKey(st), null);
         this.render();
         break;
       case 'clear': this.selected.clear(); this.attachArmed = false; this.render(); break;
