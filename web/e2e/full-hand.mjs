@@ -5,8 +5,9 @@
 import assert from 'node:assert/strict';
 import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
-import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown } from './lib/page.mjs';
+import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown, clearSelection } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
+import { assertFitsWindow, assertOurMeldsVisible, assertClockwise } from './lib/layout.mjs';
 import { isMeld } from '../js/cards.js';
 
 export const name = 'a person plays a full hand against server bots';
@@ -23,7 +24,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     others.push(b);
   }
 
-  const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await ctx.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -66,13 +67,20 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       }
       const melds = await meldCount(page);
       await selectCards(page, bad.map((c) => c.key));
-      await page.click('[data-testid=open]');
+      // "Open" lights up only for a meld (a hint); the keyboard's O still asks the server, which refuses.
+      assert.ok(await page.$('[data-testid=open][disabled]'), 'Open is disabled for three cards that are no meld');
+      await page.keyboard.press('o');
       const msg = await page.waitForSelector('[data-testid=message]');
       const text = await msg.textContent();
       assert.match(text, /Not allowed/);
       assert.deepEqual(await handOnScreen(page), hand, 'the refused meld left the hand as it was');
       assert.equal(await meldCount(page), melds, 'no meld appeared');
       assert.equal(await page.$$eval('[data-testid=hand-card][aria-pressed=true]', (e) => e.length), 3, 'the selection is kept');
+      // The refusal is not over the cards, and says no file names.
+      const [toast, handBox] = await Promise.all([page.$eval('[data-testid=message]', (e) => e.getBoundingClientRect().toJSON()),
+        page.$eval('[data-testid=hand]', (e) => e.getBoundingClientRect().toJSON())]);
+      assert.ok(toast.bottom <= handBox.top || toast.top >= handBox.bottom, 'the refusal does not cover the hand');
+      assert.doesNotMatch(text, /RULES|REGOLE|\.md|art\./, text);
       await page.screenshot({ path: shots('illegal-move.png') });
       await page.click('[data-action=dismiss]');
       // finish the turn: discard a card
@@ -89,22 +97,23 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       // Select a playable card for the picture, if any.
       const playable = await page.$$eval('[data-testid=hand-card].playable', (els) => els.map((e) => e.dataset.key));
       if (playable.length) await selectCards(page, playable.slice(0, Math.min(3, playable.length)));
-      // The hand panel sticks to the bottom of the window: scrolled down, as a player who plays
-      // to the side's melds sees the table.
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await sleep(150);
+      // The table fits a 1366x768 window; the hand panel does not cover the side's melds; play runs clockwise.
+      await assertFitsWindow(page, 'the table at 1366x768');
+      await assertOurMeldsVisible(page);
+      await assertClockwise(page);
       await page.screenshot({ path: shots('table-mid-hand.png') });
-      // The phone: the whole page, in a window as tall as the page (a full-page capture would
-      // paint the sticky hand panel over the middle of the table).
-      await page.setViewportSize({ width: 390, height: 844 });
-      await sleep(200);
-      const tall = await page.evaluate(() => document.documentElement.scrollHeight);
-      await page.setViewportSize({ width: 390, height: tall });
-      await sleep(200);
-      await page.screenshot({ path: shots('table-phone.png') });
-      await page.setViewportSize({ width: 1360, height: 900 });
-      await page.evaluate(() => window.scrollTo(0, 0));
       shotMid = true;
+      // Arrange the hand by dragging: the last card dropped on the first goes first, and stays there after a reload.
+      const before = await handOnScreen(page);
+      const last = before[before.length - 1];
+      await clearSelection(page);
+      await page.dragAndDrop(`[data-testid=hand-card][data-key="${last.key}"]`, `[data-testid=hand-card][data-key="${before[0].key}"]`);
+      await until(async () => (await handOnScreen(page))[0].code === last.code, { timeout: 5000, what: 'the card moved first' });
+      const arranged = (await handOnScreen(page)).map((c) => c.code);
+      await page.reload();
+      await page.waitForSelector('[data-testid=hand-card]');
+      await until(async () => (await handOnScreen(page)).length === arranged.length, { what: 'the hand after the reload' });
+      assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the arranged order is kept');
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);
       const dragged = hand.find((c) => !c.code.startsWith('2') && c.code !== 'JK') ?? hand[0];
@@ -138,8 +147,16 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.ok((await page.textContent('[data-testid=replay-desc]')).length > 3);
   await page.screenshot({ path: shots('replay.png') });
 
-  // Italian.
+  // The table log: every entry kept (it scrolls), melds named, the hand's end logged, seats said plainly.
   await page.click('[data-action=overlay-close]');
+  const log = await page.$$eval('.log li', (els) => els.map((e) => e.textContent.trim()));
+  assert.ok(log.length > 8, `${log.length} log entries`);
+  assert.ok(log.some((l) => /^Hand 1 over: NS [+-]?\d+ · EW [+-]?\d+$/.test(l)), 'the hand end logged: ' + log.slice(0, 3).join(' | '));
+  assert.ok(log.some((l) => /opened meld \d+: \S+ \S+ \S+/.test(l)), 'opened melds named');
+  assert.ok(log.some((l) => /^Bot \(expert\) sat down \((East|South|West|North)\)$/.test(l)), 'a bot sat down, said plainly');
+  assert.ok(!log.some((l) => /sat at Bot/.test(l)));
+  assert.ok(await page.$eval('.log', (e) => e.scrollHeight > e.clientHeight), 'the log scrolls');
+  // Italian.
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Smazzata');
   assert.deepEqual(errors, [], 'no page errors');

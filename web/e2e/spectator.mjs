@@ -25,6 +25,13 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(() => frames.some((f) => f.type === 'opened') || frames.some((f) => f.type === 'hand_ended'), { timeout: 60000, what: 'a meld' });
   await sleep(200);
   await page.screenshot({ path: shots('spectator.png') });
+  // North up, South down, West on the left, East on the right, as on a map (and play runs clockwise).
+  const at = await page.evaluate(() => Object.fromEntries(['N', 'E', 'S', 'W'].map((seat) => {
+    const r = /** @type {Element} */ (document.querySelector(`[data-testid=seat-${seat}]`)).getBoundingClientRect();
+    return [seat, { x: r.left + r.width / 2, y: r.top + r.height / 2 }];
+  })));
+  assert.ok(at.W.x < at.E.x, 'West left of East: ' + JSON.stringify(at));
+  assert.ok(at.N.y < at.S.y, 'North above South: ' + JSON.stringify(at));
   assert.equal(await page.$$eval('[data-testid=hand-card]', (e) => e.length), 0, 'no hand on a spectator page');
   await until(() => frames.some((f) => f.type === 'hand_ended'), { timeout: 120000, what: 'the end of the hand' });
   await page.waitForSelector('[data-testid=score-table]');

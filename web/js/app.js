@@ -9,15 +9,26 @@ import { t, getLang, setLang, refusalText } from './i18n.js';
 import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
 import { renderTable, clockText } from './view-table.js';
-import { renderOverlay, runVerify } from './view-overlays.js';
+import { renderOverlay } from './view-overlays.js';
 import { sortCards, isMeld } from './cards.js';
+import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
+import { verifyRecord, dealtKey } from './verify.js';
+import { beep, isMuted, setMuted } from './sound.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
 
 /**
- * @typedef {{kind: 'score'} | {kind: 'replay', step: number} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>} | {kind: 'help'}} Overlay
+ * @typedef {{kind: 'score', hand?: number|null} | {kind: 'replay', step: number, hand: number} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>}
+ *   | {kind: 'help'} | {kind: 'history'} | {kind: 'confirm-leave'} | {kind: 'howto'}} Overlay
+ * @typedef {{hand: number, rec: any, raw: string}} HandEntry one finished hand of the match: its record, parsed and as received
  */
+
+/** A speaker, struck through when muted (drawn: no emoji font needed). @param {boolean} muted */
+function speakerSvg(muted) {
+  return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M2 6h3l4-3v10l-4-3H2z"/>${muted
+    ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
+}
 
 export class App {
   constructor() {
@@ -46,13 +57,29 @@ export class App {
     this.busy = false;
     /** @type {Record<string, any>} */
     this.verify = {};
+    /** The match's finished hands, by number: from `hand_record` events, and after a reload from /api/tables/{id}/hands. @type {HandEntry[]} */
+    this.hands = [];
     /** @type {any} */
     this.replayCache = null;
     this.firstWelcome = true;
-    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '' };
+    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '' };
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
     this.renderQueued = false;
     this.lastHandKey = '';
+    /** @type {any} */
+    this.flashTimer = null;
+    /** @type {null|'your_turn_title'|'clock_warn_title'} what the tab's title calls attention to */
+    this.attention = null;
+    /** The card this player just drew (marked in the hand until the discard). @type {string|null} */
+    this.lastDrawn = null;
+    /** @type {{meld?: number, pile?: boolean, seat?: string}|null} what just moved: animated once, in the next render */
+    this.fresh = null;
+    /** The last event number the kept log (sessionStorage) already holds. */
+    this.keptLogSeq = 0;
+    /** @type {number|null} a meld of mine to scroll into view after the next render */
+    this.scrollToMeld = null;
+    /** When this page sat down at the current table (the "play with bots" offer waits a little). */
+    this.enteredAt = 0;
   }
 
   start() {
@@ -110,8 +137,7 @@ export class App {
       }
     } else if (m.seats.length > 0) {
       // Back after a reload: the session still holds a seat.
-      this.table = emptyTable(m.seats[0].table);
-      this.spectating = false;
+      this.enterTable(m.seats[0].table, false);
       this.sync();
     } else {
       this.listTables();
@@ -140,11 +166,33 @@ export class App {
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
+      const logLen = st.log.length, chatLen = st.chat.length;
       applyMessage(st, m, now);
-      if (m.type === 'hand_ended') { this.overlay = { kind: 'score' }; this.verify = {}; this.replayCache = null; }
-      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || this.overlay?.kind === 'replay') this.overlay = null; }
-      if (m.type === 'match_ended') this.overlay = { kind: 'score' };
+      // After a reload the log and chat come back from this tab's storage: a catch-up of events
+      // already in them must not log them twice.
+      if (m.seq <= this.keptLogSeq) { st.log.length = logLen; st.chat.length = chatLen; }
+      if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
+      if (m.type === 'hand_record') this.addHand(m.hand, m.record);
+      // The next deal closes the score screen; it stays reachable from "Hands".
+      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || this.overlay?.kind === 'replay' || this.overlay?.kind === 'history') this.overlay = null; }
+      if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
+      if (m.type === 'dealt' && m.seat === st.you && st.hand?.commitment) session.set(dealtKey(st.hand.commitment), { you: st.you, cards: m.cards });
+      // Attention: a beep and the tab's title, for my turn and for my clock's grace.
+      if (!this.spectating && st.you && m.seat === st.you) {
+        if (m.type === 'turn_started') { this.attention = 'your_turn_title'; beep(1, 880); }
+        if (m.type === 'grace_started') { this.attention = 'clock_warn_title'; beep(3, 660); }
+        if (m.type === 'drew_card') this.lastDrawn = m.card;
+        if (m.type === 'picked_up') this.lastDrawn = m.cards.length === 1 ? m.cards[0] : null;
+        if (m.type === 'discarded') { this.attention = null; this.lastDrawn = null; }
+        // My meld: bring it into view (on a phone the melds may be scrolled away).
+        if (m.type === 'opened' || m.type === 'attached') this.scrollToMeld = m.meld.id;
+      }
     }
+    // One-shot movement cues for the next render only (a later render must not replay them).
+    if (m.type === 'opened' || m.type === 'attached') this.fresh = { meld: m.meld.id };
+    else if (m.type === 'discarded') this.fresh = { pile: true };
+    else if (m.type === 'picked_up' || m.type === 'drew') this.fresh = { seat: m.seat };
+    this.saveLog();
     const h = st.hand;
     const key = h ? `${h.number}:${(h.hand ?? []).join(',')}` : '';
     if (key !== this.lastHandKey) {
@@ -170,7 +218,11 @@ export class App {
 
   /** @param {string} text @param {'error'|'info'} kind */
   flash(text, kind) {
-    this.message = { text, kind };
+    const m = { text, kind };
+    this.message = m;
+    // Notices close by themselves (a refusal stays a little longer); the × closes them at once.
+    clearTimeout(this.flashTimer);
+    this.flashTimer = setTimeout(() => { if (this.message === m) { this.message = null; this.render(); } }, kind === 'error' ? 5000 : 3500);
     this.render();
   }
 
@@ -184,9 +236,54 @@ export class App {
     }
   }
 
+  /**
+   * A finished hand's record (a JSON string from `hand_record`, or an object from /api).
+   * @param {number|null} hand @param {string|Record<string, any>} record
+   */
+  addHand(hand, record) {
+    let rec, raw;
+    try {
+      rec = typeof record === 'string' ? JSON.parse(record) : record;
+      raw = typeof record === 'string' ? record : JSON.stringify(record);
+    } catch { return; }
+    const n = hand ?? this.hands.length + 1;
+    if (this.hands.some((x) => x.hand === n)) return;
+    this.hands.push({ hand: n, rec, raw });
+    this.hands.sort((a, b) => a.hand - b.hand);
+    this.render();
+  }
+
+  /** The records of the table's finished hands, from the server's HTTP API (after a reload, or on watching). @param {string} table */
+  async loadHands(table) {
+    for (const base of apiBases()) {
+      try {
+        const res = await fetch(`${base}/api/tables/${encodeURIComponent(table)}/hands`);
+        if (!res.ok) continue;
+        const list = await res.json();
+        if (this.table?.table !== table || !Array.isArray(list)) return;
+        list.forEach((r, i) => { const rec = typeof r === 'string' ? JSON.parse(r) : r; if (rec && rec.outcome) this.addHand(i + 1, rec); });
+        return;
+      } catch { /* the next base */ }
+    }
+  }
+
+  /** The table log and chat, kept in this tab per table, so a reload shows them again. */
+  saveLog() {
+    const st = this.table;
+    if (st) session.set(`burraco.log.${st.table}`, { seq: st.seq, log: st.log.slice(-200), chat: st.chat.slice(-50) });
+  }
+
   /** Enter a table after `seated`/`table_created` (the snapshot follows). @param {string} table @param {boolean} spectating */
   enterTable(table, spectating) {
     this.table = emptyTable(table);
+    const kept = session.get(`burraco.log.${table}`);
+    this.keptLogSeq = kept?.seq ?? 0;
+    if (kept) { this.table.log = kept.log ?? []; this.table.chat = kept.chat ?? []; }
+    this.hands = [];
+    this.verify = {};
+    this.enteredAt = Date.now();
+    setTimeout(() => this.render(), BOTS_OFFER_MS + 50);
+    this.loadHands(table);
     this.spectating = spectating;
     this.selected.clear();
     this.overlay = null;
@@ -231,10 +328,50 @@ export class App {
   handKeys(hand) {
     /** @type {Record<string, number>} */
     const seen = {};
-    return sortCards(hand, this.sortMode).map((code) => {
+    return this.arranged(hand).map((code) => {
       const n = seen[code] = (seen[code] ?? -1) + 1;
       return { code, key: `${code}#${n}` };
     });
+  }
+
+  /**
+   * The hand in display order: sorted by suit or rank, or as the player arranged it by dragging
+   * (kept in this browser per table; cards new to the hand go at the end, sorted).
+   * @param {string[]} hand
+   */
+  arranged(hand) {
+    const sorted = sortCards(hand, this.sortMode);
+    const order = this.table ? session.get(this.orderKey(this.table)) : null;
+    if (!Array.isArray(order)) return sorted;
+    const rest = [...sorted];
+    /** @type {string[]} */
+    const out = [];
+    for (const code of order) {
+      const i = rest.indexOf(code);
+      if (i >= 0) { out.push(code); rest.splice(i, 1); }
+    }
+    return [...out, ...rest];
+  }
+
+  /** Where this tab keeps the arranged order of the hand in play (per table and hand). @param {TableState} st */
+  orderKey(st) {
+    return `burraco.order.${st.table}.${st.hand?.number ?? 0}`;
+  }
+
+  /** Moves the hand card `key` to where `targetKey` is (drag within the hand). @param {string} key @param {string} targetKey */
+  moveCard(key, targetKey) {
+    const st = this.table;
+    if (!st || !st.hand?.hand || key === targetKey) return;
+    const keys = this.handKeys(st.hand.hand);
+    const from = keys.findIndex((k) => k.key === key);
+    const to = keys.findIndex((k) => k.key === targetKey);
+    if (from < 0 || to < 0) return;
+    const codes = keys.map((k) => k.code);
+    const [moved] = codes.splice(from, 1);
+    codes.splice(to, 0, moved);
+    session.set(this.orderKey(st), codes);
+    this.selected.clear();
+    this.render();
   }
 
   // ----- input -------------------------------------------------------------------------------
@@ -265,18 +402,81 @@ export class App {
         break;
       }
       case 'leave':
+        // Mid-match, leaving hands the seat to a server bot for good: ask first.
+        if (st && !this.spectating && st.you && (st.status === 'playing' || st.status === 'between_hands') && this.overlay?.kind !== 'confirm-leave') {
+          this.overlay = { kind: 'confirm-leave' }; this.render(); break;
+        }
+        this.leaveTable();
+        break;
+      case 'leave-confirmed': this.leaveTable(); break;
+      case 'rematch': this.rematch(); break;
+      case 'mute': setMuted(!isMuted()); this.render(); break;
+      case 'how-to': this.overlay = { kind: 'howto' }; this.render(); break;
+      case 'play-bots': this.playWithBots(); break;
+      default: this.onClickMore(e); break;
+    }
+  }
+
+  leaveTable() {
+    const st = this.table;
+    {
         if (st && !this.spectating && st.status !== 'finished') this.request('leave', { table: st.table }).catch(() => {});
         if (st && this.spectating) this.request('leave', { table: st.table }).catch(() => {});
-        this.table = null; this.invite = null; this.overlay = null; this.message = null;
+        this.table = null; this.invite = null; this.overlay = null; this.message = null; this.hands = [];
         this.listTables();
         this.render();
-        break;
+    }
+  }
+
+  /** A new table with this match's settings and bot level (the server has no rematch of its own yet). */
+  rematch() {
+    const st = this.table;
+    if (!st) return;
+    const level = st.seats.map((x) => /^Bot \((\w+)\)$/.exec(x.name ?? '')?.[1]).find(Boolean) ?? null;
+    const s = st.settings;
+    const settings = { preset: s.preset, players: s.players, hands: s.hands ?? null, target: s.target ?? null, clocks: s.clocks ?? null,
+      semipulito: s.semipulito ?? null, close_requires_pulito: s.close_requires_pulito ?? null };
+    const priv = !!this.invite;
+    this.leaveTable();
+    this.request('create_table', { settings, private: priv, bots: level })
+      .then((r) => { this.enterTable(r.table, false); this.invite = r.invite ?? null; this.render(); })
+      .catch((x) => this.showError(x));
+  }
+
+  /** Quick play found nobody: leave the empty table and start one with server bots in the other seats. */
+  playWithBots() {
+    const f = this.lobbyForm;
+    const st = this.table;
+    if (st) this.request('leave', { table: st.table }).catch(() => {});
+    this.table = null;
+    const cur = st?.settings ?? {};
+    const preset = cur.preset ?? f.preset;
+    const settings = { preset, players: cur.players ?? Number(f.players), hands: cur.hands ?? null, target: cur.target ?? null,
+      clocks: preset === 'fedibur' ? null : 'relaxed', semipulito: null, close_requires_pulito: null };
+    this.request('create_table', { settings, private: false, bots: 'expert' })
+      .then((r) => { this.enterTable(r.table, false); this.render(); })
+      .catch((x) => this.showError(x));
+  }
+
+  /** @param {Event} e */
+  onClickMore(e) {
+    const target = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('[data-action]') : null);
+    if (!target || target.hasAttribute('disabled')) return;
+    const a = target.dataset.action ?? '';
+    const d = target.dataset;
+    const st = this.table;
+    switch (a) {
       case 'ready': this.act('ready'); break;
+      case 'dismiss-notice': if (st) { st.notice = null; this.render(); } break;
       case 'copy-invite':
         navigator.clipboard?.writeText(this.invite ?? '').then(() => this.flash(t('copied'), 'info')).catch(() => {});
         break;
       case 'card': this.toggleCard(/** @type {string} */ (d.key)); break;
-      case 'sort': this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode); this.render(); break;
+      case 'sort':
+        this.sortMode = this.sortMode === 'suit' ? 'rank' : 'suit'; localStorage.setItem('burraco.sort', this.sortMode);
+        if (st) session.set(this.orderKey(st), null);
+        this.render();
+        break;
       case 'clear': this.selected.clear(); this.attachArmed = false; this.render(); break;
       case 'draw': this.act('draw'); break;
       case 'pick-up': this.act('pick_up'); break;
@@ -295,15 +495,16 @@ export class App {
         break;
       }
       case 'overlay-close': this.overlay = null; this.render(); break;
-      case 'show-score': this.overlay = { kind: 'score' }; this.render(); break;
-      case 'verify': runVerify(this); break;
-      case 'replay': this.overlay = { kind: 'replay', step: 0 }; this.render(); break;
+      case 'show-score': this.overlay = { kind: 'score', hand: d.hand ? Number(d.hand) : null }; this.render(); break;
+      case 'show-history': this.overlay = { kind: 'history' }; this.render(); break;
+      case 'verify': this.runVerify(Number(d.hand)); break;
+      case 'replay': this.overlay = { kind: 'replay', step: 0, hand: Number(d.hand) }; this.render(); break;
       case 'replay-step': {
         const o = this.overlay;
         if (o && o.kind === 'replay') { o.step = Number(d.step); this.render(); }
         break;
       }
-      case 'download-record': this.downloadRecord(); break;
+      case 'download-record': this.downloadRecord(Number(d.hand)); break;
       case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
       case 'help': this.overlay = { kind: 'help' }; this.render(); break;
       default: break;
@@ -328,11 +529,23 @@ export class App {
 
   /** @param {DragEvent} e */
   onDragOver(e) {
-    if (this.dropTarget(e)) e.preventDefault();
+    if (this.dropTarget(e) || this.handDropTarget(e)) e.preventDefault();
+  }
+
+  /** A card of the own hand under a drag (to arrange the hand, at any time). @param {Event} e */
+  handDropTarget(e) {
+    return /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-testid=hand-card]') : null);
   }
 
   /** @param {DragEvent} e */
   onDrop(e) {
+    const onCard = this.handDropTarget(e);
+    if (onCard) {
+      const k = e.dataTransfer?.getData('text/plain');
+      e.preventDefault();
+      if (k) this.moveCard(k, onCard.dataset.key ?? '');
+      return;
+    }
     const target = this.dropTarget(e);
     const key = e.dataTransfer?.getData('text/plain');
     if (!target || !key) return;
@@ -365,6 +578,9 @@ export class App {
     const el = /** @type {HTMLInputElement} */ (e.target);
     if (el.dataset.field) {
       /** @type {any} */ (this.lobbyForm)[el.dataset.field] = el.type === 'checkbox' ? el.checked : el.value;
+      // A casual table with bots: relaxed clocks unless the player chose otherwise.
+      if (el.dataset.field === 'bots' && el.value && !this.lobbyForm.clocks && this.lobbyForm.preset !== 'fedibur') this.lobbyForm.clocks = 'relaxed';
+      if (el.dataset.field === 'bots' && !el.value && this.lobbyForm.clocks === 'relaxed') this.lobbyForm.clocks = '';
       this.render();
     }
     if (el.dataset.action === 'replay-slider' && this.overlay?.kind === 'replay') {
@@ -389,6 +605,14 @@ export class App {
         break;
       }
       case 'create': this.createTable(); break;
+      case 'chat': {
+        const text = String(data.get('text') ?? '').trim().slice(0, 200);
+        const st = this.table;
+        if (!text || !st) return;
+        this.request('chat', { table: st.table, text, phrase: null })
+          .then(() => { this.lobbyForm.chat = ''; this.render(); }).catch((x) => this.showError(x));
+        break;
+      }
       case 'invite': {
         const invite = String(data.get('invite') ?? '').trim().toUpperCase();
         if (!invite) return;
@@ -472,13 +696,30 @@ export class App {
     return sel.length > 0 && isMeld([...m.cards, ...sel]);
   }
 
-  downloadRecord() {
-    const rec = this.table?.record;
-    if (!rec) return;
-    const blob = new Blob([rec.record], { type: 'application/json' });
+  /** Verifies hand `n`'s shuffle from its record alone (verify.js). @param {number} n */
+  async runVerify(n) {
+    const entry = this.hands.find((x) => x.hand === n);
+    if (!entry) return;
+    this.verify = { hand: n, running: true };
+    this.render();
+    const kept = entry.rec.commitment ? session.get(dealtKey(entry.rec.commitment)) : null;
+    try {
+      const v = await verifyRecord(entry.rec, kept ? { you: kept.you, dealt: kept.cards } : {});
+      this.verify = { hand: n, ...v };
+    } catch (err) {
+      this.verify = { hand: n, checks: [{ key: 'v_error', params: { msg: String(err) }, ok: false }], ok: false };
+    }
+    this.render();
+  }
+
+  /** @param {number} n */
+  downloadRecord(n) {
+    const entry = this.hands.find((x) => x.hand === n);
+    if (!entry || !this.table) return;
+    const blob = new Blob([entry.raw], { type: 'application/json' });
     const a = document.createElement('a');
     a.href = URL.createObjectURL(blob);
-    a.download = `${rec.table}-hand-${rec.hand}.json`;
+    a.download = `${this.table.table}-hand-${n}.json`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   }
@@ -494,10 +735,17 @@ export class App {
   renderNow() {
     const active = /** @type {HTMLElement|null} */ (document.activeElement);
     const focusKey = active && active.dataset ? active.dataset.focus : undefined;
-    document.title = this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title');
+    /** @type {[number, number]|null} */
+    let caret = null;
+    if (active instanceof HTMLInputElement) { try { if (active.selectionStart != null) caret = [active.selectionStart, active.selectionEnd ?? active.selectionStart]; } catch { /* ignore */ } }
+    const h = this.table?.hand;
+    if (this.attention && !(h && h.onTurn === this.table?.you && h.phase !== 'over')) this.attention = null;
+    const mark = this.attention ? `● ${t(this.attention)} — ` : '';
+    document.title = mark + (this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title'));
     const header = document.getElementById('header');
     if (header) header.innerHTML = this.headerHtml();
     let body;
+    document.body.dataset.view = !this.name || !this.conn ? 'login' : this.table ? 'table' : 'lobby';
     if (!this.name || !this.conn) body = renderLogin(this);
     else if (!this.table) body = renderLobby(this);
     else body = renderTable(this);
@@ -510,7 +758,17 @@ export class App {
     }
     if (focusKey) {
       const el = /** @type {HTMLElement|null} */ (document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
-      if (el) el.focus();
+      if (el) {
+        el.focus();
+        // A re-render (the lobby refreshes itself) must not move the caret of a field being typed in.
+        if (caret && el instanceof HTMLInputElement) { try { el.setSelectionRange(caret[0], caret[1]); } catch { /* number inputs */ } }
+      }
+    }
+    this.fresh = null;
+    if (this.scrollToMeld != null) {
+      const el = document.querySelector(`[data-testid=meld][data-meld-id="${this.scrollToMeld}"]`);
+      this.scrollToMeld = null;
+      if (el) el.scrollIntoView({ block: 'nearest' });
     }
     this.tickClocks();
   }
@@ -523,6 +781,8 @@ export class App {
       <div class="header-right">
         ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
         ${this.name ? `<span class="who">${escapeHtml(this.name)}</span>` : ''}
+        <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${speakerSvg(isMuted())}</button>
+        <button type="button" class="mute" data-action="how-to" data-testid="how-to" title="${t('how_to_play')}" aria-label="${t('how_to_play')}">?</button>
         <div class="lang" role="group" aria-label="${t('language')}">
           <button type="button" data-action="lang" data-lang="it" aria-pressed="${lang === 'it'}" data-focus="lang-it">IT</button>
           <button type="button" data-action="lang" data-lang="en" aria-pressed="${lang === 'en'}" data-focus="lang-en">EN</button>
@@ -550,7 +810,3 @@ export class App {
   }
 }
 
-/** @param {string} s */
-export function escapeHtml(s) {
-  return String(s).replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
-}

@@ -157,11 +157,15 @@ export function playableIndexes(hand, ownMelds) {
   for (let i = 0; i < n; i++) {
     if (ownMelds.some((m) => m.cards.length < 14 && isMeld([...m.cards, hand[i]]))) out.add(i);
   }
+  // A wild with almost any two cards makes a meld: naturals light up only for a meld without a
+  // wild; a wild lights up when it completes some meld.
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (out.has(i) && out.has(j)) continue;
       for (let k = j + 1; k < n; k++) {
-        if (isMeld([hand[i], hand[j], hand[k]])) { out.add(i); out.add(j); out.add(k); }
+        const trio = [hand[i], hand[j], hand[k]];
+        if (!isMeld(trio)) continue;
+        for (const x of [i, j, k]) if (!trio.some(isWildish) || isWildish(hand[x])) out.add(x);
       }
     }
   }

@@ -73,7 +73,7 @@ const en = {
   time_out: 'TIME OUT', time_out_turns: 'TIME OUT — {n} turns left in this hand', time_out_void: 'TIME OUT — this hand is void',
   stallo_warning: 'Stallo warning: {n} card exchanges in a row — one more round and it is a stallo.',
   stallo: 'Stallo!', stallo_must_draw: 'Stallo: {seat} must draw at the next turn.', stallo_ends: 'Stallo: another card exchange ends the hand.',
-  clock_expired: "{name}'s clock ran out: the server played the turn.",
+  clock_expired: "{name}'s clock ran out: the server played the turn.", clock_expired_you: 'Your time ran out: the server played your turn (drew if needed, then discarded your highest card).',
   score: 'Score', running_score: 'Score',
   refused: 'Refused', error: 'Error',
   choose_wild: 'Where should the wild go?',
@@ -88,18 +88,34 @@ const en = {
   burraco_reale_feburit: 'over the top', burraco_super_feburit: 'superpulito',
   none: '—',
   final_hands: 'Cards left in each hand',
-  match_standing: 'Match standing',
+  match_standing: 'Standing',
   match_over: 'Match over', winner: 'Winner: {side}', draw_result: 'Draw', vp: 'VP',
   next_hand_soon: 'The next hand is dealt in a few seconds.',
-  seed: 'Seed', commitment: 'Commitment (SHA-256 of the seed, published before the first card)',
+  seed: 'Shuffle key (seed)', commitment: 'Commitment (SHA-256 of the key, published before the first card)',
+  you_lead: 'you lead by {n}', you_trail: 'you trail by {n}', level: 'level',
+  you_won: 'You won the match!', you_lost: 'You lost the match.', rematch: 'Play again (same settings)',
+  hands_history: 'Hands of this match', hands_btn: 'Hands', no_hands_yet: 'No hand has finished yet.',
+  record_pending: 'The hand record is on its way…',
+  v_deck: 'The key shuffles a whole deck (108 cards) and deals {n} hands of 11, two pozzetti of 11 and the up card {card}',
+  v_moves: 'Each of the record\'s {n} moves uses cards the player held at that moment in this deal',
+  v_no_seed: 'The record has no shuffle key', v_error: 'The check could not run: {msg}',
+  leave_q: 'Leave the match?', leave_warning: 'The match goes on without you: a server bot takes your seat for the rest of the match, and you cannot come back to it.',
+  leave_yes: 'Leave, a bot plays my seat', leave_no: 'Stay',
+  play_bots_offer: 'Nobody else here yet. Play now with server bots in the empty seats?', play_bots: 'Play with bots now',
+  settings_line: '{preset} · {length} · clocks: {clocks}', length_hands: '{n} hands', length_hands_one: '1 hand', length_target: 'to {n} points',
+  clocks_on_federation: 'federation (10/20/40 s a move)', clocks_on_relaxed: 'relaxed (20/40/80 s a move)', clocks_on_off: 'none',
+  ev_clock_expired: "{seat}'s time ran out: the server played for them", ev_server_discarded: 'the server discarded {card} for {seat}', ev_server_drew: 'the server drew for {seat}',
+  ev_hand_ended: 'Hand {n} over: {score}', ev_opened_named: '{seat} opened meld {m}: {cards}', ev_attached_named: '{seat} attached {cards} to meld {m}',
+  mute: 'Sound off', unmute: 'Sound on', your_turn_title: 'Your turn', clock_warn_title: 'Hurry: your time is running out',
+  how_to_play: 'How to play', chat_placeholder: 'Message (between hands)', send: 'Send',
   seed_hidden: 'The seed is not revealed yet.',
   verify_shuffle: 'Verify the shuffle', verifying: 'Checking…',
-  v_commitment: 'SHA-256 of the seed equals the commitment published at the deal',
+  v_commitment: 'SHA-256 of the key equals the commitment published at the deal',
   v_up_card: 'The up card {card} is the one dealt',
   v_my_hand: 'Your 11 cards are the ones dealt to you',
   v_replay: 'Replaying the record from this deal ends with exactly the hands the server revealed',
-  v_ok: 'The shuffle checks out: this deal is the one the seed commits to.',
-  v_fail: 'Mismatch: this deal does not match the seed.',
+  v_ok: 'The shuffle checks out: this deal is the one the committed key gives.',
+  v_fail: 'Mismatch: this deal does not match the key.',
   v_dealt_hands: 'The deal recomputed in your browser',
   hand_record: 'Hand record', replay: 'Replay', download_record: 'Download the record (JSON)',
   replay_step: 'Step {i} of {n}', replay_start: 'Deal', first: 'First', prev: 'Previous', next: 'Next', last: 'Last',
@@ -115,7 +131,7 @@ const en = {
   welcome_back: 'Welcome back, {name}.',
   table_full: 'That table is full.',
   log: 'Table log',
-  ev_joined: '{name} sat at {seat}', ev_left: '{seat} left', ev_ready: '{seat} is ready', ev_hand_started: 'Hand {n} dealt by {seat}',
+  ev_joined: '{name} sat down ({seat})', ev_left: '{seat} left', ev_ready: '{seat} is ready', ev_hand_started: 'Hand {n} dealt by {seat}',
   ev_disconnected: '{seat} lost the connection', ev_reconnected: '{seat} is back', ev_bot: 'A bot plays for {seat}',
   ev_opened: '{seat} opened a meld', ev_attached: '{seat} attached to meld {m}', ev_pozzetto: '{seat} took pozzetto {p}{how}', in_diretta: ' (in diretta)', con_lo_scarto: ' (with the discard)',
   ev_match_started: 'The match starts. First dealer: {seat}',
@@ -194,7 +210,7 @@ const it = {
   time_out: 'TIME OUT', time_out_turns: 'TIME OUT — restano {n} turni in questa smazzata', time_out_void: 'TIME OUT — smazzata nulla',
   stallo_warning: 'Attenzione stallo: {n} scambi di carta di fila — ancora un giro ed è stallo.',
   stallo: 'Stallo!', stallo_must_draw: 'Stallo: {seat} deve pescare al prossimo turno.', stallo_ends: 'Stallo: un altro scambio chiude la smazzata.',
-  clock_expired: 'Tempo scaduto per {name}: il server ha giocato il turno.',
+  clock_expired: 'Tempo scaduto per {name}: il server ha giocato il turno.', clock_expired_you: 'Il tuo tempo è scaduto: il server ha giocato il tuo turno (ha pescato se serviva, poi scartato la carta più alta).',
   score: 'Punteggio', running_score: 'Punteggio',
   refused: 'Rifiutato', error: 'Errore',
   choose_wild: 'Dove va la matta?',
@@ -209,18 +225,34 @@ const it = {
   burraco_reale_feburit: 'over the top', burraco_super_feburit: 'superpulito',
   none: '—',
   final_hands: 'Carte rimaste in mano',
-  match_standing: 'Classifica della partita',
+  match_standing: 'Situazione',
   match_over: 'Partita finita', winner: 'Vince: {side}', draw_result: 'Pareggio', vp: 'PV',
   next_hand_soon: 'La prossima smazzata parte tra pochi secondi.',
-  seed: 'Seme (seed)', commitment: 'Impegno (SHA-256 del seme, pubblicato prima della prima carta)',
-  seed_hidden: 'Il seme non è ancora rivelato.',
+  seed: 'Chiave di mescolamento (seed)', commitment: 'Impegno (SHA-256 della chiave, pubblicato prima della prima carta)',
+  you_lead: 'siete avanti di {n}', you_trail: 'siete indietro di {n}', level: 'in parità',
+  you_won: 'Avete vinto la partita!', you_lost: 'Avete perso la partita.', rematch: 'Gioca ancora (stesse regole)',
+  hands_history: 'Smazzate di questa partita', hands_btn: 'Smazzate', no_hands_yet: 'Nessuna smazzata è ancora finita.',
+  record_pending: 'Il verbale della smazzata sta arrivando…',
+  v_deck: 'La chiave mescola un mazzo intero (108 carte) e distribuisce {n} mani da 11, due pozzetti da 11 e la carta scoperta {card}',
+  v_moves: 'Ognuna delle {n} mosse del verbale usa carte che il giocatore aveva in mano in quel momento, in questa distribuzione',
+  v_no_seed: 'Il verbale non ha la chiave di mescolamento', v_error: 'Impossibile verificare: {msg}',
+  leave_q: 'Lasciare la partita?', leave_warning: 'La partita continua senza di te: un bot del server prende il tuo posto fino alla fine, e non potrai tornare.',
+  leave_yes: 'Esci, il mio posto lo gioca un bot', leave_no: 'Resta',
+  play_bots_offer: 'Non c\'è ancora nessun altro. Vuoi giocare subito con i bot del server nei posti vuoti?', play_bots: 'Gioca subito con i bot',
+  settings_line: '{preset} · {length} · tempi: {clocks}', length_hands: '{n} smazzate', length_hands_one: '1 smazzata', length_target: 'ai {n} punti',
+  clocks_on_federation: 'federali (10/20/40 s a mossa)', clocks_on_relaxed: 'rilassati (20/40/80 s a mossa)', clocks_on_off: 'senza tempo',
+  ev_clock_expired: 'Tempo scaduto per {seat}: il server ha giocato per lui', ev_server_discarded: 'il server ha scartato {card} per {seat}', ev_server_drew: 'il server ha pescato per {seat}',
+  ev_hand_ended: 'Smazzata {n} finita: {score}', ev_opened_named: '{seat} ha calato il gioco {m}: {cards}', ev_attached_named: '{seat} ha attaccato {cards} al gioco {m}',
+  mute: 'Audio spento', unmute: 'Audio acceso', your_turn_title: 'Tocca a te', clock_warn_title: 'Presto: il tempo sta per scadere',
+  how_to_play: 'Come si gioca', chat_placeholder: 'Messaggio (tra una smazzata e l\'altra)', send: 'Invia',
+  seed_hidden: 'La chiave non è ancora rivelata.',
   verify_shuffle: 'Verifica il mescolamento', verifying: 'Verifica…',
-  v_commitment: 'Lo SHA-256 del seme è uguale all\'impegno pubblicato alla distribuzione',
+  v_commitment: 'Lo SHA-256 della chiave è uguale all\'impegno pubblicato alla distribuzione',
   v_up_card: 'La carta scoperta {card} è quella distribuita',
   v_my_hand: 'Le tue 11 carte sono quelle distribuite a te',
   v_replay: 'Rigiocando il verbale da questa distribuzione si arriva esattamente alle mani rivelate dal server',
-  v_ok: 'Il mescolamento è corretto: questa distribuzione è quella del seme impegnato.',
-  v_fail: 'Discrepanza: questa distribuzione non corrisponde al seme.',
+  v_ok: 'Il mescolamento è corretto: questa distribuzione è quella della chiave impegnata.',
+  v_fail: 'Discrepanza: questa distribuzione non corrisponde alla chiave.',
   v_dealt_hands: 'La distribuzione ricalcolata nel tuo browser',
   hand_record: 'Verbale della smazzata', replay: 'Rivedi', download_record: 'Scarica il verbale (JSON)',
   replay_step: 'Passo {i} di {n}', replay_start: 'Distribuzione', first: 'Inizio', prev: 'Indietro', next: 'Avanti', last: 'Fine',
@@ -236,7 +268,7 @@ const it = {
   welcome_back: 'Bentornato, {name}.',
   table_full: 'Il tavolo è pieno.',
   log: 'Cronaca del tavolo',
-  ev_joined: '{name} si siede a {seat}', ev_left: '{seat} se ne va', ev_ready: '{seat} è pronto', ev_hand_started: 'Smazzata {n}, mazziere {seat}',
+  ev_joined: '{name} si siede ({seat})', ev_left: '{seat} se ne va', ev_ready: '{seat} è pronto', ev_hand_started: 'Smazzata {n}, mazziere {seat}',
   ev_disconnected: '{seat} ha perso la connessione', ev_reconnected: '{seat} è tornato', ev_bot: 'Un bot gioca per {seat}',
   ev_opened: '{seat} ha calato un gioco', ev_attached: '{seat} ha attaccato al gioco {m}', ev_pozzetto: '{seat} ha preso il pozzetto {p}{how}', in_diretta: ' (in diretta)', con_lo_scarto: ' (con lo scarto)',
   ev_match_started: 'La partita comincia. Primo mazziere: {seat}',
@@ -336,13 +368,35 @@ const RULES_IT = /** @type {Record<string,string>} */ ({
   'not connected': 'non connesso: riconnessione in corso',
 });
 
+/** Bot levels, for the names the server gives its bots ("Bot (expert)"). */
+const BOT_LEVEL_IT = /** @type {Record<string,string>} */ ({ random: 'principiante', greedy: 'avido', expert: 'esperto', search: 'ricerca' });
+
+/**
+ * A name to show: the server's bot names ("Bot (expert)") in the page's language; any other name as is.
+ * @param {string} name
+ */
+export function localBotName(name) {
+  const m = /^Bot \((random|greedy|expert|search)\)$/.exec(name ?? '');
+  if (!m || lang !== 'it') return name;
+  return `Bot (${BOT_LEVEL_IT[m[1]]})`;
+}
+
+/**
+ * Drops references to rule documents from a refusal ("(RULES.md 4.1)", "(REGOLE 4.1)", "(art. 9)", "(FEDIBUR art. 5)"):
+ * players get the plain explanation.
+ * @param {string} text
+ */
+export function withoutRuleRefs(text) {
+  return String(text).replace(/\s*\([^()]*\b(?:RULES|REGOLE|art\.|section|sezione)[^()]*\)/gi, '').trim();
+}
+
 /**
  * The server's refusal in plain words, in the page's language.
  * @param {{message: string, code?: string, rule?: string|null}} err
  */
 export function refusalText(err) {
   const code = err.rule || err.code || '';
-  if (lang === 'it' && RULES_IT[code]) return RULES_IT[code];
-  if (lang === 'it' && RULES_IT[err.message]) return RULES_IT[err.message];
-  return err.message;
+  if (lang === 'it' && RULES_IT[code]) return withoutRuleRefs(RULES_IT[code]);
+  if (lang === 'it' && RULES_IT[err.message]) return withoutRuleRefs(RULES_IT[err.message]);
+  return withoutRuleRefs(err.message);
 }

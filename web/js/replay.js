@@ -11,7 +11,8 @@ import { removeCards, sideOf } from './state.js';
 /**
  * @typedef {{hands: Record<string, string[]>, pile: string[], tallone: string[], pozzetti: string[][],
  *   pozzettoOf: Record<string, number|null>, melds: {id: number, side: string, cards: string[], start: number|null, wild_at: number|null, kind: string, wild: string|null, raw: string[]}[],
- *   onTurn: string, taken: boolean, single: string|null, over: boolean, note: {key: string, params: Record<string, any>}|null}} ReplayState
+ *   onTurn: string, taken: boolean, single: string|null, over: boolean, note: {key: string, params: Record<string, any>}|null, bad: number}} ReplayState
+ *   (`bad`: how many inputs so far named a card their seat did not hold, or another side's meld: 0 for a record that fits its deal)
  */
 
 /** @param {ReplayState} s @returns {ReplayState} */
@@ -28,7 +29,7 @@ function clone(s) {
 /**
  * Every state of the hand: index 0 is the deal, index k the state after input k-1.
  * @param {any} record the parsed hand record
- * @returns {{states: ReplayState[], deal: import('./shuffle.js').Deal, finalMatches: boolean|null}}
+ * @returns {{states: ReplayState[], deal: import('./shuffle.js').Deal, finalMatches: boolean|null, movesFit: boolean}}
  */
 export function replayRecord(record) {
   const players = record.settings.players;
@@ -42,7 +43,7 @@ export function replayRecord(record) {
   let s = {
     hands, pile: [deal.discard], tallone: [...deal.tallone], pozzetti: deal.pozzetti.map((p) => [...p]),
     pozzettoOf: Object.fromEntries(sides.map((x) => [x, null])), melds: [], onTurn: nextSeat(record.dealer, players),
-    taken: false, single: null, over: false, note: null,
+    taken: false, single: null, over: false, note: null, bad: 0,
   };
   const states = [s];
   for (const input of record.inputs) {
@@ -62,7 +63,12 @@ export function replayRecord(record) {
     });
   }
   void seatsInPlay;
-  return { states, deal, finalMatches };
+  return { states, deal, finalMatches, movesFit: states[states.length - 1].bad === 0 };
+}
+
+/** Whether `hand` holds every card of `cards` (as many copies as named). @param {string[]} hand @param {string[]} cards */
+function holds(hand, cards) {
+  return removeCards(hand, cards).length === hand.length - cards.length;
 }
 
 /** @param {ReplayState} s @param {string} seat @param {number} players @param {boolean} inDiretta */
@@ -97,6 +103,7 @@ function step(s, input, players) {
       break;
     case 'open':
     case 'attach': {
+      if (!holds(s.hands[seat] ?? [], input.cards)) s.bad++;
       s.hands[seat] = removeCards(s.hands[seat], input.cards);
       if (input.type === 'open') {
         const raw = [...input.cards];
@@ -104,6 +111,7 @@ function step(s, input, players) {
         s.note = { key: 'r_open', params: { seat, cards: input.cards } };
       } else {
         const m = s.melds[input.meld];
+        if (!m || m.side !== side) s.bad++;
         if (m) {
           m.raw = [...m.raw, ...input.cards];
           Object.assign(m, arrangeMeld(m.raw, input.wild_at ?? m.wild_at));
@@ -114,6 +122,7 @@ function step(s, input, players) {
       break;
     }
     case 'discard':
+      if (!holds(s.hands[seat] ?? [], [input.card])) s.bad++;
       discard(s, seat, input.card, players, side);
       break;
     case 'clock_expired': {

@@ -18,7 +18,8 @@
  *   seats: SeatInfo[], handsPlayed: number, sides: string[], totals: number[], roundDeadline: number|null,
  *   timeOut: boolean, turnsLeft: number|null, hand: HandState|null, ended: Message|null, record: Message|null,
  *   matchEnded: Message|null, chat: {name: string, text: string, seat: string|null}[], log: {key: string, params: Record<string, any>}[],
- *   notice: {key: string, params: Record<string, any>, turns?: number}|null}} TableState
+ *   notice: {key: string, params: Record<string, any>, turns?: number}|null, serverTurn?: string|null, lastMeld?: number|null}} TableState
+ *   (`serverTurn`: the seat whose clock ran out, while the server plays its turn)
  */
 
 export const SEATS_4 = ['N', 'E', 'S', 'W'];
@@ -80,7 +81,16 @@ function seatInfo(st, seat) {
 /** @param {TableState} st @param {string} key @param {Record<string, any>} params */
 function log(st, key, params) {
   st.log.push({ key, params });
-  if (st.log.length > 60) st.log.shift();
+  if (st.log.length > 300) st.log.shift();
+}
+
+/**
+ * A clock notice stays until the seat it concerns moves again by itself (a person who looked away
+ * sees it when they come back), or the next hand.
+ * @param {TableState} st @param {string} seat
+ */
+function clearNoticeOnOwnMove(st, seat) {
+  if (st.notice && st.notice.params.seat === seat && st.serverTurn !== seat) st.notice = null;
 }
 
 /**
@@ -203,7 +213,7 @@ export function applyMessage(st, m, now) {
       if (h && m.seat === st.you) { h.hand = [...m.cards]; h.dealt = [...m.cards]; }
       break;
     case 'turn_started':
-      if (st.notice && (st.notice.turns = (st.notice.turns ?? 0) + 1) > 1) st.notice = null;
+      st.serverTurn = null;
       if (h) {
         h.onTurn = m.seat; h.phase = 'take'; h.pickedSingle = null; h.inGrace = false;
         h.clockDeadline = m.clock_ms == null ? null : now + m.clock_ms + (m.grace_ms ?? 0);
@@ -218,7 +228,8 @@ export function applyMessage(st, m, now) {
       if (h) {
         h.tallone = Math.max(0, h.tallone - 1); h.phase = 'play';
         const s = seatInfo(st, m.seat); s.cards = (s.cards ?? 0) + 1;
-        log(st, 'ev_drew', { seat: m.seat });
+        log(st, st.serverTurn === m.seat ? 'ev_server_drew' : 'ev_drew', { seat: m.seat });
+        clearNoticeOnOwnMove(st, m.seat);
       }
       break;
     case 'drew_card':
@@ -231,6 +242,7 @@ export function applyMessage(st, m, now) {
         const s = seatInfo(st, m.seat); s.cards = (s.cards ?? 0) + m.cards.length;
         if (m.seat === st.you && h.hand) h.hand = [...h.hand, ...m.cards];
         log(st, 'ev_picked_up', { seat: m.seat, n: m.cards.length });
+        clearNoticeOnOwnMove(st, m.seat);
       }
       break;
     case 'opened':
@@ -241,7 +253,10 @@ export function applyMessage(st, m, now) {
         h.melds.sort((a, b) => a.id - b.id);
         const s = seatInfo(st, m.seat); s.cards = Math.max(0, (s.cards ?? 0) - m.cards.length);
         if (m.seat === st.you && h.hand) h.hand = removeCards(h.hand, m.cards);
-        log(st, m.type === 'opened' ? 'ev_opened' : 'ev_attached', { seat: m.seat, m: m.meld.id + 1 });
+        // The meld's number as the table shows it: its place among its side's melds.
+        const no = h.melds.filter((x) => x.side === m.meld.side).findIndex((x) => x.id === m.meld.id) + 1;
+        st.lastMeld = m.meld.id;
+        log(st, m.type === 'opened' ? 'ev_opened_named' : 'ev_attached_named', { seat: m.seat, m: no, cards: m.cards });
       }
       break;
     case 'pozzetto_taken':
@@ -261,11 +276,15 @@ export function applyMessage(st, m, now) {
         const s = seatInfo(st, m.seat); s.cards = Math.max(0, (s.cards ?? 0) - 1);
         if (m.seat === st.you && h.hand) h.hand = removeCards(h.hand, [m.card]);
         h.clockDeadline = null;
-        log(st, 'ev_discarded', { seat: m.seat, card: m.card });
+        log(st, st.serverTurn === m.seat ? 'ev_server_discarded' : 'ev_discarded', { seat: m.seat, card: m.card });
+        st.serverTurn = null;
       }
       break;
     case 'clock_expired':
+      // The server plays this turn: the draw and discard that follow are its moves, not the player's.
       st.notice = { key: 'clock_expired', params: { seat: m.seat }, turns: 0 };
+      st.serverTurn = m.seat;
+      log(st, 'ev_clock_expired', { seat: m.seat });
       break;
     case 'time_out':
       st.timeOut = true; st.turnsLeft = m.turns_left; st.roundDeadline = null;
@@ -286,6 +305,8 @@ export function applyMessage(st, m, now) {
       }
       st.totals = st.totals.map((x, i) => x + (m.score[i]?.total ?? 0));
       st.handsPlayed = m.hand;
+      st.serverTurn = null;
+      log(st, 'ev_hand_ended', { n: m.hand, score: m.score.map((/** @type {any} */ x) => `${x.side} ${x.total > 0 ? '+' : ''}${x.total}`).join(' · ') });
       break;
     case 'hand_record':
       st.record = m;

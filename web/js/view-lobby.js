@@ -1,7 +1,7 @@
 // @ts-check
 /** The name form and the lobby: open tables, quick play, create (preset + overrides), join by invite. */
-import { t } from './i18n.js';
-import { escapeHtml } from './app.js';
+import { t, localBotName } from './i18n.js';
+import { escapeHtml } from './dom.js';
 import { cardHtml } from './cards.js';
 import { isServerBotName } from './state.js';
 
@@ -65,7 +65,7 @@ export function renderLobby(app) {
       if (!s.bot) return `<span class="seat-chip" title="${where}">${s.seat}: ${escapeHtml(s.name)}</span>`;
       // A server bot's own seat, or a player's seat a bot plays while they are away.
       const title = isServerBotName(s.name) ? t('server_bot') : t('stand_in', { name: s.name });
-      return `<span class="seat-chip bot" data-testid="bot-seat" title="${where} · ${escapeHtml(title)}">${s.seat}: ${ROBOT} ${escapeHtml(s.name)}</span>`;
+      return `<span class="seat-chip bot" data-testid="bot-seat" title="${where} · ${escapeHtml(title)}">${s.seat}: ${ROBOT} ${escapeHtml(localBotName(s.name))}</span>`;
     }).join(' ');
     const canJoin = tb.status === 'waiting' && seated < tb.players;
     return `<tr data-testid="table-row" data-table="${escapeHtml(tb.table)}">

@@ -1,12 +1,13 @@
 // @ts-check
 /** Dialogs over the table: end-of-hand score, verify the shuffle, the record's replay, the wild's position, shortcuts. */
 import { t } from './i18n.js';
-import { escapeHtml } from './app.js';
+import { escapeHtml } from './dom.js';
 import { cardHtml, label, RANK_OF_POS, sortCards, parse } from './cards.js';
 import { nameOf, meldHtml } from './view-table.js';
 import { playerCount, sideOf } from './state.js';
-import { commitmentOf, dealFromSeed, sameCards } from './shuffle.js';
 import { replayRecord } from './replay.js';
+import { localBotName } from './i18n.js';
+import { howToHtml } from './howto.js';
 
 /** @param {string} title @param {string} body @param {string} [testid] @param {string} [cls] */
 function dialog(title, body, testid = '', cls = '') {
@@ -26,7 +27,14 @@ export function renderOverlay(app) {
     return dialog(t('choose_wild'), `<p>${t('choose_wild_hint')}</p><div class="wild-options">${buttons}</div>
       <button class="btn ghost" data-action="overlay-close">${t('cancel')}</button>`, 'wild-dialog');
   }
-  if (o.kind === 'score') return scoreHtml(app);
+  if (o.kind === 'score') return scoreHtml(app, o.hand);
+  if (o.kind === 'history') return historyHtml(app);
+  if (o.kind === 'howto') return dialog(t('how_to_play'), `<div class="howto" data-testid="how-to-page">${howToHtml()}</div>`, 'howto-dialog', 'wide');
+  if (o.kind === 'confirm-leave') {
+    return dialog(t('leave_q'), `<p>${t('leave_warning')}</p><div class="row">
+      <button class="btn primary" data-action="leave-confirmed" data-testid="leave-confirm">${t('leave_yes')}</button>
+      <button class="btn" data-action="overlay-close" data-testid="leave-cancel" data-focus="leave-cancel">${t('leave_no')}</button></div>`, 'leave-dialog');
+  }
   if (o.kind === 'replay') return replayHtml(app, o);
   return '';
 }
@@ -40,22 +48,76 @@ function burracoKind(kind, preset) {
 /** @param {number} n */
 const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
 
-/** @param {import('./app.js').App} app */
-function scoreHtml(app) {
+/**
+ * A finished hand's outcome: from its record, or (before the record arrives) the live `hand_ended`.
+ * @param {import('./app.js').App} app @param {number|null|undefined} n null: the latest
+ * @returns {{hand: number, end: string, closed_by: string|null, score: any[], hands: any[], seed: string|null, names: Record<string, string>}|null}
+ */
+export function outcomeOf(app, n) {
   const st = /** @type {import('./state.js').TableState} */ (app.table);
   const e = st.ended;
+  const latest = Math.max(e ? e.hand : 0, ...app.hands.map((x) => x.hand));
+  const want = n ?? latest;
+  const entry = app.hands.find((x) => x.hand === want);
+  if (entry && entry.rec.outcome) {
+    const o = entry.rec.outcome;
+    /** @type {Record<string, string>} */
+    const names = {};
+    for (const s of entry.rec.seats ?? []) names[s.seat] = s.name;
+    return { hand: want, end: o.end, closed_by: o.closed_by ?? null, score: o.score, hands: o.hands, seed: entry.rec.seed ?? null, names };
+  }
+  if (e && e.hand === want) return { hand: want, end: e.end, closed_by: e.closed_by ?? null, score: e.score, hands: e.hands, seed: e.seed ?? null, names: {} };
+  return null;
+}
+
+/** The side the viewer plays for, or null for a spectator. @param {import('./state.js').TableState} st */
+function mySide(st) {
+  return st.you ? sideOf(st.you, playerCount(st)) : null;
+}
+
+/**
+ * The match totals after hand `n`, summed from the known records (the table's running totals when some are missing).
+ * @param {import('./app.js').App} app @param {number} n @param {string[]} sides
+ */
+function totalsAfter(app, n, sides) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
+  const known = app.hands.filter((x) => x.hand <= n);
+  if (known.length !== n) return n >= (st.handsPlayed || 0) ? st.totals : null;
+  return sides.map((side) => known.reduce((sum, x) => sum + (x.rec.outcome?.score.find((/** @type {any} */ s) => s.side === side)?.total ?? 0), 0));
+}
+
+/** "NS 340 – EW 120, you lead by 220". @param {import('./state.js').TableState} st @param {string[]} sides @param {number[]} totals */
+function standingText(st, sides, totals) {
+  const line = sides.map((s, i) => `${escapeHtml(s)} ${totals[i] ?? 0}`).join(' – ');
+  const me = mySide(st);
+  const i = me ? sides.indexOf(me) : -1;
+  if (i < 0) return line;
+  const diff = (totals[i] ?? 0) - (totals[1 - i] ?? 0);
+  return `${line} · ${diff > 0 ? t('you_lead', { n: diff }) : diff < 0 ? t('you_trail', { n: -diff }) : t('level')}`;
+}
+
+/** @param {import('./app.js').App} app @param {number|null|undefined} n */
+function scoreHtml(app, n) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
   const me = st.matchEnded;
-  if (!e && !me) return '';
+  const o = outcomeOf(app, n);
+  if (!o && !me) return historyHtml(app);
   const preset = st.settings.preset ?? 'fitab';
-  let body = '';
-  if (e) {
-    const endText = e.end === 'closed' && e.closed_by ? t('end_closed', { name: escapeHtml(nameOf(st, e.closed_by)) }) : t(/** @type {any} */ (`end_${e.end}`));
-    const head = e.score.map((/** @type {any} */ s) => `<th>${escapeHtml(s.side)}</th>`).join('');
-    const row = (/** @type {string} */ title, /** @type {(s: any) => string} */ f, cls = '') => `<tr class="${cls}"><th scope="row">${title}</th>${e.score.map((/** @type {any} */ s) => `<td>${f(s)}</td>`).join('')}</tr>`;
+  const nameFor = (/** @type {string} */ seat) => o && o.names[seat] && !st.seats.some((x) => x.seat === seat && x.name === o.names[seat]) ? o.names[seat] : nameOf(st, seat, { disambiguate: false });
+  // Every hand of the match first (each with its score, verify, replay), then the one shown.
+  let body = historyListHtml(app, o ? o.hand : null);
+  if (me && (n == null)) body += matchOverHtml(app);
+  if (o) {
+    const endText = o.end === 'closed' && o.closed_by ? t('end_closed', { name: escapeHtml(displayName(nameFor(o.closed_by))) }) : t(/** @type {any} */ (`end_${o.end}`));
+    const sides = o.score.map((/** @type {any} */ s) => s.side);
+    const head = o.score.map((/** @type {any} */ s) => `<th>${escapeHtml(s.side)}${s.side === mySide(st) ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('');
+    const row = (/** @type {string} */ title, /** @type {(s: any) => string} */ f, cls = '') => `<tr class="${cls}"><th scope="row">${title}</th>${o.score.map((/** @type {any} */ s) => `<td>${f(s)}</td>`).join('')}</tr>`;
     const burracos = (/** @type {any} */ s) => s.burracos.length
       ? s.burracos.map((/** @type {any} */ b) => `<div class="bur">${burracoKind(b.kind, preset)} <b>${signed(b.bonus)}</b></div>`).join('')
       : t('none');
-    body += `<p class="end-line" data-testid="end-reason">${endText}</p>
+    const totals = totalsAfter(app, o.hand, sides);
+    body += `<h3 class="hand-title">${st.settings.hands ? t('hand_of', { n: o.hand, total: st.settings.hands }) : t('hand_n', { n: o.hand })}</h3>
+      <p class="end-line" data-testid="end-reason">${endText}</p>
       <table class="score-table" data-testid="score-table">
         <thead><tr><th>${t('sc_side')}</th>${head}</tr></thead>
         <tbody>
@@ -65,43 +127,79 @@ function scoreHtml(app) {
           ${row(t('sc_in_hand'), (s) => signed(s.in_hand))}
           ${row(t('sc_pozzetto'), (s) => signed(s.pozzetto))}
           ${row(t('sc_total'), (s) => `<b>${signed(s.total)}</b>`, 'total')}
-          <tr class="match"><th scope="row">${t('sc_match')}</th>${st.totals.map((x) => `<td><b>${x}</b></td>`).join('')}</tr>
+          ${totals ? `<tr class="match"><th scope="row">${t('sc_match')}</th>${totals.map((x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}
         </tbody>
       </table>
+      ${totals && !me ? `<p class="standing" data-testid="standing">${t('match_standing')}: ${standingText(st, sides, totals)}${n == null && st.status !== 'finished' ? ` — ${t('next_hand_soon')}` : ''}</p>` : ''}
       <h3>${t('final_hands')}</h3>
-      <div class="final-hands">${e.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(nameOf(st, h.seat, { disambiguate: false }))} <span class="muted">(${h.seat})</span></span>
+      <div class="final-hands">${o.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(displayName(nameFor(h.seat)))} <span class="muted">(${h.seat})</span></span>
         <span class="mini-cards">${h.cards.length ? sortCards(h.cards, 'suit').map((/** @type {string} */ c) => cardHtml(c, { cls: 'mini' })).join('') : '—'}</span></div>`).join('')}</div>`;
+    body += verifyHtml(app, o);
   }
-  if (me) {
-    const winner = me.winner ? t('winner', { side: me.winner }) : t('draw_result');
-    body += `<div class="match-over" data-testid="match-over"><h3>${t('match_over')}</h3><p class="winner">★ ${winner}</p>
-      <table class="score-table"><thead><tr><th></th>${me.sides.map((/** @type {string} */ s) => `<th>${s}</th>`).join('')}</tr></thead>
-      <tbody><tr><th>${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>
-      ${me.vp ? `<tr><th>${t('vp')}</th>${me.vp.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}</tbody></table></div>`;
-  } else if (e) {
-    const s = st.settings;
-    const standing = s.hands ? t('hand_of', { n: e.hand, total: s.hands }) : s.target ? t('to_target', { n: s.target }) : '';
-    body += `<p class="muted">${t('match_standing')}: ${standing} — ${t('next_hand_soon')}</p>`;
-  }
-  if (e) body += verifyHtml(app);
-  return dialog(t('hand_over'), body, 'score-dialog', 'wide');
+  const title = me && n == null ? t('match_over') : t('hand_over');
+  return dialog(title, body, 'score-dialog', 'wide');
+}
+
+/** The match's end: who won, from the viewer's side; every hand; a new match. @param {import('./app.js').App} app */
+function matchOverHtml(app) {
+  const st = /** @type {import('./state.js').TableState} */ (app.table);
+  const me = /** @type {any} */ (st.matchEnded);
+  const side = mySide(st);
+  let verdict;
+  if (!me.winner) verdict = t('draw_result');
+  else if (side) verdict = me.winner === side ? t('you_won') : t('you_lost');
+  else verdict = t('winner', { side: me.winner });
+  const sides = /** @type {string[]} */ (me.sides);
+  const rows = app.hands.map((x) => `<tr data-testid="match-hand-row"><th scope="row">${t('hand_n', { n: x.hand })}</th>${sides.map((s) => `<td>${signed(x.rec.outcome?.score.find((/** @type {any} */ y) => y.side === s)?.total ?? 0)}</td>`).join('')}</tr>`).join('');
+  return `<div class="match-over" data-testid="match-over"><p class="winner ${side && me.winner === side ? 'won' : ''}" data-testid="match-verdict">${side && me.winner === side ? '★ ' : ''}${verdict}</p>
+    <table class="score-table" data-testid="match-hands"><thead><tr><th></th>${sides.map((s) => `<th>${escapeHtml(s)}${s === side ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('')}</tr></thead>
+    <tbody>${rows}<tr class="match"><th scope="row">${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>
+    ${me.vp ? `<tr><th scope="row">${t('vp')}</th>${me.vp.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}</tbody></table>
+    ${st.you ? `<div class="row"><button class="btn primary" data-action="rematch" data-testid="rematch">${t('rematch')}</button>
+      <button class="btn" data-action="leave">${t('back_to_lobby')}</button></div>` : ''}</div>`;
+}
+
+/** Every finished hand of the match, each with its score, verify and replay. @param {import('./app.js').App} app @param {number|null} current */
+function historyListHtml(app, current) {
+  if (!app.hands.length) return '';
+  const items = app.hands.map((x) => {
+    const score = (x.rec.outcome?.score ?? []).map((/** @type {any} */ s) => `${escapeHtml(s.side)} ${signed(s.total)}`).join(' · ');
+    return `<li class="${x.hand === current ? 'current' : ''}" data-testid="history-hand" data-hand="${x.hand}"><b>${t('hand_n', { n: x.hand })}</b> <span class="muted">${score}</span>
+      <span class="hist-actions"><button class="btn tiny" data-action="show-score" data-hand="${x.hand}" data-testid="history-score">${t('score')}</button>
+      <button class="btn tiny" data-action="replay" data-hand="${x.hand}">▶ ${t('replay')}</button></span></li>`;
+  }).join('');
+  return `<section class="history"><h3>${t('hands_history')}</h3><ul class="history-list" data-testid="history">${items}</ul></section>`;
 }
 
 /** @param {import('./app.js').App} app */
-function verifyHtml(app) {
-  const st = /** @type {import('./state.js').TableState} */ (app.table);
-  const e = st.ended;
-  const seed = e && e.seed;
-  const v = app.verify;
+function historyHtml(app) {
+  const body = app.hands.length ? historyListHtml(app, null) : `<p class="muted">${t('no_hands_yet')}</p>`;
+  return dialog(t('hands_history'), body, 'history-dialog', 'wide');
+}
+
+/** @param {string} name */
+function displayName(name) {
+  return localBotName(name);
+}
+
+/**
+ * @param {import('./app.js').App} app
+ * @param {{hand: number, seed: string|null}} o
+ */
+function verifyHtml(app, o) {
+  const v = app.verify.hand === o.hand ? app.verify : {};
+  const entry = app.hands.find((x) => x.hand === o.hand);
+  const seed = entry?.rec.seed ?? o.seed;
   let out = `<section class="fair"><h3>${t('seed')}</h3>`;
   if (!seed) {
     out += `<p class="muted">${t('seed_hidden')}</p>`;
   } else {
     out += `<p class="mono wrap" data-testid="seed">${escapeHtml(seed)}</p>
-      <p class="small muted">${t('commitment')}: <span class="mono wrap">${escapeHtml(st.hand?.commitment ?? '—')}</span></p>
-      <button class="btn primary" data-action="verify" data-testid="verify" data-focus="verify" ${v.running ? 'disabled' : ''}>${v.running ? t('verifying') : t('verify_shuffle')}</button>`;
+      <p class="small muted">${t('commitment')}: <span class="mono wrap">${escapeHtml(entry?.rec.commitment ?? '—')}</span></p>`;
+    if (entry) out += `<button class="btn primary" data-action="verify" data-hand="${o.hand}" data-testid="verify" data-focus="verify" ${v.running ? 'disabled' : ''}>${v.running ? t('verifying') : t('verify_shuffle')}</button>`;
+    else out += `<p class="muted small" data-testid="record-pending">${t('record_pending')}</p>`;
     if (v.checks) {
-      out += `<ul class="checks" data-testid="verify-result">${v.checks.map((/** @type {any} */ c) => `<li class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✔' : '✘'} ${escapeHtml(c.text)}</li>`).join('')}</ul>
+      out += `<ul class="checks" data-testid="verify-result">${v.checks.map((/** @type {any} */ c) => `<li class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✔' : '✘'} ${escapeHtml(checkText(c))}</li>`).join('')}</ul>
         <p class="verdict ${v.ok ? 'ok' : 'bad'}" data-testid="verify-verdict">${v.ok ? t('v_ok') : t('v_fail')}</p>`;
       if (v.deal) {
         out += `<details><summary>${t('v_dealt_hands')}</summary><div class="final-hands">${v.deal.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${h.seat}</span>
@@ -110,62 +208,29 @@ function verifyHtml(app) {
       }
     }
   }
-  if (st.record) {
+  if (entry) {
     out += `<h3>${t('hand_record')}</h3><div class="row">
-      <button class="btn" data-action="replay" data-testid="replay" data-focus="replay">▶ ${t('replay')}</button>
-      <button class="btn ghost" data-action="download-record">⤓ ${t('download_record')}</button></div>`;
+      <button class="btn" data-action="replay" data-hand="${o.hand}" data-testid="replay" data-focus="replay">▶ ${t('replay')}</button>
+      <button class="btn ghost" data-action="download-record" data-hand="${o.hand}">⤓ ${t('download_record')}</button></div>`;
   }
   return out + '</section>';
 }
 
-/**
- * Recomputes the deal from the revealed seed and checks it against what this page saw.
- * @param {import('./app.js').App} app
- */
-export async function runVerify(app) {
-  const st = app.table;
-  if (!st || !st.ended || !st.ended.seed) return;
-  const seed = st.ended.seed;
-  const h = st.hand;
-  app.verify = { running: true };
-  app.render();
-  const players = playerCount(st);
-  /** @type {{ok: boolean, text: string}[]} */
-  const checks = [];
-  try {
-    const commitment = await commitmentOf(seed);
-    const published = h?.commitment ?? null;
-    checks.push({ ok: published != null && commitment === published, text: t('v_commitment') });
-    const dealer = h?.dealer ?? 'N';
-    const deal = dealFromSeed(seed, players, dealer);
-    if (h?.upCard) checks.push({ ok: deal.discard === h.upCard, text: t('v_up_card', { card: label(h.upCard) }) });
-    if (st.you && h?.dealt) {
-      const mine = deal.hands.find((x) => x.seat === st.you);
-      checks.push({ ok: !!mine && sameCards(mine.cards, h.dealt), text: t('v_my_hand') });
-    }
-    if (st.record) {
-      try {
-        const rec = JSON.parse(st.record.record);
-        const r = replayRecord(rec);
-        if (r.finalMatches != null) checks.push({ ok: r.finalMatches, text: t('v_replay') });
-      } catch { checks.push({ ok: false, text: t('v_replay') }); }
-    }
-    app.verify = { checks, ok: checks.every((c) => c.ok), deal };
-  } catch (err) {
-    app.verify = { checks: [{ ok: false, text: String(err) }], ok: false };
-  }
-  app.render();
+/** @param {{key: string, params?: Record<string, any>}} c */
+function checkText(c) {
+  const p = { ...(c.params ?? {}) };
+  if (p.card) p.card = label(p.card);
+  return t(/** @type {any} */ (c.key), p);
 }
 
-/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number}} o */
+/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number, hand: number}} o */
 function replayHtml(app, o) {
-  const st = /** @type {import('./state.js').TableState} */ (app.table);
-  if (!st.record) return '';
+  const entry = app.hands.find((x) => x.hand === o.hand);
+  if (!entry) return '';
   let data = app.replayCache;
-  if (!data || data.seq !== st.record.seq) {
+  if (!data || data.entry !== entry) {
     try {
-      const rec = JSON.parse(st.record.record);
-      data = { seq: st.record.seq, rec, ...replayRecord(rec) };
+      data = { entry, rec: entry.rec, ...replayRecord(entry.rec) };
     } catch (err) {
       return dialog(t('replay'), `<p class="bad">${escapeHtml(String(err))}</p>`, 'replay-dialog');
     }
@@ -176,7 +241,12 @@ function replayHtml(app, o) {
   const s = data.states[o.step];
   const rec = data.rec;
   const players = rec.settings.players;
-  const nameFor = (/** @type {string} */ seat) => (rec.seats.find((/** @type {any} */ x) => x.seat === seat)?.name) || seat;
+  const nameFor = (/** @type {string} */ seat) => {
+    const name = rec.seats.find((/** @type {any} */ x) => x.seat === seat)?.name;
+    // Three "Bot (expert)" at one table: say which one by its seat.
+    const shared = name && rec.seats.filter((/** @type {any} */ x) => x.name === name).length > 1;
+    return name ? (shared ? `${localBotName(name)} · ${t(/** @type {any} */ (`seat_${seat}`))}` : localBotName(name)) : seat;
+  };
   let desc = t('replay_start');
   if (o.step > 0 && s.note) {
     const p = { ...s.note.params };
@@ -204,6 +274,6 @@ function replayHtml(app, o) {
         <span class="replay-pile">${t('pile')}: ${s.pile.map((c) => cardHtml(c, { cls: 'mini' })).join('') || '—'}</span></div>
       ${sides.map((side) => `<div class="replay-melds"><h4>${t('melds_side', { side })}</h4><div class="meld-row">${bySide(side)}</div></div>`).join('')}
     </div>`;
-  void parse; void sideOf;
-  return dialog(`${t('replay')} — ${t('hand_n', { n: st.record.hand })}`, body, 'replay-dialog', 'wide');
+  void parse;
+  return dialog(`${t('replay')} — ${t('hand_n', { n: o.hand })}`, body, 'replay-dialog', 'wide');
 }

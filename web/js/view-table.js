@@ -1,10 +1,21 @@
 // @ts-check
 /** The table: seats around, melds of both sides, pile, tallone, pozzetti, clocks, the own hand and actions. */
-import { t } from './i18n.js';
-import { escapeHtml } from './app.js';
-import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_POS, parse } from './cards.js';
+import { t, localBotName } from './i18n.js';
+import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_POS, parse, isMeld } from './cards.js';
 import { sideOf, partnerOf, playerCount, seatsOf } from './state.js';
 import { botBadge } from './view-lobby.js';
+import { escapeHtml, BOTS_OFFER_MS } from './dom.js';
+
+/**
+ * The rules, the match length and the clocks of a table, in a line ("FITAB · 1 hand · clocks: relaxed (20/40/80 s a move)").
+ * @param {Record<string, any>} settings the snapshot's settings
+ */
+export function settingsText(settings) {
+  const preset = String(settings.preset ?? '').toUpperCase();
+  const length = settings.hands ? t('length_hands', { n: settings.hands }) : settings.target ? t('length_target', { n: settings.target }) : '';
+  const clocks = t(/** @type {any} */ (`clocks_on_${settings.clocks ?? 'off'}`));
+  return escapeHtml(t('settings_line', { preset, length, clocks }));
+}
 
 /** mm:ss @param {number} ms */
 export function clockText(ms) {
@@ -24,9 +35,10 @@ const seatName = (seat) => t(/** @type {any} */ (`seat_${seat}`));
 export function nameOf(st, seat, { disambiguate = true } = {}) {
   const s = st.seats.find((x) => x.seat === seat);
   if (!s || !s.name) return seatName(seat);
+  const name = localBotName(s.name);
   // Three "Bot (expert)" at one table: say which one.
-  if (disambiguate && st.seats.some((x) => x.seat !== seat && x.name === s.name)) return `${s.name} · ${seatName(seat)}`;
-  return s.name;
+  if (disambiguate && st.seats.some((x) => x.seat !== seat && x.name === s.name)) return `${name} · ${seatName(seat)}`;
+  return name;
 }
 
 /**
@@ -38,12 +50,15 @@ function layout(st) {
   const players = playerCount(st);
   const me = st.you ?? 'S';
   if (players === 2) return { bottom: me, top: me === 'S' ? 'N' : 'S', left: null, right: null };
+  // Play runs clockwise (RULES.md section 3: N, E, S, W): seen from above with the viewer at the
+  // bottom, the next player sits on the viewer's left, the previous one on the right. A spectator
+  // sees South at the bottom: North up, West left, East right, as on a map.
   const order = seatsOf(4);
   const i = order.indexOf(me);
-  return { bottom: me, left: order[(i + 3) % 4], top: order[(i + 2) % 4], right: order[(i + 1) % 4] };
+  return { bottom: me, left: order[(i + 1) % 4], top: order[(i + 2) % 4], right: order[(i + 3) % 4] };
 }
 
-/** @param {import('./state.js').Meld} m @param {{own: boolean, fits: boolean, armed: boolean, index: number}} o */
+/** @param {import('./state.js').Meld} m @param {{own: boolean, fits: boolean, armed: boolean, index: number, last?: boolean, fresh?: boolean}} o */
 export function meldHtml(m, o) {
   const isSeq = m.kind === 'sequence';
   const cards = m.cards.map((c, i) => {
@@ -64,8 +79,8 @@ export function meldHtml(m, o) {
   const kind = isSeq ? t('sequence') : t('combination');
   const interactive = o.own;
   const attrs = interactive ? `role="button" tabindex="0" data-action="meld" data-meld="${m.id}" data-focus="meld-${m.id}" aria-label="${kind} ${o.index}: ${m.cards.map(label).join(' ')}"` : `aria-label="${kind}: ${m.cards.map(label).join(' ')}"`;
-  return `<div class="meld ${m.cards.length >= 7 ? 'is-burraco' : ''} ${o.fits ? 'fits' : ''} ${o.armed && interactive ? 'armed' : ''}" ${attrs} data-testid="meld" data-meld-id="${m.id}">
-    <div class="meld-head">${o.armed && interactive ? `<kbd>${o.index}</kbd>` : ''}<span class="meld-kind">${kind}</span>${burraco}<span class="meld-count">${m.cards.length}</span></div>
+  return `<div class="meld ${m.cards.length >= 7 ? 'is-burraco' : ''} ${o.fits ? 'fits' : ''} ${o.armed && interactive ? 'armed' : ''} ${o.last ? 'just-now' : ''}${o.fresh ? ' fresh' : ''}" ${attrs} data-testid="meld" data-meld-id="${m.id}">
+    <div class="meld-head">${o.armed && interactive ? `<kbd>${o.index}</kbd>` : `<span class="meld-no" data-testid="meld-no">${o.index}</span>`}<span class="meld-kind">${kind}</span>${burraco}<span class="meld-count">${m.cards.length}</span></div>
     <div class="meld-cards ${isSeq ? 'seq' : 'comb'}">${cards}</div>
   </div>`;
 }
@@ -90,10 +105,10 @@ function seatHtml(app, seat, pos) {
   const fan = count != null && !me ? `<div class="mini-fan" aria-hidden="true">${Array.from({ length: Math.min(count, 12) }, () => '<span class="mini-back"></span>').join('')}</div>` : '';
   const clock = onTurn && h && h.clockDeadline ? `<span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
   const dealer = h && h.dealer === seat ? `<span class="chip dealer" title="${t('dealer')}">D</span>` : '';
-  return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
+  return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}${app.fresh?.seat === seat ? ' fresh' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
     <div class="seat-line">
       <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? escapeHtml(connText) : t('free_seat')}"></span>
-      <span class="seat-name">${s && s.name ? escapeHtml(s.name) : `<em>${t('free_seat')}</em>`}</span>
+      <span class="seat-name">${s && s.name ? escapeHtml(localBotName(s.name)) : `<em>${t('free_seat')}</em>`}</span>
       ${s && s.bot ? botBadge(s.standIn ? connText : t('server_bot')) : ''}
       ${dealer}
     </div>
@@ -109,19 +124,26 @@ function seatHtml(app, seat, pos) {
 function waitingHtml(app) {
   const st = /** @type {import('./state.js').TableState} */ (app.table);
   const me = st.seats.find((s) => s.seat === st.you);
+  // Alone at a table (nobody else, no bots) for a few seconds: offer server bots.
+  const alone = !!st.you && !app.invite && st.seats.filter((x) => x.name).length === 1;
   const seats = seatsOf(playerCount(st)).map((seat) => {
     const s = st.seats.find((x) => x.seat === seat);
     return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
-      <span class="grow">${s && s.name ? escapeHtml(s.name) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') : `<em class="muted">${t('free_seat')}</em>`}</span>
+      <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') : `<em class="muted">${t('free_seat')}</em>`}</span>
       <span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span></li>`;
   }).join('');
   return `<div class="ready-check panel" data-testid="ready-check">
     <h2>${t('ready_check')}</h2>
     ${app.invite ? `<div class="invite"><span>${t('invite_share')}</span> <code data-testid="invite-code">${escapeHtml(app.invite)}</code>
       <button class="btn small" data-action="copy-invite">${t('copy')}</button></div>` : ''}
+    <p class="settings-line" data-testid="ready-settings">${settingsText(st.settings)}</p>
     <ul class="ready-list">${seats}</ul>
     <p class="muted small">${t('ready_hint')}</p>
+    ${alone && Date.now() - app.enteredAt >= BOTS_OFFER_MS ? `<div class="bots-offer" data-testid="bots-offer"><p>${t('play_bots_offer')}</p>
+      <button class="btn primary wide" data-action="play-bots" data-testid="play-bots" data-focus="play-bots">${t('play_bots')} ▶</button></div>` : ''}
     ${st.you && me && !me.ready ? `<button class="btn primary wide" data-action="ready" data-testid="ready" data-focus="ready">${t('im_ready')}</button>` : ''}
+    <h3 class="chat-title">${t('chat')}</h3><ul class="chat" data-testid="chat">${st.chat.slice(-8).map((c) => `<li><b>${escapeHtml(localBotName(c.name))}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('')}</ul>
+    ${chatFormHtml(app)}
   </div>`;
 }
 
@@ -142,7 +164,11 @@ export function renderTable(app) {
   if (st.timeOut) banners.push(`<div class="banner timeout" data-testid="timeout" role="status">${st.turnsLeft === 0 ? t('time_out_void') : st.turnsLeft != null ? t('time_out_turns', { n: st.turnsLeft }) : t('time_out')}</div>`);
   if (h && h.stallo) banners.push(`<div class="banner stallo" role="status">${h.stalloMustDraw ? t('stallo_must_draw', { seat: escapeHtml(nameOf(st, h.stalloMustDraw)) }) : t('stallo_ends')}</div>`);
   else if (h && h.stalloExchanges > 0 && h.phase !== 'over') banners.push(`<div class="banner stallo-warn" data-testid="stallo-warning" role="status">${t('stallo_warning', { n: h.stalloExchanges })}</div>`);
-  if (st.notice && st.notice.key === 'clock_expired') banners.push(`<div class="banner info">${t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</div>`);
+  if (st.notice && st.notice.key === 'clock_expired') {
+    const mine = st.notice.params.seat === st.you;
+    banners.push(`<div class="banner clock-notice" data-testid="clock-notice" role="status"><span>${mine ? t('clock_expired_you') : t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</span>
+      <button type="button" class="toast-x" data-action="dismiss-notice" aria-label="${t('close')}">×</button></div>`);
+  }
   if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
 
   const topbar = `<div class="topbar">
@@ -152,6 +178,7 @@ export function renderTable(app) {
     <span class="scores" aria-label="${t('running_score')}">${scores}</span>
     ${round}
     ${st.ended ? `<button class="btn small" data-action="show-score" data-testid="show-score">${t('score')}</button>` : ''}
+    ${app.hands.length ? `<button class="btn small" data-action="show-history" data-testid="show-history">${t('hands_btn')} (${app.hands.length})</button>` : ''}
     <button class="btn small ghost" data-action="help" aria-label="${t('shortcuts')}" title="${t('shortcuts')}">⌨</button>
   </div>`;
 
@@ -165,7 +192,7 @@ export function renderTable(app) {
   const theirMelds = h.melds.filter((m) => m.side !== mySide);
   const myTurn = !!st.you && h.onTurn === st.you && h.phase !== 'over' && !app.spectating;
   const meldRow = (/** @type {import('./state.js').Meld[]} */ melds, /** @type {boolean} */ own) => melds.length
-    ? melds.map((m, i) => meldHtml(m, { own: own && !!st.you && !app.spectating, fits: own && myTurn && h.phase === 'play' && app.fitsMeld(m), armed: app.attachArmed, index: i + 1 })).join('')
+    ? melds.map((m, i) => meldHtml(m, { own: own && !!st.you && !app.spectating, fits: own && myTurn && h.phase === 'play' && app.fitsMeld(m), armed: app.attachArmed, index: i + 1, last: st.lastMeld === m.id, fresh: app.fresh?.meld === m.id })).join('')
     : `<p class="empty-melds">${t('no_melds')}</p>`;
   const otherSide = sides.find((x) => x !== mySide) ?? '';
   const ourTitle = app.spectating || !st.you ? t('melds_side', { side: mySide }) : t('our_melds');
@@ -173,7 +200,7 @@ export function renderTable(app) {
 
   // Pile (whole, bottom first), tallone, pozzetti
   const pile = h.pile.length
-    ? `<div class="pile-fan" style="--n:${h.pile.length}">${h.pile.map((c, i) => cardHtml(c, { cls: i === h.pile.length - 1 ? 'top' : '' })).join('')}</div>`
+    ? `<div class="pile-fan" style="--n:${h.pile.length}">${h.pile.map((c, i) => cardHtml(c, { cls: i === h.pile.length - 1 ? `top${app.fresh?.pile ? ' fresh' : ''}` : '' })).join('')}</div>`
     : `<div class="pile-empty">${t('pile_empty')}</div>`;
   const canTake = myTurn && h.phase === 'take';
   const pozz = h.pozzetti.map((p, i) => `<div class="pozzetto ${p ? 'taken' : ''}" data-testid="pozzetto-${i ? 'B' : 'A'}">
@@ -206,12 +233,15 @@ export function renderTable(app) {
       const playable = myTurn && h.phase === 'play' ? playableIndexes(keys.map((k) => k.code), ownMelds) : new Set();
       inner = `<div class="hand-cards" role="group" aria-label="${t('your_hand')}" data-testid="hand" style="--n:${keys.length}">${keys.map((k, i) => {
         const sel = app.selected.has(k.key);
+        const drawn = app.lastDrawn === k.code && keys.filter((x) => x.code === k.code).pop() === k;
         const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
-        return `<button type="button" draggable="true" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+        return `<button type="button" draggable="true" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
       }).join('')}</div>`;
     }
     const sel = app.selectedCards();
     const inPlay = myTurn && h.phase === 'play';
+    // A hint only (the server decides): "Open" lights up for selected cards that make a meld.
+    const canOpen = sel.length >= 3 && isMeld(sel);
     const myClock = myTurn && h.clockDeadline ? ` <span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
     const meSeat = st.seats.find((x) => x.seat === st.you);
     const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
@@ -222,7 +252,7 @@ export function renderTable(app) {
         <div class="actions">
           <button class="btn" data-action="draw" ${canTake ? '' : 'disabled'} data-testid="draw" data-focus="a-draw" title="D">${t('draw')}</button>
           <button class="btn" data-action="pick-up" ${canTake && h.pile.length ? '' : 'disabled'} data-testid="pick-up" data-focus="a-pick" title="P">${t('pick_up')}</button>
-          <button class="btn ${inPlay && sel.length >= 3 ? 'primary' : ''}" data-action="open" ${inPlay && sel.length >= 1 ? '' : 'disabled'} data-testid="open" data-focus="a-open" title="O">${t('open')}</button>
+          <button class="btn ${inPlay && canOpen ? 'primary' : ''}" data-action="open" ${inPlay && canOpen ? '' : 'disabled'} data-testid="open" data-focus="a-open" title="O">${t('open')}</button>
           <button class="btn ${app.attachArmed ? 'armed' : ''}" data-action="attach-arm" ${inPlay && sel.length >= 1 && ownMelds.length ? '' : 'disabled'} data-testid="attach" data-focus="a-attach" title="A" aria-pressed="${app.attachArmed}">${t('attach')}</button>
           <button class="btn ${inPlay && sel.length === 1 ? 'primary' : ''}" data-action="discard" ${inPlay && sel.length === 1 ? '' : 'disabled'} data-testid="discard" data-focus="a-discard" title="X">${t('discard')}</button>
           <button class="btn ghost" data-action="clear" ${sel.length ? '' : 'disabled'} data-focus="a-clear">${t('clear')}</button>
@@ -234,13 +264,15 @@ export function renderTable(app) {
     </div>`;
   }
 
-  const log = st.log.slice(-8).reverse().map((l) => `<li>${escapeHtml(logText(st, l))}</li>`).join('');
-  const chat = st.chat.slice(-6).map((c) => `<li><b>${escapeHtml(c.name)}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('');
+  const log = st.log.slice().reverse().map((l) => `<li>${escapeHtml(logText(st, l))}</li>`).join('');
+  const chat = st.chat.slice(-30).map((c) => `<li><b>${escapeHtml(localBotName(c.name))}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('');
+  const freeChat = !h || h.phase === 'over' || st.status !== 'playing';
   const phrases = ['hello', 'good_luck', 'well_played', 'thanks', 'sorry'].map((p) => `<button class="btn tiny ghost" data-action="phrase" data-phrase="${p}">${phraseText(p)}</button>`).join('');
   const side = `<aside class="side-panel">
     <h3>${t('log')}</h3><ul class="log">${log}</ul>
-    <h3>${t('chat')}</h3><ul class="chat">${chat}</ul>
+    <h3>${t('chat')}</h3><ul class="chat" data-testid="chat">${chat}</ul>
     <div class="phrases">${phrases}</div>
+    ${freeChat ? chatFormHtml(app) : ''}
   </aside>`;
 
   return `<section class="table-view players-${players}">${topbar}${banners.join('')}
@@ -269,11 +301,21 @@ function phraseText(p) {
   return s === k ? p : s;
 }
 
+/** Free-text chat, open between hands and during the ready check (the server refuses it during a hand). @param {import('./app.js').App} app */
+export function chatFormHtml(app) {
+  return `<form class="chat-form" data-form="chat"><input name="text" maxlength="200" autocomplete="off" data-field="chat" data-focus="chat-input"
+    data-testid="chat-input" value="${escapeHtml(app.lobbyForm.chat ?? '')}" placeholder="${t('chat_placeholder')}" aria-label="${t('chat')}">
+    <button class="btn small" type="submit" data-testid="chat-send">${t('send')}</button></form>`;
+}
+
 /** @param {import('./state.js').TableState} st @param {{key: string, params: Record<string, any>}} l */
 function logText(st, l) {
   const p = { ...l.params };
-  if (p.seat) p.seat = nameOf(st, p.seat);
+  // A seat taken: the name is there already, say where.
+  if (p.seat) p.seat = l.key === 'ev_joined' ? seatName(p.seat) : nameOf(st, p.seat);
+  if (p.name) p.name = localBotName(p.name);
   if (p.card) p.card = label(p.card);
+  if (p.cards) p.cards = p.cards.map(label).join(' ');
   if (p.how) p.how = t(p.how);
   return t(/** @type {any} */ (l.key), p);
 }

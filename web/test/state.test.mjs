@@ -61,3 +61,27 @@ test('a player who leaves mid-match is replaced for good', () => {
   const e = st.seats.find((s) => s.seat === 'E');
   assert.deepEqual([e.name, e.bot, e.standIn, e.left], ['Carlo', true, true, true]);
 });
+
+test('a clock expiry: logged, the server\'s draw and discard logged as the server\'s, the notice stays until the player moves', () => {
+  const st = emptyTable('t-1');
+  applyMessage(st, snapshot(seats({ N: { name: 'Anna', connected: true }, E: { name: 'Bot (expert)', bot: true, connected: true } })), 0);
+  let seq = 5;
+  const ev = (m) => applyMessage(st, { table: 't-1', seq: ++seq, ...m }, 0);
+  ev({ type: 'hand_started', hand: 1, dealer: 'W', first: 'N', up_card: '7H', commitment: 'c' });
+  ev({ type: 'turn_started', seat: 'N', cards_held: 11, clock_ms: 40000, grace_ms: 5000 });
+  ev({ type: 'grace_started', seat: 'N', grace_ms: 5000 });
+  ev({ type: 'clock_expired', seat: 'N' });
+  ev({ type: 'drew', seat: 'N' });
+  ev({ type: 'discarded', seat: 'N', card: 'KS' });
+  const keys = st.log.map((l) => l.key);
+  assert.deepEqual(keys.slice(-3), ['ev_clock_expired', 'ev_server_drew', 'ev_server_discarded']);
+  assert.ok(!keys.includes('ev_discarded'), 'not logged as Anna\'s own discard');
+  ev({ type: 'turn_started', seat: 'E', cards_held: 11, clock_ms: 40000, grace_ms: 5000 });
+  ev({ type: 'drew', seat: 'E' });
+  ev({ type: 'discarded', seat: 'E', card: 'QS' });
+  ev({ type: 'turn_started', seat: 'N', cards_held: 11, clock_ms: 40000, grace_ms: 5000 });
+  assert.equal(st.notice?.key, 'clock_expired', 'still shown on Anna\'s next turn');
+  ev({ type: 'drew', seat: 'N' });
+  assert.equal(st.notice, null, 'gone once Anna moves herself');
+  assert.equal(st.log.at(-1).key, 'ev_drew');
+});

@@ -1,0 +1,87 @@
+// A newcomer on a server where nobody plays: on a phone, following only what the page shows
+// (name, Quick play, the offer to play with bots, I'm ready, Draw), makes a first move within
+// 30 seconds. Then the phone table: it fits the window, the melds are not under the hand, cards
+// are big enough to tap, seats run clockwise; leaving mid-hand asks first; the lobby's refresh
+// keeps the caret in the invite field.
+import assert from 'node:assert/strict';
+import { until } from './lib/harness.mjs';
+import { handOnScreen, discardKey } from './lib/page.mjs';
+import { assertFitsWindow, assertOurMeldsVisible, assertHandTappable, assertClockwise } from './lib/layout.mjs';
+import { isWildish, normaKey } from '../js/cards.js';
+
+export const name = 'a newcomer makes a first move within 30 s on an empty server (phone); phone layout, leave, lobby caret';
+
+export async function run({ browser, pageUrl, shots }) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', hasTouch: true, isMobile: true });
+  const page = await ctx.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const t0 = Date.now();
+  await page.goto(pageUrl);
+  await page.fill('[data-testid=name-input]', 'Nina');
+  await page.click('[data-testid=enter]');
+  await page.waitForSelector('[data-testid=quick-play]');
+  await page.waitForSelector('[data-testid=conn-state]:has-text("Online")');
+  await assertFitsWindow(page, 'the lobby on a phone', { down: false });
+  await page.click('[data-testid=quick-play]');
+  await page.waitForSelector('[data-testid=ready-check]');
+  // Nobody comes: the page offers server bots.
+  await page.click('[data-testid=play-bots]', { timeout: 10000 });
+  await until(async () => (await page.$$eval('.ready-row [data-testid=bot-badge]', (e) => e.length)) === 3, { timeout: 10000, what: 'three bots' });
+  assert.match(await page.textContent('[data-testid=ready-settings]'), /relaxed/, 'a casual table with bots has relaxed clocks');
+  await page.click('[data-testid=ready]');
+  await page.waitForSelector('[data-testid=hand-card]');
+  await page.waitForSelector('[data-testid=draw]:not([disabled])', { timeout: 25000 });
+  const n = (await handOnScreen(page)).length;
+  await page.click('[data-testid=draw]');
+  await until(async () => (await handOnScreen(page)).length === n + 1, { what: 'the drawn card' });
+  const secs = (Date.now() - t0) / 1000;
+  assert.ok(secs < 30, `first move after ${secs.toFixed(1)} s`);
+  console.log(`     newcomer's first move after ${secs.toFixed(1)} s`);
+
+  // The phone table.
+  assert.ok(await page.$('[data-testid=hand-card].drawn'), 'the drawn card is marked');
+  await assertFitsWindow(page, 'the table on a phone');
+  await assertHandTappable(page, 36);
+  await assertOurMeldsVisible(page);
+  await assertClockwise(page);
+  await page.screenshot({ path: shots('table-phone.png') });
+  const hand = await handOnScreen(page);
+  const naturals = hand.filter((c) => !isWildish(c.code));
+  const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
+  await discardKey(page, pick.key);
+
+  // The how-to-play page, and the sound switch.
+  await page.click('[data-testid=how-to]');
+  assert.match(await page.textContent('[data-testid=how-to-page]'), /clockwise/);
+  await page.click('[data-action=overlay-close]');
+  await page.click('[data-testid=mute]');
+  await page.waitForSelector('[data-testid=mute][aria-pressed=true]');
+  await page.click('[data-testid=mute]');
+  await page.waitForSelector('[data-testid=mute][aria-pressed=false]');
+
+  // Leaving mid-hand asks first, and says a bot takes the seat for good.
+  await page.click('[data-testid=leave]');
+  await page.waitForSelector('[data-testid=leave-dialog]');
+  assert.match(await page.textContent('[data-testid=leave-dialog]'), /bot/i);
+  await page.click('[data-testid=leave-cancel]');
+  await page.waitForSelector('[data-testid=leave-dialog]', { state: 'detached' });
+  assert.ok(await page.$('[data-testid=hand]'), 'still at the table');
+  await page.click('[data-testid=leave]');
+  await page.click('[data-testid=leave-confirm]');
+  await page.waitForSelector('[data-testid=quick-play]');
+
+  // The lobby refreshes every 5 s: what is typed stays in order.
+  await page.click('[data-testid=invite-input]');
+  await page.keyboard.type('AB');
+  const frames = () => page.evaluate(() => /** @type {any} */ (window).__burraco.conn.frames.filter((f) => f.includes('"type":"tables"')).length);
+  const before = await frames();
+  await until(async () => (await frames()) > before, { timeout: 8000, what: 'a lobby refresh' });
+  await page.keyboard.type('CD');
+  assert.equal(await page.inputValue('[data-testid=invite-input]'), 'ABCD');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForFunction(() => window.scrollY === 0);
+  await page.screenshot({ path: shots('lobby-phone.png') });
+  assert.deepEqual(errors, [], 'no page errors');
+  await ctx.close();
+}
