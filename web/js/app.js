@@ -467,6 +467,8 @@ export class App {
     const st = this.table;
     switch (a) {
       case 'ready': this.act('ready'); break;
+      // Fill the free seats of this waiting table with server bots (`add_bots`).
+      case 'add-bots': this.act('add_bots', { level: 'expert' }); break;
       case 'dismiss-notice': if (st) { st.notice = null; this.render(); } break;
       case 'copy-invite':
         navigator.clipboard?.writeText(this.invite ?? '').then(() => this.flash(t('copied'), 'info')).catch(() => {});
@@ -775,7 +777,7 @@ export class App {
 
   headerHtml() {
     const s = this.connState;
-    const label = { connecting: t('conn_connecting'), online: t('conn_online'), reconnecting: t('conn_reconnecting'), offline: t('conn_offline') }[s];
+    const label = { connecting: t('conn_connecting'), online: t('conn_online'), reconnecting: t('conn_reconnecting'), offline: t('conn_offline'), taken_over: t('conn_taken_over') }[s];
     const lang = getLang();
     return `<div class="brand"><span class="logo" aria-hidden="true">♥♠</span><span>${t('app_title')}</span></div>
       <div class="header-right">

@@ -57,7 +57,8 @@ export function sortCards(codes, mode) {
 export function normaKey(code) {
   const c = parse(code);
   const suitStrength = c.joker ? 0 : 3 - SUIT_ORDER.indexOf(c.suit);
-  return points(code) * 64 + rankStrength(c) * 4 + suitStrength;
+  // Value, then suit, then rank (RULES.md 2, the FITAB definition): of K♠ and Q♥, Q♥ first.
+  return points(code) * 64 + suitStrength * 16 + rankStrength(c);
 }
 
 /** Text label: "7♥", "10♠", "Joker". @param {string} code */

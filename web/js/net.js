@@ -8,7 +8,7 @@ export const PROTOCOL_VERSION = '1.0';
 const TOKEN_KEY = 'burraco.session';
 
 /** @typedef {Record<string, any> & {type: string}} Message */
-/** @typedef {'connecting'|'online'|'reconnecting'|'offline'} ConnState */
+/** @typedef {'connecting'|'online'|'reconnecting'|'offline'|'taken_over'} ConnState */
 
 /** The WebSocket URL: `?server=ws://...` overrides; otherwise ws(s)://<this host>/ws. */
 export function serverUrl() {
@@ -87,12 +87,15 @@ export class Connection {
       try { m = JSON.parse(ev.data); } catch { return; }
       this.dispatch(m);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
       for (const p of this.pending.values()) p.reject(new Error('connection lost'));
       this.pending.clear();
       if (this.closedByUser) { this.setState('offline'); return; }
+      // 4001: this session was resumed elsewhere (another tab). Resuming here would take it back,
+      // and the other tab would do the same, for ever: stop and say so (PROTOCOL.md section 7).
+      if (ev.code === 4001) { this.setState('taken_over'); return; }
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };

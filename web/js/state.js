@@ -299,6 +299,8 @@ export function applyMessage(st, m, now) {
     case 'hand_ended':
       st.ended = m;
       st.status = 'between_hands';
+      // Everyone says ready again for the next hand (bots' player_ready follows at once).
+      for (const s of st.seats) s.ready = false;
       if (h) {
         h.phase = 'over'; h.clockDeadline = null;
         for (const s of m.hands) seatInfo(st, s.seat).cards = s.cards.length;

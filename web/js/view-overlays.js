@@ -96,6 +96,19 @@ function standingText(st, sides, totals) {
   return `${line} · ${diff > 0 ? t('you_lead', { n: diff }) : diff < 0 ? t('you_trail', { n: -diff }) : t('level')}`;
 }
 
+/** Between hands: the next hand is dealt when every player is ready (bots are at once), or after
+ * the server's wait. @param {import('./state.js').TableState} st */
+function nextHandHtml(st) {
+  if (st.status !== 'between_hands') return '';
+  const waiting = st.seats.filter((x) => x.name && !x.ready).map((x) => escapeHtml(nameOf(st, x.seat, { disambiguate: false })));
+  const mine = st.you ? st.seats.find((x) => x.seat === st.you) : null;
+  const button = mine && !mine.ready
+    ? `<button class="btn primary" data-action="ready" data-testid="next-hand-ready">${t('next_hand_ready')}</button>`
+    : '';
+  const who = waiting.length ? `<span class="muted small">${t('next_hand_waiting', { names: waiting.join(', ') })}</span>` : '';
+  return `<p class="next-hand" data-testid="next-hand">${button} ${who}</p>`;
+}
+
 /** @param {import('./app.js').App} app @param {number|null|undefined} n */
 function scoreHtml(app, n) {
   const st = /** @type {import('./state.js').TableState} */ (app.table);
@@ -131,6 +144,7 @@ function scoreHtml(app, n) {
         </tbody>
       </table>
       ${totals && !me ? `<p class="standing" data-testid="standing">${t('match_standing')}: ${standingText(st, sides, totals)}${n == null && st.status !== 'finished' ? ` — ${t('next_hand_soon')}` : ''}</p>` : ''}
+      ${!me && n == null ? nextHandHtml(st) : ''}
       <h3>${t('final_hands')}</h3>
       <div class="final-hands">${o.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(displayName(nameFor(h.seat)))} <span class="muted">(${h.seat})</span></span>
         <span class="mini-cards">${h.cards.length ? sortCards(h.cards, 'suit').map((/** @type {string} */ c) => cardHtml(c, { cls: 'mini' })).join('') : '—'}</span></div>`).join('')}</div>`;

@@ -142,6 +142,7 @@ function waitingHtml(app) {
     ${alone && Date.now() - app.enteredAt >= BOTS_OFFER_MS ? `<div class="bots-offer" data-testid="bots-offer"><p>${t('play_bots_offer')}</p>
       <button class="btn primary wide" data-action="play-bots" data-testid="play-bots" data-focus="play-bots">${t('play_bots')} ▶</button></div>` : ''}
     ${st.you && me && !me.ready ? `<button class="btn primary wide" data-action="ready" data-testid="ready" data-focus="ready">${t('im_ready')}</button>` : ''}
+    ${st.you && me && !alone && st.seats.some((x) => !x.name) ? `<button class="btn wide" data-action="add-bots" data-testid="add-bots">${t('add_bots')}</button>` : ''}
     <h3 class="chat-title">${t('chat')}</h3><ul class="chat" data-testid="chat">${st.chat.slice(-8).map((c) => `<li><b>${escapeHtml(localBotName(c.name))}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('')}</ul>
     ${chatFormHtml(app)}
   </div>`;
