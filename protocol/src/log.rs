@@ -43,16 +43,15 @@ pub enum TableEntry {
         hand: u32,
         dealer: u8,
         seed: [u8; 32],
-    },
-    /// An input the rules accepted, made durable before any of its events were published.
-    Input {
-        /// The table's sequence number before the input's events: after a restart numbering goes
-        /// on past it, so no number a client saw is reused.
+        /// The table's sequence number before the deal's events. After a restart numbering goes
+        /// on past it plus [`MAX_EVENTS_PER_INPUT`] per input logged since, so no number a client
+        /// saw is reused.
         seq: u64,
-        /// Milliseconds since the deal.
-        at_ms: u64,
-        input: LoggedInput,
     },
+    /// An input the rules accepted, made durable before any of its events were published. Kept
+    /// small (the hand in play holds its inputs in this form): no sequence number, and its time as
+    /// the milliseconds since the previous input of the hand (or the deal).
+    Input { after_ms: u64, input: LoggedInput },
     /// The hand ended: its JSON record, and the names that played it (for look-ups by player).
     HandFinished {
         hand: u32,
@@ -64,6 +63,10 @@ pub enum TableEntry {
     /// The table closed before its match ended (everyone left a waiting table). No longer in play.
     Closed,
 }
+
+/// The most events one input can publish (a closing discard: the discard, the pozzetto, the turn,
+/// the hand's end, and what the table adds), with room to spare: the bound a restart numbers from.
+pub const MAX_EVENTS_PER_INPUT: u64 = 16;
 
 /// Who holds a seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -274,7 +277,7 @@ impl LoggedInput {
         })
     }
 
-    /// The hand record's row for this input.
+    /// The hand record's row for this input, `at_ms` after the deal.
     pub fn to_record(&self, at_ms: u64) -> Result<RecordedInput, LogDecodeError> {
         Ok(RecordedInput::new(&self.to_rules()?, Some(at_ms)))
     }
@@ -321,10 +324,10 @@ mod tests {
                 hand: 1,
                 dealer: 0,
                 seed: [7; 32],
+                seq: 9,
             },
             TableEntry::Input {
-                seq: 9,
-                at_ms: 300,
+                after_ms: 300,
                 input: LoggedInput::Discard { seat: 1, card: 5 },
             },
             TableEntry::HandFinished {
@@ -369,11 +372,16 @@ mod tests {
         let logged = LoggedInput::from_rules(&input);
         assert_eq!(logged.to_rules(), Ok(input));
         let entry = TableEntry::Input {
-            seq: 100,
-            at_ms: 12_000,
+            after_ms: 1_500,
             input: logged,
         };
-        assert!(entry.encode().len() <= 12, "{:?}", entry.encode());
+        assert!(entry.encode().len() <= 11, "{:?}", entry.encode());
+        // The commonest input, a discard, 1.5 s after the previous one: 6 bytes.
+        let discard = TableEntry::Input {
+            after_ms: 1_500,
+            input: LoggedInput::Discard { seat: 1, card: 5 },
+        };
+        assert_eq!(discard.encode().len(), 6, "{:?}", discard.encode());
         let bad = LoggedInput::Discard { seat: 9, card: 0 };
         assert_eq!(bad.to_rules(), Err(LogDecodeError::OutOfRange));
     }

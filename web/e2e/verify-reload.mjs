@@ -4,6 +4,7 @@
 // Then the desktop in English, reloaded again: the history comes back from /api/tables/{id}/hands,
 // hand 1 verifies again; hand 2 is played to the end of the match: the match end says who won,
 // lists both hands, offers a new match, and hand 2 verifies too. Screenshots at both sizes.
+// Between the hands the next hand waits for the player's "ready" (the server's limit is a minute).
 import assert from 'node:assert/strict';
 import { login, handOnScreen, playTurn, waitMyTurnOrEnd, scoreShown } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
@@ -65,7 +66,9 @@ export async function run({ browser, pageUrl, shots }) {
   await page.$eval('.dialog', (e) => { e.scrollTop = 0; });
   await page.screenshot({ path: shots('score-phone.png') });
 
-  // Hand 2 is dealt: the score screen closes, hand 1 stays reachable.
+  // Hand 2 is dealt when the player says ready (the bots are; the server would wait a minute):
+  // the score screen closes, hand 1 stays reachable.
+  await page.click('[data-testid=next-hand-ready]');
   await page.waitForSelector('[data-testid=score-dialog]', { state: 'detached', timeout: 15000 });
   await page.waitForSelector('[data-testid=show-history]');
   await verifyHand(page, 1, 'Discrepanza');

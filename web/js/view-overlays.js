@@ -144,7 +144,7 @@ function scoreHtml(app, n) {
         </tbody>
       </table>
       ${totals && !me ? `<p class="standing" data-testid="standing">${t('match_standing')}: ${standingText(st, sides, totals)}${n == null && st.status !== 'finished' ? ` — ${t('next_hand_soon')}` : ''}</p>` : ''}
-      ${!me && n == null ? nextHandHtml(st) : ''}
+      ${!me ? nextHandHtml(st) : ''}
       <h3>${t('final_hands')}</h3>
       <div class="final-hands">${o.hands.map((/** @type {any} */ h) => `<div class="fh"><span class="fh-name">${escapeHtml(displayName(nameFor(h.seat)))} <span class="muted">(${h.seat})</span></span>
         <span class="mini-cards">${h.cards.length ? sortCards(h.cards, 'suit').map((/** @type {string} */ c) => cardHtml(c, { cls: 'mini' })).join('') : '—'}</span></div>`).join('')}</div>`;

@@ -78,12 +78,13 @@ impl HandLog {
         Ok((hand, events))
     }
 
-    /// The entry that records this deal.
-    pub fn dealt_entry(&self) -> TableEntry {
+    /// The entry that records this deal; `seq` is the table's number before its events.
+    pub fn dealt_entry(&self, seq: u64) -> TableEntry {
         TableEntry::Dealt {
             hand: self.number,
             dealer: self.game.dealer().index() as u8,
             seed: self.seed,
+            seq,
         }
     }
 
@@ -132,20 +133,13 @@ impl HandLog {
         self.game.is_over()
     }
 
-    /// Checks `input` against the hand as it is, changing nothing; `seq` is the table's
-    /// sequence number before the input's events.
-    pub fn check(
-        &self,
-        input: &Input,
-        seq: u64,
-        now: Instant,
-    ) -> Result<PendingInput, IllegalAction> {
+    /// Checks `input` against the hand as it is, changing nothing.
+    pub fn check(&self, input: &Input, now: Instant) -> Result<PendingInput, IllegalAction> {
         let checked = self.game.check(input)?;
         let at_ms =
             (now.saturating_duration_since(self.dealt).as_millis() as u64).max(self.last_at_ms);
         let entry = TableEntry::Input {
-            seq,
-            at_ms,
+            after_ms: at_ms.saturating_sub(self.last_at_ms),
             input: burraco_protocol::log::LoggedInput::from_rules(input),
         }
         .encode();
@@ -195,13 +189,18 @@ impl HandLog {
     }
 }
 
-/// The record's rows of stored input entries.
+/// The record's rows of stored input entries, each timed from the deal (the entries hold the time
+/// since the previous input).
 fn decode_inputs(
     entries: impl Iterator<Item = Result<TableEntry, LogDecodeError>>,
 ) -> Result<Vec<RecordedInput>, LogDecodeError> {
+    let mut at_ms = 0u64;
     entries
         .map(|entry| match entry? {
-            TableEntry::Input { at_ms, input, .. } => input.to_record(at_ms),
+            TableEntry::Input { after_ms, input } => {
+                at_ms = at_ms.saturating_add(after_ms);
+                input.to_record(at_ms)
+            }
             _ => Err(LogDecodeError::OutOfRange),
         })
         .collect()

@@ -92,7 +92,7 @@ impl TableActor {
                 return;
             }
         };
-        if let Err(e) = self.append(&[hand.dealt_entry()]).await {
+        if let Err(e) = self.append(&[hand.dealt_entry(self.seq)]).await {
             tracing::error!("cannot save the deal: {e}");
             self.next_hand_at = Some(Instant::now() + std::time::Duration::from_secs(1));
             return;
@@ -172,7 +172,7 @@ impl TableActor {
             return Err(Refused::NoHand);
         };
         let pending = hand
-            .check(&input, self.seq, Instant::now())
+            .check(&input, Instant::now())
             .map_err(Refused::Illegal)?;
         if let Err(e) = self.append_encoded(vec![pending.entry()]).await {
             tracing::error!("input not saved: {e}");

@@ -9,7 +9,9 @@
 use std::sync::Arc;
 
 use burraco_bot::Level;
-use burraco_protocol::log::{LogDecodeError, SeatHolder, TableEntry, seat_of};
+use burraco_protocol::log::{
+    LogDecodeError, MAX_EVENTS_PER_INPUT, SeatHolder, TableEntry, seat_of,
+};
 use burraco_protocol::wire::WireSettings;
 use burraco_rules::{Config, Match, Seat};
 use tokio::time::Instant;
@@ -82,7 +84,13 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
                 actor.status = Status::Playing;
                 round_started_ms = Some(started);
             }
-            TableEntry::Dealt { hand, dealer, seed } => {
+            TableEntry::Dealt {
+                hand,
+                dealer,
+                seed,
+                seq: before,
+            } => {
+                seq = seq.max(before);
                 if let Some(previous) = dealt.take() {
                     rebuild_hand(&mut actor, config, previous, now)?;
                 }
@@ -94,8 +102,8 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
                     inputs: Vec::new(),
                 });
             }
-            TableEntry::Input { seq: before, .. } => {
-                seq = seq.max(before);
+            TableEntry::Input { .. } => {
+                seq += MAX_EVENTS_PER_INPUT;
                 match &mut dealt {
                     Some(hand) => hand.inputs.push(bytes),
                     None => return Err(RestoreError::BeforeMatch("an input")),

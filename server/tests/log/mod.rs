@@ -23,8 +23,7 @@ fn created(n: i64) -> Vec<u8> {
 
 fn input(seq: u64) -> Vec<u8> {
     TableEntry::Input {
-        seq,
-        at_ms: seq * 10,
+        after_ms: seq * 10,
         input: LoggedInput::Draw { seat: 0 },
     }
     .encode()

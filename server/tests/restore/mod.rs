@@ -262,12 +262,12 @@ async fn write_log(dir: &std::path::Path, script: &Script) {
             hand: number as u32 + 1,
             dealer: dealer.index() as u8,
             seed: SEED,
+            seq,
         });
-        for (i, input) in inputs.iter().enumerate() {
+        for input in inputs {
             seq += 3;
             entries.push(TableEntry::Input {
-                seq,
-                at_ms: i as u64 * 100,
+                after_ms: 100,
                 input: LoggedInput::from_rules(input),
             });
         }

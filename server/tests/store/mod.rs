@@ -20,8 +20,7 @@ async fn the_wal_starts_over_under_appends_that_never_pause() {
         && started.elapsed() < Duration::from_secs(60)
     {
         let input = TableEntry::Input {
-            seq: u64::from(commits),
-            at_ms: 0,
+            after_ms: u64::from(commits % 100),
             input: LoggedInput::Draw { seat: 1 },
         };
         store

@@ -33,7 +33,7 @@ export async function startServer(extraEnv = {}) {
   const args = ['--listen', '127.0.0.1:0', '--data', data,
     '--bot-delay-ms', process.env.E2E_BOT_DELAY_MS ?? '50', '--disconnect-grace-secs', String(GRACE_SECS)];
   const child = spawn(bin, args, {
-    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', BURRACO_NEXT_HAND_DELAY_SECS: '3', ...extraEnv },
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'warn', BURRACO_NEXT_HAND_DELAY_SECS: '60', ...extraEnv },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
