@@ -265,12 +265,25 @@ impl Established {
             self.conn,
         );
         let sink = Box::pin(goodbye).await;
-        if let (true, Some(sink)) = (server_closes, sink) {
-            if let Ok(socket) = self.stream.reunite(sink) {
-                Box::pin(linger(socket, unread_frame)).await;
-            }
+        if server_closes {
+            // Boxed, and no `if let` around the await: a scrutinee's temporaries (here the whole
+            // reunited WebSocket) would live in this task's state for the connection's life.
+            Box::pin(linger_after(self.stream, sink, unread_frame)).await;
         }
     }
+}
+
+/// The socket whole again once the writer has sent its close frame, then [`linger`].
+async fn linger_after(
+    stream: SplitStream<WebSocket>,
+    sink: Option<SplitSink<WebSocket, Message>>,
+    raw: bool,
+) {
+    let Some(sink) = sink else { return };
+    let Ok(socket) = stream.reunite(sink) else {
+        return;
+    };
+    linger(socket, raw).await;
 }
 
 /// Tells the tables, then lets the writer drain and close; returns the writer's half of the
