@@ -25,6 +25,9 @@ import sys
 import time
 import urllib.parse
 
+# The error codes this bot acts on (docs/PROTOCOL.md section 8), named once.
+TABLE_STARTED = "table_started"
+
 # ----- a minimal WebSocket client (RFC 6455): text frames, masked, no extensions ---------------
 
 
@@ -287,7 +290,7 @@ def main():
             ready_id = None
             # Refused with table_started when the match ended with that hand, or the next hand
             # was dealt first: expected, nothing to do.
-            if t == "error" and m["code"] != "table_started":
+            if t == "error" and m["code"] != TABLE_STARTED:
                 print(f"error: {m['code']}: {m['message']}", file=sys.stderr)
         elif t in ("ok", "error") and m.get("id") == pending:
             pending = None

@@ -4,7 +4,7 @@
  * player's selection, and one click/keyboard dispatcher. Everything on screen is rendered from
  * the server's messages (state.js); a request only changes the screen when the server's events say so.
  */
-import { Connection, ServerError, serverUrl } from './net.js';
+import { Connection, ServerError, serverUrl, ErrorCode, RuleCode } from './net.js';
 import { t, getLang, setLang, refusalText } from './i18n.js';
 import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
@@ -229,7 +229,7 @@ export class App {
   /** @param {unknown} e */
   showError(e) {
     if (e instanceof ServerError) {
-      const text = e.code === 'illegal_action' ? t('e_illegal', { msg: refusalText(e) }) : refusalText(e);
+      const text = e.code === ErrorCode.IllegalAction ? t('e_illegal', { msg: refusalText(e) }) : refusalText(e);
       this.flash(text, 'error');
     } else {
       this.flash(refusalText({ message: e instanceof Error ? e.message : String(e) }), 'error');
@@ -303,7 +303,7 @@ export class App {
       await this.request(type, { table: st.table, ...fields });
       this.attachArmed = false;
     } catch (e) {
-      if (e instanceof ServerError && e.rule === 'wild_position_ambiguous') {
+      if (e instanceof ServerError && e.rule === RuleCode.WildPositionAmbiguous) {
         const options = (e.message.match(/\[([\d,\s]+)\]/)?.[1] ?? '').split(',').map((x) => parseInt(x, 10)).filter((x) => x > 0);
         this.overlay = { kind: 'wild', options, action: type, fields };
       } else {

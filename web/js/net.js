@@ -19,6 +19,13 @@ export function serverUrl() {
   return `${proto}//${location.host}/ws`;
 }
 
+/** The error codes the page acts on (docs/PROTOCOL.md section 8), named once. */
+export const ErrorCode = Object.freeze({ IllegalAction: 'illegal_action' });
+/** The rule codes of illegal moves the page acts on. */
+export const RuleCode = Object.freeze({ WildPositionAmbiguous: 'wild_position_ambiguous' });
+/** Close codes (PROTOCOL.md section 7): 4001, this session was resumed by another connection. */
+export const CloseCode = Object.freeze({ TakenOver: 4001 });
+
 /** A request the server refused: `code`, `message`, and for illegal moves `rule`. */
 export class ServerError extends Error {
   /** @param {Message} reply */
@@ -95,7 +102,7 @@ export class Connection {
       if (this.closedByUser) { this.setState('offline'); return; }
       // 4001: this session was resumed elsewhere (another tab). Resuming here would take it back,
       // and the other tab would do the same, for ever: stop and say so (PROTOCOL.md section 7).
-      if (ev.code === 4001) { this.setState('taken_over'); return; }
+      if (ev.code === CloseCode.TakenOver) { this.setState('taken_over'); return; }
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };
