@@ -65,8 +65,7 @@ impl HandLog {
         seed: [u8; 32],
         now: Instant,
     ) -> Result<(HandLog, Vec<Event>), DealError> {
-        let source = DealSource::Seed(Seed(seed));
-        let (game, events) = Game::new(config, dealer, source.clone())?;
+        let (game, events) = Game::new(config, dealer, DealSource::Seed(Seed(seed)))?;
         let hand = HandLog {
             number,
             game,
