@@ -157,7 +157,9 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.ok(!log.some((l) => /sat at Bot/.test(l)));
   // Whether a short hand's log overflows depends on the hand: what must hold is that it can scroll
   // (every entry kept, none cut off) whatever its length.
-  assert.match(await page.$eval('.log', (e) => getComputedStyle(e).overflowY), /^(auto|scroll)$/, 'the log scrolls');
+  // Waited for: the page may be re-rendering the table just as the check runs.
+  await page.waitForFunction(() => [...document.querySelectorAll('.log')]
+    .some((e) => e.isConnected && /^(auto|scroll)$/.test(getComputedStyle(e).overflowY)), null, { timeout: 5000 });
   // Italian.
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Smazzata');
