@@ -1059,14 +1059,14 @@ fn try_run(
     if lo == 2 && hi == 14 && hole_pos != Some(14) {
         return;
     }
-    if let Some((pos, wild)) = hole {
-        if wild.suit() == Some(suit) {
-            // On 2 the suit's 2 is natural (the run without a wild); elsewhere it is the wild,
-            // and the run's natural 2, if any, is a second copy.
-            let natural_two = lo <= 2 && hi >= 2;
-            if pos == 2 || (natural_two && suit_twos < 2) {
-                return;
-            }
+    if let Some((pos, wild)) = hole
+        && wild.suit() == Some(suit)
+    {
+        // On 2 the suit's 2 is natural (the run without a wild); elsewhere it is the wild,
+        // and the run's natural 2, if any, is a second copy.
+        let natural_two = lo <= 2 && hi >= 2;
+        if pos == 2 || (natural_two && suit_twos < 2) {
+            return;
         }
     }
     let mut cards = [Card::JOKER; MAX_SEQUENCE];

@@ -178,7 +178,7 @@ pub fn mitchell(order: &[Entrant], round: usize) -> Option<Round> {
 /// yet in the session (FE.BUR.IT art. 25; FITAB art. 37: a pair rests only once per session); if
 /// all have, the lowest. `None` with an even number.
 pub fn bye_for(ranking: &[Entrant], had_bye: &[Entrant]) -> Option<Entrant> {
-    if ranking.len() % 2 == 0 {
+    if ranking.len().is_multiple_of(2) {
         return None;
     }
     ranking
@@ -223,7 +223,7 @@ pub fn modified_danish(
     if last_round {
         return danish(ranking, had_bye);
     }
-    let candidates: Vec<Option<Entrant>> = if ranking.len() % 2 == 0 {
+    let candidates: Vec<Option<Entrant>> = if ranking.len().is_multiple_of(2) {
         vec![None]
     } else {
         let fresh = ranking.iter().rev().filter(|e| !had_bye.contains(e));

@@ -50,6 +50,8 @@ pub struct ServerConfig {
     pub wal_autocheckpoint: u32,
     /// Test only: deal every hand from this seed instead of a fresh random one.
     pub fixed_seed: Option<[u8; 32]>,
+    /// Cluster mode: the NATS servers and this node's name; `None` runs one node on SQLite.
+    pub cluster: Option<ClusterConfig>,
     /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
     /// (`tokio::time::pause`) does not jump while the SQLite writer works.
     pub store_wait_blocking: bool,
@@ -80,6 +82,36 @@ impl Default for ServerConfig {
             wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,
             store_wait_blocking: false,
+            cluster: None,
+        }
+    }
+}
+
+/// Cluster mode (`--nats`, `--node`): tables' logs, leases, the lobby and sessions on NATS
+/// JetStream, shared by every node.
+#[derive(Debug, Clone)]
+pub struct ClusterConfig {
+    /// NATS server URLs (any one of the cluster will do; the client learns the others).
+    pub nats: Vec<String>,
+    /// This node's name, unique in the cluster (a pod name, a host name).
+    pub node: String,
+    /// Copies JetStream keeps of every log and bucket: 3 on a 3-server NATS cluster (a write is
+    /// acknowledged once 2 hold it), 1 against a single NATS server.
+    pub replicas: usize,
+    /// A table's lease: a node that has not renewed it for this long has lost the table, and
+    /// another node takes it over. Renewed every third of it.
+    pub lease: Duration,
+}
+
+impl ClusterConfig {
+    /// Replicas by default: 3 when several servers are named (a NATS cluster), else 1.
+    pub fn new(nats: Vec<String>, node: String) -> ClusterConfig {
+        let replicas = if nats.len() >= 3 { 3 } else { 1 };
+        ClusterConfig {
+            nats,
+            node,
+            replicas,
+            lease: Duration::from_secs(5),
         }
     }
 }
@@ -143,6 +175,21 @@ pub struct Cli {
     /// checkpointer thread falls behind [default: 10000].
     #[arg(long, env = "BURRACO_WAL_AUTOCHECKPOINT")]
     pub wal_autocheckpoint: Option<u32>,
+    /// Cluster mode: NATS server URLs, comma-separated (e.g. nats://10.0.0.1:4222,nats://...).
+    /// Without it the server runs alone on its embedded SQLite store.
+    #[arg(long, env = "BURRACO_NATS", value_delimiter = ',')]
+    pub nats: Vec<String>,
+    /// Cluster mode: this node's name, unique in the cluster [default: the host name].
+    #[arg(long, env = "BURRACO_NODE")]
+    pub node: Option<String>,
+    /// Cluster mode: copies JetStream keeps of the logs and buckets [default: 3 with three or
+    /// more NATS URLs, else 1].
+    #[arg(long, env = "BURRACO_NATS_REPLICAS")]
+    pub nats_replicas: Option<usize>,
+    /// Cluster mode: seconds a table's lease lasts unrenewed before another node takes the table
+    /// [default: 5].
+    #[arg(long, env = "BURRACO_LEASE_SECS")]
+    pub lease_secs: Option<u64>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -182,6 +229,8 @@ pub enum ConfigFileError {
     Invalid { path: PathBuf, detail: String },
     #[error("--insecure-fixed-seed must be 64 hex digits")]
     Seed,
+    #[error("--node needs --nats, and cluster mode needs a node name (--node or a host name)")]
+    Node,
 }
 
 /// The resolved settings of `main`.
@@ -211,6 +260,7 @@ impl Cli {
             None => None,
         };
         let secs = Duration::from_secs;
+        let cluster = self.cluster()?;
         Ok(Loaded {
             listen: self
                 .listen
@@ -274,9 +324,47 @@ impl Cli {
                     .or(file.wal_autocheckpoint)
                     .unwrap_or(defaults.wal_autocheckpoint),
                 fixed_seed,
+                cluster,
                 ..defaults
             },
         })
+    }
+
+    fn cluster(&self) -> Result<Option<ClusterConfig>, ConfigFileError> {
+        let urls: Vec<String> = self
+            .nats
+            .iter()
+            .map(|u| u.trim().to_owned())
+            .filter(|u| !u.is_empty())
+            .collect();
+        if urls.is_empty() {
+            return match self.node {
+                Some(_) => Err(ConfigFileError::Node),
+                None => Ok(None),
+            };
+        }
+        let node = match &self.node {
+            Some(node) => node.clone(),
+            None => std::fs::read_to_string("/etc/hostname")
+                .map(|h| h.trim().to_owned())
+                .unwrap_or_default(),
+        };
+        // The node's name is a NATS subject token: letters, digits, '-' and '_' only.
+        let valid = !node.is_empty()
+            && node
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            return Err(ConfigFileError::Node);
+        }
+        let mut cluster = ClusterConfig::new(urls, node);
+        if let Some(replicas) = self.nats_replicas {
+            cluster.replicas = replicas.clamp(1, 5);
+        }
+        if let Some(secs) = self.lease_secs {
+            cluster.lease = Duration::from_secs(secs.max(1));
+        }
+        Ok(Some(cluster))
     }
 }
 

@@ -132,7 +132,10 @@ async fn resume_session(shared: &Shared, token: String) -> Option<(String, Sessi
     if let Some(session) = shared.directory.session(&token) {
         return Some((token, session));
     }
-    let (player, name) = shared.store.session(token.clone()).await.ok()??;
+    let (player, name) = match &shared.cluster {
+        Some(cluster) => cluster.lobby.session(&token).await?,
+        None => shared.store.session(token.clone()).await.ok()??,
+    };
     let session = Session { player, name };
     shared.directory.open_session(&token, session.clone());
     Some((token, session))
@@ -146,21 +149,34 @@ async fn open_session(shared: &Shared, name: String) -> Option<(String, Session)
         player: crate::random_id("p", 6),
         name,
     };
-    let write = Write::Session {
-        token: token.clone(),
-        player: session.player.clone(),
-        name: session.name.clone(),
-    };
-    shared.store.write(vec![write]).await.ok()?;
+    match &shared.cluster {
+        Some(cluster) => {
+            if !cluster
+                .lobby
+                .open_session(&token, &session.player, &session.name)
+                .await
+            {
+                return None;
+            }
+        }
+        None => {
+            let write = Write::Session {
+                token: token.clone(),
+                player: session.player.clone(),
+                name: session.name.clone(),
+            };
+            shared.store.write(vec![write]).await.ok()?;
+        }
+    }
     shared.directory.open_session(&token, session.clone());
     Some((token, session))
 }
 
 /// Queues the welcome (with the seats the player holds), then moves those seats to this
 /// connection: the tables drop an older connection of the same player from them.
-pub(crate) async fn welcome(shared: &Shared, greeted: &Greeted, out: &Outbox) {
+pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbox) {
     let session = &greeted.session;
-    let seats = shared.directory.seats_of(&session.player);
+    let seats = crate::lobby::seats_of(shared, &session.player);
     tracing::debug!(player = %session.player, resumed = greeted.resumed, "hello");
     out.send_message(ServerMessage::Welcome {
         version: protocol_version(),
@@ -177,7 +193,7 @@ pub(crate) async fn welcome(shared: &Shared, greeted: &Greeted, out: &Outbox) {
             .collect(),
     });
     for (table, _) in &seats {
-        if let Some(handle) = shared.directory.table(table) {
+        if let Some(handle) = crate::lobby::find(shared, table) {
             handle
                 .send(Command::Attach {
                     player: session.player.clone(),

@@ -36,6 +36,7 @@ use tokio_util::task::TaskTracker;
 
 pub mod assets;
 pub mod bots;
+pub mod cluster;
 pub mod config;
 pub mod conn;
 pub mod directory;
@@ -76,6 +77,10 @@ pub struct Shared {
     pub quick_play: tokio::sync::Mutex<()>,
     /// Bot decisions running at once (one per core): many bot tables never crowd out the rest.
     pub bot_permits: Arc<tokio::sync::Semaphore>,
+    /// Cluster mode (`--nats`): the logs, leases, lobby and routes on NATS JetStream.
+    pub cluster: Option<Arc<cluster::Cluster>>,
+    /// Stops the tables only (a drain stops them before the connections: see [`run`]).
+    pub stop_tables: CancellationToken,
     metrics: PrometheusHandle,
 }
 
@@ -92,6 +97,8 @@ pub enum RunError {
     Store(#[from] store::StoreError),
     #[error(transparent)]
     Log(#[from] log::LogError),
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -110,13 +117,24 @@ pub async fn run(
         config.store_wait_blocking,
         config.wal_autocheckpoint,
     )?;
-    let logs = store.load_in_play().await?;
+    let cluster = match &config.cluster {
+        Some(settings) => Some(cluster::Cluster::connect(settings.clone()).await?),
+        None => None,
+    };
+    // One node rebuilds its tables from its own store; in a cluster, tables in play are taken
+    // over from the shared log by whichever node leases them first (see cluster::keeper).
+    let (log, logs): (Arc<dyn log::TableLog>, _) = match &cluster {
+        Some(cluster) => (cluster.log.clone(), Vec::new()),
+        None => (Arc::new(store.clone()), store.load_in_play().await?),
+    };
+    let shutdown_token = CancellationToken::new();
     let shared = Arc::new(Shared {
         config,
-        log: Arc::new(store.clone()),
+        log,
         store,
         directory: Directory::new(),
-        shutdown: CancellationToken::new(),
+        stop_tables: shutdown_token.child_token(),
+        shutdown: shutdown_token,
         tracker: TaskTracker::new(),
         next_conn: AtomicU64::new(0),
         quick_play: tokio::sync::Mutex::new(()),
@@ -124,8 +142,10 @@ pub async fn run(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
         metrics: metrics_handle(),
+        cluster,
     });
     register_metrics();
+    cluster::keeper::start(&shared);
     let restored = logs.len();
     for (id, entries) in logs {
         if let Err(e) = table::restore(&shared, id.clone(), entries) {
@@ -153,14 +173,15 @@ pub async fn run(
     let app = router(shared.clone());
     let addr = listener.local_addr()?;
     tracing::info!(%addr, "serving");
-    let token = shared.shutdown.clone();
+    let draining = shared.clone();
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
-            token.cancel();
+            drain(&draining).await;
+            draining.shutdown.cancel();
         })
         .await?;
 
@@ -184,10 +205,48 @@ pub async fn run(
     Ok(())
 }
 
+/// Cluster mode's drain (SIGTERM): readiness turns false and no table is created here; the
+/// tables stop after their last append and release their leases, so the other nodes take them
+/// over at their next scan; only then do the connections close (their clients resume elsewhere
+/// and find the tables served). One node alone just stops.
+async fn drain(shared: &Arc<Shared>) {
+    let Some(cluster) = &shared.cluster else {
+        return;
+    };
+    cluster.start_draining();
+    tracing::info!("draining: handing the tables off");
+    shared.stop_tables.cancel();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    while !shared.directory.tables().is_empty() && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The others find the released leases within one scan.
+    let scan = cluster::keeper::takeover_scan(cluster.leases.duration());
+    tokio::time::sleep(scan + Duration::from_millis(300)).await;
+    tracing::info!("drained");
+}
+
+/// Readiness: false while draining or (cluster mode) cut off from NATS.
+async fn ready(State(shared): State<Arc<Shared>>) -> Response {
+    let ready =
+        !shared.shutdown.is_cancelled() && shared.cluster.as_ref().is_none_or(|c| c.ready());
+    if ready {
+        "ready".into_response()
+    } else {
+        let why = if shared.cluster.as_ref().is_some_and(|c| c.is_draining()) {
+            "draining"
+        } else {
+            "not ready"
+        };
+        (StatusCode::SERVICE_UNAVAILABLE, why).into_response()
+    }
+}
+
 fn router(shared: Arc<Shared>) -> Router {
     Router::new()
         .route("/ws", get(ws))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz/ready", get(ready))
         .route("/metrics", get(metrics_text))
         .route("/api/tables/{id}/hands", get(table_hands))
         .route("/api/players/{name}/hands", get(player_hands))
@@ -276,7 +335,14 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
 }
 
 async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    json_or_500(shared.store.table_records(id).await)
+    match &shared.cluster {
+        // In a cluster the records are read from the table's log, on any node.
+        Some(cluster) => match cluster::records::of_table(&cluster.log, &id).await {
+            Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+        None => json_or_500(shared.store.table_records(id).await),
+    }
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {

@@ -10,7 +10,7 @@ use burraco_protocol::wire::{TableSummary, WireSettings};
 use burraco_rules::{ClockMode, Config, Players, Preset, TableSettings};
 
 use crate::Shared;
-use crate::table::{self, TableHandle};
+use crate::table::{self, TableHandle, TableInfo};
 
 /// Why a lobby request failed: (code, message).
 pub type LobbyError = (ErrorCode, String);
@@ -23,6 +23,7 @@ pub fn list(shared: &Shared) -> Vec<TableSummary> {
         .tables()
         .iter()
         .map(TableHandle::info)
+        .chain(elsewhere(shared).into_iter().map(|(_, info)| info))
         .filter(|info| !info.private && !info.finished)
         .map(|info| info.summary)
         .collect();
@@ -39,7 +40,8 @@ pub async fn create(
     private: bool,
     bots: Option<Level>,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
-    if shared.shutdown.is_cancelled() {
+    let draining = shared.cluster.as_ref().is_some_and(|c| c.is_draining());
+    if shared.shutdown.is_cancelled() || draining {
         return Err((
             ErrorCode::ShuttingDown,
             "the server is shutting down".into(),
@@ -79,31 +81,85 @@ fn relaxed_for_bots(config: Config) -> Config {
 }
 
 /// A table by id; private tables are found by id too (the invite code is what lets you sit).
-pub fn find(shared: &Shared, id: &str) -> Option<TableHandle> {
-    shared.directory.table(id)
+/// In cluster mode, a table served by another node is reached through a forwarding handle.
+pub fn find(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
+    if let Some(handle) = shared.directory.table(id) {
+        return Some(handle);
+    }
+    let cluster = shared.cluster.as_ref()?;
+    let listing = cluster.lobby.listing(id)?;
+    (listing.owner != cluster.node()).then(|| remote(shared, id, &listing))
 }
 
 /// A table by invite code.
-pub fn by_invite(shared: &Shared, code: &str) -> Option<TableHandle> {
-    shared.directory.table_by_invite(code)
+pub fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> {
+    if let Some(handle) = shared.directory.table_by_invite(code) {
+        return Some(handle);
+    }
+    let cluster = shared.cluster.as_ref()?;
+    let (id, listing) = cluster.lobby.by_invite(code)?;
+    (listing.owner != cluster.node()).then(|| remote(shared, &id, &listing))
+}
+
+/// The seats a player holds, at this node's tables and (cluster mode) at the others'.
+pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, burraco_rules::Seat)> {
+    let mut seats = shared.directory.seats_of(player);
+    if let Some(cluster) = &shared.cluster {
+        for seat in cluster.lobby.seats_of(player) {
+            if !seats.iter().any(|(t, _)| *t == seat.0) {
+                seats.push(seat);
+            }
+        }
+    }
+    seats
+}
+
+/// Tables served by other nodes (cluster mode), as the lobby knows them.
+fn elsewhere(shared: &Shared) -> Vec<(String, TableInfo)> {
+    let Some(cluster) = &shared.cluster else {
+        return Vec::new();
+    };
+    cluster
+        .lobby
+        .elsewhere()
+        .into_iter()
+        .map(|(id, listing)| (id, listing.info()))
+        .collect()
+}
+
+fn remote(shared: &Arc<Shared>, id: &str, listing: &crate::cluster::lobby::Listing) -> TableHandle {
+    let cluster = shared.cluster.as_ref().expect("cluster mode");
+    cluster
+        .router
+        .remote_table(shared, id, &listing.owner, listing.info())
 }
 
 /// The first open public table of this kind with a free seat.
-pub fn quick_match(shared: &Shared, preset: Preset, players: Players) -> Option<TableHandle> {
+pub fn quick_match(shared: &Arc<Shared>, preset: Preset, players: Players) -> Option<TableHandle> {
+    let fits = |info: &TableInfo| {
+        !info.private
+            && info.waiting
+            && info.free_seats > 0
+            && info.summary.preset == preset.code()
+            && usize::from(info.summary.players) == players.count()
+    };
     let mut open: Vec<(String, TableHandle)> = shared
         .directory
         .tables()
         .into_iter()
-        .filter_map(|t| {
-            let info = t.info();
-            let fits = !info.private
-                && info.waiting
-                && info.free_seats > 0
-                && info.summary.preset == preset.code()
-                && usize::from(info.summary.players) == players.count();
-            fits.then(|| (t.id().to_owned(), t))
-        })
+        .filter(|t| fits(&t.info()))
+        .map(|t| (t.id().to_owned(), t))
         .collect();
     open.sort_by(|a, b| a.0.cmp(&b.0));
-    open.into_iter().next().map(|(_, h)| h)
+    if let Some((_, handle)) = open.into_iter().next() {
+        return Some(handle);
+    }
+    // None here: a table waiting on another node.
+    let mut elsewhere: Vec<(String, TableInfo)> = elsewhere(shared)
+        .into_iter()
+        .filter(|(_, info)| fits(info))
+        .collect();
+    elsewhere.sort_by(|a, b| a.0.cmp(&b.0));
+    let (id, _) = elsewhere.into_iter().next()?;
+    find(shared, &id)
 }

@@ -12,6 +12,9 @@ mod assets;
 mod bots;
 /// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
 mod clocks;
+/// Cluster mode on real NATS servers and nodes: the JetStream log's conformance, a hand across
+/// three nodes with every party's frames checked, kill -9 of a table's owner.
+mod cluster;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;
 /// Malformed, oversized and flooding input; the version rule; the HTTP endpoints; a client that

@@ -269,7 +269,7 @@ fn arbitrary_input(game: &Game, rng: &mut ChaCha8Rng) -> Input {
 
 /// Half the hands are played by each kind of player.
 fn lean(policy: u64) -> Lean {
-    if policy % 2 == 0 {
+    if policy.is_multiple_of(2) {
         Lean::Meld
     } else {
         Lean::Discard

@@ -299,9 +299,7 @@ async fn goodbye(
     let player = this.session.player.clone();
     let mut tables: HashSet<String> = this.spectating.drain().collect();
     tables.extend(
-        shared
-            .directory
-            .seats_of(&player)
+        lobby::seats_of(&shared, &player)
             .into_iter()
             .map(|(t, _)| t),
     );
@@ -319,6 +317,9 @@ async fn goodbye(
     // later resume).
     if !shared.directory.is_seated(&player) {
         shared.directory.close_session(&session_token);
+    }
+    if let Some(cluster) = &shared.cluster {
+        cluster.router.forget_conn(conn);
     }
     closing.cancel();
     drop(this);

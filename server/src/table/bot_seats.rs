@@ -120,20 +120,20 @@ impl TableActor {
         };
         let out = crate::bots::spawn(&self.shared, &self.id, link, seat, role.level);
         out.send_message(self.snapshot(Viewer::Seat(seat)));
-        if let Some(slot) = self.seats[seat.index()].as_mut() {
-            if let Some(old) = slot.out.replace(out) {
-                old.kick();
-            }
+        if let Some(slot) = self.seats[seat.index()].as_mut()
+            && let Some(old) = slot.out.replace(out)
+        {
+            old.kick();
         }
     }
 
     /// Stops every bot of the table (the table is stopping).
     pub(super) fn stop_bots(&mut self) {
         for slot in self.seats.iter().flatten() {
-            if slot.bot.is_some() {
-                if let Some(out) = &slot.out {
-                    out.kick();
-                }
+            if slot.bot.is_some()
+                && let Some(out) = &slot.out
+            {
+                out.kick();
             }
         }
     }

@@ -101,10 +101,12 @@ pub enum Command {
         player: String,
         conn: u64,
     },
+    /// Cluster mode: this node lost the table's lease; stop serving it at once.
+    StepDown,
 }
 
 /// What the lobby shows of a table, kept current by the actor.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TableInfo {
     pub summary: TableSummary,
     pub private: bool,
@@ -150,6 +152,26 @@ impl TableHandle {
     /// false when the table is gone.
     pub async fn send(&self, command: Command) -> bool {
         self.tx.send(Box::new(command)).await.is_ok()
+    }
+
+    /// A handle whose queue is read by a forwarder to the node serving the table (cluster
+    /// mode), with the lobby's `info` of the table.
+    pub fn forwarding(id: &str, tx: mpsc::Sender<Box<Command>>, info: TableInfo) -> TableHandle {
+        TableHandle {
+            id: id.into(),
+            tx,
+            info: Arc::new(Mutex::new(info)),
+        }
+    }
+
+    /// Whether the queue's reader (actor or forwarder) has stopped.
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Replaces what the handle knows of the table (a forwarder's, from the lobby).
+    pub fn set_info(&self, info: TableInfo) {
+        *self.info.lock().unwrap_or_else(|e| e.into_inner()) = info;
     }
 
     pub fn info(&self) -> TableInfo {

@@ -125,6 +125,8 @@ struct TableActor {
     next_hand_at: Option<Instant>,
     pending_time_out: bool,
     linger_until: Option<Instant>,
+    /// The log ended with `Closed` (an empty waiting table): the table leaves the lobby.
+    closed: bool,
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
@@ -139,6 +141,12 @@ pub async fn create(
     bots: Option<Level>,
 ) -> Result<TableHandle, LogError> {
     let id = crate::random_id("t", 5);
+    if let Some(cluster) = &shared.cluster {
+        // Leased before its first entry: no other node can take a table it sees in play.
+        if !cluster.leases.take(&id).await.unwrap_or(false) {
+            return Err(LogError::Unavailable("cannot lease a new table".into()));
+        }
+    }
     let created = TableEntry::Created {
         settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
         private,
@@ -171,6 +179,13 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
                 .shared
                 .directory
                 .forget_table(&actor.id, actor.invite.as_deref());
+            if let Some(cluster) = &actor.shared.cluster {
+                // After the last append: the next owner replays everything this one wrote.
+                if actor.status == Status::Finished || actor.closed {
+                    cluster.lobby.unlist(&actor.id);
+                }
+                cluster.leases.release(&actor.id).await;
+            }
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
         .instrument(span),
@@ -235,6 +250,7 @@ impl TableActor {
             next_hand_at: None,
             pending_time_out: false,
             linger_until: None,
+            closed: false,
             staged: None,
             shared,
         };
@@ -245,7 +261,7 @@ impl TableActor {
         tracing::debug!("table started");
         // A child token and one future made once (see the connection's reader loop): the
         // server-wide token's lock is contended by every task.
-        let token = self.shared.shutdown.child_token();
+        let token = self.shared.stop_tables.child_token();
         let shutdown = token.cancelled();
         tokio::pin!(shutdown);
         while !self.stopping {
@@ -301,6 +317,10 @@ impl TableActor {
             Command::AddBots { player, level, req } => self.add_bots(&player, level, req).await,
             Command::Attach { player, out } => self.attach(&player, out),
             Command::Detach { player, conn } => self.detach(&player, conn),
+            Command::StepDown => {
+                tracing::warn!("the table's lease is lost: another node serves it now");
+                self.stop_serving();
+            }
         }
     }
 

@@ -109,11 +109,9 @@ impl TableActor {
             name,
             bot: false,
         });
-        if creating {
-            if let Some(level) = self.bot_level {
-                // Already logged; the creator is seated and may add bots again (`add_bots`).
-                let _ = self.fill_with_bots(level).await;
-            }
+        if creating && let Some(level) = self.bot_level {
+            // Already logged; the creator is seated and may add bots again (`add_bots`).
+            let _ = self.fill_with_bots(level).await;
         }
         self.refresh_info();
     }
@@ -140,6 +138,7 @@ impl TableActor {
             tracing::error!("the closing of an empty table not saved: {e}");
         }
         // Spectators simply hear no more; nobody is seated to be told.
+        self.closed = true;
         self.stopping = true;
     }
 
@@ -224,10 +223,10 @@ impl TableActor {
                         }),
                     });
                 }
-                if let Some(entry) = given_up {
-                    if let Err(e) = self.append(&[entry]).await {
-                        tracing::error!("the bot's seat not saved: {e}");
-                    }
+                if let Some(entry) = given_up
+                    && let Err(e) = self.append(&[entry]).await
+                {
+                    tracing::error!("the bot's seat not saved: {e}");
                 }
                 self.publish(None, |table, seq| ServerMessage::PlayerLeft {
                     table,
@@ -312,11 +311,11 @@ impl TableActor {
             let Some(slot) = self.seats[seat.index()].as_mut() else {
                 return;
             };
-            if let Some(old) = slot.out.replace(out.clone()) {
-                if old.id() != out.id() {
-                    // Not a slow reader: the session moved to a newer connection (4001).
-                    old.take_over();
-                }
+            if let Some(old) = slot.out.replace(out.clone())
+                && old.id() != out.id()
+            {
+                // Not a slow reader: the session moved to a newer connection (4001).
+                old.take_over();
             }
             let stand_in = slot.bot.is_some_and(|b| b.stand_in);
             let was_gone = slot.grace_until.is_some() || stand_in;
@@ -334,11 +333,12 @@ impl TableActor {
                 seat: WireSeat(seat),
             });
             // Back in time for its turn: the normal clock again, from now.
-            if let Some(game) = self.hand.as_ref().map(HandLog::game) {
-                if !game.is_over() && game.on_turn() == seat {
-                    let clock = game.move_clock();
-                    self.set_turn_timer(clock);
-                }
+            if let Some(game) = self.hand.as_ref().map(HandLog::game)
+                && !game.is_over()
+                && game.on_turn() == seat
+            {
+                let clock = game.move_clock();
+                self.set_turn_timer(clock);
             }
             self.refresh_info();
         }

@@ -5,7 +5,7 @@ use burraco_protocol::convert::{cards_held, config_to_wire, hand_to_wire};
 use burraco_protocol::wire::{
     SeatName, SeatState, ServerMessage, TableSnapshot, TableSummary, WireSeat,
 };
-use burraco_rules::{Match, Side, Viewer};
+use burraco_rules::{Match, Seat, Side, Viewer};
 use tokio::time::Instant;
 
 use super::clocks::Stage;
@@ -105,13 +105,26 @@ impl TableActor {
             .iter()
             .filter(|s| self.seats[s.index()].is_none())
             .count();
-        let mut info = self.info.lock().unwrap_or_else(|e| e.into_inner());
-        *info = TableInfo {
+        let info = TableInfo {
             summary,
             private: self.private,
             free_seats,
             waiting: self.status == Status::Waiting,
             finished: self.status == Status::Finished,
         };
+        let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(cluster) = &self.shared.cluster
+            && *current != info
+        {
+            // Other nodes' lobbies learn of the change (only of a change: this runs per action).
+            let players = Seat::ALL
+                .into_iter()
+                .filter_map(|seat| Some((self.seats[seat.index()].as_ref()?.player.clone(), seat)))
+                .collect();
+            cluster
+                .lobby
+                .publish(&self.id, &info, self.invite.as_deref(), players);
+        }
+        *current = info;
     }
 }

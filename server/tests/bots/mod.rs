@@ -199,10 +199,10 @@ impl Human {
             ServerMessage::TurnStarted { .. } => self.turn_seen = true,
             _ => {}
         }
-        if let Some(event) = event_from_wire(message, self.players) {
-            if let Some(bot) = &mut self.bot {
-                bot.observe(&event);
-            }
+        if let Some(event) = event_from_wire(message, self.players)
+            && let Some(bot) = &mut self.bot
+        {
+            bot.observe(&event);
         }
     }
 }
@@ -228,12 +228,11 @@ async fn a_hand_against_three_bots(level: BotLevel, code: &str) {
         } = human
             .pump(|m| matches!(m, ServerMessage::PlayerJoined { .. }))
             .await
+            && seat.0 != human.seat
         {
-            if seat.0 != human.seat {
-                assert!(bot, "{name}");
-                assert_eq!(name, format!("Bot ({code})"));
-                bots.push(seat.0);
-            }
+            assert!(bot, "{name}");
+            assert_eq!(name, format!("Bot ({code})"));
+            bots.push(seat.0);
         }
     }
     // The lobby shows the bots.

@@ -637,10 +637,10 @@ impl Knowledge {
                 .flat_map(|(_, m)| m.cards().iter().copied()),
         );
         raise(&mut self.public, count(public));
-        if let Some(seat) = self.seat {
-            if game.hand_visible_to_owner(seat) {
-                raise(&mut self.own, count(game.hand(seat).cards()));
-            }
+        if let Some(seat) = self.seat
+            && game.hand_visible_to_owner(seat)
+        {
+            raise(&mut self.own, count(game.hand(seat).cards()));
         }
     }
 

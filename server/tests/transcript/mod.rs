@@ -107,10 +107,10 @@ async fn transcript_of_one_hand_in_protocol_md() {
             .and_then(|r| r.split('"').next())
             .unwrap_or_default()
             .to_owned();
-        if noted.insert(kind.clone()) {
-            if let Some(n) = note(&kind) {
-                shown.push(format!("   # {n}"));
-            }
+        if noted.insert(kind.clone())
+            && let Some(n) = note(&kind)
+        {
+            shown.push(format!("   # {n}"));
         }
         shown.push(line.to_owned());
     };

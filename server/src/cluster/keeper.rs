@@ -1,0 +1,152 @@
+//! A node's background work in the cluster: renewing its leases (stepping down from a table whose
+//! lease it lost), taking over tables nobody serves, and keeping the lobby and routes current.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use burraco_protocol::log::EntryKind;
+
+use crate::Shared;
+use crate::cluster::route::Router;
+use crate::log::TableLog as _;
+use crate::table::Command;
+
+/// Starts every background task of cluster mode (nothing without `--nats`).
+pub fn start(shared: &Arc<Shared>) {
+    let Some(cluster) = shared.cluster.clone() else {
+        return;
+    };
+    let lease = cluster.leases.duration();
+    let tracker = &shared.tracker;
+    let stop = shared.shutdown.clone();
+
+    // Renew a third of the way through the lease: two renewals can fail before it lapses.
+    {
+        let shared = shared.clone();
+        let cluster = cluster.clone();
+        let stop = stop.clone();
+        tracker.spawn(async move {
+            let mut tick = tokio::time::interval(lease / 3);
+            loop {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    _ = tick.tick() => {}
+                }
+                for table in cluster.leases.renew_all().await {
+                    if let Some(handle) = shared.directory.table(&table) {
+                        handle.send(Command::StepDown).await;
+                    }
+                }
+            }
+        });
+    }
+
+    // Take over what nobody serves: a dead node's tables once their leases lapse, a drained
+    // node's at once.
+    {
+        let shared = shared.clone();
+        let stop = stop.clone();
+        tracker.spawn(async move {
+            let mut tick = tokio::time::interval(takeover_scan(lease));
+            loop {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    _ = tick.tick() => {}
+                }
+                if let Err(e) = take_over_orphans(&shared).await {
+                    tracing::warn!("takeover scan: {e}");
+                }
+            }
+        });
+    }
+
+    {
+        let cluster = cluster.clone();
+        let stop = stop.clone();
+        tracker.spawn(async move {
+            let router = &cluster.router;
+            // The watch is restarted after a NATS outage.
+            while !stop.is_cancelled() {
+                if let Err(e) = cluster
+                    .lobby
+                    .watch(stop.clone(), |table| router.forget_table(table))
+                    .await
+                {
+                    tracing::warn!("lobby watch: {e}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        });
+    }
+    {
+        let cluster = cluster.clone();
+        tracker.spawn(async move { cluster.lobby.flush_loop(stop).await });
+    }
+    {
+        let shared = shared.clone();
+        tracker.spawn(async move {
+            if let Err(e) = Router::serve(shared).await {
+                tracing::error!("cannot serve routed requests: {e}");
+            }
+        });
+    }
+}
+
+/// How often a node looks for tables nobody serves: a fifth of the lease, so a dead node's
+/// tables are served again within the lease and a fifth.
+pub fn takeover_scan(lease: Duration) -> Duration {
+    (lease / 5).max(Duration::from_millis(200))
+}
+
+/// Leases and rebuilds every table in play that no node holds a lease on.
+async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::ClusterError> {
+    let Some(cluster) = shared.cluster.clone() else {
+        return Ok(());
+    };
+    if cluster.is_draining() || shared.shutdown.is_cancelled() {
+        return Ok(());
+    }
+    let listed = cluster.log.listed().await?;
+    let leased: HashSet<String> = cluster.leases.leased().await?.into_iter().collect();
+    let in_play: HashSet<&String> = listed.iter().collect();
+    for table in &listed {
+        if leased.contains(table) || shared.directory.table(table).is_some() {
+            continue;
+        }
+        if !cluster.leases.take(table).await? {
+            continue;
+        }
+        let entries = match cluster.log.load(table).await {
+            Ok(entries) => entries,
+            Err(e) => {
+                tracing::warn!(table, "cannot read the log of a table to take over: {e}");
+                cluster.leases.release(table).await;
+                continue;
+            }
+        };
+        let ended = entries
+            .last()
+            .and_then(|e| EntryKind::of(e))
+            .is_some_and(EntryKind::ends_table);
+        if entries.is_empty() || ended {
+            cluster.log.unlist(table).await;
+            cluster.leases.release(table).await;
+            continue;
+        }
+        match crate::table::restore(shared, table.clone(), entries) {
+            Ok(()) => tracing::info!(table, "took over the table"),
+            Err(e) => {
+                tracing::error!(table, "cannot rebuild the table from its log: {e}");
+                cluster.leases.release(table).await;
+            }
+        }
+    }
+    // Listings nobody will update: the table ended, or its node died after it finished.
+    for (table, _) in cluster.lobby.elsewhere() {
+        if !in_play.contains(&table) && !leased.contains(&table) {
+            cluster.lobby.unlist(&table);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,146 @@
+//! Who serves a table: a lease in the KV bucket `burraco_leases`, key the table id, value the
+//! node's name. Created to take (only one `create` of a key can succeed), updated by revision
+//! to renew (an update naming a stale revision fails), and gone when the bucket's `max_age`
+//! passes without a renewal. A node that fails to renew a lease has lost the table and stops
+//! serving it at once; the log's fencing refuses it anyway if it tried to append.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use async_nats::jetstream::{self, kv};
+use futures_util::StreamExt;
+
+use super::{ClusterError, jetstream_error};
+use crate::config::ClusterConfig;
+
+pub const LEASE_BUCKET: &str = "burraco_leases";
+
+/// The leases of the cluster, and the ones this node holds (with their revisions).
+#[derive(Debug)]
+pub struct Leases {
+    kv: kv::Store,
+    node: String,
+    /// Table to (revision, when it was last taken or renewed).
+    held: Mutex<HashMap<String, (u64, Instant)>>,
+    lease: Duration,
+}
+
+impl Leases {
+    pub async fn open(
+        js: &jetstream::Context,
+        config: &ClusterConfig,
+    ) -> Result<Leases, ClusterError> {
+        let kv = js
+            .create_or_update_key_value(kv::Config {
+                bucket: LEASE_BUCKET.into(),
+                history: 1,
+                max_age: config.lease,
+                num_replicas: config.replicas,
+                storage: jetstream::stream::StorageType::File,
+                ..Default::default()
+            })
+            .await
+            .map_err(jetstream_error)?;
+        Ok(Leases {
+            kv,
+            node: config.node.clone(),
+            held: Mutex::new(HashMap::new()),
+            lease: config.lease,
+        })
+    }
+
+    /// How long a lease lasts unrenewed.
+    pub fn duration(&self) -> Duration {
+        self.lease
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, Instant)>> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes `table`'s lease if nobody holds it; true if this node now does.
+    pub async fn take(&self, table: &str) -> Result<bool, ClusterError> {
+        match self.kv.create(table, self.node.clone().into()).await {
+            Ok(revision) => {
+                self.held()
+                    .insert(table.to_owned(), (revision, Instant::now()));
+                Ok(true)
+            }
+            Err(e) if e.kind() == kv::CreateErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(jetstream_error(e)),
+        }
+    }
+
+    /// Whether this node holds `table`'s lease (as far as it knows: a renewal may fail).
+    pub fn holds(&self, table: &str) -> bool {
+        self.held().contains_key(table)
+    }
+
+    /// The node holding `table`'s lease, if any.
+    pub async fn owner(&self, table: &str) -> Result<Option<String>, ClusterError> {
+        let value = self.kv.get(table).await.map_err(jetstream_error)?;
+        Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+
+    /// Every leased table (any node's).
+    pub async fn leased(&self) -> Result<Vec<String>, ClusterError> {
+        let mut keys = self.kv.keys().await.map_err(jetstream_error)?;
+        let mut tables = Vec::new();
+        while let Some(key) = keys.next().await {
+            tables.push(key.map_err(jetstream_error)?);
+        }
+        Ok(tables)
+    }
+
+    /// Gives `table` up (after the table's last append), so another node may take it at once.
+    pub async fn release(&self, table: &str) {
+        let revision = self.held().remove(table);
+        if let Some((revision, _)) = revision {
+            // Only our own revision: a lease already lost to another node stays theirs.
+            if let Err(e) = self.kv.delete_expect_revision(table, Some(revision)).await {
+                tracing::debug!(table, "lease not released (already gone?): {e}");
+            }
+        }
+    }
+
+    /// Renews every lease this node holds; returns the tables whose lease was lost (another
+    /// node took it, or it expired): they must stop being served here at once.
+    pub async fn renew_all(&self) -> Vec<String> {
+        let held: Vec<(String, u64, Instant)> = self
+            .held()
+            .iter()
+            .map(|(t, (r, at))| (t.clone(), *r, *at))
+            .collect();
+        let mut lost = Vec::new();
+        for (table, revision, renewed) in held {
+            match self
+                .kv
+                .update(&table, self.node.clone().into(), revision)
+                .await
+            {
+                Ok(next) => {
+                    let mut held = self.held();
+                    // Released meanwhile: leave it released.
+                    if let Some(r) = held.get_mut(&table) {
+                        *r = (next, Instant::now());
+                    }
+                }
+                Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => {
+                    tracing::warn!(table, "lease lost: {e}");
+                    self.held().remove(&table);
+                    lost.push(table);
+                }
+                // NATS unreachable: keep trying until the lease has expired for the others too;
+                // the log's fencing refuses a stale append meanwhile.
+                Err(e) if renewed.elapsed() >= self.lease => {
+                    tracing::warn!(table, "lease expired unrenewed: {e}");
+                    self.held().remove(&table);
+                    lost.push(table);
+                }
+                Err(e) => tracing::warn!(table, "lease not renewed: {e}"),
+            }
+        }
+        lost
+    }
+}

@@ -1,0 +1,312 @@
+//! The table log on JetStream: one stream, one subject per table (`burraco.log.<table>`), one
+//! message per append (its entries framed together, so an append of several entries is atomic).
+//!
+//! Fencing is JetStream's: every append carries the expected last sequence of the table's
+//! subject, so of two writers that both believe they own a table, the second is refused by the
+//! stream itself, whatever either remembers. A writer's memory (how many entries, and the
+//! subject's last sequence) only saves a round trip; a refusal makes it read the truth again.
+//!
+//! An append that times out (a NATS election, a lost ack) is retried under the same message id,
+//! so JetStream's duplicate window makes the retry harmless if the first try was stored. The id
+//! names this process, so another writer can never be taken for a duplicate of this one.
+//!
+//! Tables in play are keys of the KV bucket `burraco_in_play`: written before a table's first
+//! append, deleted after the entry that ends it. A crash between the ending append and the delete
+//! leaves a key whose log has ended; [`JetStreamLog::in_play`] checks and drops such keys.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use async_nats::jetstream::{self, consumer, kv, stream};
+use burraco_protocol::log::EntryKind;
+use futures_util::StreamExt;
+
+use crate::log::{Entry, LogError, LogFuture, TableLog};
+
+/// The stream holding every table's log.
+pub const LOG_STREAM: &str = "BURRACO_LOG";
+/// Subjects of the log stream: `burraco.log.<table>`.
+const LOG_SUBJECTS: &str = "burraco.log.*";
+/// The bucket of the tables in play.
+pub const IN_PLAY_BUCKET: &str = "burraco_in_play";
+/// How long an append keeps retrying through an outage (an election takes a few seconds).
+const APPEND_PATIENCE: Duration = Duration::from_secs(10);
+
+fn subject(table: &str) -> String {
+    format!("burraco.log.{table}")
+}
+
+/// The log of every table, on JetStream.
+#[derive(Debug)]
+pub struct JetStreamLog {
+    js: jetstream::Context,
+    stream: stream::Stream,
+    in_play: kv::Store,
+    /// Names this process in message ids: `<node>-<random>`.
+    writer: String,
+    /// Numbers this process's appends: with `writer`, the message id of one append (and of its
+    /// retries), never of another.
+    appends: AtomicU64,
+    /// Per table this process has read or written: (entries, the subject's last sequence).
+    known: Mutex<HashMap<String, (u64, u64)>>,
+}
+
+impl JetStreamLog {
+    /// Opens (creating if needed) the log stream and the in-play bucket with `replicas` copies.
+    pub async fn open(
+        js: jetstream::Context,
+        node: &str,
+        replicas: usize,
+    ) -> Result<JetStreamLog, LogError> {
+        let stream = js
+            .get_or_create_stream(stream::Config {
+                name: LOG_STREAM.into(),
+                subjects: vec![LOG_SUBJECTS.into()],
+                storage: stream::StorageType::File,
+                num_replicas: replicas,
+                // Retries of an append within this window are recognised as duplicates.
+                duplicate_window: Duration::from_secs(120),
+                allow_direct: true,
+                ..Default::default()
+            })
+            .await
+            .map_err(unavailable)?;
+        let in_play = js
+            .create_or_update_key_value(kv::Config {
+                bucket: IN_PLAY_BUCKET.into(),
+                history: 1,
+                num_replicas: replicas,
+                storage: stream::StorageType::File,
+                ..Default::default()
+            })
+            .await
+            .map_err(unavailable)?;
+        Ok(JetStreamLog {
+            js,
+            stream,
+            in_play,
+            writer: crate::random_id(node, 8),
+            appends: AtomicU64::new(0),
+            known: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn known(&self, table: &str) -> Option<(u64, u64)> {
+        self.lock().get(table).copied()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (u64, u64)>> {
+        self.known.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every entry of a table's log and the subject's last sequence (0 for an empty log).
+    async fn read(&self, table: &str) -> Result<(Vec<Entry>, u64), LogError> {
+        let subject = subject(table);
+        let last = match self.stream.get_last_raw_message_by_subject(&subject).await {
+            Ok(message) => message.sequence,
+            Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => {
+                return Ok((Vec::new(), 0));
+            }
+            Err(e) => return Err(unavailable(e)),
+        };
+        let consumer = self
+            .stream
+            .create_consumer(consumer::pull::OrderedConfig {
+                filter_subject: subject,
+                deliver_policy: consumer::DeliverPolicy::All,
+                ..Default::default()
+            })
+            .await
+            .map_err(unavailable)?;
+        let mut messages = consumer.messages().await.map_err(unavailable)?;
+        let mut entries = Vec::new();
+        while let Some(message) = messages.next().await {
+            let message = message.map_err(unavailable)?;
+            let sequence = message.info().map_err(unavailable)?.stream_sequence;
+            entries.extend(unframe(&message.payload)?);
+            if sequence >= last {
+                break;
+            }
+        }
+        Ok((entries, last))
+    }
+
+    /// The table's length and last sequence, from memory or from the stream.
+    async fn position(&self, table: &str) -> Result<(u64, u64), LogError> {
+        if let Some(known) = self.known(table) {
+            return Ok(known);
+        }
+        let (entries, last) = self.read(table).await?;
+        let position = (entries.len() as u64, last);
+        self.lock().insert(table.to_owned(), position);
+        Ok(position)
+    }
+
+    /// The conflict to report: the length the log really has now.
+    async fn conflict(&self, table: &str, expected: u64) -> LogError {
+        self.lock().remove(table);
+        match self.position(table).await {
+            Ok((found, _)) => LogError::Conflict {
+                table: table.to_owned(),
+                expected,
+                found,
+            },
+            Err(e) => e,
+        }
+    }
+
+    async fn append_inner(
+        &self,
+        table: &str,
+        expected: u64,
+        entries: Vec<Entry>,
+    ) -> Result<u64, LogError> {
+        // An unknown table counts as empty: an append at 0 then expects an empty subject, and the
+        // stream refuses it if the table exists (the conflict reads the truth).
+        let (length, last) = match self.known(table) {
+            Some(known) => known,
+            None if expected == 0 => (0, 0),
+            None => self.position(table).await?,
+        };
+        if length != expected {
+            return Err(LogError::Conflict {
+                table: table.to_owned(),
+                expected,
+                found: length,
+            });
+        }
+        let ends = entries
+            .iter()
+            .any(|e| EntryKind::of(e).is_some_and(EntryKind::ends_table));
+        if expected == 0 {
+            // Listed before its first entry, so a crash right after the append still lists it.
+            self.in_play
+                .put(table, Default::default())
+                .await
+                .map_err(unavailable)?;
+        }
+        let count = entries.len() as u64;
+        let payload = frame(&entries);
+        let message_id = format!(
+            "{}-{}",
+            self.writer,
+            self.appends.fetch_add(1, Ordering::Relaxed)
+        );
+        let deadline = tokio::time::Instant::now() + APPEND_PATIENCE;
+        let mut pause = Duration::from_millis(50);
+        let ack = loop {
+            let publish = jetstream::message::PublishMessage::build()
+                .payload(payload.clone().into())
+                .message_id(&message_id)
+                .expected_last_subject_sequence(last);
+            let attempt = async { self.js.send_publish(subject(table), publish).await?.await };
+            match attempt.await {
+                Ok(ack) => break ack,
+                Err(e) if e.kind() == jetstream::context::PublishErrorKind::WrongLastSequence => {
+                    return Err(self.conflict(table, expected).await);
+                }
+                Err(e) if tokio::time::Instant::now() < deadline => {
+                    tracing::warn!(table, "append to the log failed, retrying: {e}");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(1));
+                }
+                Err(e) => {
+                    // Whether it was stored is unknown: forget what this writer believed.
+                    self.lock().remove(table);
+                    return Err(unavailable(e));
+                }
+            }
+        };
+        let length = expected + count;
+        self.lock().insert(table.to_owned(), (length, ack.sequence));
+        if ends {
+            if let Err(e) = self.in_play.delete(table).await {
+                // in_play() drops a key whose log has ended, so this only costs a read later.
+                tracing::warn!(table, "could not take the table out of play: {e}");
+            }
+            self.lock().remove(table);
+        }
+        Ok(length)
+    }
+
+    /// The tables listed in play, oldest first (the order their keys were written), without
+    /// checking their logs (see [`TableLog::in_play`] for that).
+    pub async fn listed(&self) -> Result<Vec<String>, LogError> {
+        let mut keys = self.in_play.keys().await.map_err(unavailable)?;
+        let mut tables = Vec::new();
+        while let Some(key) = keys.next().await {
+            tables.push(key.map_err(unavailable)?);
+        }
+        Ok(tables)
+    }
+
+    /// Takes a table whose log has ended (or never began) off the list of tables in play.
+    pub async fn unlist(&self, table: &str) {
+        if let Err(e) = self.in_play.delete(table).await {
+            tracing::warn!(table, "could not take the table out of play: {e}");
+        }
+    }
+
+    async fn in_play_inner(&self) -> Result<Vec<String>, LogError> {
+        let tables = self.listed().await?;
+        // Drop a table whose ending append landed but whose key outlived it (a crash between).
+        let mut playing = Vec::with_capacity(tables.len());
+        for table in tables {
+            match self
+                .stream
+                .get_last_raw_message_by_subject(&subject(&table))
+                .await
+            {
+                Ok(last)
+                    if unframe(&last.payload)?
+                        .iter()
+                        .any(|e| EntryKind::of(e).is_some_and(EntryKind::ends_table)) =>
+                {
+                    let _ = self.in_play.delete(&table).await;
+                }
+                Ok(_) => playing.push(table),
+                // Listed, but the first append never landed: not a table.
+                Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => {}
+                Err(e) => return Err(unavailable(e)),
+            }
+        }
+        Ok(playing)
+    }
+}
+
+impl TableLog for JetStreamLog {
+    fn append(&self, table: &str, expected: u64, entries: Vec<Entry>) -> LogFuture<'_, u64> {
+        let table = table.to_owned();
+        Box::pin(async move { self.append_inner(&table, expected, entries).await })
+    }
+
+    fn load(&self, table: &str) -> LogFuture<'_, Vec<Entry>> {
+        let table = table.to_owned();
+        Box::pin(async move {
+            let (entries, last) = self.read(&table).await?;
+            self.lock()
+                .insert(table.clone(), (entries.len() as u64, last));
+            Ok(entries)
+        })
+    }
+
+    fn in_play(&self) -> LogFuture<'_, Vec<String>> {
+        Box::pin(self.in_play_inner())
+    }
+}
+
+/// One append's entries as one message: postcard's sequence of byte strings.
+fn frame(entries: &[Entry]) -> Vec<u8> {
+    postcard::to_stdvec(entries).expect("byte strings always encode")
+}
+
+fn unframe(payload: &[u8]) -> Result<Vec<Entry>, LogError> {
+    postcard::from_bytes(payload)
+        .map_err(|e| LogError::Unavailable(format!("a log message is not entries: {e}")))
+}
+
+fn unavailable(e: impl std::fmt::Display) -> LogError {
+    LogError::Unavailable(e.to_string())
+}

@@ -1,0 +1,633 @@
+//! Cluster mode with real processes on loopback: NATS servers (JetStream, clustered) from the
+//! project's pinned PyPI wheel (scripts/nats-server.sh installs it) and server nodes.
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use burraco_protocol::record::HandRecord;
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
+use burraco_rules::Seat;
+use burraco_server::cluster::log::JetStreamLog;
+
+use crate::common::*;
+use crate::crash::ServerProcess;
+
+/// The pinned nats-server, installed on first use.
+fn nats_server_bin() -> String {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/nats-server.sh");
+    let out = Command::new("bash")
+        .arg(script)
+        .output()
+        .expect("scripts/nats-server.sh runs");
+    assert!(
+        out.status.success(),
+        "installing nats-server failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("a path")
+        .trim()
+        .to_owned()
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .expect("a free port")
+        .local_addr()
+        .expect("address")
+        .port()
+}
+
+/// NATS servers with JetStream on loopback, clustered when more than one; killed when dropped.
+pub struct Nats {
+    pub servers: Vec<ServerProcess>,
+    pub ports: Vec<u16>,
+    routes: Vec<u16>,
+    dir: tempfile::TempDir,
+}
+
+impl Nats {
+    pub fn start(count: usize) -> Nats {
+        let ports: Vec<u16> = (0..count).map(|_| free_port()).collect();
+        let routes: Vec<u16> = (0..count).map(|_| free_port()).collect();
+        let mut nats = Nats {
+            servers: Vec::new(),
+            ports,
+            routes,
+            dir: tempfile::tempdir().expect("temp dir"),
+        };
+        for i in 0..count {
+            let server = nats.spawn(i);
+            nats.servers.push(server);
+        }
+        nats.wait_ready();
+        nats
+    }
+
+    fn spawn(&self, i: usize) -> ServerProcess {
+        let store = self.dir.path().join(format!("n{i}"));
+        let mut command = Command::new(nats_server_bin());
+        command
+            .args(["-a", "127.0.0.1", "-p", &self.ports[i].to_string()])
+            .args(["-n", &format!("nats-{i}"), "-js", "-sd"])
+            .arg(&store)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        if self.ports.len() > 1 {
+            let routes: Vec<String> = self
+                .routes
+                .iter()
+                .map(|p| format!("nats://127.0.0.1:{p}"))
+                .collect();
+            command
+                .args(["--cluster_name", "burraco-test"])
+                .args(["--cluster", &format!("nats://127.0.0.1:{}", self.routes[i])])
+                .args(["--routes", &routes.join(",")]);
+        }
+        ServerProcess(command.spawn().expect("nats-server starts"))
+    }
+
+    /// Kills server `i` (SIGKILL) and starts it again on the same ports and store.
+    pub fn restart(&mut self, i: usize) {
+        let _ = self.servers[i].kill();
+        let _ = self.servers[i].wait();
+        self.servers[i] = self.spawn(i);
+    }
+
+    pub fn urls(&self) -> String {
+        self.ports
+            .iter()
+            .map(|p| format!("nats://127.0.0.1:{p}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    /// Until every server accepts connections and (clustered) JetStream has a meta leader.
+    fn wait_ready(&self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        for port in &self.ports {
+            while std::net::TcpStream::connect(("127.0.0.1", *port)).is_err() {
+                assert!(Instant::now() < deadline, "nats-server on {port} answers");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
+    }
+}
+
+/// A server node in cluster mode; its data dir holds only what a node keeps locally.
+pub struct Node {
+    pub process: ServerProcess,
+    pub addr: SocketAddr,
+    pub name: String,
+    data: tempfile::TempDir,
+}
+
+impl Node {
+    pub fn start(nats: &Nats, name: &str) -> Node {
+        Node::start_on(nats, name, tempfile::tempdir().expect("temp dir"))
+    }
+
+    fn start_on(nats: &Nats, name: &str, data: tempfile::TempDir) -> Node {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
+            .args(["--listen", "127.0.0.1:0", "--data"])
+            .arg(data.path())
+            .args(["--nats", &nats.urls(), "--node", name])
+            .args(["--lease-secs", "3"])
+            .env(
+                "BURRACO_INSECURE_FIXED_SEED",
+                burraco_rules::Seed(SEED).to_hex(),
+            )
+            .env("BURRACO_NEXT_HAND_DELAY_SECS", "0")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("the server binary starts");
+        let mut line = String::new();
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        stdout.read_line(&mut line).expect("a first line");
+        // The node logs to stdout after that line: keep reading it, or its writes would fail.
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        let addr = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("listening line, got {line:?}"))
+            .parse()
+            .expect("address");
+        Node {
+            process: ServerProcess(child),
+            addr,
+            name: name.to_owned(),
+            data,
+        }
+    }
+
+    fn pid(&self) -> String {
+        self.process.id().to_string()
+    }
+
+    /// SIGTERM, and waits for the drain and the exit (bounded).
+    pub fn terminate(&mut self) {
+        signal(&self.pid(), "-TERM");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while self.process.try_wait().expect("wait").is_none() {
+            assert!(
+                Instant::now() < deadline,
+                "{} exits after SIGTERM",
+                self.name
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The same node started again (same name and data dir).
+    pub fn restart(self, nats: &Nats) -> Node {
+        let Node {
+            name,
+            data,
+            mut process,
+            ..
+        } = self;
+        let _ = process.kill();
+        let _ = process.wait();
+        Node::start_on(nats, &name, data)
+    }
+}
+
+fn signal(pid: &str, which: &str) {
+    let status = Command::new("kill")
+        .args([which, pid])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill {which} {pid}");
+}
+
+/// Reconnects every seat through `through(seat)` with its session token and syncs from the last
+/// event it saw, retrying while the table moves (bounded); returns the old clients.
+async fn resume_all(
+    table: &mut Table,
+    through: impl Fn(Seat) -> SocketAddr,
+    within: Duration,
+) -> Vec<(Seat, Client)> {
+    let sessions: Vec<(Seat, String, String, u64)> = table
+        .clients
+        .iter()
+        .map(|(s, c)| {
+            let last = c.seqs().into_iter().max().unwrap_or(0);
+            (*s, c.name.clone(), c.session.clone(), last)
+        })
+        .collect();
+    let mut old = Vec::new();
+    for (seat, name, token, last) in sessions {
+        let deadline = Instant::now() + within;
+        let client = loop {
+            let (mut c, _) = Client::connect(through(seat), &name, Some(&token)).await;
+            let id = table.id.clone();
+            let reply = c
+                .request(|i| ClientMessage::Sync {
+                    id: i,
+                    table: id,
+                    last_seq: last,
+                })
+                .await;
+            if matches!(reply, ServerMessage::Ok { .. }) {
+                break c;
+            }
+            assert!(Instant::now() < deadline, "{name} resumes: {reply:?}");
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        };
+        old.push((seat, table.replace(seat, client)));
+    }
+    old
+}
+
+/// No two events under one seq: whatever connections a seat had, through whichever nodes, an
+/// event number always meant the same event.
+fn assert_one_history(clients: &[(Seat, &Client)]) {
+    let mut seen: std::collections::HashMap<(Seat, u64), &ServerMessage> =
+        std::collections::HashMap::new();
+    for (seat, client) in clients {
+        for message in &client.log {
+            if matches!(message, ServerMessage::Snapshot { .. }) {
+                continue;
+            }
+            if let Some(seq) = message.seq() {
+                let first = seen.entry((*seat, seq)).or_insert(message);
+                assert_eq!(*first, message, "{seat}: two events numbered {seq}");
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_jetstream_log_conforms() {
+    let nats = Nats::start(1);
+    let client = async_nats::connect(nats.urls().as_str())
+        .await
+        .expect("connect");
+    let js = async_nats::jetstream::new(client);
+    let log = JetStreamLog::open(js.clone(), "conformance", 1)
+        .await
+        .expect("open");
+    crate::log::conformance(Arc::new(log)).await;
+
+    // A second writer (another node) is fenced by the stream, not by its own memory.
+    let other = JetStreamLog::open(js, "other", 1).await.expect("open");
+    let stale = burraco_server::log::TableLog::append(&other, "t-c", 0, vec![vec![9]]).await;
+    assert!(
+        matches!(
+            stale,
+            Err(burraco_server::log::LogError::Conflict { found: 3, .. })
+        ),
+        "{stale:?}"
+    );
+}
+
+/// Connects a named client to a node and seats it at `table`.
+async fn join(addr: SocketAddr, name: &str, table: &str) -> (Seat, Client) {
+    let mut c = Client::connect(addr, name, None).await.0;
+    let table = table.to_owned();
+    let reply = c
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(table),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    let ServerMessage::Seated { seat, .. } = reply else {
+        panic!("join: {reply:?}")
+    };
+    (seat.0, c)
+}
+
+/// Until the node at `node` lists `table` (other nodes learn of a table from the lobby within a
+/// flush).
+async fn wait_listed(node: SocketAddr, table: &str) {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut probe = Client::connect(node, "probe", None).await.0;
+        let reply = probe.request(|id| ClientMessage::ListTables { id }).await;
+        if let ServerMessage::Tables { tables, .. } = &reply
+            && tables.iter().any(|t| t.table == table)
+        {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the table is listed on {node}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Creates a 4-player table at `create_at`, then seats the players through `nodes` in turn (the
+/// creator resumes its session through `nodes[0]`).
+async fn open_across(create_at: SocketAddr, nodes: &[SocketAddr], hands: u8) -> Table {
+    let settings = settings("fitab", 4, Some(hands), "off");
+    let config = burraco_protocol::convert::config_from_wire(&settings).expect("settings");
+    let mut creator = Client::connect(create_at, "north", None).await.0;
+    let reply = creator
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings.clone(),
+            private: false,
+            bots: None,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, seat, .. } = reply else {
+        panic!("create: {reply:?}")
+    };
+    let creator = if create_at == nodes[0] {
+        creator
+    } else {
+        wait_listed(nodes[0], &table).await;
+        let token = creator.session.clone();
+        drop(creator);
+        Client::connect(nodes[0], "north", Some(&token)).await.0
+    };
+    let mut clients = vec![(seat.0, creator)];
+    for (i, name) in ["east", "south", "west"].into_iter().enumerate() {
+        let node = nodes[(i + 1) % nodes.len()];
+        wait_listed(node, &table).await;
+        clients.push(join(node, name, &table).await);
+    }
+    for (_, c) in &mut clients {
+        let table = table.clone();
+        c.ok(|id| ClientMessage::Ready { id, table }).await;
+    }
+    Table {
+        id: table,
+        config,
+        clients,
+    }
+}
+
+/// Every party's knowledge checked after every step: seats see their own hand only, the
+/// spectator sees no hand, whichever node their frames come through.
+struct EveryoneChecked {
+    spectator: Client,
+    spectator_knows: Knowledge,
+    seats_know: Vec<Knowledge>,
+}
+
+impl AsyncStep for &mut EveryoneChecked {
+    async fn step(&mut self, table: &mut Table, mirror: &Mirror) {
+        self.spectator_knows.observe(&mirror.game);
+        self.spectator.barrier().await;
+        self.spectator_knows.check(&mut self.spectator);
+        for knows in &mut self.seats_know {
+            knows.observe(&mirror.game);
+            let seat = knows.seat.expect("a seat");
+            let client = table.client(seat);
+            client.barrier().await;
+            knows.check(client);
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_with_seats_on_three_nodes_and_a_spectator_hides_every_hand() {
+    let nats = Nats::start(3);
+    let nodes: Vec<Node> = (1..=3)
+        .map(|i| Node::start(&nats, &format!("node-{i}")))
+        .collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let mut table = open_across(addrs[0], &addrs, 1).await;
+    let mut spectator = Client::connect(addrs[2], "watcher", None).await.0;
+    let id = table.id.clone();
+    spectator
+        .ok(|i| ClientMessage::Spectate { id: i, table: id })
+        .await;
+    let mut mirror = table.next_hand().await;
+    let mut checks = EveryoneChecked {
+        spectator,
+        spectator_knows: Knowledge::of(None),
+        seats_know: Seat::ALL
+            .into_iter()
+            .map(|s| Knowledge::of(Some(s)))
+            .collect(),
+    };
+    checks.spectator_knows.observe(&mirror.game);
+    for knows in &mut checks.seats_know {
+        knows.observe(&mirror.game);
+    }
+    let steps = table.play_hand(&mut mirror, &mut checks).await;
+    assert!(steps > 20);
+    for (_, client) in &mut table.clients {
+        client
+            .wait(|m| matches!(m, ServerMessage::HandEnded { .. }))
+            .await;
+        assert_contiguous(client);
+    }
+    // Any node answers with the hand's record, read from the cluster's log.
+    for addr in &addrs {
+        let (status, body) = http_get(*addr, &format!("/api/tables/{}/hands", table.id)).await;
+        assert_eq!(status, 200);
+        let records: Vec<serde_json::Value> = serde_json::from_str(&body).expect("json");
+        assert_eq!(records.len(), 1, "{addr}: {body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_lost() {
+    let nats = Nats::start(3);
+    let mut owner = Node::start(&nats, "node-a");
+    let other = Node::start(&nats, "node-b");
+    // Created on the owner; every seat plays through the other node.
+    let mut table = open_across(owner.addr, &[other.addr], 1).await;
+    let mut mirror = table.next_hand().await;
+    let mut acknowledged = 0;
+    for _ in 0..15 {
+        table.step(&mut mirror).await;
+        acknowledged += 1;
+    }
+    let killed = Instant::now();
+    owner.process.kill().expect("SIGKILL");
+    owner.process.wait().expect("reaped");
+
+    // Every seat resumes through the surviving node once it serves the table.
+    let old = resume_all(&mut table, |_| other.addr, Duration::from_secs(20)).await;
+    let failover = killed.elapsed();
+    assert!(
+        failover < Duration::from_secs(15),
+        "took over in {failover:?}"
+    );
+
+    table.play_hand(&mut mirror, NoCheck).await;
+    let record = table.clients[0]
+        .1
+        .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
+        .await;
+    let ServerMessage::HandRecord { record, .. } = record else {
+        unreachable!()
+    };
+    let record = HandRecord::from_json(&record).expect("record");
+    // Every acknowledged action once, in order: the record replays to the mirror's end.
+    assert!(record.inputs.len() >= acknowledged);
+    record.replay().expect("the record replays");
+    let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
+    everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
+    assert_one_history(&everyone);
+    drop(nats);
+}
+
+/// The node serving a table, from any node's metrics: the node whose `burraco_tables` is 1.
+async fn tables_on(node: &Node) -> u64 {
+    let (_, body) = http_get(node.addr, "/metrics").await;
+    body.lines()
+        .find_map(|l| l.strip_prefix("burraco_tables "))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map_or(0, |v| v as u64)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_owner_past_its_lease_steps_down_when_it_wakes_and_never_forks_the_table() {
+    let nats = Nats::start(3);
+    let owner = Node::start(&nats, "node-a");
+    let other = Node::start(&nats, "node-b");
+    let mut table = open_across(owner.addr, &[other.addr], 1).await;
+    let mut mirror = table.next_hand().await;
+    for _ in 0..10 {
+        table.step(&mut mirror).await;
+    }
+    assert_eq!(tables_on(&owner).await, 1);
+
+    // SIGSTOP past the lease (3 s): the other node takes the table over from the log.
+    signal(&owner.pid(), "-STOP");
+    let old = resume_all(&mut table, |_| other.addr, Duration::from_secs(20)).await;
+    for _ in 0..6 {
+        table.step(&mut mirror).await;
+    }
+    assert_eq!(
+        tables_on(&other).await,
+        1,
+        "the other node serves the table"
+    );
+
+    // SIGCONT: its lease is gone and its log position stale: it stops serving at once.
+    signal(&owner.pid(), "-CONT");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tables_on(&owner).await != 0 {
+        assert!(Instant::now() < deadline, "the woken owner steps down");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    table.play_hand(&mut mirror, NoCheck).await;
+    for (_, client) in &mut table.clients {
+        client
+            .wait(|m| matches!(m, ServerMessage::HandEnded { .. }))
+            .await;
+    }
+    let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
+    everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
+    assert_one_history(&everyone);
+    drop(nats);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_of_the_nats_server_leading_the_log_loses_nothing() {
+    let mut nats = Nats::start(3);
+    let node = Node::start(&nats, "node-a");
+    let mut table = open_across(node.addr, &[node.addr], 1).await;
+    let mut mirror = table.next_hand().await;
+    for _ in 0..8 {
+        table.step(&mut mirror).await;
+    }
+    // The stream's leader, as JetStream reports it.
+    let servers: Vec<async_nats::ServerAddr> = nats
+        .urls()
+        .split(',')
+        .map(|u| u.parse().expect("a NATS URL"))
+        .collect();
+    let client = async_nats::connect(servers).await.expect("connect");
+    let js = async_nats::jetstream::new(client);
+    let mut stream = js
+        .get_stream(burraco_server::cluster::log::LOG_STREAM)
+        .await
+        .expect("the log stream");
+    let info = stream.info().await.expect("stream info");
+    let leader = info
+        .cluster
+        .as_ref()
+        .and_then(|c| c.leader.clone())
+        .expect("a leader");
+    let index: usize = leader
+        .strip_prefix("nats-")
+        .and_then(|i| i.parse().ok())
+        .expect("a test server's name");
+    drop(js);
+    nats.servers[index].kill().expect("SIGKILL");
+    nats.servers[index].wait().expect("reaped");
+
+    // Play goes on after the election (an append waits it out); nothing acknowledged is lost.
+    let started = Instant::now();
+    table.step(&mut mirror).await;
+    eprintln!(
+        "kill -9 of the stream leader: next action acknowledged after {:?}",
+        started.elapsed()
+    );
+    table.play_hand(&mut mirror, NoCheck).await;
+    let record = table.clients[0]
+        .1
+        .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
+        .await;
+    let ServerMessage::HandRecord { record, .. } = record else {
+        unreachable!()
+    };
+    HandRecord::from_json(&record)
+        .expect("record")
+        .replay()
+        .expect("the whole hand replays");
+    nats.restart(index);
+    drop(nats);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_of_every_node_during_play_loses_nothing() {
+    let nats = Nats::start(3);
+    let mut nodes: Vec<Option<Node>> = (1..=3)
+        .map(|i| Some(Node::start(&nats, &format!("node-{i}"))))
+        .collect();
+    let addrs: Vec<SocketAddr> = nodes.iter().flatten().map(|n| n.addr).collect();
+    let mut table = open_across(addrs[0], &addrs, 1).await;
+    let mut mirror = table.next_hand().await;
+    let mut old = Vec::new();
+    let mut longest_pause = Duration::ZERO;
+    for i in 0..nodes.len() {
+        for _ in 0..4 {
+            table.step(&mut mirror).await;
+        }
+        // SIGTERM drains the node; it comes back under its name, on a new port.
+        let mut node = nodes[i].take().expect("running");
+        let paused = Instant::now();
+        node.terminate();
+        let live: Vec<SocketAddr> = nodes.iter().flatten().map(|n| n.addr).collect();
+        old.extend(
+            resume_all(
+                &mut table,
+                |s| live[s.index() % live.len()],
+                Duration::from_secs(20),
+            )
+            .await,
+        );
+        table.step(&mut mirror).await;
+        longest_pause = longest_pause.max(paused.elapsed());
+        nodes[i] = Some(node.restart(&nats));
+    }
+    eprintln!("rolling restart: the longest pause of the table was {longest_pause:?}");
+    assert!(longest_pause < Duration::from_secs(15), "{longest_pause:?}");
+    table.play_hand(&mut mirror, NoCheck).await;
+    let record = table.clients[0]
+        .1
+        .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
+        .await;
+    let ServerMessage::HandRecord { record, .. } = record else {
+        unreachable!()
+    };
+    HandRecord::from_json(&record)
+        .expect("record")
+        .replay()
+        .expect("the whole hand replays");
+    let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
+    everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
+    assert_one_history(&everyone);
+}
