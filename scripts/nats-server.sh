@@ -7,7 +7,7 @@
 # machine with nothing installed by hand. NATS_SERVER_BIN, when set, wins.
 set -euo pipefail
 
-VERSION=2.14.6
+VERSION=2.11.11
 
 if [[ -n "${NATS_SERVER_BIN:-}" ]]; then
     echo "$NATS_SERVER_BIN"

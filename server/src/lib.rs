@@ -346,7 +346,13 @@ async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) 
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
-    json_or_500(shared.store.player_records(name).await)
+    match &shared.cluster {
+        Some(cluster) => match cluster::records::of_player(&cluster.log, &name).await {
+            Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
+            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+        },
+        None => json_or_500(shared.store.player_records(name).await),
+    }
 }
 
 fn json_or_500(result: Result<String, store::StoreError>) -> Response {

@@ -176,6 +176,9 @@ pub enum Kicked {
     TooSlow,
     /// A resume of the same session took its seats ([`Outbox::take_over`]): not to be resumed.
     TakenOver,
+    /// A table it was at moved to another node (cluster mode) or stopped here: resume, and the
+    /// table is found wherever it is served ([`Outbox::table_moved`]).
+    Moved,
 }
 
 /// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
@@ -188,6 +191,7 @@ impl KickReason {
         let code = match why {
             Kicked::TooSlow => 1,
             Kicked::TakenOver => 2,
+            Kicked::Moved => 3,
         };
         let _ = self
             .0
@@ -199,6 +203,7 @@ impl KickReason {
         match self.0.load(Ordering::Acquire) {
             1 => Some(Kicked::TooSlow),
             2 => Some(Kicked::TakenOver),
+            3 => Some(Kicked::Moved),
             _ => None,
         }
     }
@@ -347,6 +352,20 @@ impl Outbox {
     /// on, not the slow reader's.
     pub fn take_over(&self) {
         self.reason.set(Kicked::TakenOver);
+        self.kick.cancel();
+    }
+
+    /// Drops the receiver because a table it was at stopped being served here (it moved to
+    /// another node, or this node is draining): its connection closes with 1012, and the client
+    /// resumes and finds the table wherever it is served now.
+    pub fn table_moved(&self) {
+        self.reason.set(Kicked::Moved);
+        self.kick.cancel();
+    }
+
+    /// Drops the receiver for `why` (a kick relayed from another node).
+    pub fn kick_for(&self, why: Kicked) {
+        self.reason.set(why);
         self.kick.cancel();
     }
 

@@ -31,6 +31,10 @@ pub const LOG_STREAM: &str = "BURRACO_LOG";
 const LOG_SUBJECTS: &str = "burraco.log.*";
 /// The bucket of the tables in play.
 pub const IN_PLAY_BUCKET: &str = "burraco_in_play";
+/// The index of the tables each player name sat at (`/api/players/{name}/hands`).
+pub const PLAYER_TABLES_BUCKET: &str = "burraco_player_tables";
+/// The most tables a name's index keeps (the newest).
+const PLAYER_TABLES_KEPT: usize = 200;
 /// How long an append keeps retrying through an outage (an election takes a few seconds).
 const APPEND_PATIENCE: Duration = Duration::from_secs(10);
 
@@ -44,6 +48,7 @@ pub struct JetStreamLog {
     js: jetstream::Context,
     stream: stream::Stream,
     in_play: kv::Store,
+    player_tables: kv::Store,
     /// Names this process in message ids: `<node>-<random>`.
     writer: String,
     /// Numbers this process's appends: with `writer`, the message id of one append (and of its
@@ -83,10 +88,21 @@ impl JetStreamLog {
             })
             .await
             .map_err(unavailable)?;
+        let player_tables = js
+            .create_or_update_key_value(kv::Config {
+                bucket: PLAYER_TABLES_BUCKET.into(),
+                history: 1,
+                num_replicas: replicas,
+                storage: stream::StorageType::File,
+                ..Default::default()
+            })
+            .await
+            .map_err(unavailable)?;
         Ok(JetStreamLog {
             js,
             stream,
             in_play,
+            player_tables,
             writer: crate::random_id(node, 8),
             appends: AtomicU64::new(0),
             known: Mutex::new(HashMap::new()),
@@ -221,6 +237,11 @@ impl JetStreamLog {
         };
         let length = expected + count;
         self.lock().insert(table.to_owned(), (length, ack.sequence));
+        for names in hands_finished(&payload) {
+            for name in names {
+                self.index_player(&name, table).await;
+            }
+        }
         if ends {
             if let Err(e) = self.in_play.delete(table).await {
                 // in_play() drops a key whose log has ended, so this only costs a read later.
@@ -274,6 +295,87 @@ impl JetStreamLog {
         }
         Ok(playing)
     }
+}
+
+impl JetStreamLog {
+    /// Adds `table` to the tables `name` sat at (best effort: the record itself is in the log).
+    async fn index_player(&self, name: &str, table: &str) {
+        let key = player_key(name);
+        for _ in 0..5 {
+            let (mut tables, revision) = match self.player_tables.entry(&key).await {
+                Ok(Some(entry)) if entry.operation == kv::Operation::Put => (
+                    serde_json::from_slice::<Vec<String>>(&entry.value).unwrap_or_default(),
+                    Some(entry.revision),
+                ),
+                Ok(_) => (Vec::new(), None),
+                Err(e) => {
+                    tracing::warn!(table, "player index not read: {e}");
+                    return;
+                }
+            };
+            if tables.last().map(String::as_str) == Some(table) {
+                return;
+            }
+            tables.retain(|t| t != table);
+            tables.push(table.to_owned());
+            let excess = tables.len().saturating_sub(PLAYER_TABLES_KEPT);
+            tables.drain(..excess);
+            let value = serde_json::to_vec(&tables).expect("ids serialize").into();
+            let written = match revision {
+                Some(revision) => self
+                    .player_tables
+                    .update(&key, value, revision)
+                    .await
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+                None => self
+                    .player_tables
+                    .create(&key, value)
+                    .await
+                    .map(drop)
+                    .map_err(|e| e.to_string()),
+            };
+            match written {
+                Ok(()) => return,
+                // Another node indexed the same name meanwhile: read again.
+                Err(e) => tracing::debug!(table, "player index raced: {e}"),
+            }
+        }
+        tracing::warn!(table, "player index not updated after 5 tries");
+    }
+
+    /// The tables a player name sat at, oldest first.
+    pub async fn tables_of_player(&self, name: &str) -> Result<Vec<String>, LogError> {
+        match self
+            .player_tables
+            .get(player_key(name))
+            .await
+            .map_err(unavailable)?
+        {
+            Some(value) => Ok(serde_json::from_slice(&value).unwrap_or_default()),
+            None => Ok(Vec::new()),
+        }
+    }
+}
+
+/// A KV key for any name: its UTF-8 bytes in hex (keys allow few characters).
+fn player_key(name: &str) -> String {
+    format!("n{}", burraco_protocol::cards::to_hex(name.as_bytes()))
+}
+
+/// The seated names of every hand-finished entry of an append.
+fn hands_finished(payload: &[u8]) -> Vec<Vec<String>> {
+    let Ok(entries) = unframe(payload) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter(|e| EntryKind::of(e) == Some(EntryKind::HandFinished))
+        .filter_map(|e| match burraco_protocol::log::TableEntry::decode(e) {
+            Ok(burraco_protocol::log::TableEntry::HandFinished { names, .. }) => Some(names),
+            _ => None,
+        })
+        .collect()
 }
 
 impl TableLog for JetStreamLog {

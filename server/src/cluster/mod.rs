@@ -87,8 +87,9 @@ impl Cluster {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         let mut js = jetstream::new(client.clone());
-        // An append waits out a stream leader election rather than failing at once.
-        js.set_timeout(Duration::from_secs(5));
+        // An acknowledgement lost with a NATS server is retried soon (under the same message id,
+        // so a stored append is not stored twice), and the retries wait out a leader election.
+        js.set_timeout(Duration::from_secs(1));
         // A NATS cluster that is just starting has no JetStream leader yet: retry (bounded).
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         let (log, leases, lobby) = loop {

@@ -119,8 +119,34 @@ enum Answer {
 enum ToConn {
     /// Server messages in the binary wire format, in order.
     Frames(Vec<Vec<u8>>),
-    /// The table dropped the connection (`taken_over`: by a newer connection of the session).
-    Kick { taken_over: bool },
+    /// The table dropped the connection, for this reason.
+    Kick(KickWire),
+}
+
+/// [`Kicked`] on the wire.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+enum KickWire {
+    TooSlow,
+    TakenOver,
+    Moved,
+}
+
+impl KickWire {
+    fn of(why: Option<Kicked>) -> KickWire {
+        match why {
+            Some(Kicked::TakenOver) => KickWire::TakenOver,
+            Some(Kicked::Moved) => KickWire::Moved,
+            Some(Kicked::TooSlow) | None => KickWire::TooSlow,
+        }
+    }
+
+    fn kicked(self) -> Kicked {
+        match self {
+            KickWire::TooSlow => Kicked::TooSlow,
+            KickWire::TakenOver => Kicked::TakenOver,
+            KickWire::Moved => Kicked::Moved,
+        }
+    }
 }
 
 /// This node's side of the routing.
@@ -244,8 +270,7 @@ impl Router {
                     .collect();
                 out.send_batch(frames);
             }
-            Ok(ToConn::Kick { taken_over: true }) => out.take_over(),
-            Ok(ToConn::Kick { taken_over: false }) => out.kick(),
+            Ok(ToConn::Kick(why)) => out.kick_for(why.kicked()),
             Err(e) => tracing::warn!(conn, "frames from another node do not decode: {e}"),
         }
     }
@@ -370,9 +395,8 @@ impl Router {
                 let first = tokio::select! {
                     biased;
                     _ = kicked.cancelled() => {
-                        let taken_over = reason.get() == Some(Kicked::TakenOver);
-                        let bytes = postcard::to_stdvec(&ToConn::Kick { taken_over })
-                            .expect("a kick encodes");
+                        let why = KickWire::of(reason.get());
+                        let bytes = postcard::to_stdvec(&ToConn::Kick(why)).expect("a kick encodes");
                         let _ = client.publish(subject, bytes.into()).await;
                         return;
                     }
@@ -440,7 +464,7 @@ impl Forwarder {
         let router = &cluster.router;
         for conn in self.forwarded_for.drain() {
             if let Some(out) = router.conns.get(&conn) {
-                out.kick();
+                out.table_moved();
             }
         }
         match owner {

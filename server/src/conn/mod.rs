@@ -45,6 +45,9 @@ pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
 pub(crate) const CLOSE_PROTOCOL: u16 = 1002;
 pub(crate) const CLOSE_POLICY: u16 = 1008;
 pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
+/// "Service restart" (RFC 6455 as registered with IANA): a table this connection was at is now
+/// served by another node (cluster mode); resume, through any node.
+pub(crate) const CLOSE_MOVED: u16 = 1012;
 /// Another connection resumed this session and took its seats: not a fault of this one, and not
 /// one to resume from (two clients resuming in turn would take the session from each other for
 /// ever), so neither 1008 nor a code a client reconnects on.

@@ -28,6 +28,10 @@ pub(super) async fn write_loop(
                         code: CLOSE_TAKEN_OVER.into(),
                         reason: "session taken over".into(),
                     },
+                    Some(Kicked::Moved) => CloseFrame {
+                        code: CLOSE_MOVED.into(),
+                        reason: "table moved: resume".into(),
+                    },
                     Some(Kicked::TooSlow) | None => CloseFrame {
                         code: CLOSE_POLICY.into(),
                         reason: "too slow".into(),

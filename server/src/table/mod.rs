@@ -179,10 +179,13 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
                 .shared
                 .directory
                 .forget_table(&actor.id, actor.invite.as_deref());
-            if let Some(cluster) = &actor.shared.cluster {
+            if let Some(cluster) = actor.shared.cluster.clone() {
                 // After the last append: the next owner replays everything this one wrote.
                 if actor.status == Status::Finished || actor.closed {
                     cluster.lobby.unlist(&actor.id);
+                } else {
+                    // Handed off (a drain): its clients resume wherever it is served next.
+                    actor.stop_serving();
                 }
                 cluster.leases.release(&actor.id).await;
             }
@@ -356,10 +359,10 @@ impl TableActor {
     fn stop_serving(&mut self) {
         self.stopping = true;
         for out in self.seats.iter().flatten().filter_map(|s| s.out.as_ref()) {
-            out.kick();
+            out.table_moved();
         }
         for out in &self.spectators {
-            out.kick();
+            out.table_moved();
         }
     }
 
