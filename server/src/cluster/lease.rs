@@ -20,7 +20,9 @@ pub const LEASE_BUCKET: &str = "burraco_leases";
 #[derive(Debug)]
 pub struct Leases {
     kv: kv::Store,
-    node: String,
+    /// What this process writes in a lease: `<node>/<random>`, so a node restarted under the same
+    /// name is told apart from the process that held a lease before (its clients must move).
+    holder: String,
     /// Table to (revision, when it was last taken or renewed).
     held: Mutex<HashMap<String, (u64, Instant)>>,
     lease: Duration,
@@ -44,7 +46,7 @@ impl Leases {
             .map_err(jetstream_error)?;
         Ok(Leases {
             kv,
-            node: config.node.clone(),
+            holder: format!("{}/{}", config.node, crate::random_id("", 6)),
             held: Mutex::new(HashMap::new()),
             lease: config.lease,
         })
@@ -61,7 +63,7 @@ impl Leases {
 
     /// Takes `table`'s lease if nobody holds it; true if this node now does.
     pub async fn take(&self, table: &str) -> Result<bool, ClusterError> {
-        match self.kv.create(table, self.node.clone().into()).await {
+        match self.kv.create(table, self.holder.clone().into()).await {
             Ok(revision) => {
                 self.held()
                     .insert(table.to_owned(), (revision, Instant::now()));
@@ -77,8 +79,8 @@ impl Leases {
         self.held().contains_key(table)
     }
 
-    /// The node holding `table`'s lease, if any.
-    pub async fn owner(&self, table: &str) -> Result<Option<String>, ClusterError> {
+    /// Who holds `table`'s lease, if anyone: `<node>/<process>` (see [`node_of`]).
+    pub async fn holder(&self, table: &str) -> Result<Option<String>, ClusterError> {
         let value = self.kv.get(table).await.map_err(jetstream_error)?;
         Ok(value.map(|v| String::from_utf8_lossy(&v).into_owned()))
     }
@@ -116,7 +118,7 @@ impl Leases {
         for (table, revision, renewed) in held {
             match self
                 .kv
-                .update(&table, self.node.clone().into(), revision)
+                .update(&table, self.holder.clone().into(), revision)
                 .await
             {
                 Ok(next) => {
@@ -143,4 +145,9 @@ impl Leases {
         }
         lost
     }
+}
+
+/// The node's name in a lease's holder (`<node>/<process>`).
+pub fn node_of(holder: &str) -> &str {
+    holder.split('/').next().unwrap_or(holder)
 }

@@ -204,6 +204,7 @@ impl Router {
             shared: shared.clone(),
             table: table.to_owned(),
             owner: owner.to_owned(),
+            holder: None,
             forwarded_for: HashSet::new(),
         };
         shared.tracker.spawn(forwarder.run(rx));
@@ -421,7 +422,11 @@ impl Router {
 struct Forwarder {
     shared: Arc<Shared>,
     table: String,
+    /// The node serving the table (its subject).
     owner: String,
+    /// The lease's holder (`<node>/<process>`) when first checked: a change, even to a restarted
+    /// process of the same node, means the table was rebuilt and the connections must resume.
+    holder: Option<String>,
     /// This node's connections that sent commands to the table: kicked when its owner changes.
     forwarded_for: HashSet<u64>,
 }
@@ -456,8 +461,13 @@ impl Forwarder {
         let Some(cluster) = self.shared.cluster.clone() else {
             return false;
         };
-        let owner = cluster.leases.owner(&self.table).await.ok().flatten();
-        if owner.as_deref() == Some(self.owner.as_str()) {
+        let holder = cluster.leases.holder(&self.table).await.ok().flatten();
+        let first = self.holder.is_none();
+        if let Some(current) = &holder
+            && (first || self.holder.as_ref() == Some(current))
+            && super::lease::node_of(current) == self.owner
+        {
+            self.holder = holder;
             return true;
         }
         // The owner changed or is gone: the connections resume at whoever serves the table now.
@@ -467,9 +477,10 @@ impl Forwarder {
                 out.table_moved();
             }
         }
-        match owner {
-            Some(owner) if owner != cluster.node() => {
-                self.owner = owner;
+        match holder {
+            Some(holder) if super::lease::node_of(&holder) != cluster.node() => {
+                self.owner = super::lease::node_of(&holder).to_owned();
+                self.holder = Some(holder);
                 true
             }
             // Served here now, or by nobody yet: a later lookup makes a new handle.

@@ -450,6 +450,7 @@ async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_los
     owner.process.wait().expect("reaped");
 
     // Every seat resumes through the surviving node once it serves the table.
+    wait_served(&other).await;
     let old = resume_all(&mut table, |_| other.addr, Duration::from_secs(20)).await;
     let failover = killed.elapsed();
     assert!(
@@ -475,6 +476,19 @@ async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_los
     drop(nats);
 }
 
+/// Until `node` serves a table (bounded).
+async fn wait_served(node: &Node) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tables_on(node).await == 0 {
+        assert!(
+            Instant::now() < deadline,
+            "{} takes the table over",
+            node.name
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The node serving a table, from any node's metrics: the node whose `burraco_tables` is 1.
 async fn tables_on(node: &Node) -> u64 {
     let (_, body) = http_get(node.addr, "/metrics").await;
@@ -496,8 +510,10 @@ async fn a_stopped_owner_past_its_lease_steps_down_when_it_wakes_and_never_forks
     }
     assert_eq!(tables_on(&owner).await, 1);
 
-    // SIGSTOP past the lease (3 s): the other node takes the table over from the log.
+    // SIGSTOP past the lease (3 s): the other node takes the table over from the log. (A client
+    // that resumes before that is closed with 1012 once the table moves, and resumes again.)
     signal(&owner.pid(), "-STOP");
+    wait_served(&other).await;
     let old = resume_all(&mut table, |_| other.addr, Duration::from_secs(20)).await;
     for _ in 0..6 {
         table.step(&mut mirror).await;

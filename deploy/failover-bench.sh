@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Failover, measured: a local cluster (3 NATS servers, 3 nodes) with TABLES tables of load-test
+# bots playing on node-2; kill -9 of node-2; the time until the other nodes serve every one of
+# its tables again (the sum of their `burraco_tables` gauges). RUNS times; prints each, the
+# median and the max. Loopback only; stops only what it started.
+#
+#   deploy/failover-bench.sh [RUNS=5] [TABLES=250] [LEASE_SECS=3]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS="${1:-5}"
+TABLES="${2:-250}"
+LEASE="${3:-3}"
+
+cargo build --release --locked -q -p burraco-server -p burraco-loadtest
+nats_server="$(scripts/nats-server.sh)"
+server=target/release/burraco-server
+loadtest=target/release/burraco-loadtest
+
+tables_on() {
+    curl -sf "http://127.0.0.1:$1/metrics" | awk '/^burraco_tables /{print int($2)}' || echo 0
+}
+
+results=()
+for run in $(seq 1 "$RUNS"); do
+    dir="$(mktemp -d)"
+    pids=()
+    cleanup() {
+        for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
+        wait 2>/dev/null || true
+        rm -rf "$dir"
+    }
+    trap cleanup EXIT
+    routes="nats://127.0.0.1:16301,nats://127.0.0.1:16302,nats://127.0.0.1:16303"
+    urls="nats://127.0.0.1:14301,nats://127.0.0.1:14302,nats://127.0.0.1:14303"
+    for i in 1 2 3; do
+        "$nats_server" -a 127.0.0.1 -p $((14300 + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
+            --cluster_name bench --cluster "nats://127.0.0.1:$((16300 + i))" --routes "$routes" \
+            >"$dir/nats-$i.log" 2>&1 &
+        pids+=($!)
+    done
+    for i in 1 2 3; do
+        "$server" --listen "127.0.0.1:$((18300 + i))" --data "$dir/node-$i" --nats "$urls" \
+            --node "node-$i" --lease-secs "$LEASE" --next-hand-delay-secs 0 \
+            --rate-per-sec 100000 --rate-burst 100000 >"$dir/node-$i.log" 2>&1 &
+        pids+=($!)
+    done
+    node2=${pids[4]}
+    for i in 1 2 3; do
+        until curl -sf "http://127.0.0.1:$((18300 + i))/healthz/ready" >/dev/null; do sleep 0.1; done
+    done
+    "$loadtest" --url ws://127.0.0.1:18302/ws --tables "$TABLES" --duration 60 --think-ms 2000 \
+        --quiet >"$dir/load.log" 2>&1 &
+    pids+=($!)
+    until [[ "$(tables_on 18302)" -ge "$TABLES" ]]; do sleep 0.2; done
+    sleep 3
+    before=$(( $(tables_on 18301) + $(tables_on 18303) ))
+    start=$(date +%s.%N)
+    kill -9 "$node2"
+    while [[ $(( $(tables_on 18301) + $(tables_on 18303) - before )) -lt "$TABLES" ]]; do
+        sleep 0.05
+        if (( $(echo "$(date +%s.%N) - $start > 60" | bc) )); then echo "run $run: not all taken over in 60 s"; break; fi
+    done
+    took=$(echo "$(date +%s.%N) - $start" | bc)
+    echo "run $run: $TABLES tables of the killed node served again after ${took}s" \
+        "(node-1: $(tables_on 18301), node-3: $(tables_on 18303))"
+    results+=("$took")
+    cleanup
+    trap - EXIT
+done
+printf '%s\n' "${results[@]}" | sort -n | awk '{a[NR]=$1} END {
+    m = (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2;
+    printf "failover over %d runs: median %.2f s, max %.2f s\n", NR, m, a[NR] }'
