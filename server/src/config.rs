@@ -111,7 +111,7 @@ impl ClusterConfig {
             nats,
             node,
             replicas,
-            lease: Duration::from_secs(5),
+            lease: Duration::from_secs(3),
         }
     }
 }
@@ -187,7 +187,7 @@ pub struct Cli {
     #[arg(long, env = "BURRACO_NATS_REPLICAS")]
     pub nats_replicas: Option<usize>,
     /// Cluster mode: seconds a table's lease lasts unrenewed before another node takes the table
-    /// [default: 5].
+    /// [default: 3].
     #[arg(long, env = "BURRACO_LEASE_SECS")]
     pub lease_secs: Option<u64>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
