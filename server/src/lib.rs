@@ -8,6 +8,7 @@
 //! - [`directory`]: tables, invite codes, sessions and seats, behind one owner.
 //! - [`lobby`]: the lobby's requests: list, create, quick play, find by id or invite code.
 //! - [`table`]: the table actor and its handle.
+//! - [`tournament`]: the tournament actor (its own log), its rounds' tables, its record.
 //! - [`bots`]: server bots playing seats in-process (empty seats, absent players).
 //! - [`assets`]: the browser client, embedded at compile time and served at `/`.
 //! - [`outbound`]: frames encoded once and the bounded per-connection queues.
@@ -45,6 +46,7 @@ pub mod log;
 pub mod outbound;
 pub mod store;
 pub mod table;
+pub mod tournament;
 
 pub use config::ServerConfig;
 pub use directory::{Directory, Session};
@@ -69,6 +71,8 @@ pub struct Shared {
     pub log: Arc<dyn log::TableLog>,
     /// Tables, invite codes, sessions and seats.
     pub directory: Directory,
+    /// Tournaments, and the 1.1 connections they may tell things.
+    pub tournaments: tournament::Tournaments,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     next_conn: AtomicU64,
@@ -116,6 +120,7 @@ pub async fn run(
         log: Arc::new(store.clone()),
         store,
         directory: Directory::new(),
+        tournaments: tournament::Tournaments::default(),
         shutdown: CancellationToken::new(),
         tracker: TaskTracker::new(),
         next_conn: AtomicU64::new(0),
@@ -126,10 +131,20 @@ pub async fn run(
         metrics: metrics_handle(),
     });
     register_metrics();
+    // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
+    // the tables, whose ends they read.
+    let (tournaments, logs): (Vec<_>, Vec<_>) = logs
+        .into_iter()
+        .partition(|(id, _)| burraco_protocol::tournament_log::is_tournament(id));
     let restored = logs.len();
     for (id, entries) in logs {
         if let Err(e) = table::restore(&shared, id.clone(), entries) {
             tracing::error!(table = %id, "cannot rebuild the table from its log: {e}");
+        }
+    }
+    for (id, entries) in tournaments {
+        if let Err(e) = tournament::restore::restore(&shared, id.clone(), entries) {
+            tracing::error!(tournament = %id, "cannot rebuild the tournament from its log: {e}");
         }
     }
     if restored > 0 {
@@ -191,6 +206,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics_text))
         .route("/api/tables/{id}/hands", get(table_hands))
         .route("/api/players/{name}/hands", get(player_hands))
+        .route("/api/tournaments", get(tournament::http::list))
+        .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared)
 }

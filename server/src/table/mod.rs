@@ -23,6 +23,7 @@ mod clocks;
 mod delivery;
 mod hand_log;
 mod handle;
+mod held_seats;
 mod play;
 mod replay_buffer;
 mod restore;
@@ -49,6 +50,7 @@ use hand_log::HandLog;
 use replay_buffer::ReplayBuffer;
 
 pub use handle::{Command, Request, TableHandle, TableInfo, Unavailable};
+pub use held_seats::{HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
 /// After a restart the numbering jumps by this much, so no number a client saw before the crash

@@ -9,7 +9,7 @@ use crate::common::*;
 
 /// The server's process, killed when dropped: a test that fails while it runs must not leave it
 /// holding the test's output open (cargo would wait for it for ever).
-pub struct ServerProcess(Child);
+pub struct ServerProcess(pub Child);
 
 impl std::ops::Deref for ServerProcess {
     type Target = Child;

@@ -1,0 +1,68 @@
+//! A table whose seats are held for named players before anyone connects: a tournament's round
+//! creates its tables so. The seats are logged like joins (a restart seats the players again,
+//! as for any table), and each player takes theirs with a `join`, which finds them already
+//! seated and hands the seat to their connection.
+
+use std::sync::Arc;
+
+use burraco_protocol::convert::config_to_wire;
+use burraco_protocol::log::{SeatHolder, TableEntry};
+use burraco_rules::{Config, Seat};
+
+use super::{SeatSlot, TableActor, TableHandle, spawn};
+use crate::Shared;
+use crate::log::LogError;
+
+/// A player a seat is held for.
+#[derive(Debug, Clone)]
+pub struct HeldSeat {
+    pub seat: Seat,
+    pub player: String,
+    pub name: String,
+}
+
+/// Creates table `id` (public, so anyone may watch; every seat is held, so nobody else sits) with
+/// `held` seated, logs it and starts its actor. The players have no disconnect grace until they
+/// first come: the seat waits for them.
+pub async fn create_held(
+    shared: &Arc<Shared>,
+    id: String,
+    config: Config,
+    held: Vec<HeldSeat>,
+) -> Result<TableHandle, LogError> {
+    let mut entries = vec![TableEntry::Created {
+        settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
+        private: false,
+        invite: None,
+        bots: None,
+        created_ms: crate::unix_ms(),
+    }];
+    for h in &held {
+        entries.push(TableEntry::Seat {
+            seat: h.seat.index() as u8,
+            holder: Some(SeatHolder {
+                player: h.player.clone(),
+                name: h.name.clone(),
+                bot: None,
+            }),
+        });
+    }
+    let encoded = entries.iter().map(TableEntry::encode).collect();
+    let log_len = shared.log.append(&id, 0, encoded).await?;
+    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, false);
+    actor.log_len = log_len;
+    for h in held {
+        shared.directory.seat_player(&h.player, &actor.id, h.seat);
+        actor.seats[h.seat.index()] = Some(SeatSlot {
+            player: h.player,
+            name: h.name,
+            ready: false,
+            out: None,
+            grace_until: None,
+            bot: None,
+        });
+    }
+    actor.refresh_info();
+    spawn(actor, handle.clone());
+    Ok(handle)
+}

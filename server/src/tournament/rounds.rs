@@ -1,0 +1,247 @@
+//! A round: paired by its movement (a pure function of the log so far and the tournament's
+//! seed), logged with its tables' ids before any table exists, then its tables created with the
+//! entrants' seats held and the players told where to go. While it is in play the tables' logs
+//! are read as they finish; when the last one has, the standings are told and the next round
+//! starts (or the tournament finishes).
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::tournament_log::{RoundTable, TournamentEntry};
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+use burraco_rules::tournament::{
+    self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
+};
+
+use super::state::{Movement, TournamentState};
+use super::{Refusal, TournamentActor, scoring};
+use crate::table::{self, HeldSeat};
+
+/// The pairing of the next round: its movement and who meets whom. `None` when every round of
+/// the settings was played.
+pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round)> {
+    let index = state.rounds.len();
+    let movement = *state.settings.movements.get(index)?;
+    let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
+    let order = if state.settings.draw {
+        drawn_order(&active, state.seed)
+    } else {
+        active.clone()
+    };
+    let done = state.complete_rounds();
+    let standings: Vec<_> = state
+        .standings_after(done)
+        .into_iter()
+        .filter(|s| active.contains(&s.entrant))
+        .collect();
+    let ranked = ranking(state.settings.preset, &standings);
+    let had_bye = state.had_bye();
+    // Rounds of the same movement so far: Mitchell and round robin go on from there.
+    let same = state
+        .rounds
+        .iter()
+        .filter(|r| r.movement == movement.code())
+        .count();
+    let by_standing = || {
+        if index == 0 {
+            first_round(&order)
+        } else {
+            danish(&ranked, &had_bye)
+        }
+    };
+    let round = match movement {
+        Movement::Mitchell => movements::mitchell(&order, same).unwrap_or_else(by_standing),
+        Movement::RoundRobin => movements::round_robin(&order, same).unwrap_or_else(by_standing),
+        Movement::Danish => by_standing(),
+        Movement::ModifiedDanish => match state.rounds.last() {
+            Some(previous) if index > 0 => {
+                let previous = Round {
+                    tables: previous
+                        .tables
+                        .iter()
+                        .map(|t| movements::Table {
+                            number: t.number as usize,
+                            ns: t.ns as usize,
+                            ew: t.ew as usize,
+                        })
+                        .collect(),
+                    bye: previous.bye.map(|b| b as usize),
+                };
+                let last = index + 1 == state.settings.movements.len();
+                modified_danish(&ranked, &previous, last, &had_bye)
+            }
+            _ => by_standing(),
+        },
+    };
+    Some((movement, round))
+}
+
+impl TournamentActor {
+    /// Pairs and starts the next round: logged first (with its tables' ids), then the tables are
+    /// created and the players told.
+    pub(super) async fn start_round(&mut self) -> Result<(), Refusal> {
+        if self.state.finished || self.state.end_requested {
+            return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+        }
+        if self.state.round_in_play().is_some() {
+            return Err((ErrorCode::RoundInPlay, "a round is in play".into()));
+        }
+        if self.state.active().len() < 2 {
+            return Err((
+                ErrorCode::RoundInPlay,
+                "fewer than 2 complete entrants".into(),
+            ));
+        }
+        let Some((movement, round)) = pair_next(&self.state) else {
+            return Err((ErrorCode::RoundInPlay, "every round was played".into()));
+        };
+        let number = self.state.rounds.len() as u32 + 1;
+        let tables = round
+            .tables
+            .iter()
+            .map(|t| RoundTable {
+                number: t.number as u32,
+                table: crate::random_id("t", 5),
+                ns: t.ns as u32,
+                ew: t.ew as u32,
+            })
+            .collect();
+        self.log(vec![TournamentEntry::RoundStarted {
+            round: number,
+            movement: movement.code().to_owned(),
+            tables,
+            bye: round.bye.map(|b| b as u32),
+            at_ms: crate::unix_ms(),
+        }])
+        .await?;
+        self.create_missing_tables().await;
+        self.send_players_to_tables();
+        self.broadcast_update();
+        Ok(())
+    }
+
+    /// The seats each table of the round in play holds, by entrant.
+    fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
+        let kind = self.state.settings.kind;
+        let mut held = Vec::new();
+        for (entrant, north_south) in [(table.ns, true), (table.ew, false)] {
+            let Some(e) = self.state.entrants.get(entrant as usize) else {
+                continue;
+            };
+            for (player, &seat) in e.players.iter().zip(kind.seats(north_south)) {
+                held.push(HeldSeat {
+                    seat,
+                    player: player.player.clone(),
+                    name: player.name.clone(),
+                });
+            }
+        }
+        held
+    }
+
+    /// Creates the tables of the round in play that have no log yet (all of them at the round's
+    /// start; after a restart, those the crash left uncreated). A table that has a log is
+    /// restored (or finished) by the server like any other.
+    pub(super) async fn create_missing_tables(&mut self) {
+        let Some(round) = self.state.round_in_play().cloned() else {
+            return;
+        };
+        let config = self.state.settings.table;
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
+            match self.shared.log.load(&table.table).await {
+                Ok(entries) if entries.is_empty() => {}
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::error!(table = %table.table, "cannot read the table's log: {e}");
+                    continue;
+                }
+            }
+            let held = self.held_seats(table);
+            if let Err(e) =
+                table::create_held(&self.shared, table.table.clone(), config, held).await
+            {
+                tracing::error!(table = %table.table, "cannot create the round's table: {e}");
+            }
+        }
+    }
+
+    /// Tells each player of the round in play their table and seat.
+    pub(super) fn send_players_to_tables(&self) {
+        let Some(round) = self.state.round_in_play() else {
+            return;
+        };
+        for table in &round.tables {
+            for held in self.held_seats(table) {
+                self.shared.tournaments.tell(
+                    &held.player,
+                    ServerMessage::GoToTable {
+                        tournament: self.id.to_string(),
+                        round: round.number,
+                        table: table.table.clone(),
+                        seat: WireSeat(held.seat),
+                    },
+                );
+            }
+        }
+    }
+
+    /// Reads the logs of the round's tables whose match has ended (a table's end is in its log
+    /// before anyone hears of it); logs their results; at the round's end tells the standings
+    /// and goes on.
+    pub(super) async fn poll_tables(&mut self) {
+        let Some(round) = self.state.round_in_play().cloned() else {
+            return;
+        };
+        let mut finished = Vec::new();
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
+            // A table still waiting or playing is skipped without reading its log (one that
+            // closed has left the directory).
+            if let Some(handle) = self.shared.directory.table(&table.table) {
+                if !handle.info().finished {
+                    continue;
+                }
+            }
+            let Ok(entries) = self.shared.log.load(&table.table).await else {
+                continue;
+            };
+            if let Some(outcome) = scoring::outcome(&entries) {
+                finished.push(TournamentEntry::MatchFinished {
+                    round: round.number,
+                    table: table.table.clone(),
+                    result: outcome,
+                });
+            }
+        }
+        if finished.is_empty() {
+            return;
+        }
+        if self.log(finished).await.is_err() {
+            return;
+        }
+        if self.state.round_in_play().is_none() {
+            self.round_over().await;
+        }
+    }
+
+    /// Every round logged is complete: the next starts, or the tournament finishes.
+    pub(super) async fn round_over(&mut self) {
+        let more = self.state.rounds.len() < self.state.settings.movements.len();
+        if more && !self.state.end_requested {
+            if let Err((_, e)) = self.start_round().await {
+                tracing::error!("the next round could not start: {e}");
+                self.broadcast_update();
+            }
+        } else {
+            let _ = self
+                .log(vec![TournamentEntry::Finished {
+                    at_ms: crate::unix_ms(),
+                }])
+                .await;
+            self.broadcast_update();
+        }
+    }
+}

@@ -1,0 +1,478 @@
+//! A tournament as the fold of its log: the one place an entry changes the tournament, used live
+//! (after the entry is durable), by a restart and by the record. No IO, no clock: what the
+//! entries say and nothing else.
+
+use burraco_protocol::convert::config_from_wire;
+use burraco_protocol::tournament_log::{EntrantPlayer, MatchOutcome, RoundTable, TournamentEntry};
+use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
+use burraco_rules::tournament::{MatchFormat, MatchScore, Standing, bye_score, standings};
+use burraco_rules::{Config, Players, Preset, Seat};
+
+/// What an entrant is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Fixed partners: two players an entrant, four a table.
+    Pairs,
+    /// Head to head: one player an entrant, two a table.
+    Singles,
+}
+
+impl Kind {
+    pub fn players(self) -> usize {
+        match self {
+            Kind::Pairs => 2,
+            Kind::Singles => 1,
+        }
+    }
+
+    /// Where an entrant's players sit: North-South (side 0) or East-West.
+    pub fn seats(self, north_south: bool) -> &'static [Seat] {
+        match (self, north_south) {
+            (Kind::Pairs, true) => &[Seat::North, Seat::South],
+            (Kind::Pairs, false) => &[Seat::East, Seat::West],
+            // Head to head the sides are South (side 0) and North.
+            (Kind::Singles, true) => &[Seat::South],
+            (Kind::Singles, false) => &[Seat::North],
+        }
+    }
+}
+
+/// How a round is paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Movement {
+    Mitchell,
+    Danish,
+    ModifiedDanish,
+    RoundRobin,
+}
+
+impl Movement {
+    pub fn from_code(code: &str) -> Option<Movement> {
+        Some(match code {
+            "mitchell" => Movement::Mitchell,
+            "danish" => Movement::Danish,
+            "modified_danish" => Movement::ModifiedDanish,
+            "round_robin" => Movement::RoundRobin,
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Movement::Mitchell => "mitchell",
+            Movement::Danish => "danish",
+            Movement::ModifiedDanish => "modified_danish",
+            Movement::RoundRobin => "round_robin",
+        }
+    }
+}
+
+/// Validated settings (the wire form is kept for the record and the log).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub wire: WireTournamentSettings,
+    pub kind: Kind,
+    pub movements: Vec<Movement>,
+    pub preset: Preset,
+    pub hands: u8,
+    pub max_entrants: Option<u32>,
+    pub draw: bool,
+    pub start_when_full: bool,
+    /// Every table's settings.
+    pub table: Config,
+}
+
+/// Why settings do not make a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("kind {0:?}: pairs or singles (individual and teams are not served yet)")]
+    Kind(String),
+    #[error("movement {0:?}: mitchell, danish, modified_danish or round_robin")]
+    Movement(String),
+    #[error("a tournament has 1 to 20 rounds")]
+    Rounds,
+    #[error("seating {0:?}: registration or draw")]
+    Seating(String),
+    #[error("at least 2 entrants")]
+    MaxEntrants,
+    #[error("the tables' settings: {0}")]
+    Table(String),
+}
+
+impl Settings {
+    pub fn from_wire(wire: &WireTournamentSettings) -> Result<Settings, SettingsError> {
+        let kind = match wire.kind.as_str() {
+            "pairs" => Kind::Pairs,
+            "singles" => Kind::Singles,
+            other => return Err(SettingsError::Kind(other.to_owned())),
+        };
+        let movements = wire
+            .rounds
+            .iter()
+            .map(|m| Movement::from_code(m).ok_or_else(|| SettingsError::Movement(m.clone())))
+            .collect::<Result<Vec<_>, _>>()?;
+        if movements.is_empty() || movements.len() > 20 {
+            return Err(SettingsError::Rounds);
+        }
+        let draw = match wire.seating.as_deref() {
+            None | Some("registration") => false,
+            Some("draw") => true,
+            Some(other) => return Err(SettingsError::Seating(other.to_owned())),
+        };
+        if wire.max_entrants.is_some_and(|m| m < 2) {
+            return Err(SettingsError::MaxEntrants);
+        }
+        let players = match kind {
+            Kind::Pairs => 4,
+            Kind::Singles => 2,
+        };
+        let table = config_from_wire(&WireSettings {
+            preset: wire.preset.clone(),
+            players: Some(players),
+            hands: Some(wire.hands),
+            target: None,
+            clocks: wire.clocks.clone(),
+            semipulito: None,
+            close_requires_pulito: None,
+        })
+        .map_err(|e| SettingsError::Table(e.to_string()))?;
+        Ok(Settings {
+            wire: wire.clone(),
+            kind,
+            movements,
+            preset: table.preset(),
+            hands: wire.hands,
+            max_entrants: wire.max_entrants,
+            draw,
+            start_when_full: wire.start_when_full.unwrap_or(false) && wire.max_entrants.is_some(),
+            table,
+        })
+    }
+
+    pub fn format(&self) -> MatchFormat {
+        MatchFormat {
+            preset: self.preset,
+            hands: self.hands,
+            teams: false,
+        }
+    }
+
+    pub fn players(&self) -> Players {
+        self.table.players()
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    pub id: u32,
+    pub players: Vec<EntrantPlayer>,
+    pub bot: bool,
+    /// The partner's registration code, while the entrant lacks players.
+    pub code: Option<String>,
+    pub unregistered: bool,
+    pub withdrawn: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Round {
+    pub number: u32,
+    pub movement: String,
+    pub tables: Vec<RoundTable>,
+    /// Aligned with `tables`.
+    pub results: Vec<Option<MatchOutcome>>,
+    pub bye: Option<u32>,
+}
+
+impl Round {
+    pub fn is_complete(&self) -> bool {
+        self.results.iter().all(Option::is_some)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Adjustment {
+    pub entrant: u32,
+    pub vp: i32,
+    pub reason: String,
+    pub at_ms: i64,
+    /// Rounds started when it was made: it counts in the standings after that round.
+    pub after_round: u32,
+}
+
+/// Why an entry does not fit the tournament folded so far.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FoldError {
+    #[error("the log does not start with the tournament's creation")]
+    NotCreated,
+    #[error("the settings: {0}")]
+    Settings(String),
+    #[error("entry names entrant {0}, unknown")]
+    Entrant(u32),
+    #[error("entry names round {0} or table {1:?}, unknown")]
+    Table(u32, String),
+}
+
+#[derive(Debug, Clone)]
+pub struct TournamentState {
+    pub id: String,
+    pub settings: Settings,
+    pub created_ms: i64,
+    pub director_hash: [u8; 32],
+    pub seed: u64,
+    pub entrants: Vec<Entrant>,
+    pub rounds: Vec<Round>,
+    pub adjustments: Vec<Adjustment>,
+    pub end_requested: bool,
+    pub finished: bool,
+}
+
+impl TournamentState {
+    /// The tournament as its first entry made it.
+    pub fn created(id: String, first: &TournamentEntry) -> Result<TournamentState, FoldError> {
+        let TournamentEntry::Created {
+            settings,
+            created_ms,
+            director_hash,
+            seed,
+        } = first
+        else {
+            return Err(FoldError::NotCreated);
+        };
+        let wire: WireTournamentSettings =
+            serde_json::from_str(settings).map_err(|e| FoldError::Settings(e.to_string()))?;
+        let settings =
+            Settings::from_wire(&wire).map_err(|e| FoldError::Settings(e.to_string()))?;
+        Ok(TournamentState {
+            id,
+            settings,
+            created_ms: *created_ms,
+            director_hash: *director_hash,
+            seed: *seed,
+            entrants: Vec::new(),
+            rounds: Vec::new(),
+            adjustments: Vec::new(),
+            end_requested: false,
+            finished: false,
+        })
+    }
+
+    /// Folds a whole log.
+    pub fn fold(id: String, entries: &[TournamentEntry]) -> Result<TournamentState, FoldError> {
+        let (first, rest) = entries.split_first().ok_or(FoldError::NotCreated)?;
+        let mut state = TournamentState::created(id, first)?;
+        for entry in rest {
+            state.apply(entry)?;
+        }
+        Ok(state)
+    }
+
+    /// The one place an entry changes the tournament.
+    pub fn apply(&mut self, entry: &TournamentEntry) -> Result<(), FoldError> {
+        match entry {
+            TournamentEntry::Created { .. } => return Err(FoldError::NotCreated),
+            TournamentEntry::Registered {
+                entrant,
+                player,
+                bot,
+                code,
+                ..
+            } => {
+                if let Some(e) = self.entrants.get_mut(*entrant as usize) {
+                    e.players.push(player.clone());
+                    if e.players.len() >= self.settings.kind.players() {
+                        e.code = None;
+                    }
+                } else if *entrant as usize == self.entrants.len() {
+                    let complete = self.settings.kind.players() <= 1;
+                    self.entrants.push(Entrant {
+                        id: *entrant,
+                        players: vec![player.clone()],
+                        bot: *bot,
+                        code: if complete { None } else { code.clone() },
+                        unregistered: false,
+                        withdrawn: None,
+                    });
+                } else {
+                    return Err(FoldError::Entrant(*entrant));
+                }
+            }
+            TournamentEntry::Unregistered { entrant, .. } => {
+                let e = self.entrant_mut(*entrant)?;
+                e.unregistered = true;
+                e.code = None;
+            }
+            TournamentEntry::RoundStarted {
+                round,
+                movement,
+                tables,
+                bye,
+                ..
+            } => self.rounds.push(Round {
+                number: *round,
+                movement: movement.clone(),
+                tables: tables.clone(),
+                results: vec![None; tables.len()],
+                bye: *bye,
+            }),
+            TournamentEntry::MatchFinished {
+                round,
+                table,
+                result,
+            } => {
+                let r = self
+                    .rounds
+                    .iter_mut()
+                    .find(|r| r.number == *round)
+                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
+                let i = r
+                    .tables
+                    .iter()
+                    .position(|t| &t.table == table)
+                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
+                r.results[i] = Some(result.clone());
+            }
+            TournamentEntry::EndRequested => self.end_requested = true,
+            TournamentEntry::Finished { .. } | TournamentEntry::Cancelled => self.finished = true,
+            TournamentEntry::Adjustment {
+                entrant,
+                vp,
+                reason,
+                at_ms,
+            } => {
+                self.entrant_mut(*entrant)?;
+                let after_round = self.rounds.len() as u32;
+                self.adjustments.push(Adjustment {
+                    entrant: *entrant,
+                    vp: *vp,
+                    reason: reason.clone(),
+                    at_ms: *at_ms,
+                    after_round,
+                });
+            }
+            TournamentEntry::Withdrawn {
+                entrant, reason, ..
+            } => self.entrant_mut(*entrant)?.withdrawn = Some(reason.clone()),
+        }
+        Ok(())
+    }
+
+    fn entrant_mut(&mut self, entrant: u32) -> Result<&mut Entrant, FoldError> {
+        self.entrants
+            .get_mut(entrant as usize)
+            .ok_or(FoldError::Entrant(entrant))
+    }
+
+    pub fn started(&self) -> bool {
+        !self.rounds.is_empty()
+    }
+
+    /// The round being played, if one is.
+    pub fn round_in_play(&self) -> Option<&Round> {
+        self.rounds.last().filter(|r| !r.is_complete())
+    }
+
+    /// Entrants with all their players, still registered and not withdrawn, in registration order.
+    pub fn active(&self) -> Vec<u32> {
+        self.entrants
+            .iter()
+            .filter(|e| {
+                !e.unregistered
+                    && e.withdrawn.is_none()
+                    && e.players.len() == self.settings.kind.players()
+            })
+            .map(|e| e.id)
+            .collect()
+    }
+
+    /// Entrants in the standings: every one that played or was paired, or is active.
+    fn ranked(&self) -> Vec<u32> {
+        self.entrants
+            .iter()
+            .filter(|e| !e.unregistered && e.players.len() == self.settings.kind.players())
+            .map(|e| e.id)
+            .collect()
+    }
+
+    pub fn entrant_of(&self, player: &str) -> Option<&Entrant> {
+        self.entrants
+            .iter()
+            .find(|e| !e.unregistered && e.players.iter().any(|p| p.player == player))
+    }
+
+    pub fn status(&self) -> &'static str {
+        if self.finished {
+            "finished"
+        } else if self.started() {
+            "playing"
+        } else {
+            "registering"
+        }
+    }
+
+    /// The standings after the first `rounds` complete rounds (byes, adjustments made by then),
+    /// best first: VP, then MP, then burraco bonus (RULES.md section 11).
+    pub fn standings_after(&self, rounds: usize) -> Vec<Standing> {
+        let mut lines: Vec<Standing> = self
+            .ranked()
+            .into_iter()
+            .map(|e| Standing::new(e as usize))
+            .collect();
+        let mut line = |entrant: u32| lines.iter().position(|s| s.entrant == entrant as usize);
+        let mut changes: Vec<(usize, MatchScore, i32, bool)> = Vec::new();
+        for round in self.rounds.iter().take(rounds) {
+            for (table, result) in round.tables.iter().zip(&round.results) {
+                let Some(result) = result else { continue };
+                for (side, entrant) in [(0, table.ns), (1, table.ew)] {
+                    let score = score_of(result, side);
+                    if let Some(i) = line(entrant) {
+                        changes.push((i, score, result.burraco[side], false));
+                    }
+                }
+            }
+            if let Some(i) = round.bye.and_then(&mut line) {
+                changes.push((i, bye_score(self.settings.format()), 0, true));
+            }
+        }
+        let adjustments: Vec<(usize, i32)> = self
+            .adjustments
+            .iter()
+            .filter(|a| a.after_round as usize <= rounds)
+            .filter_map(|a| line(a.entrant).map(|i| (i, a.vp)))
+            .collect();
+        for (i, score, burraco, bye) in changes {
+            if bye {
+                lines[i].add_bye(score);
+            } else {
+                lines[i].add_match(score, burraco);
+            }
+        }
+        for (i, vp) in adjustments {
+            lines[i].vp += vp;
+        }
+        standings(self.settings.preset, &lines)
+    }
+
+    /// Rounds complete so far.
+    pub fn complete_rounds(&self) -> usize {
+        self.rounds.iter().take_while(|r| r.is_complete()).count()
+    }
+
+    /// Entrants that had a bye.
+    pub fn had_bye(&self) -> Vec<usize> {
+        self.rounds
+            .iter()
+            .filter_map(|r| r.bye.map(|b| b as usize))
+            .collect()
+    }
+}
+
+/// A side's score in a table's match: its VP and its margin (MP).
+pub fn score_of(result: &MatchOutcome, side: usize) -> MatchScore {
+    if !result.played {
+        return MatchScore::ZERO;
+    }
+    MatchScore {
+        vp: result.vp[side],
+        mp: result.totals[side] - result.totals[1 - side],
+    }
+}
