@@ -37,8 +37,8 @@ mod restore;
 mod stallo;
 /// The store's checkpoints keep the WAL small under appends that never pause.
 mod store;
-/// Tournaments played by bots over the protocol: standings recomputed from the hand records,
-/// a director's adjustment, kill -9 mid-round and the tournament finishing after the restart,
+/// Tournaments played by bots over the protocol: standings recomputed from the hand records
+/// (a pairs event, Mitchell then Danish; a singles round robin with byes), a director's adjustment, kill -9 mid-round and the tournament finishing after the restart,
 /// and a 1.0 client never hearing a 1.1 message.
 mod tournament;
 /// The annotated transcript in docs/PROTOCOL.md comes from this run.

@@ -307,13 +307,22 @@ impl TournamentActor {
                 bot,
                 reply,
             } => {
+                // The reply first, then what everyone registered hears (the registrant too).
                 let answer = self.register(player, partner_code, bot).await;
+                let changed = answer.is_ok();
                 let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
                 self.start_if_full().await;
             }
             Command::Unregister { player, reply } => {
                 let answer = self.unregister(&player).await;
+                let changed = answer.is_ok();
                 let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
             }
             Command::Director {
                 token,

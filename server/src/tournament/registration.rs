@@ -47,7 +47,6 @@ impl TournamentActor {
                 at_ms,
             }])
             .await?;
-            self.broadcast_update();
             return Ok((entrant, None));
         }
         if self
@@ -69,7 +68,6 @@ impl TournamentActor {
             at_ms,
         }])
         .await?;
-        self.broadcast_update();
         Ok((entrant, code))
     }
 
@@ -98,7 +96,6 @@ impl TournamentActor {
             at_ms: crate::unix_ms(),
         }])
         .await?;
-        self.broadcast_update();
         Ok(())
     }
 

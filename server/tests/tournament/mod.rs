@@ -71,14 +71,23 @@ async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
     }
     let mut after = Vec::new();
     for round in record["rounds"].as_array().expect("rounds") {
-        assert!(round["bye"].is_null(), "an even field has no bye");
+        if let Some(bye) = round["bye"].as_u64() {
+            // FITAB's bye (art. 37): 14 VP / 315 MP in a 2-hand match, which one hand counts as.
+            let line = lines.get_mut(&bye).expect("entrant");
+            line.vp += 14;
+            line.mp += 315;
+        }
         for table in round["tables"].as_array().expect("tables") {
             let hands = get_json(addr, table["hand_records"].as_str().expect("address")).await;
             let mut totals = [0i32; 2];
             let mut burraco = [0i32; 2];
             for hand in hands.as_array().expect("hands") {
                 let score = hand["outcome"]["score"].as_array().expect("score");
-                assert_eq!(score[0]["side"], "NS", "{hand}");
+                // North-South first; head to head, South first.
+                assert!(
+                    score[0]["side"] == "NS" || score[0]["side"] == "S",
+                    "{hand}"
+                );
                 for side in 0..2 {
                     totals[side] += score[side]["total"].as_i64().expect("total") as i32;
                     burraco[side] += score[side]["burracos"]
@@ -99,9 +108,12 @@ async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
                 line.burraco += burraco[side];
             }
         }
+        // An adjustment counts from the standings after the round in play when it was made
+        // (`after_round`: the rounds started by then).
         let number = round["round"].as_u64().expect("round");
         for a in record["adjustments"].as_array().expect("adjustments") {
-            if a["after_round"].as_u64() == Some(number - 1) {
+            let after = a["after_round"].as_u64().expect("after_round");
+            if after == number || (after == 0 && number == 1) {
                 let line = lines
                     .get_mut(&a["entrant"].as_u64().expect("id"))
                     .expect("entrant");
@@ -165,6 +177,10 @@ async fn a_pairs_event_of_bots_scores_as_its_hand_records_say() {
     let rounds = record["rounds"].as_array().expect("rounds");
     assert_eq!(rounds.len(), 2);
     // Round 1, Mitchell from the registration order: 0-1, 2-3, 4-5, 6-7.
+    assert!(
+        rounds.iter().all(|r| r["bye"].is_null()),
+        "an even field has no bye"
+    );
     let pairs = |round: &Value| -> Vec<(u64, u64)> {
         round["tables"]
             .as_array()
@@ -215,6 +231,43 @@ async fn a_pairs_event_of_bots_scores_as_its_hand_records_say() {
             .iter()
             .any(|t| t["tournament"] == summary.tournament.as_str() && t["status"] == "finished")
     );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_singles_round_robin_of_three_rests_each_once_and_scores_the_byes() {
+    let server = TestServer::start().await;
+    let mut options = options(server.addr, 3, "round_robin,round_robin,round_robin", 1);
+    options.settings.kind = "singles".into();
+    let summary = bots::run(&options).await.expect("the tournament finishes");
+    let record = get_json(
+        server.addr,
+        &format!("/api/tournaments/{}", summary.tournament),
+    )
+    .await;
+    assert_eq!(
+        record["bye_score"],
+        serde_json::json!({"vp": 14, "mp": 315})
+    );
+    let rounds = record["rounds"].as_array().expect("rounds");
+    let mut byes: Vec<u64> = rounds
+        .iter()
+        .map(|r| r["bye"].as_u64().expect("a bye"))
+        .collect();
+    byes.sort_unstable();
+    assert_eq!(byes, [0, 1, 2], "each rests once (Berger tables)");
+    let mut met: Vec<(u64, u64)> = rounds
+        .iter()
+        .flat_map(|r| r["tables"].as_array().expect("tables").clone())
+        .map(|t| {
+            let (a, b) = (t["ns"].as_u64().unwrap(), t["ew"].as_u64().unwrap());
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    met.sort_unstable();
+    assert_eq!(met, [(0, 1), (0, 2), (1, 2)], "each meets each once");
+    let after = recompute(server.addr, &record).await;
+    assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
     server.stop().await;
 }
 
@@ -277,6 +330,12 @@ async fn a_director_adjustment_is_in_the_record_and_the_standings() {
         .find(|s| s.entrant == last)
         .expect("line");
     assert_eq!(standings[0].1.vp, before.vp + 40);
+    let after = recompute(server.addr, &record).await;
+    assert_same_standings(
+        &standings,
+        after.last().expect("rounds"),
+        "with the adjustment",
+    );
     server.stop().await;
 }
 
