@@ -41,7 +41,8 @@ struct TournamentArgs {
     /// pairs | singles (individual is not served yet).
     #[arg(long, default_value = "pairs")]
     kind: String,
-    /// One movement per round: mitchell, danish, modified_danish, round_robin.
+    /// One movement per round: mitchell, danish, modified_danish, round_robin; or knockout
+    /// (last: a bracket to the end).
     #[arg(long, default_value = "mitchell,danish")]
     rounds: String,
     /// Hands per match.
@@ -56,6 +57,9 @@ struct TournamentArgs {
     /// random | greedy | expert | search (or L0..L3).
     #[arg(long, default_value = "greedy")]
     strategy: String,
+    /// A Sit&Go: the first round starts when the list is full (no director's start).
+    #[arg(long)]
+    sit_and_go: bool,
     /// First-round seating: registration or draw.
     #[arg(long, default_value = "registration")]
     seating: String,
@@ -225,7 +229,7 @@ fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
             preset: args.preset.clone(),
             max_entrants: Some(args.entrants),
             seating: Some(args.seating.clone()),
-            start_when_full: Some(false),
+            start_when_full: Some(args.sit_and_go),
             clocks: None,
         },
         level: level(&args.strategy)?,

@@ -186,18 +186,21 @@ pub async fn request(
     reply(&mut ws, 1, what).await.map(|_| ())
 }
 
-/// Creates a tournament, registers `entrants` bot entrants, starts it and plays it to its end.
+/// Creates a tournament, registers `entrants` bot entrants, starts it (a Sit&Go starts by
+/// itself when its list is full) and plays it to its end.
 pub async fn run(options: &TournamentOptions) -> Result<TournamentSummary, TournamentError> {
     let (tournament, director_token) = create(&options.url, &options.settings).await?;
     let players = register_and_play(options, &tournament).await?;
-    let tournament_id = tournament.clone();
-    let token = director_token.clone();
-    request(&options.url, |id| ClientMessage::StartRound {
-        id,
-        tournament: tournament_id,
-        director: token,
-    })
-    .await?;
+    if options.settings.start_when_full != Some(true) {
+        let tournament_id = tournament.clone();
+        let token = director_token.clone();
+        request(&options.url, |id| ClientMessage::StartRound {
+            id,
+            tournament: tournament_id,
+            director: token,
+        })
+        .await?;
+    }
     let standings = finish(players).await?;
     Ok(TournamentSummary {
         tournament,

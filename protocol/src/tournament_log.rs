@@ -52,12 +52,16 @@ pub enum TournamentEntry {
     /// An entrant left the list before the first round.
     Unregistered { entrant: u32, at_ms: i64 },
     /// A round was paired and its tables named, before any of them was created: a restart
-    /// creates those it finds missing.
+    /// creates those it finds missing. `bye`: the entrant resting (scored the bye). A knock-out
+    /// round's `bracket` lists its entrants in bracket order, `None` for an empty place: places
+    /// 2i and 2i+1 meet (an entrant facing an empty place goes through), and the winners, in
+    /// order, are the next round's bracket. Empty for other movements.
     RoundStarted {
         round: u32,
         movement: String,
         tables: Vec<RoundTable>,
         bye: Option<u32>,
+        bracket: Vec<Option<u32>>,
         at_ms: i64,
     },
     /// A table's match ended and was scored (read from the table's log).
@@ -171,6 +175,7 @@ mod tests {
                     ew: 1,
                 }],
                 bye: Some(2),
+                bracket: vec![Some(0), None, Some(1), Some(2)],
                 at_ms: 4,
             },
             TournamentEntry::MatchFinished {

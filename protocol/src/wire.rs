@@ -734,7 +734,8 @@ pub struct WireTournamentSettings {
     pub name: String,
     /// `"pairs"` (fixed partners, 4 players a table) or `"singles"` (head to head, 2).
     pub kind: String,
-    /// One movement per round: `"mitchell"`, `"danish"`, `"modified_danish"`, `"round_robin"`.
+    /// One movement per round: `"mitchell"`, `"danish"`, `"modified_danish"`, `"round_robin"`,
+    /// `"knockout"` (last: a bracket, repeated until one entrant is left).
     pub rounds: Vec<String>,
     /// Hands per match (1-8).
     pub hands: u8,

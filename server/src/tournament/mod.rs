@@ -272,7 +272,7 @@ fn summary_of(state: &TournamentState) -> Summary {
         status: state.status(),
         entrants: state.active().len(),
         round: state.rounds.len() as u32,
-        rounds: state.settings.movements.len() as u32,
+        rounds: state.planned_rounds(),
     }
 }
 

@@ -101,6 +101,7 @@ pub fn record(state: &TournamentState) -> Value {
                 "movement": r.movement,
                 "tables": tables,
                 "bye": r.bye,
+                "bracket": if r.bracket.is_empty() { Value::Null } else { json!(r.bracket) },
                 "complete": r.is_complete(),
                 "standings": if r.is_complete() { standings_json(state, i + 1) } else { Value::Null },
             })
@@ -130,6 +131,7 @@ pub fn record(state: &TournamentState) -> Value {
         "rounds": rounds,
         "adjustments": adjustments,
         "standings": standings_json(state, state.complete_rounds()),
+        "knockout_winner": state.knockout_winner(),
     })
 }
 
@@ -156,7 +158,7 @@ pub fn update_for(state: &TournamentState, player: &str) -> ServerMessage {
         tournament: state.id.clone(),
         status: state.status().to_owned(),
         round: state.rounds.len() as u32,
-        rounds: state.settings.movements.len() as u32,
+        rounds: state.planned_rounds(),
         standings: wire_standings(state, &state.standings_after(state.complete_rounds())),
         table,
         seat,

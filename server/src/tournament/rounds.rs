@@ -17,9 +17,9 @@ use crate::table::{self, HeldSeat};
 
 /// The pairing of the next round: its movement and who meets whom. `None` when every round of
 /// the settings was played.
-pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round)> {
+pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option<u32>>)> {
     let index = state.rounds.len();
-    let movement = *state.settings.movements.get(index)?;
+    let movement = state.settings.movement_at(index)?;
     let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
     let order = if state.settings.draw {
         drawn_order(&active, state.seed)
@@ -47,6 +47,31 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round)> {
             danish(&ranked, &had_bye)
         }
     };
+    if movement == Movement::Knockout {
+        let bracket = match state.rounds.last() {
+            Some(last) if last.movement == Movement::Knockout.code() => last.knockout_winners(),
+            // The first knock-out round seeds by the standings (by the first-round order when
+            // nothing was played yet).
+            _ => {
+                let seeds = if index == 0 { &order } else { &ranked };
+                seeded_bracket(seeds)
+            }
+        };
+        let tables = bracket
+            .chunks(2)
+            .filter_map(|place| match place {
+                [Some(a), Some(b)] => Some((*a as usize, *b as usize)),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(i, (ns, ew))| movements::Table {
+                number: i + 1,
+                ns,
+                ew,
+            })
+            .collect();
+        return Some((movement, Round { tables, bye: None }, bracket));
+    }
     let round = match movement {
         Movement::Mitchell => movements::mitchell(&order, same).unwrap_or_else(by_standing),
         Movement::RoundRobin => movements::round_robin(&order, same).unwrap_or_else(by_standing),
@@ -70,8 +95,26 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round)> {
             }
             _ => by_standing(),
         },
+        Movement::Knockout => unreachable!("paired above"),
     };
-    Some((movement, round))
+    Some((movement, round, Vec::new()))
+}
+
+/// A bracket to the next power of two, seeds in the usual places (seed 1 and seed 2 meet only
+/// in the final), the missing places at the bottom seeds' opponents: the byes go to the top
+/// seeds.
+pub fn seeded_bracket(seeds: &[Entrant]) -> Vec<Option<u32>> {
+    let size = seeds.len().max(2).next_power_of_two();
+    // Places by seed number (from 1): [1, 2] -> [1, 4, 2, 3] -> [1, 8, 4, 5, 2, 7, 3, 6]...
+    let mut places = vec![1usize];
+    while places.len() < size {
+        let n = places.len() * 2;
+        places = places.iter().flat_map(|&s| [s, n + 1 - s]).collect();
+    }
+    places
+        .into_iter()
+        .map(|seed| seeds.get(seed - 1).map(|&e| e as u32))
+        .collect()
 }
 
 impl TournamentActor {
@@ -90,7 +133,10 @@ impl TournamentActor {
                 "fewer than 2 complete entrants".into(),
             ));
         }
-        let Some((movement, round)) = pair_next(&self.state) else {
+        if !self.state.has_next_round() {
+            return Err((ErrorCode::RoundInPlay, "every round was played".into()));
+        }
+        let Some((movement, round, bracket)) = pair_next(&self.state) else {
             return Err((ErrorCode::RoundInPlay, "every round was played".into()));
         };
         let number = self.state.rounds.len() as u32 + 1;
@@ -109,6 +155,7 @@ impl TournamentActor {
             movement: movement.code().to_owned(),
             tables,
             bye: round.bye.map(|b| b as u32),
+            bracket,
             at_ms: crate::unix_ms(),
         }])
         .await?;
@@ -229,7 +276,7 @@ impl TournamentActor {
 
     /// Every round logged is complete: the next starts, or the tournament finishes.
     pub(super) async fn round_over(&mut self) {
-        let more = self.state.rounds.len() < self.state.settings.movements.len();
+        let more = self.state.has_next_round();
         if more && !self.state.end_requested {
             if let Err((_, e)) = self.start_round().await {
                 tracing::error!("the next round could not start: {e}");

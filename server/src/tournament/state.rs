@@ -44,6 +44,9 @@ pub enum Movement {
     Danish,
     ModifiedDanish,
     RoundRobin,
+    /// A knock-out bracket to the next power of two, byes to the top seeds; last in the
+    /// settings, it repeats until one entrant is left.
+    Knockout,
 }
 
 impl Movement {
@@ -53,6 +56,7 @@ impl Movement {
             "danish" => Movement::Danish,
             "modified_danish" => Movement::ModifiedDanish,
             "round_robin" => Movement::RoundRobin,
+            "knockout" => Movement::Knockout,
             _ => return None,
         })
     }
@@ -63,6 +67,7 @@ impl Movement {
             Movement::Danish => "danish",
             Movement::ModifiedDanish => "modified_danish",
             Movement::RoundRobin => "round_robin",
+            Movement::Knockout => "knockout",
         }
     }
 }
@@ -87,10 +92,12 @@ pub struct Settings {
 pub enum SettingsError {
     #[error("kind {0:?}: pairs or singles (individual and teams are not served yet)")]
     Kind(String),
-    #[error("movement {0:?}: mitchell, danish, modified_danish or round_robin")]
+    #[error("movement {0:?}: mitchell, danish, modified_danish, round_robin or knockout")]
     Movement(String),
     #[error("a tournament has 1 to 20 rounds")]
     Rounds,
+    #[error("a knock-out comes last: no other movement after it")]
+    KnockoutLast,
     #[error("seating {0:?}: registration or draw")]
     Seating(String),
     #[error("at least 2 entrants")]
@@ -113,6 +120,12 @@ impl Settings {
             .collect::<Result<Vec<_>, _>>()?;
         if movements.is_empty() || movements.len() > 20 {
             return Err(SettingsError::Rounds);
+        }
+        // A knock-out ends the event: nothing else may follow its bracket.
+        if let Some(first) = movements.iter().position(|&m| m == Movement::Knockout)
+            && movements[first..].iter().any(|&m| m != Movement::Knockout)
+        {
+            return Err(SettingsError::KnockoutLast);
         }
         let draw = match wire.seating.as_deref() {
             None | Some("registration") => false,
@@ -160,6 +173,18 @@ impl Settings {
     pub fn players(&self) -> Players {
         self.table.players()
     }
+
+    /// The movement of round `index` (from 0): a knock-out last in the list goes on.
+    pub fn movement_at(&self, index: usize) -> Option<Movement> {
+        self.movements.get(index).copied().or_else(|| {
+            (self.movements.last() == Some(&Movement::Knockout)).then_some(Movement::Knockout)
+        })
+    }
+
+    /// Whether the settings end with a knock-out.
+    pub fn ends_in_knockout(&self) -> bool {
+        self.movements.last() == Some(&Movement::Knockout)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -181,11 +206,46 @@ pub struct Round {
     /// Aligned with `tables`.
     pub results: Vec<Option<MatchOutcome>>,
     pub bye: Option<u32>,
+    /// A knock-out round's bracket (see `TournamentEntry::RoundStarted`); empty otherwise.
+    pub bracket: Vec<Option<u32>>,
 }
 
 impl Round {
     pub fn is_complete(&self) -> bool {
         self.results.iter().all(Option::is_some)
+    }
+
+    /// A complete knock-out round's winners in bracket order: the next round's bracket.
+    pub fn knockout_winners(&self) -> Vec<Option<u32>> {
+        self.bracket
+            .chunks(2)
+            .map(|place| match place {
+                [Some(a), Some(b)] => self.winner_between(*a, *b),
+                [Some(a), None] | [None, Some(a)] | [Some(a)] => Some(*a),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Who won the match between `a` (the higher place) and `b`: VP, then MP, then burraco
+    /// bonus; equal on all three, the higher place (each tie is one match).
+    fn winner_between(&self, a: u32, b: u32) -> Option<u32> {
+        let (table, result) = self
+            .tables
+            .iter()
+            .zip(&self.results)
+            .find(|(t, _)| (t.ns == a && t.ew == b) || (t.ns == b && t.ew == a))?;
+        let result = result.as_ref()?;
+        let side_of_a = usize::from(table.ns != a);
+        let key = |side: usize| {
+            let s = score_of(result, side);
+            (s.vp, s.mp, result.burraco[side])
+        };
+        Some(if key(1 - side_of_a) > key(side_of_a) {
+            b
+        } else {
+            a
+        })
     }
 }
 
@@ -306,6 +366,7 @@ impl TournamentState {
                 movement,
                 tables,
                 bye,
+                bracket,
                 ..
             } => self.rounds.push(Round {
                 number: *round,
@@ -313,6 +374,7 @@ impl TournamentState {
                 tables: tables.clone(),
                 results: vec![None; tables.len()],
                 bye: *bye,
+                bracket: bracket.clone(),
             }),
             TournamentEntry::MatchFinished {
                 round,
@@ -450,6 +512,44 @@ impl TournamentState {
             lines[i].vp += vp;
         }
         standings(self.settings.preset, &lines)
+    }
+
+    /// Whether another round is to be paired once the last one is complete.
+    pub fn has_next_round(&self) -> bool {
+        let index = self.rounds.len();
+        match self.settings.movement_at(index) {
+            None => false,
+            Some(Movement::Knockout) => match self.rounds.last() {
+                Some(last) if last.movement == Movement::Knockout.code() => {
+                    last.knockout_winners().iter().flatten().count() > 1
+                }
+                _ => self.active().len() > 1,
+            },
+            Some(_) => true,
+        }
+    }
+
+    /// The rounds the tournament will have: as many as the settings list, a knock-out's as many
+    /// as its bracket needs.
+    pub fn planned_rounds(&self) -> u32 {
+        let listed = self.settings.movements.len() as u32;
+        if !self.settings.ends_in_knockout() {
+            return listed;
+        }
+        let field = self.active().len().max(2) as u32;
+        listed - 1 + field.next_power_of_two().trailing_zeros()
+    }
+
+    /// The knock-out's winner, once its final is over.
+    pub fn knockout_winner(&self) -> Option<u32> {
+        let last = self.rounds.last()?;
+        if last.movement != Movement::Knockout.code() || !last.is_complete() {
+            return None;
+        }
+        match last.knockout_winners()[..] {
+            [Some(winner)] => Some(winner),
+            _ => None,
+        }
     }
 
     /// Rounds complete so far.

@@ -272,6 +272,85 @@ async fn a_singles_round_robin_of_three_rests_each_once_and_scores_the_byes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sit_and_go_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_one_winner() {
+    let server = TestServer::start().await;
+    let mut options = options(server.addr, 5, "knockout", 1);
+    options.settings.kind = "singles".into();
+    // A Sit&Go: nobody starts it, the fifth registration does.
+    options.settings.start_when_full = Some(true);
+    let summary = bots::run(&options).await.expect("the tournament finishes");
+    let record = get_json(
+        server.addr,
+        &format!("/api/tournaments/{}", summary.tournament),
+    )
+    .await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3, "a bracket of 8: three rounds");
+    let bracket = |r: &Value| -> Vec<Option<u64>> {
+        r["bracket"]
+            .as_array()
+            .expect("a bracket")
+            .iter()
+            .map(Value::as_u64)
+            .collect()
+    };
+    // Seeds by registration: 1 v (8), 4 v 5, 2 v (7), 3 v (6): seeds 1-3 go through.
+    assert_eq!(
+        bracket(&rounds[0]),
+        [
+            Some(0),
+            None,
+            Some(3),
+            Some(4),
+            Some(1),
+            None,
+            Some(2),
+            None
+        ]
+    );
+    assert_eq!(rounds[0]["tables"].as_array().map(Vec::len), Some(1));
+    // Each match's winner (VP, then MP, then burraco bonus) takes its place in the next round.
+    for (round, next) in rounds.iter().zip(&rounds[1..]) {
+        let places = bracket(round);
+        let mut winners = Vec::new();
+        for place in places.chunks(2) {
+            let winner = match place {
+                [Some(a), Some(b)] => {
+                    let table = round["tables"]
+                        .as_array()
+                        .expect("tables")
+                        .iter()
+                        .find(|t| t["ns"].as_u64() == Some(*a) && t["ew"].as_u64() == Some(*b))
+                        .expect("their table");
+                    let r = &table["result"];
+                    let key = |side: usize| {
+                        (
+                            r["vp"][side].as_i64().unwrap(),
+                            r["mp"][side].as_i64().unwrap(),
+                            r["burraco"][side].as_i64().unwrap(),
+                        )
+                    };
+                    Some(if key(1) > key(0) { *b } else { *a })
+                }
+                [Some(a), None] => Some(*a),
+                _ => None,
+            };
+            winners.push(winner);
+        }
+        assert_eq!(bracket(next), winners);
+    }
+    let last = bracket(&rounds[2]);
+    assert_eq!(last.len(), 2, "the final");
+    assert!(
+        record["knockout_winner"]
+            .as_u64()
+            .is_some_and(|w| last.contains(&Some(w)))
+    );
+    assert_eq!(record["status"], "finished");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_director_adjustment_is_in_the_record_and_the_standings() {
     let server = TestServer::start().await;
     let summary = bots::run(&options(server.addr, 4, "round_robin", 1))
