@@ -221,10 +221,10 @@ pub async fn register_and_play(
     options: &TournamentOptions,
     tournament: &str,
 ) -> Result<Players, TournamentError> {
-    let per_entrant = if options.settings.kind == "singles" {
-        1
-    } else {
+    let per_entrant = if options.settings.kind == "pairs" {
         2
+    } else {
+        1
     };
     let deadline = Instant::now() + options.deadline;
     let mut tasks = Vec::new();

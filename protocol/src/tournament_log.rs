@@ -99,13 +99,16 @@ pub struct EntrantPlayer {
 }
 
 /// One table of a round: its number, its id, the entrant North-South (side 0) and East-West
-/// (side 1).
+/// (side 1). In an individual event an entrant is one player: `ns` sits North and `ns_partner`
+/// South, `ew` East and `ew_partner` West (`None` for other kinds).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundTable {
     pub number: u32,
     pub table: String,
     pub ns: u32,
     pub ew: u32,
+    pub ns_partner: Option<u32>,
+    pub ew_partner: Option<u32>,
 }
 
 /// A table's match as the tournament scored it; index 0 is the North-South entrant.
@@ -173,6 +176,8 @@ mod tests {
                     table: "t-1".into(),
                     ns: 0,
                     ew: 1,
+                    ns_partner: None,
+                    ew_partner: None,
                 }],
                 bye: Some(2),
                 bracket: vec![Some(0), None, Some(1), Some(2)],

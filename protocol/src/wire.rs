@@ -732,7 +732,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WireTournamentSettings {
     pub name: String,
-    /// `"pairs"` (fixed partners, 4 players a table) or `"singles"` (head to head, 2).
+    /// `"pairs"` (fixed partners, 4 players a table), `"individual"` (one player an entrant,
+    /// partners changing every round) or `"singles"` (head to head, 2).
     pub kind: String,
     /// One movement per round: `"mitchell"`, `"danish"`, `"modified_danish"`, `"round_robin"`,
     /// `"knockout"` (last: a bracket, repeated until one entrant is left).

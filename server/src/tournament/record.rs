@@ -91,6 +91,8 @@ pub fn record(state: &TournamentState) -> Value {
                         "table": t.table,
                         "ns": t.ns,
                         "ew": t.ew,
+                        "ns_partner": t.ns_partner,
+                        "ew_partner": t.ew_partner,
                         "hand_records": format!("/api/tables/{}/hands", t.table),
                         "result": result,
                     })
@@ -141,15 +143,12 @@ pub fn update_for(state: &TournamentState, player: &str) -> ServerMessage {
     let mut table = None;
     let mut seat = None;
     if let (Some(round), Some(entrant)) = (state.round_in_play(), state.entrant_of(player)) {
+        let index = entrant.players.iter().position(|p| p.player == player);
         for t in &round.tables {
-            for (id, north_south) in [(t.ns, true), (t.ew, false)] {
-                if id != entrant.id {
-                    continue;
-                }
-                let seats = state.settings.kind.seats(north_south);
-                if let Some(i) = entrant.players.iter().position(|p| p.player == player) {
+            for (id, i, s, _) in state.settings.kind.places(t) {
+                if id == entrant.id && Some(i) == index {
                     table = Some(t.table.clone());
-                    seat = seats.get(i).map(|&s| WireSeat(s));
+                    seat = Some(WireSeat(s));
                 }
             }
         }

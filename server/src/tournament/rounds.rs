@@ -11,9 +11,38 @@ use burraco_rules::tournament::{
     self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
 };
 
-use super::state::{Movement, TournamentState};
+use super::state::{Kind, Movement, TournamentState};
 use super::{Refusal, TournamentActor, scoring};
 use crate::table::{self, HeldSeat};
+
+/// An individual event's next round: partners by the Berger rotation of the first-round order
+/// (round r of a round robin among the players pairs the partners, so nobody partners anyone
+/// twice while the field allows it: n - 1 rounds), the partnerships meeting in that order, the
+/// first two at table 1. Tables as (North, East, South, West); `None` unless the players are a
+/// multiple of 4.
+pub fn individual_next(state: &TournamentState) -> Option<Vec<[u32; 4]>> {
+    let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
+    if active.is_empty() || active.len() % 4 != 0 {
+        return None;
+    }
+    let order = if state.settings.draw {
+        drawn_order(&active, state.seed)
+    } else {
+        active
+    };
+    let rotation = state.rounds.len() % movements::round_robin_rounds(order.len());
+    let partners = movements::round_robin(&order, rotation)?;
+    Some(
+        partners
+            .tables
+            .chunks(2)
+            .filter_map(|two| match two {
+                [a, b] => Some([a.ns as u32, b.ns as u32, a.ew as u32, b.ew as u32]),
+                _ => None,
+            })
+            .collect(),
+    )
+}
 
 /// The pairing of the next round: its movement and who meets whom. `None` when every round of
 /// the settings was played.
@@ -140,21 +169,46 @@ impl TournamentActor {
             return Err((ErrorCode::RoundInPlay, "every round was played".into()));
         };
         let number = self.state.rounds.len() as u32 + 1;
-        let tables = round
-            .tables
-            .iter()
-            .map(|t| RoundTable {
-                number: t.number as u32,
-                table: crate::random_id("t", 5),
-                ns: t.ns as u32,
-                ew: t.ew as u32,
-            })
-            .collect();
+        let (tables, bye) = if self.state.settings.kind == Kind::Individual {
+            let Some(tables) = individual_next(&self.state) else {
+                return Err((
+                    ErrorCode::RoundInPlay,
+                    "an individual event needs a multiple of 4 players".into(),
+                ));
+            };
+            let tables = tables
+                .into_iter()
+                .enumerate()
+                .map(|(i, [n, e, s, w])| RoundTable {
+                    number: i as u32 + 1,
+                    table: crate::random_id("t", 5),
+                    ns: n,
+                    ew: e,
+                    ns_partner: Some(s),
+                    ew_partner: Some(w),
+                })
+                .collect();
+            (tables, None)
+        } else {
+            let tables = round
+                .tables
+                .iter()
+                .map(|t| RoundTable {
+                    number: t.number as u32,
+                    table: crate::random_id("t", 5),
+                    ns: t.ns as u32,
+                    ew: t.ew as u32,
+                    ns_partner: None,
+                    ew_partner: None,
+                })
+                .collect();
+            (tables, round.bye.map(|b| b as u32))
+        };
         self.log(vec![TournamentEntry::RoundStarted {
             round: number,
             movement: movement.code().to_owned(),
             tables,
-            bye: round.bye.map(|b| b as u32),
+            bye,
             bracket,
             at_ms: crate::unix_ms(),
         }])
@@ -167,21 +221,25 @@ impl TournamentActor {
 
     /// The seats each table of the round in play holds, by entrant.
     fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
-        let kind = self.state.settings.kind;
-        let mut held = Vec::new();
-        for (entrant, north_south) in [(table.ns, true), (table.ew, false)] {
-            let Some(e) = self.state.entrants.get(entrant as usize) else {
-                continue;
-            };
-            for (player, &seat) in e.players.iter().zip(kind.seats(north_south)) {
-                held.push(HeldSeat {
+        self.state
+            .settings
+            .kind
+            .places(table)
+            .into_iter()
+            .filter_map(|(entrant, index, seat, _)| {
+                let player = self
+                    .state
+                    .entrants
+                    .get(entrant as usize)?
+                    .players
+                    .get(index)?;
+                Some(HeldSeat {
                     seat,
                     player: player.player.clone(),
                     name: player.name.clone(),
-                });
-            }
-        }
-        held
+                })
+            })
+            .collect()
     }
 
     /// Creates the tables of the round in play that have no log yet (all of them at the round's

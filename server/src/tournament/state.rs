@@ -15,25 +15,52 @@ pub enum Kind {
     Pairs,
     /// Head to head: one player an entrant, two a table.
     Singles,
+    /// One player an entrant, four a table: partners change every round (the Berger rotation
+    /// of the first-round order, so nobody partners anyone twice while the field allows it),
+    /// each player's VP and MP their own.
+    Individual,
 }
 
 impl Kind {
     pub fn players(self) -> usize {
         match self {
             Kind::Pairs => 2,
-            Kind::Singles => 1,
+            Kind::Singles | Kind::Individual => 1,
         }
     }
 
-    /// Where an entrant's players sit: North-South (side 0) or East-West.
-    pub fn seats(self, north_south: bool) -> &'static [Seat] {
-        match (self, north_south) {
-            (Kind::Pairs, true) => &[Seat::North, Seat::South],
-            (Kind::Pairs, false) => &[Seat::East, Seat::West],
+    /// Who sits where at a round's table: (entrant, index of its player, seat, side).
+    pub fn places(self, table: &RoundTable) -> Vec<(u32, usize, Seat, usize)> {
+        match self {
+            Kind::Pairs => vec![
+                (table.ns, 0, Seat::North, 0),
+                (table.ns, 1, Seat::South, 0),
+                (table.ew, 0, Seat::East, 1),
+                (table.ew, 1, Seat::West, 1),
+            ],
             // Head to head the sides are South (side 0) and North.
-            (Kind::Singles, true) => &[Seat::South],
-            (Kind::Singles, false) => &[Seat::North],
+            Kind::Singles => vec![(table.ns, 0, Seat::South, 0), (table.ew, 0, Seat::North, 1)],
+            Kind::Individual => [
+                (Some(table.ns), Seat::North, 0),
+                (table.ns_partner, Seat::South, 0),
+                (Some(table.ew), Seat::East, 1),
+                (table.ew_partner, Seat::West, 1),
+            ]
+            .into_iter()
+            .filter_map(|(e, seat, side)| e.map(|e| (e, 0, seat, side)))
+            .collect(),
         }
+    }
+
+    /// The entrants of each side of a round's table.
+    pub fn sides(self, table: &RoundTable) -> [Vec<u32>; 2] {
+        let mut sides = [Vec::new(), Vec::new()];
+        for (entrant, _, _, side) in self.places(table) {
+            if !sides[side].contains(&entrant) {
+                sides[side].push(entrant);
+            }
+        }
+        sides
     }
 }
 
@@ -90,7 +117,7 @@ pub struct Settings {
 /// Why settings do not make a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
-    #[error("kind {0:?}: pairs or singles (individual and teams are not served yet)")]
+    #[error("kind {0:?}: pairs, individual or singles (teams are not served yet)")]
     Kind(String),
     #[error("movement {0:?}: mitchell, danish, modified_danish, round_robin or knockout")]
     Movement(String),
@@ -98,6 +125,8 @@ pub enum SettingsError {
     Rounds,
     #[error("a knock-out comes last: no other movement after it")]
     KnockoutLast,
+    #[error("an individual event has no knock-out (partners change every round)")]
+    IndividualKnockout,
     #[error("seating {0:?}: registration or draw")]
     Seating(String),
     #[error("at least 2 entrants")]
@@ -111,6 +140,7 @@ impl Settings {
         let kind = match wire.kind.as_str() {
             "pairs" => Kind::Pairs,
             "singles" => Kind::Singles,
+            "individual" => Kind::Individual,
             other => return Err(SettingsError::Kind(other.to_owned())),
         };
         let movements = wire
@@ -127,6 +157,9 @@ impl Settings {
         {
             return Err(SettingsError::KnockoutLast);
         }
+        if kind == Kind::Individual && movements.contains(&Movement::Knockout) {
+            return Err(SettingsError::IndividualKnockout);
+        }
         let draw = match wire.seating.as_deref() {
             None | Some("registration") => false,
             Some("draw") => true,
@@ -136,7 +169,7 @@ impl Settings {
             return Err(SettingsError::MaxEntrants);
         }
         let players = match kind {
-            Kind::Pairs => 4,
+            Kind::Pairs | Kind::Individual => 4,
             Kind::Singles => 2,
         };
         let table = config_from_wire(&WireSettings {
@@ -484,10 +517,12 @@ impl TournamentState {
         for round in self.rounds.iter().take(rounds) {
             for (table, result) in round.tables.iter().zip(&round.results) {
                 let Some(result) = result else { continue };
-                for (side, entrant) in [(0, table.ns), (1, table.ew)] {
+                for (side, entrants) in self.settings.kind.sides(table).into_iter().enumerate() {
                     let score = score_of(result, side);
-                    if let Some(i) = line(entrant) {
-                        changes.push((i, score, result.burraco[side], false));
+                    for entrant in entrants {
+                        if let Some(i) = line(entrant) {
+                            changes.push((i, score, result.burraco[side], false));
+                        }
                     }
                 }
             }

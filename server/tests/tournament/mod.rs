@@ -99,13 +99,15 @@ async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
                 }
             }
             assert_eq!(hands.as_array().map(Vec::len), Some(1), "one hand a match");
-            for (side, key) in [(0, "ns"), (1, "ew")] {
-                let entrant = table[key].as_u64().expect("entrant");
-                let margin = totals[side] - totals[1 - side];
-                let line = lines.get_mut(&entrant).expect("entrant");
-                line.vp += vp_for(margin);
-                line.mp += margin;
-                line.burraco += burraco[side];
+            // An individual event's partners score as their side does, each for themself.
+            for (side, keys) in [(0, ["ns", "ns_partner"]), (1, ["ew", "ew_partner"])] {
+                for entrant in keys.iter().filter_map(|k| table[*k].as_u64()) {
+                    let margin = totals[side] - totals[1 - side];
+                    let line = lines.get_mut(&entrant).expect("entrant");
+                    line.vp += vp_for(margin);
+                    line.mp += margin;
+                    line.burraco += burraco[side];
+                }
             }
         }
         // An adjustment counts from the standings after the round in play when it was made
@@ -347,6 +349,42 @@ async fn a_sit_and_go_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_on
             .is_some_and(|w| last.contains(&Some(w)))
     );
     assert_eq!(record["status"], "finished");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
+    let server = TestServer::start().await;
+    let mut options = options(server.addr, 8, "danish,danish,danish", 1);
+    options.settings.kind = "individual".into();
+    let summary = bots::run(&options).await.expect("the tournament finishes");
+    let record = get_json(
+        server.addr,
+        &format!("/api/tournaments/{}", summary.tournament),
+    )
+    .await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3);
+    let mut partners = std::collections::HashSet::new();
+    for round in rounds {
+        let mut seated = Vec::new();
+        for table in round["tables"].as_array().expect("tables") {
+            let at = |k: &str| table[k].as_u64().expect("a player");
+            let (n, e, s, w) = (at("ns"), at("ew"), at("ns_partner"), at("ew_partner"));
+            seated.extend([n, e, s, w]);
+            for pair in [(n.min(s), n.max(s)), (e.min(w), e.max(w))] {
+                assert!(partners.insert(pair), "partners twice: {pair:?}");
+            }
+        }
+        seated.sort_unstable();
+        assert_eq!(
+            seated,
+            (0..8).collect::<Vec<u64>>(),
+            "everyone plays every round"
+        );
+    }
+    let after = recompute(server.addr, &record).await;
+    assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
     server.stop().await;
 }
 
