@@ -350,3 +350,94 @@ impl TournamentActor {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use burraco_protocol::tournament_log::EntrantPlayer;
+    use burraco_protocol::wire::WireTournamentSettings;
+
+    use super::*;
+
+    fn registered(kind: &str, rounds: usize, entrants: u32) -> TournamentState {
+        let wire = WireTournamentSettings {
+            name: "t".into(),
+            kind: kind.into(),
+            rounds: vec!["danish".into(); rounds],
+            hands: 1,
+            preset: "fitab".into(),
+            ..WireTournamentSettings::default()
+        };
+        let created = TournamentEntry::Created {
+            settings: serde_json::to_string(&wire).expect("json"),
+            created_ms: 0,
+            director_hash: [0; 32],
+            seed: 1,
+        };
+        let mut state = TournamentState::created("T-0".into(), &created).expect("settings");
+        for entrant in 0..entrants {
+            let player = EntrantPlayer {
+                player: format!("p{entrant}"),
+                name: format!("n{entrant}"),
+            };
+            let entry = TournamentEntry::Registered {
+                entrant,
+                player,
+                bot: true,
+                code: None,
+                at_ms: 0,
+            };
+            state.apply(&entry).expect("registered");
+        }
+        state
+    }
+
+    #[test]
+    fn individual_partners_never_repeat_in_n_minus_1_rounds() {
+        let mut state = registered("individual", 7, 8);
+        let mut partners = std::collections::HashSet::new();
+        for round in 1..=7 {
+            let tables = individual_next(&state).expect("8 players");
+            assert_eq!(tables.len(), 2);
+            let mut seated: Vec<u32> = tables.iter().flatten().copied().collect();
+            seated.sort_unstable();
+            assert_eq!(seated, (0..8).collect::<Vec<u32>>());
+            for [n, e, s, w] in &tables {
+                assert!(partners.insert((*n.min(s), *n.max(s))), "round {round}");
+                assert!(partners.insert((*e.min(w), *e.max(w))), "round {round}");
+            }
+            let entry = TournamentEntry::RoundStarted {
+                round,
+                movement: "danish".into(),
+                tables: Vec::new(),
+                bye: None,
+                bracket: Vec::new(),
+                at_ms: 0,
+            };
+            state.apply(&entry).expect("round");
+        }
+        assert_eq!(partners.len(), 28, "everyone partnered everyone once");
+        assert!(individual_next(&registered("individual", 1, 6)).is_none());
+    }
+
+    #[test]
+    fn a_bracket_of_five_gives_the_top_three_seeds_byes() {
+        assert_eq!(
+            seeded_bracket(&[10, 11, 12, 13, 14]),
+            [
+                Some(10),
+                None,
+                Some(13),
+                Some(14),
+                Some(11),
+                None,
+                Some(12),
+                None
+            ]
+        );
+        assert_eq!(seeded_bracket(&[1, 2]), [Some(1), Some(2)]);
+        // Eight: 1 v 8, 4 v 5, 2 v 7, 3 v 6; seeds 1 and 2 in different halves.
+        let eight: Vec<Entrant> = (1..=8).collect();
+        let places: Vec<u32> = seeded_bracket(&eight).into_iter().flatten().collect();
+        assert_eq!(places, [1, 8, 4, 5, 2, 7, 3, 6]);
+    }
+}
