@@ -51,7 +51,7 @@ struct TournamentArgs {
     /// fitab | feburit | fedibur.
     #[arg(long, default_value = "fitab")]
     preset: String,
-    /// Duplicate boards (not served yet: refused).
+    /// Duplicate boards: every table of a round deals the same hands.
     #[arg(long)]
     duplicate: bool,
     /// random | greedy | expert | search (or L0..L3).
@@ -211,9 +211,6 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
 }
 
 fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
-    if args.duplicate {
-        bail!("duplicate boards are not served yet");
-    }
     let options = burraco_bot::tournament::TournamentOptions {
         url: args.url.clone(),
         entrants: args.entrants,
@@ -231,6 +228,7 @@ fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
             seating: Some(args.seating.clone()),
             start_when_full: Some(args.sit_and_go),
             clocks: None,
+            duplicate: Some(args.duplicate),
         },
         level: level(&args.strategy)?,
         seed: args.seed,

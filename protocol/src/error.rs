@@ -81,11 +81,14 @@ pub enum ErrorCode {
     RoundInPlay,
     /// A request of a newer minor version than the connection's hello said (a 1.0 client asking for a 1.1 request).
     NeedsMinor,
+    /// Watching a duplicate-board table while its round is in play (the same deals are still
+    /// being played at other tables).
+    DuplicateInPlay,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 33] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -119,6 +122,7 @@ impl ErrorCode {
         ErrorCode::NotDirector,
         ErrorCode::RoundInPlay,
         ErrorCode::NeedsMinor,
+        ErrorCode::DuplicateInPlay,
     ];
 
     /// The code as written on the wire.
@@ -158,6 +162,7 @@ impl ErrorCode {
             NotDirector => "not_director",
             RoundInPlay => "round_in_play",
             NeedsMinor => "needs_minor",
+            DuplicateInPlay => "duplicate_in_play",
         }
     }
 

@@ -12,7 +12,8 @@
 //!   (`EndRequested`), a single byte that never decodes as a hand's record;
 //! - 6 `Finished` and 7 `Cancelled` read as a match's end and a table's closing: the log leaves
 //!   play;
-//! - 8 and later are no kind the store knows: ignored. New variants go there, at the end.
+//! - 8 reads as a table's duplicate boards, ignored by the store; 9 and later are no kind it
+//!   knows: ignored. New variants go there, at the end (a test checks every variant's reading).
 //!
 //! A test pins this layout. Version rule as for tables: variants only at the end, fields never
 //! change; a reader refuses a variant it does not know.
@@ -62,6 +63,9 @@ pub enum TournamentEntry {
         tables: Vec<RoundTable>,
         bye: Option<u32>,
         bracket: Vec<Option<u32>>,
+        /// Duplicate boards: every table of the round deals these (secret until the round is
+        /// over; the record shows their commitments before).
+        boards: Option<RoundBoards>,
         at_ms: i64,
     },
     /// A table's match ended and was scored (read from the table's log).
@@ -111,6 +115,14 @@ pub struct RoundTable {
     pub ew_partner: Option<u32>,
 }
 
+/// A round's duplicate boards: hand k of every table is dealt from `seeds[k - 1]`, the first
+/// dealer `first_dealer` (a seat index).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundBoards {
+    pub seeds: Vec<[u8; 32]>,
+    pub first_dealer: u8,
+}
+
 /// A table's match as the tournament scored it; index 0 is the North-South entrant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchOutcome {
@@ -122,6 +134,8 @@ pub struct MatchOutcome {
     pub burraco: [i32; 2],
     /// The hands played: the table's hand records 1..=hands.
     pub hands: u32,
+    /// Each hand's totals, by side (duplicate boards compare them across tables).
+    pub hand_totals: Vec<[i32; 2]>,
 }
 
 impl TournamentEntry {
@@ -181,6 +195,10 @@ mod tests {
                 }],
                 bye: Some(2),
                 bracket: vec![Some(0), None, Some(1), Some(2)],
+                boards: Some(RoundBoards {
+                    seeds: vec![[9; 32]],
+                    first_dealer: 1,
+                }),
                 at_ms: 4,
             },
             TournamentEntry::MatchFinished {
@@ -192,6 +210,7 @@ mod tests {
                     vp: [17, 3],
                     burraco: [400, 0],
                     hands: 2,
+                    hand_totals: vec![[900, 200], [300, 100]],
                 },
             },
             TournamentEntry::EndRequested,

@@ -750,6 +750,9 @@ pub struct WireTournamentSettings {
     pub start_when_full: Option<bool>,
     /// The tables' clocks (`"federation"`, `"relaxed"`, `"off"`; the preset's by default).
     pub clocks: Option<String>,
+    /// Duplicate boards: every table of a round plays the same deals from the same first dealer;
+    /// their commitments are published when the round starts, their seeds once it is over.
+    pub duplicate: Option<bool>,
 }
 
 /// One entrant's line in a tournament's standings (1.1).

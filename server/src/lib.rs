@@ -292,12 +292,15 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
         .into_response()
 }
 
+// Both leave out the hand records of duplicate boards still being played at other tables.
 async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    json_or_500(shared.store.table_records(id).await)
+    let records = shared.store.table_records(id).await;
+    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
-    json_or_500(shared.store.player_records(name).await)
+    let records = shared.store.player_records(name).await;
+    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
 }
 
 fn json_or_500(result: Result<String, store::StoreError>) -> Response {

@@ -120,6 +120,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
                 seating: Some("draw".into()),
                 start_when_full: Some(false),
                 clocks: None,
+                duplicate: Some(true),
             }),
         },
         RegisterTournament {

@@ -13,6 +13,21 @@ use super::{SeatSlot, TableActor, TableHandle, spawn};
 use crate::Shared;
 use crate::log::LogError;
 
+/// Duplicate boards: the seeds of the match's hands, in order, and its first dealer.
+#[derive(Debug, Clone)]
+pub struct Boards {
+    pub seeds: Vec<[u8; 32]>,
+    pub first_dealer: Seat,
+}
+
+impl TableActor {
+    /// The board seed of hand `number` (from 1), if the table plays duplicate boards.
+    pub(super) fn board_seed(&self, number: u32) -> Option<[u8; 32]> {
+        let index = usize::try_from(number).ok()?.checked_sub(1)?;
+        self.boards.as_ref()?.seeds.get(index).copied()
+    }
+}
+
 /// A player a seat is held for.
 #[derive(Debug, Clone)]
 pub struct HeldSeat {
@@ -29,6 +44,7 @@ pub async fn create_held(
     id: String,
     config: Config,
     held: Vec<HeldSeat>,
+    boards: Option<Boards>,
 ) -> Result<TableHandle, LogError> {
     let mut entries = vec![TableEntry::Created {
         settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
@@ -37,6 +53,12 @@ pub async fn create_held(
         bots: None,
         created_ms: crate::unix_ms(),
     }];
+    if let Some(b) = &boards {
+        entries.push(TableEntry::Boards {
+            seeds: b.seeds.clone(),
+            first_dealer: b.first_dealer.index() as u8,
+        });
+    }
     for h in &held {
         entries.push(TableEntry::Seat {
             seat: h.seat.index() as u8,
@@ -51,6 +73,7 @@ pub async fn create_held(
     let log_len = shared.log.append(&id, 0, encoded).await?;
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, false);
     actor.log_len = log_len;
+    actor.boards = boards;
     for h in held {
         shared.directory.seat_player(&h.player, &actor.id, h.seat);
         actor.seats[h.seat.index()] = Some(SeatSlot {

@@ -50,7 +50,7 @@ use hand_log::HandLog;
 use replay_buffer::ReplayBuffer;
 
 pub use handle::{Command, Request, TableHandle, TableInfo, Unavailable};
-pub use held_seats::{HeldSeat, create_held};
+pub use held_seats::{Boards, HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
 /// After a restart the numbering jumps by this much, so no number a client saw before the crash
@@ -130,6 +130,9 @@ struct TableActor {
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
+    /// Duplicate boards (a tournament's round): the deals and first dealer, fixed; their seeds
+    /// never revealed by the table.
+    boards: Option<Boards>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -238,6 +241,7 @@ impl TableActor {
             pending_time_out: false,
             linger_until: None,
             staged: None,
+            boards: None,
             shared,
         };
         (actor, handle)

@@ -29,7 +29,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{EntrantPlayer, TOURNAMENT_PREFIX, TournamentEntry};
+use burraco_protocol::tournament_log::{
+    EntrantPlayer, RoundBoards, TOURNAMENT_PREFIX, TournamentEntry,
+};
 use burraco_protocol::wire::{ServerMessage, WireTournamentSettings};
 use dashmap::DashMap;
 use tokio::sync::{mpsc, oneshot};
@@ -137,6 +139,9 @@ impl TournamentHandle {
 pub struct Tournaments {
     handles: DashMap<String, TournamentHandle>,
     players: DashMap<String, Outbox>,
+    /// The commitments of the duplicate boards of rounds in play: their hand records (played at
+    /// one table, still to be played at another) are served by no route until the round ends.
+    embargo: DashMap<String, ()>,
 }
 
 impl Tournaments {
@@ -160,6 +165,34 @@ impl Tournaments {
     /// Connection `conn` of `player` closed (a newer one stays listed).
     pub fn disconnected(&self, player: &str, conn: u64) {
         self.players.remove_if(player, |_, out| out.id() == conn);
+    }
+
+    /// Hand records (a JSON array, as the store serves them) without those of duplicate boards
+    /// still in play.
+    pub fn without_embargoed(&self, records: String) -> String {
+        if self.embargo.is_empty() {
+            return records;
+        }
+        let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
+            return records;
+        };
+        list.retain(|r| {
+            r["commitment"]
+                .as_str()
+                .is_none_or(|c| !self.embargo.contains_key(c))
+        });
+        serde_json::Value::from(list).to_string()
+    }
+
+    fn set_embargo(&self, boards: &RoundBoards, on: bool) {
+        for seed in &boards.seeds {
+            let commitment = burraco_rules::Seed(*seed).commitment_hex();
+            if on {
+                self.embargo.insert(commitment, ());
+            } else {
+                self.embargo.remove(&commitment);
+            }
+        }
     }
 
     /// Sends a 1.1 message to `player`'s listed connection, if any.
@@ -367,8 +400,21 @@ impl TournamentActor {
                 self.stopping = true;
             }
         }
+        self.embargo_boards();
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary_of(&self.state);
         Ok(())
+    }
+
+    /// Keeps the boards of the round in play out of every hand-record route, and lets out those
+    /// of finished rounds.
+    fn embargo_boards(&self) {
+        for round in &self.state.rounds {
+            if let Some(boards) = &round.boards {
+                self.shared
+                    .tournaments
+                    .set_embargo(boards, !round.is_complete());
+            }
+        }
     }
 
     /// Tells every registered player where the tournament stands (and their table).

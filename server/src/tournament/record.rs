@@ -5,10 +5,11 @@
 
 use burraco_protocol::tournament_log::TournamentEntry;
 use burraco_protocol::wire::{ServerMessage, WireSeat, WireStanding};
-use burraco_rules::tournament::{Standing, bye_score};
+use burraco_rules::Seed;
+use burraco_rules::tournament::{Standing, bye_score, matchpoints};
 use serde_json::{Value, json};
 
-use super::state::{TournamentState, score_of};
+use super::state::{Round, TournamentState, score_of};
 use crate::log::Entry;
 
 /// A tournament's log read back: its record as JSON, `None` when the log is not a tournament's.
@@ -98,9 +99,23 @@ pub fn record(state: &TournamentState) -> Value {
                     })
                 })
                 .collect();
+            let matchpoints = duplicate_matchpoints(r);
+            let tables: Vec<Value> = tables
+                .into_iter()
+                .zip(matchpoints)
+                .map(|(mut table, mp)| {
+                    if let (Some(mp), Some(result)) = (mp, table.get_mut("result")) {
+                        if let Some(result) = result.as_object_mut() {
+                            result.insert("matchpoints".into(), json!(mp));
+                        }
+                    }
+                    table
+                })
+                .collect();
             json!({
                 "round": r.number,
                 "movement": r.movement,
+                "boards": boards_json(r),
                 "tables": tables,
                 "bye": r.bye,
                 "bracket": if r.bracket.is_empty() { Value::Null } else { json!(r.bracket) },
@@ -135,6 +150,62 @@ pub fn record(state: &TournamentState) -> Value {
         "standings": standings_json(state, state.complete_rounds()),
         "knockout_winner": state.knockout_winner(),
     })
+}
+
+/// A round's duplicate boards: each hand's commitment from the start, its seed once every table
+/// of the round has finished (`null` before, and without duplicate boards).
+fn boards_json(round: &Round) -> Value {
+    let Some(boards) = &round.boards else {
+        return Value::Null;
+    };
+    let revealed = round.is_complete();
+    let first_dealer = burraco_protocol::log::seat_of(boards.first_dealer)
+        .map(|s| s.code())
+        .unwrap_or_default();
+    let hands: Vec<Value> = boards
+        .seeds
+        .iter()
+        .enumerate()
+        .map(|(i, seed)| {
+            let seed = Seed(*seed);
+            json!({
+                "hand": i + 1,
+                "commitment": seed.commitment_hex(),
+                "seed": revealed.then(|| seed.to_hex()),
+            })
+        })
+        .collect();
+    json!({"first_dealer": first_dealer, "hands": hands})
+}
+
+/// Duplicate matchpoints of each table of a complete round, North-South then East-West: on each
+/// board, 2 per table whose same side scored less, 1 per equal one (RULES.md section 11), summed
+/// over the boards. `None` per table without duplicate boards or before the round's end.
+fn duplicate_matchpoints(round: &Round) -> Vec<Option<[u32; 2]>> {
+    if round.boards.is_none() || !round.is_complete() {
+        return vec![None; round.tables.len()];
+    }
+    let boards = round.boards.as_ref().map_or(0, |b| b.seeds.len());
+    let mut sums = vec![[0u32; 2]; round.tables.len()];
+    for board in 0..boards {
+        for side in 0..2 {
+            // Each table's result for this side on this board: its total minus the other's.
+            let played: Vec<(usize, i32)> = round
+                .results
+                .iter()
+                .enumerate()
+                .filter_map(|(i, r)| {
+                    let t = r.as_ref()?.hand_totals.get(board)?;
+                    Some((i, t[side] - t[1 - side]))
+                })
+                .collect();
+            let results: Vec<i32> = played.iter().map(|(_, r)| *r).collect();
+            for ((i, _), mp) in played.iter().zip(matchpoints(&results)) {
+                sums[*i][side] += mp;
+            }
+        }
+    }
+    sums.into_iter().map(Some).collect()
 }
 
 /// What `player` is told when the tournament changes: the standings after the last complete

@@ -35,6 +35,7 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
 impl TournamentActor {
     /// At the actor's start: whatever the log left half done is finished.
     pub(super) async fn resume(&mut self) {
+        self.embargo_boards();
         if self.state.finished || !self.state.started() {
             return;
         }

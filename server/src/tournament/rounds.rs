@@ -5,7 +5,7 @@
 //! starts (or the tournament finishes).
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{RoundTable, TournamentEntry};
+use burraco_protocol::tournament_log::{RoundBoards, RoundTable, TournamentEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::tournament::{
     self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
@@ -204,12 +204,24 @@ impl TournamentActor {
                 .collect();
             (tables, round.bye.map(|b| b as u32))
         };
+        // Duplicate boards: drawn now, logged (secret) with the round, dealt at every table.
+        let boards = self.state.settings.duplicate.then(|| {
+            let seats = self.state.settings.players().seats();
+            let first = seats[usize::from(crate::random_bytes::<1>()[0]) % seats.len()];
+            RoundBoards {
+                seeds: (0..self.state.settings.hands)
+                    .map(|_| crate::random_bytes::<32>())
+                    .collect(),
+                first_dealer: first.index() as u8,
+            }
+        });
         self.log(vec![TournamentEntry::RoundStarted {
             round: number,
             movement: movement.code().to_owned(),
             tables,
             bye,
             bracket,
+            boards,
             at_ms: crate::unix_ms(),
         }])
         .await?;
@@ -250,6 +262,12 @@ impl TournamentActor {
             return;
         };
         let config = self.state.settings.table;
+        let boards = round.boards.as_ref().and_then(|b| {
+            Some(table::Boards {
+                seeds: b.seeds.clone(),
+                first_dealer: burraco_protocol::log::seat_of(b.first_dealer).ok()?,
+            })
+        });
         for (table, result) in round.tables.iter().zip(&round.results) {
             if result.is_some() {
                 continue;
@@ -263,8 +281,14 @@ impl TournamentActor {
                 }
             }
             let held = self.held_seats(table);
-            if let Err(e) =
-                table::create_held(&self.shared, table.table.clone(), config, held).await
+            if let Err(e) = table::create_held(
+                &self.shared,
+                table.table.clone(),
+                config,
+                held,
+                boards.clone(),
+            )
+            .await
             {
                 tracing::error!(table = %table.table, "cannot create the round's table: {e}");
             }
@@ -411,6 +435,7 @@ mod tests {
                 tables: Vec::new(),
                 bye: None,
                 bracket: Vec::new(),
+                boards: None,
                 at_ms: 0,
             };
             state.apply(&entry).expect("round");

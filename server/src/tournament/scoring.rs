@@ -14,6 +14,7 @@ use crate::log::Entry;
 pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
     let mut burraco = [0i32; 2];
     let mut hands = 0u32;
+    let mut hand_totals = Vec::new();
     for bytes in entries {
         match TableEntry::decode(bytes).ok()? {
             TableEntry::HandFinished { hand, record, .. } => {
@@ -21,6 +22,14 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
                 let Ok(record) = HandRecord::from_json(&record) else {
                     continue;
                 };
+                let totals: Vec<i32> = record
+                    .outcome
+                    .iter()
+                    .flat_map(|o| o.score.iter().map(|s| s.total))
+                    .collect();
+                if let [ns, ew, ..] = totals[..] {
+                    hand_totals.push([ns, ew]);
+                }
                 // One score per side, North-South (head to head: South) first.
                 for (side, score) in record
                     .outcome
@@ -46,6 +55,7 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
                     vp: vp.map(|v| v.clamp(0, 20) as u8),
                     burraco,
                     hands,
+                    hand_totals,
                 });
             }
             TableEntry::Closed => {
@@ -55,6 +65,7 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
                     vp: [0, 0],
                     burraco: [0, 0],
                     hands,
+                    hand_totals,
                 });
             }
             _ => {}

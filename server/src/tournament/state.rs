@@ -3,7 +3,9 @@
 //! entries say and nothing else.
 
 use burraco_protocol::convert::config_from_wire;
-use burraco_protocol::tournament_log::{EntrantPlayer, MatchOutcome, RoundTable, TournamentEntry};
+use burraco_protocol::tournament_log::{
+    EntrantPlayer, MatchOutcome, RoundBoards, RoundTable, TournamentEntry,
+};
 use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
 use burraco_rules::tournament::{MatchFormat, MatchScore, Standing, bye_score, standings};
 use burraco_rules::{Config, Players, Preset, Seat};
@@ -110,6 +112,7 @@ pub struct Settings {
     pub max_entrants: Option<u32>,
     pub draw: bool,
     pub start_when_full: bool,
+    pub duplicate: bool,
     /// Every table's settings.
     pub table: Config,
 }
@@ -191,6 +194,7 @@ impl Settings {
             max_entrants: wire.max_entrants,
             draw,
             start_when_full: wire.start_when_full.unwrap_or(false) && wire.max_entrants.is_some(),
+            duplicate: wire.duplicate.unwrap_or(false),
             table,
         })
     }
@@ -241,6 +245,8 @@ pub struct Round {
     pub bye: Option<u32>,
     /// A knock-out round's bracket (see `TournamentEntry::RoundStarted`); empty otherwise.
     pub bracket: Vec<Option<u32>>,
+    /// Duplicate boards (secret until the round is complete).
+    pub boards: Option<RoundBoards>,
 }
 
 impl Round {
@@ -400,6 +406,7 @@ impl TournamentState {
                 tables,
                 bye,
                 bracket,
+                boards,
                 ..
             } => self.rounds.push(Round {
                 number: *round,
@@ -408,6 +415,7 @@ impl TournamentState {
                 results: vec![None; tables.len()],
                 bye: *bye,
                 bracket: bracket.clone(),
+                boards: boards.clone(),
             }),
             TournamentEntry::MatchFinished {
                 round,

@@ -23,6 +23,7 @@ fn settings(entrants: u32, rounds: &str, hands: u8) -> WireTournamentSettings {
         seating: Some("registration".into()),
         start_when_full: Some(false),
         clocks: Some("off".into()),
+        duplicate: None,
     }
 }
 
@@ -98,7 +99,11 @@ async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
                         .sum::<i32>();
                 }
             }
-            assert_eq!(hands.as_array().map(Vec::len), Some(1), "one hand a match");
+            assert_eq!(
+                hands.as_array().map(Vec::len),
+                record["settings"]["hands"].as_u64().map(|h| h as usize),
+                "every hand of the match"
+            );
             // An individual event's partners score as their side does, each for themself.
             for (side, keys) in [(0, ["ns", "ns_partner"]), (1, ["ew", "ew_partner"])] {
                 for entrant in keys.iter().filter_map(|k| table[*k].as_u64()) {
@@ -385,6 +390,105 @@ async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
     }
     let after = recompute(server.addr, &record).await;
     assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn duplicate_boards_are_dealt_at_every_table_and_revealed_only_after_the_round() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let mut options = options(addr, 8, "mitchell,mitchell", 2);
+    options.settings.duplicate = Some(true);
+    let run = tokio::spawn(async move { bots::run(&options).await });
+    // While it runs: no seed of a round in play in the tournament's record, and no hand record
+    // of its tables served (nor, ever, a seed in a duplicate table's hand record).
+    let mut looked = 0;
+    while !run.is_finished() {
+        let list = get_json(addr, "/api/tournaments").await;
+        if let Some(id) = list[0]["tournament"].as_str() {
+            let record = get_json(addr, &format!("/api/tournaments/{id}")).await;
+            for round in record["rounds"].as_array().expect("rounds") {
+                if round["complete"] == false {
+                    for hand in round["boards"]["hands"].as_array().expect("boards") {
+                        assert!(hand["seed"].is_null(), "revealed early: {round}");
+                        looked += 1;
+                    }
+                }
+                // A table's hand records are served once every table played the boards: any
+                // record seen means the round was complete by then (read again after).
+                let number = round["round"].as_u64().expect("number");
+                for table in round["tables"].as_array().expect("tables") {
+                    let path = table["hand_records"].as_str().expect("address");
+                    let hands = get_json(addr, path).await;
+                    for hand in hands.as_array().expect("records") {
+                        assert!(hand["seed"].is_null(), "a seed in {hand}");
+                    }
+                    if hands.as_array().is_some_and(|h| !h.is_empty()) {
+                        let again = get_json(addr, &format!("/api/tournaments/{id}")).await;
+                        let round = &again["rounds"][number as usize - 1];
+                        assert_eq!(round["complete"], true, "records served mid-round");
+                    }
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(looked > 0, "the record was read while a round was in play");
+    let summary = run.await.expect("task").expect("the tournament finishes");
+    let record = get_json(addr, &format!("/api/tournaments/{}", summary.tournament)).await;
+    for round in record["rounds"].as_array().expect("rounds") {
+        let boards = &round["boards"];
+        let first_dealer = boards["first_dealer"].as_str().expect("a first dealer");
+        let hands = boards["hands"].as_array().expect("boards");
+        assert_eq!(hands.len(), 2);
+        for hand in hands {
+            // Revealed now, and it is what was committed to.
+            let seed =
+                burraco_rules::Seed::from_hex(hand["seed"].as_str().expect("a seed")).expect("hex");
+            assert_eq!(
+                seed.commitment_hex(),
+                hand["commitment"].as_str().expect("hex")
+            );
+        }
+        // Every table dealt those boards, from the same first dealer.
+        let tables = round["tables"].as_array().expect("tables");
+        let mut results: Vec<[Vec<i64>; 2]> = Vec::new();
+        for table in tables {
+            let records = get_json(addr, table["hand_records"].as_str().expect("address")).await;
+            let records = records.as_array().expect("records");
+            assert_eq!(records[0]["dealer"], first_dealer);
+            let mut sides = [Vec::new(), Vec::new()];
+            for (k, r) in records.iter().enumerate() {
+                assert_eq!(r["commitment"], hands[k]["commitment"], "board {}", k + 1);
+                let total = |s: usize| r["outcome"]["score"][s]["total"].as_i64().expect("total");
+                sides[0].push(total(0) - total(1));
+                sides[1].push(total(1) - total(0));
+            }
+            results.push(sides);
+        }
+        // Matchpoints, written here: on each board, 2 per table whose same side did worse,
+        // 1 per equal one.
+        for (i, table) in tables.iter().enumerate() {
+            for side in 0..2 {
+                let mut mp = 0;
+                for board in 0..2 {
+                    let mine = results[i][side][board];
+                    for (j, other) in results.iter().enumerate() {
+                        if j != i {
+                            mp += match mine.cmp(&other[side][board]) {
+                                std::cmp::Ordering::Greater => 2,
+                                std::cmp::Ordering::Equal => 1,
+                                std::cmp::Ordering::Less => 0,
+                            };
+                        }
+                    }
+                }
+                assert_eq!(table["result"]["matchpoints"][side], mp, "{table}");
+            }
+        }
+    }
+    let after = recompute(addr, &record).await;
+    assert_same_standings(&standings_of(&record["standings"]), &after[1], "final");
     server.stop().await;
 }
 
