@@ -1,5 +1,6 @@
 //! `burraco-bot tournament` (the binary) against a real server started in-process: it creates a
-//! tournament, registers its bot entrants, plays it to its end and writes the JSON summary.
+//! tournament (duplicate boards), registers its bot entrants, plays it to its end and writes the
+//! JSON summary.
 
 use crate::common::TestServer;
 
@@ -29,6 +30,7 @@ async fn the_tournament_command_plays_an_event_and_writes_its_standings() {
             "--timeout",
             "60",
         ])
+        .arg("--duplicate")
         .arg("--json")
         .arg(&json)
         .stdout(std::process::Stdio::null())

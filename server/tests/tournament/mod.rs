@@ -493,6 +493,42 @@ async fn duplicate_boards_are_dealt_at_every_table_and_revealed_only_after_the_r
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_duplicate_table_is_not_watched_before_its_match_ends() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut settings = settings(2, "danish", 1);
+    settings.kind = "singles".into();
+    settings.duplicate = Some(true);
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    register_on_1_1(server.addr, "anna", &tournament).await;
+    register_on_1_1(server.addr, "bruno", &tournament).await;
+    let t = tournament.clone();
+    bots::request(&url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: token,
+    })
+    .await
+    .expect("the round starts");
+    let record = get_json(server.addr, &format!("/api/tournaments/{tournament}")).await;
+    let table = record["rounds"][0]["tables"][0]["table"]
+        .as_str()
+        .expect("a table")
+        .to_owned();
+    assert!(record["rounds"][0]["boards"]["hands"][0]["seed"].is_null());
+    // Nobody has come: the table waits, its board unplayed, and nobody may watch it.
+    let mut watcher = server.client("watcher").await;
+    let reply = watcher
+        .request(|id| ClientMessage::Spectate { id, table })
+        .await;
+    assert!(
+        matches!(&reply, ServerMessage::Error { code, .. } if code == "duplicate_in_play"),
+        "{reply:?}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_director_adjustment_is_in_the_record_and_the_standings() {
     let server = TestServer::start().await;
     let summary = bots::run(&options(server.addr, 4, "round_robin", 1))
