@@ -23,6 +23,7 @@ pub mod seat;
 pub mod session;
 pub mod stats;
 pub mod strategy;
+pub mod tournament;
 
 pub use seat::{SeatBot, knowledge_from_snapshot};
 pub use session::{SeatRequest, Session, SessionStats, Thinking, Thought};

@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use burraco_bot::arena::{ArenaConfig, ArenaReport, duplicate};
 use burraco_bot::client::{self, ClientOptions};
 use burraco_bot::{Level, SearchBudget, SeatRequest, Session};
-use burraco_protocol::wire::WireSettings;
+use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
 use burraco_rules::{Config, Preset, TableSettings};
 use clap::{Args, Parser, Subcommand};
 
@@ -26,6 +26,51 @@ struct Cli {
 enum Command {
     /// Duplicate matches between strategies, in-process.
     Arena(ArenaArgs),
+    /// Create a tournament at a server, register bot entrants, play it to its end (protocol 1.1).
+    Tournament(TournamentArgs),
+}
+
+#[derive(Debug, Args)]
+struct TournamentArgs {
+    /// Server WebSocket URL.
+    #[arg(long, env = "BURRACO_URL", default_value = "ws://127.0.0.1:8080/ws")]
+    url: String,
+    /// Entrants to register (pairs: two bot players each).
+    #[arg(long, default_value_t = 8)]
+    entrants: u32,
+    /// pairs | individual | singles.
+    #[arg(long, default_value = "pairs")]
+    kind: String,
+    /// One movement per round: mitchell, danish, modified_danish, round_robin; or knockout
+    /// (last: a bracket to the end).
+    #[arg(long, default_value = "mitchell,danish")]
+    rounds: String,
+    /// Hands per match.
+    #[arg(long, default_value_t = 2)]
+    hands: u8,
+    /// fitab | feburit | fedibur.
+    #[arg(long, default_value = "fitab")]
+    preset: String,
+    /// Duplicate boards: every table of a round deals the same hands.
+    #[arg(long)]
+    duplicate: bool,
+    /// random | greedy | expert | search (or L0..L3).
+    #[arg(long, default_value = "greedy")]
+    strategy: String,
+    /// A Sit&Go: the first round starts when the list is full (no director's start).
+    #[arg(long)]
+    sit_and_go: bool,
+    /// First-round seating: registration or draw.
+    #[arg(long, default_value = "registration")]
+    seating: String,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write `{"tournament": id, "standings": [...]}` here.
+    #[arg(long)]
+    json: Option<std::path::PathBuf>,
+    /// Give up after this many seconds.
+    #[arg(long, default_value_t = 3600)]
+    timeout: u64,
 }
 
 #[derive(Debug, Args)]
@@ -106,6 +151,7 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Some(Command::Arena(args)) => arena(args),
+        Some(Command::Tournament(args)) => tournament(args),
         None => play(cli.play),
     }
 }
@@ -160,6 +206,56 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
     }
     if args.check && !all_significant {
         bail!("not every A beat its B with 95% confidence");
+    }
+    Ok(())
+}
+
+fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
+    let options = burraco_bot::tournament::TournamentOptions {
+        url: args.url.clone(),
+        entrants: args.entrants,
+        settings: WireTournamentSettings {
+            name: format!("bots, {} entrants", args.entrants),
+            kind: args.kind.clone(),
+            rounds: args
+                .rounds
+                .split(',')
+                .map(|r| r.trim().to_owned())
+                .collect(),
+            hands: args.hands,
+            preset: args.preset.clone(),
+            max_entrants: Some(args.entrants),
+            seating: Some(args.seating.clone()),
+            start_when_full: Some(args.sit_and_go),
+            clocks: None,
+            duplicate: Some(args.duplicate),
+        },
+        level: level(&args.strategy)?,
+        seed: args.seed,
+        deadline: Duration::from_secs(args.timeout),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let summary = runtime
+        .block_on(burraco_bot::tournament::run(&options))
+        .context("the tournament did not finish")?;
+    let json = summary.to_json();
+    match &args.json {
+        Some(path) => std::fs::write(path, format!("{json}\n"))
+            .with_context(|| format!("writing {}", path.display()))?,
+        None => println!("{json}"),
+    }
+    for s in &summary.standings {
+        println!(
+            "{:>3}. entrant {:>3} {:<24} {:>4} VP {:>6} MP {:>5} burraco",
+            s.rank,
+            s.entrant,
+            s.names.join(" & "),
+            s.vp,
+            s.mp,
+            s.burraco
+        );
     }
     Ok(())
 }

@@ -2,6 +2,8 @@
 
 mod arena;
 mod server;
+/// `burraco-bot tournament` plays an event at a real server and writes its standings.
+mod tournament;
 mod wire;
 
 /// Shared by the modules.

@@ -67,11 +67,28 @@ pub enum ErrorCode {
     ShuttingDown,
     /// The server could not save something; the request had no effect.
     InternalError,
+    /// No tournament has that id.
+    UnknownTournament,
+    /// The tournament's entry list is closed (started, full, or its partner code is spent).
+    RegistrationClosed,
+    /// The player is already registered in this tournament.
+    AlreadyRegistered,
+    /// The player is not registered in this tournament.
+    NotRegistered,
+    /// The director token does not match the tournament's.
+    NotDirector,
+    /// A round is in play, or the tournament is over, or too few entrants: the director's request waits.
+    RoundInPlay,
+    /// A request of a newer minor version than the connection's hello said (a 1.0 client asking for a 1.1 request).
+    NeedsMinor,
+    /// Watching a duplicate-board table while its round is in play (the same deals are still
+    /// being played at other tables).
+    DuplicateInPlay,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 26] = [
+    pub const ALL: [ErrorCode; 34] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -98,6 +115,14 @@ impl ErrorCode {
         ErrorCode::TableBusy,
         ErrorCode::ShuttingDown,
         ErrorCode::InternalError,
+        ErrorCode::UnknownTournament,
+        ErrorCode::RegistrationClosed,
+        ErrorCode::AlreadyRegistered,
+        ErrorCode::NotRegistered,
+        ErrorCode::NotDirector,
+        ErrorCode::RoundInPlay,
+        ErrorCode::NeedsMinor,
+        ErrorCode::DuplicateInPlay,
     ];
 
     /// The code as written on the wire.
@@ -130,6 +155,14 @@ impl ErrorCode {
             TableBusy => "table_busy",
             ShuttingDown => "shutting_down",
             InternalError => "internal_error",
+            UnknownTournament => "unknown_tournament",
+            RegistrationClosed => "registration_closed",
+            AlreadyRegistered => "already_registered",
+            NotRegistered => "not_registered",
+            NotDirector => "not_director",
+            RoundInPlay => "round_in_play",
+            NeedsMinor => "needs_minor",
+            DuplicateInPlay => "duplicate_in_play",
         }
     }
 

@@ -17,6 +17,7 @@ pub mod convert;
 pub mod error;
 pub mod log;
 pub mod record;
+pub mod tournament_log;
 pub mod wire;
 
 pub use error::ErrorCode;

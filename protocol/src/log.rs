@@ -62,6 +62,14 @@ pub enum TableEntry {
     MatchFinished { result: String },
     /// The table closed before its match ended (everyone left a waiting table). No longer in play.
     Closed,
+    /// Duplicate boards, fixed before the match (a tournament's round): hand k is dealt from
+    /// `seeds[k - 1]` (past them, from fresh seeds), the first dealer is `first_dealer`, and the
+    /// seeds are revealed neither in `hand_ended` nor in the hand records: the tournament reveals
+    /// them once every table of the round has played them.
+    Boards {
+        seeds: Vec<[u8; 32]>,
+        first_dealer: u8,
+    },
 }
 
 /// The most events one input can publish (a closing discard: the discard, the pozzetto, the turn,
@@ -117,11 +125,12 @@ pub enum EntryKind {
     HandFinished,
     MatchFinished,
     Closed,
+    Boards,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 8] = [
+    const ALL: [EntryKind; 9] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -130,6 +139,7 @@ impl EntryKind {
         EntryKind::HandFinished,
         EntryKind::MatchFinished,
         EntryKind::Closed,
+        EntryKind::Boards,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -194,6 +204,7 @@ impl TableEntry {
             TableEntry::HandFinished { .. } => EntryKind::HandFinished,
             TableEntry::MatchFinished { .. } => EntryKind::MatchFinished,
             TableEntry::Closed => EntryKind::Closed,
+            TableEntry::Boards { .. } => EntryKind::Boards,
         }
     }
 }
@@ -339,6 +350,10 @@ mod tests {
                 result: "{}".into(),
             },
             TableEntry::Closed,
+            TableEntry::Boards {
+                seeds: vec![[3; 32]],
+                first_dealer: 2,
+            },
         ]
     }
 

@@ -134,6 +134,55 @@ pub enum ClientMessage {
         table: String,
         level: Option<BotLevel>,
     },
+    /// 1.1: opens a tournament; the reply `tournament_created` carries the director token, sent to
+    /// the creator only. The settings are boxed (the largest request by far, and every request
+    /// is moved around by value); serde encodes a `Box<T>` exactly as `T`.
+    CreateTournament {
+        id: u64,
+        settings: Box<WireTournamentSettings>,
+    },
+    /// 1.1: registers a new entrant (its first player), or, with `partner_code`, joins the entrant
+    /// that code names as its partner (pairs). `bot` labels a bot's registration.
+    RegisterTournament {
+        id: u64,
+        tournament: String,
+        partner_code: Option<String>,
+        bot: Option<bool>,
+    },
+    /// 1.1: leaves the entry list before the first round (the whole entrant).
+    UnregisterTournament {
+        id: u64,
+        tournament: String,
+    },
+    /// 1.1, director: starts the next round (the first one, or the next after a finished one).
+    StartRound {
+        id: u64,
+        tournament: String,
+        director: String,
+    },
+    /// 1.1, director: adds `vp` (negative: takes off) to an entrant's standing, with a reason.
+    AdjustScore {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrant: u32,
+        vp: i32,
+        reason: String,
+    },
+    /// 1.1, director: withdraws an entrant from the rounds still to be paired.
+    WithdrawEntrant {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrant: u32,
+        reason: String,
+    },
+    /// 1.1, director: ends the tournament after the round in play (now, if none is).
+    EndTournament {
+        id: u64,
+        tournament: String,
+        director: String,
+    },
 }
 
 impl ClientMessage {
@@ -157,7 +206,14 @@ impl ClientMessage {
             | Sync { id, .. }
             | Chat { id, .. }
             | Ping { id }
-            | AddBots { id, .. } => Some(*id),
+            | AddBots { id, .. }
+            | CreateTournament { id, .. }
+            | RegisterTournament { id, .. }
+            | UnregisterTournament { id, .. }
+            | StartRound { id, .. }
+            | AdjustScore { id, .. }
+            | WithdrawEntrant { id, .. }
+            | EndTournament { id, .. } => Some(*id),
         }
     }
 
@@ -182,6 +238,29 @@ impl ClientMessage {
             Chat { .. } => "chat",
             Ping { .. } => "ping",
             AddBots { .. } => "add_bots",
+            CreateTournament { .. } => "create_tournament",
+            RegisterTournament { .. } => "register_tournament",
+            UnregisterTournament { .. } => "unregister_tournament",
+            StartRound { .. } => "start_round",
+            AdjustScore { .. } => "adjust_score",
+            WithdrawEntrant { .. } => "withdraw_entrant",
+            EndTournament { .. } => "end_tournament",
+        }
+    }
+
+    /// The minor version that added this request: a connection whose hello said less is
+    /// refused it (`needs_minor`).
+    pub fn minor(&self) -> u16 {
+        use ClientMessage::*;
+        match self {
+            CreateTournament { .. }
+            | RegisterTournament { .. }
+            | UnregisterTournament { .. }
+            | StartRound { .. }
+            | AdjustScore { .. }
+            | WithdrawEntrant { .. }
+            | EndTournament { .. } => 1,
+            _ => 0,
         }
     }
 }
@@ -481,6 +560,42 @@ pub enum ServerMessage {
     Goodbye {
         reason: String,
     },
+    /// 1.1: answer to `create_tournament`. `director_token` authorises the director's requests;
+    /// it is sent to the creator only, once.
+    TournamentCreated {
+        id: u64,
+        tournament: String,
+        director_token: String,
+    },
+    /// 1.1: answer to `register_tournament`. A pair's first player gets the `partner_code` the
+    /// partner registers with.
+    TournamentRegistered {
+        id: u64,
+        tournament: String,
+        entrant: u32,
+        partner_code: Option<String>,
+    },
+    /// 1.1: the tournament changed (an entrant, a round started or finished, an adjustment, the
+    /// end): `status` is `registering`, `playing` or `finished`; `round` the last round started
+    /// (0 before the first) of `rounds`; the standings after the last finished round; this
+    /// player's table and seat in the round in play, if any.
+    TournamentUpdate {
+        tournament: String,
+        status: String,
+        round: u32,
+        rounds: u32,
+        standings: Vec<WireStanding>,
+        table: Option<String>,
+        seat: Option<WireSeat>,
+    },
+    /// 1.1: a round started: the player's seat is held at `table`; `join` it (with `table` and
+    /// `seat`), then `ready`.
+    GoToTable {
+        tournament: String,
+        round: u32,
+        table: String,
+        seat: WireSeat,
+    },
 }
 
 impl ServerMessage {
@@ -545,6 +660,23 @@ impl ServerMessage {
             MatchEnded { .. } => "match_ended",
             ChatMessage { .. } => "chat_message",
             Goodbye { .. } => "goodbye",
+            TournamentCreated { .. } => "tournament_created",
+            TournamentRegistered { .. } => "tournament_registered",
+            TournamentUpdate { .. } => "tournament_update",
+            GoToTable { .. } => "go_to_table",
+        }
+    }
+
+    /// The minor version that added this message: never sent to a connection whose hello said
+    /// less.
+    pub fn minor(&self) -> u16 {
+        use ServerMessage::*;
+        match self {
+            TournamentCreated { .. }
+            | TournamentRegistered { .. }
+            | TournamentUpdate { .. }
+            | GoToTable { .. } => 1,
+            _ => 0,
         }
     }
 }
@@ -559,7 +691,11 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TableCreated { .. }
         | Seated { .. }
         | Pong { .. }
-        | Goodbye { .. } => None,
+        | Goodbye { .. }
+        | TournamentCreated { .. }
+        | TournamentRegistered { .. }
+        | TournamentUpdate { .. }
+        | GoToTable { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -590,6 +726,48 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | MatchEnded { seq, .. }
         | ChatMessage { seq, .. } => Some(*seq),
     }
+}
+
+/// A tournament's settings (1.1).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WireTournamentSettings {
+    pub name: String,
+    /// `"pairs"` (fixed partners, 4 players a table), `"individual"` (one player an entrant,
+    /// partners changing every round) or `"singles"` (head to head, 2).
+    pub kind: String,
+    /// One movement per round: `"mitchell"`, `"danish"`, `"modified_danish"`, `"round_robin"`,
+    /// `"knockout"` (last: a bracket, repeated until one entrant is left).
+    pub rounds: Vec<String>,
+    /// Hands per match (1-8).
+    pub hands: u8,
+    /// `"fitab"`, `"feburit"` or `"fedibur"`: the tables' rules and the VP table.
+    pub preset: String,
+    /// The entry list closes at this many entrants.
+    pub max_entrants: Option<u32>,
+    /// First-round seating: `"registration"` (the default) or `"draw"` (a seeded draw).
+    pub seating: Option<String>,
+    /// Sit&Go: the first round starts as soon as `max_entrants` are registered.
+    pub start_when_full: Option<bool>,
+    /// The tables' clocks (`"federation"`, `"relaxed"`, `"off"`; the preset's by default).
+    pub clocks: Option<String>,
+    /// Duplicate boards: every table of a round plays the same deals from the same first dealer;
+    /// their commitments are published when the round starts, their seeds once it is over.
+    pub duplicate: Option<bool>,
+}
+
+/// One entrant's line in a tournament's standings (1.1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireStanding {
+    /// 1 for the leader.
+    pub rank: u32,
+    pub entrant: u32,
+    pub names: Vec<String>,
+    pub bot: bool,
+    /// Victory points, adjustments and warnings included.
+    pub vp: i32,
+    pub mp: i32,
+    /// Total burraco bonus points: the second tie-break.
+    pub burraco: i32,
 }
 
 /// A table and seat a session holds.

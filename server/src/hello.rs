@@ -33,6 +33,8 @@ pub(crate) struct Greeted {
     pub token: String,
     pub session: Session,
     pub resumed: bool,
+    /// The minor version the hello said: no message newer than it is sent on this connection.
+    pub minor: u16,
 }
 
 /// Reads and checks the hello, then opens or resumes the session; `None` when the connection
@@ -78,8 +80,8 @@ pub(crate) async fn greet(
             return refuse(socket, binary, message, CLOSE_POLICY).await;
         }
     };
-    match parse_version(&version) {
-        Some((major, _)) if major == PROTOCOL_MAJOR => {}
+    let minor = match parse_version(&version) {
+        Some((major, minor)) if major == PROTOCOL_MAJOR => minor,
         _ => {
             let message = error(
                 None,
@@ -91,7 +93,7 @@ pub(crate) async fn greet(
             );
             return refuse(socket, binary, message, CLOSE_PROTOCOL).await;
         }
-    }
+    };
     let Some(name) = normalise_name(&name) else {
         let message = error(
             None,
@@ -122,6 +124,7 @@ pub(crate) async fn greet(
             token,
             session,
             resumed,
+            minor,
         },
     ))
 }

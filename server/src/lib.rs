@@ -8,6 +8,7 @@
 //! - [`directory`]: tables, invite codes, sessions and seats, behind one owner.
 //! - [`lobby`]: the lobby's requests: list, create, quick play, find by id or invite code.
 //! - [`table`]: the table actor and its handle.
+//! - [`tournament`]: the tournament actor (its own log), its rounds' tables, its record.
 //! - [`bots`]: server bots playing seats in-process (empty seats, absent players).
 //! - [`assets`]: the browser client, embedded at compile time and served at `/`.
 //! - [`outbound`]: frames encoded once and the bounded per-connection queues.
@@ -46,6 +47,7 @@ pub mod log;
 pub mod outbound;
 pub mod store;
 pub mod table;
+pub mod tournament;
 
 pub use config::ServerConfig;
 pub use directory::{Directory, Session};
@@ -70,6 +72,8 @@ pub struct Shared {
     pub log: Arc<dyn log::TableLog>,
     /// Tables, invite codes, sessions and seats.
     pub directory: Directory,
+    /// Tournaments, and the 1.1 connections they may tell things.
+    pub tournaments: tournament::Tournaments,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
     next_conn: AtomicU64,
@@ -133,6 +137,7 @@ pub async fn run(
         log,
         store,
         directory: Directory::new(),
+        tournaments: tournament::Tournaments::default(),
         stop_tables: shutdown_token.child_token(),
         shutdown: shutdown_token,
         tracker: TaskTracker::new(),
@@ -146,10 +151,20 @@ pub async fn run(
     });
     register_metrics();
     cluster::keeper::start(&shared);
+    // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
+    // the tables, whose ends they read.
+    let (tournaments, logs): (Vec<_>, Vec<_>) = logs
+        .into_iter()
+        .partition(|(id, _)| burraco_protocol::tournament_log::is_tournament(id));
     let restored = logs.len();
     for (id, entries) in logs {
         if let Err(e) = table::restore(&shared, id.clone(), entries) {
             tracing::error!(table = %id, "cannot rebuild the table from its log: {e}");
+        }
+    }
+    for (id, entries) in tournaments {
+        if let Err(e) = tournament::restore::restore(&shared, id.clone(), entries) {
+            tracing::error!(tournament = %id, "cannot rebuild the tournament from its log: {e}");
         }
     }
     if restored > 0 {
@@ -250,6 +265,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics_text))
         .route("/api/tables/{id}/hands", get(table_hands))
         .route("/api/players/{name}/hands", get(player_hands))
+        .route("/api/tournaments", get(tournament::http::list))
+        .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared)
 }
@@ -334,28 +351,37 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
         .into_response()
 }
 
+// Both leave out the hand records of duplicate boards still being played at other tables.
 async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    match &shared.cluster {
+    let records = match &shared.cluster {
         // In a cluster the records are read from the table's log, on any node.
-        Some(cluster) => match cluster::records::of_table(&cluster.log, &id).await {
-            Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        },
-        None => json_or_500(shared.store.table_records(id).await),
-    }
+        Some(cluster) => cluster::records::of_table(&cluster.log, &id)
+            .await
+            .map_err(|e| e.to_string()),
+        None => shared
+            .store
+            .table_records(id)
+            .await
+            .map_err(|e| e.to_string()),
+    };
+    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
-    match &shared.cluster {
-        Some(cluster) => match cluster::records::of_player(&cluster.log, &name).await {
-            Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        },
-        None => json_or_500(shared.store.player_records(name).await),
-    }
+    let records = match &shared.cluster {
+        Some(cluster) => cluster::records::of_player(&cluster.log, &name)
+            .await
+            .map_err(|e| e.to_string()),
+        None => shared
+            .store
+            .player_records(name)
+            .await
+            .map_err(|e| e.to_string()),
+    };
+    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
 }
 
-fn json_or_500(result: Result<String, store::StoreError>) -> Response {
+fn json_or_500(result: Result<String, String>) -> Response {
     match result {
         Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),

@@ -40,5 +40,12 @@ mod restore;
 mod stallo;
 /// The store's checkpoints keep the WAL small under appends that never pause.
 mod store;
+/// Tournaments played by bots over the protocol: standings recomputed from the hand records
+/// (a pairs event, Mitchell then Danish; a singles round robin with byes; an individual event, no
+/// partner twice), a Sit&Go knock-out with byes to the top seeds, duplicate boards (the same
+/// deals at every table, no seed or record of a board before every table played it, nobody
+/// watching, matchpoints recomputed), a director's adjustment, kill -9 mid-round and the tournament finishing after the restart,
+/// and a 1.0 client never hearing a 1.1 message.
+mod tournament;
 /// The annotated transcript in docs/PROTOCOL.md comes from this run.
 mod transcript;

@@ -108,6 +108,56 @@ pub fn client_samples() -> Vec<ClientMessage> {
             table: t(),
             level: Some(BotLevel::Expert),
         },
+        CreateTournament {
+            id: 20,
+            settings: Box::new(WireTournamentSettings {
+                name: "Friday pairs".into(),
+                kind: "pairs".into(),
+                rounds: vec!["mitchell".into(), "mitchell".into(), "danish".into()],
+                hands: 2,
+                preset: "fitab".into(),
+                max_entrants: Some(16),
+                seating: Some("draw".into()),
+                start_when_full: Some(false),
+                clocks: None,
+                duplicate: Some(true),
+            }),
+        },
+        RegisterTournament {
+            id: 21,
+            tournament: "T-5d0c2a9e71".into(),
+            partner_code: Some("7F3A91C2".into()),
+            bot: Some(false),
+        },
+        UnregisterTournament {
+            id: 22,
+            tournament: "T-5d0c2a9e71".into(),
+        },
+        StartRound {
+            id: 23,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+        },
+        AdjustScore {
+            id: 24,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrant: 3,
+            vp: -2,
+            reason: "late arrival, second warning".into(),
+        },
+        WithdrawEntrant {
+            id: 25,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrant: 4,
+            reason: "left the event".into(),
+        },
+        EndTournament {
+            id: 26,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+        },
     ]
 }
 
@@ -470,6 +520,51 @@ pub fn server_samples() -> Vec<ServerMessage> {
         },
         Goodbye {
             reason: "server shutting down: reconnect later with your session".into(),
+        },
+        TournamentCreated {
+            id: 20,
+            tournament: "T-5d0c2a9e71".into(),
+            director_token: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+        },
+        TournamentRegistered {
+            id: 21,
+            tournament: "T-5d0c2a9e71".into(),
+            entrant: 3,
+            partner_code: Some("7F3A91C2".into()),
+        },
+        TournamentUpdate {
+            tournament: "T-5d0c2a9e71".into(),
+            status: "playing".into(),
+            round: 2,
+            rounds: 3,
+            standings: vec![
+                WireStanding {
+                    rank: 1,
+                    entrant: 3,
+                    names: vec!["Anna".into(), "Bruno".into()],
+                    bot: false,
+                    vp: 17,
+                    mp: 640,
+                    burraco: 400,
+                },
+                WireStanding {
+                    rank: 2,
+                    entrant: 0,
+                    names: vec!["bot-0a".into(), "bot-0b".into()],
+                    bot: true,
+                    vp: 3,
+                    mp: -640,
+                    burraco: 200,
+                },
+            ],
+            table: Some(t()),
+            seat: Some(s(Seat::East)),
+        },
+        GoToTable {
+            tournament: "T-5d0c2a9e71".into(),
+            round: 2,
+            table: t(),
+            seat: s(Seat::East),
         },
     ]
 }

@@ -111,7 +111,11 @@ async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::C
     let leased: HashSet<String> = cluster.leases.leased().await?.into_iter().collect();
     let in_play: HashSet<&String> = listed.iter().collect();
     for table in &listed {
-        if leased.contains(table) || shared.directory.table(table).is_some() {
+        // Tournaments run on the node that created them (not yet moved between nodes).
+        if burraco_protocol::tournament_log::is_tournament(table)
+            || leased.contains(table)
+            || shared.directory.table(table).is_some()
+        {
             continue;
         }
         if !cluster.leases.take(table).await? {

@@ -206,6 +206,24 @@ impl Connection {
                 })
                 .await;
             }
+            // Protocol 1.1: the tournament's requests (refused to a 1.0 connection there).
+            request @ (C::CreateTournament { .. }
+            | C::RegisterTournament { .. }
+            | C::UnregisterTournament { .. }
+            | C::StartRound { .. }
+            | C::AdjustScore { .. }
+            | C::WithdrawEntrant { .. }
+            | C::EndTournament { .. }) => {
+                let (shared, out) = (self.shared.clone(), self.out.clone());
+                crate::tournament::requests::handle(
+                    &shared,
+                    &self.session,
+                    self.minor,
+                    &out,
+                    request,
+                )
+                .await;
+            }
             // Taken above, as actions.
             C::Draw { .. }
             | C::PickUp { .. }

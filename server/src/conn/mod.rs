@@ -126,6 +126,8 @@ struct Connection {
     shared: Arc<Shared>,
     out: Outbox,
     session: Session,
+    /// The minor version the hello said (tournament requests need 1.1).
+    minor: u16,
     spectating: HashSet<String>,
     bucket: TokenBucket,
     strikes: u32,
@@ -170,11 +172,15 @@ impl Connection {
             .in_current_span(),
         );
         hello::welcome(&shared, &greeted, &out).await;
+        shared
+            .tournaments
+            .connected(&greeted.session.player, greeted.minor, &out);
         let this = Connection {
             bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
             shared,
             out,
             session: greeted.session,
+            minor: greeted.minor,
             spectating: HashSet::new(),
             strikes: 0,
         };
@@ -300,6 +306,7 @@ async fn goodbye(
 ) -> Option<SplitSink<WebSocket, Message>> {
     let shared = this.shared.clone();
     let player = this.session.player.clone();
+    shared.tournaments.disconnected(&player, conn);
     let mut tables: HashSet<String> = this.spectating.drain().collect();
     tables.extend(
         lobby::seats_of(&shared, &player)

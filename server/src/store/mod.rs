@@ -581,7 +581,11 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
                 tx.prepare_cached("UPDATE log_tables SET in_play = 0 WHERE id = ?1")?
                     .execute([table])?;
             }
-            EntryKind::Seat | EntryKind::MatchStarted | EntryKind::Dealt | EntryKind::Input => {}
+            EntryKind::Seat
+            | EntryKind::MatchStarted
+            | EntryKind::Dealt
+            | EntryKind::Input
+            | EntryKind::Boards => {}
         }
     }
     Ok(())

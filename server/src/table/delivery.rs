@@ -66,6 +66,8 @@ impl TableActor {
             .hand
             .as_ref()
             .map_or((self.hand_no, None), |h| (h.number(), Some(*h.seed())));
+        // A duplicate board's seed is revealed by its tournament, not here.
+        let seed = seed.filter(|_| self.boards.is_none());
         for event in events {
             let revealed = match event {
                 Event::HandEnded { .. } => seed,

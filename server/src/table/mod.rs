@@ -23,6 +23,7 @@ mod clocks;
 mod delivery;
 mod hand_log;
 mod handle;
+mod held_seats;
 mod play;
 mod replay_buffer;
 mod restore;
@@ -49,6 +50,7 @@ use hand_log::HandLog;
 use replay_buffer::ReplayBuffer;
 
 pub use handle::{Command, Request, TableHandle, TableInfo, Unavailable};
+pub use held_seats::{Boards, HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
 /// After a restart the numbering jumps by this much, so no number a client saw before the crash
@@ -130,6 +132,9 @@ struct TableActor {
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
+    /// Duplicate boards (a tournament's round): the deals and first dealer, fixed; their seeds
+    /// never revealed by the table.
+    boards: Option<Boards>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -255,6 +260,7 @@ impl TableActor {
             linger_until: None,
             closed: false,
             staged: None,
+            boards: None,
             shared,
         };
         (actor, handle)

@@ -49,6 +49,7 @@ impl TableActor {
             .fixed_seed
             .map_or_else(|| crate::random_bytes::<1>()[0], |seed| seed[0]);
         let first = seats[usize::from(draw) % seats.len()];
+        let first = self.boards.as_ref().map_or(first, |b| b.first_dealer);
         let Ok(matc) = Match::new(self.config, first, false) else {
             return;
         };
@@ -84,6 +85,7 @@ impl TableActor {
             .fixed_seed
             .unwrap_or_else(crate::random_bytes::<32>);
         let number = self.hand_no + 1;
+        let seed = self.board_seed(number).unwrap_or(seed);
         let (hand, events) = match HandLog::deal(self.config, dealer, number, seed, Instant::now())
         {
             Ok(dealt) => dealt,
@@ -209,9 +211,13 @@ impl TableActor {
             return;
         };
         settle_hand(matc, hand.game());
-        let Some(record) = hand.finish(names) else {
+        let Some(mut record) = hand.finish(names) else {
             return;
         };
+        if self.boards.is_some() {
+            // A duplicate board's seed is the tournament's to reveal, once every table played it.
+            record.seed = None;
+        }
         let number = hand.number();
         let json = record.to_json();
         let names = record.seats.iter().map(|s| s.name.clone()).collect();

@@ -113,6 +113,15 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
             TableEntry::HandFinished { .. }
             | TableEntry::MatchFinished { .. }
             | TableEntry::Closed => {}
+            TableEntry::Boards {
+                seeds,
+                first_dealer,
+            } => {
+                actor.boards = Some(super::Boards {
+                    seeds,
+                    first_dealer: seat_of(first_dealer)?,
+                });
+            }
         }
     }
     if let Some(last) = dealt.take() {

@@ -292,6 +292,12 @@ impl TableActor {
     }
 
     pub(super) fn spectate(&mut self, req: Request) {
+        if self.boards.is_some() && self.status != Status::Finished {
+            return req.error(
+                ErrorCode::DuplicateInPlay,
+                "a duplicate board's table is not watched while other tables may be playing it",
+            );
+        }
         let out = req.out.clone();
         if !self.spectators.iter().any(|o| o.id() == out.id()) {
             self.spectators.push(out.clone());

@@ -1,0 +1,516 @@
+//! Bots in a tournament, over the protocol (1.1): a director connection creates the tournament;
+//! each entrant's players are bot connections that register (a pair's second player with the
+//! partner code the first was given), go to the table each round's `go_to_table` names, play
+//! its match with a [`Session`] (the same state machine as any network bot), and stop when the
+//! tournament says it is finished.
+//!
+//! A dropped connection (a server restart) is retried until the deadline: the player resumes
+//! its session, and the welcome's seats take it back to its table, whether or not it heard the
+//! round's `go_to_table`.
+
+use std::time::Duration;
+
+use burraco_protocol::codec::{from_json, to_json};
+use burraco_protocol::wire::{
+    ClientMessage, ServerMessage, WireSeat, WireStanding, WireTournamentSettings, protocol_version,
+};
+use burraco_rules::Seat;
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::oneshot;
+use tokio::time::{Instant, sleep, timeout};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::session::{SeatRequest, Session};
+use crate::strategy::{Level, SearchBudget};
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct TournamentOptions {
+    pub url: String,
+    pub entrants: u32,
+    pub settings: WireTournamentSettings,
+    pub level: Level,
+    pub seed: u64,
+    /// Give up when the tournament is not finished by then.
+    pub deadline: Duration,
+}
+
+/// How it ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSummary {
+    pub tournament: String,
+    /// The creator's secret, for the director's requests.
+    pub director_token: String,
+    pub standings: Vec<WireStanding>,
+}
+
+impl TournamentSummary {
+    /// `{"tournament": id, "standings": [...]}`.
+    pub fn to_json(&self) -> String {
+        serde_json::json!({
+            "tournament": self.tournament,
+            "standings": self.standings,
+        })
+        .to_string()
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TournamentError {
+    #[error("connecting to {0}: {1}")]
+    Connect(String, String),
+    #[error("the server refused {0}: {1}")]
+    Refused(&'static str, String),
+    #[error("the connection closed during {0}")]
+    Closed(&'static str),
+    #[error("the tournament was not finished within {0:?}")]
+    Deadline(Duration),
+    #[error("a player stopped: {0}")]
+    Player(String),
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn connect(url: &str) -> Result<Ws, String> {
+    tokio_tungstenite::connect_async(url)
+        .await
+        .map(|(ws, _)| ws)
+        .map_err(|e| e.to_string())
+}
+
+async fn send(ws: &mut Ws, message: &ClientMessage) -> Result<(), String> {
+    ws.send(Message::text(to_json(message)))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// The next server message; `None` when the connection is gone.
+async fn next(ws: &mut Ws) -> Option<ServerMessage> {
+    loop {
+        match ws.next().await? {
+            Ok(Message::Text(text)) => {
+                if let Ok(m) = from_json::<ServerMessage>(text.as_str(), usize::MAX).result {
+                    return Some(m);
+                }
+            }
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Waits for the reply to request `id`.
+async fn reply(ws: &mut Ws, id: u64, what: &'static str) -> Result<ServerMessage, TournamentError> {
+    loop {
+        let m = next(ws).await.ok_or(TournamentError::Closed(what))?;
+        match &m {
+            ServerMessage::Error {
+                id: Some(i),
+                code,
+                message,
+                ..
+            } if *i == id => {
+                return Err(TournamentError::Refused(what, format!("{code}: {message}")));
+            }
+            ServerMessage::TournamentCreated { id: i, .. }
+            | ServerMessage::TournamentRegistered { id: i, .. }
+            | ServerMessage::Ok { id: i }
+                if *i == id =>
+            {
+                return Ok(m);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A connection that said hello (1.1) and was welcomed; its resume token.
+async fn hello(url: &str, name: &str, resume: Option<String>) -> Result<(Ws, String), String> {
+    let mut ws = connect(url).await?;
+    send(
+        &mut ws,
+        &ClientMessage::Hello {
+            version: protocol_version(),
+            name: name.to_owned(),
+            resume,
+        },
+    )
+    .await?;
+    match next(&mut ws).await {
+        Some(ServerMessage::Welcome { session, .. }) => Ok((ws, session)),
+        other => Err(format!("no welcome: {other:?}")),
+    }
+}
+
+/// Creates the tournament; returns its id and the director token.
+pub async fn create(
+    url: &str,
+    settings: &WireTournamentSettings,
+) -> Result<(String, String), TournamentError> {
+    let (mut ws, _) = hello(url, "director", None)
+        .await
+        .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
+    send(
+        &mut ws,
+        &ClientMessage::CreateTournament {
+            id: 1,
+            settings: Box::new(settings.clone()),
+        },
+    )
+    .await
+    .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
+    match reply(&mut ws, 1, "create_tournament").await? {
+        ServerMessage::TournamentCreated {
+            tournament,
+            director_token,
+            ..
+        } => Ok((tournament, director_token)),
+        _ => Err(TournamentError::Closed("create_tournament")),
+    }
+}
+
+/// Sends one director request (or any request answered `ok`) on a fresh connection.
+pub async fn request(
+    url: &str,
+    make: impl FnOnce(u64) -> ClientMessage,
+) -> Result<(), TournamentError> {
+    let (mut ws, _) = hello(url, "director", None)
+        .await
+        .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
+    let message = make(1);
+    let what = message.kind();
+    send(&mut ws, &message)
+        .await
+        .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
+    reply(&mut ws, 1, what).await.map(|_| ())
+}
+
+/// Creates a tournament, registers `entrants` bot entrants, starts it (a Sit&Go starts by
+/// itself when its list is full) and plays it to its end.
+pub async fn run(options: &TournamentOptions) -> Result<TournamentSummary, TournamentError> {
+    let (tournament, director_token) = create(&options.url, &options.settings).await?;
+    let players = register_and_play(options, &tournament).await?;
+    if options.settings.start_when_full != Some(true) {
+        let tournament_id = tournament.clone();
+        let token = director_token.clone();
+        request(&options.url, |id| ClientMessage::StartRound {
+            id,
+            tournament: tournament_id,
+            director: token,
+        })
+        .await?;
+    }
+    let standings = finish(players).await?;
+    Ok(TournamentSummary {
+        tournament,
+        director_token,
+        standings,
+    })
+}
+
+/// The bot players of a tournament, registered and playing.
+#[derive(Debug)]
+pub struct Players {
+    tasks: Vec<tokio::task::JoinHandle<Result<Vec<WireStanding>, String>>>,
+}
+
+/// Registers `options.entrants` entrants (in order: a pair's first player, then its partner)
+/// and leaves their players playing.
+pub async fn register_and_play(
+    options: &TournamentOptions,
+    tournament: &str,
+) -> Result<Players, TournamentError> {
+    let per_entrant = if options.settings.kind == "pairs" {
+        2
+    } else {
+        1
+    };
+    let deadline = Instant::now() + options.deadline;
+    let mut tasks = Vec::new();
+    for e in 0..options.entrants {
+        let mut code = None;
+        for p in 0..per_entrant {
+            let name = format!("bot-{e}{}", ["a", "b"][p]);
+            let (tx, rx) = oneshot::channel();
+            let player = Player {
+                url: options.url.clone(),
+                tournament: tournament.to_owned(),
+                name,
+                partner_code: code.clone(),
+                level: options.level,
+                seed: options
+                    .seed
+                    .wrapping_mul(1000)
+                    .wrapping_add(u64::from(e) * 2 + p as u64),
+                deadline,
+            };
+            tasks.push(tokio::spawn(player.run(tx)));
+            match rx.await {
+                Ok(Ok(partner)) => code = code.or(partner),
+                Ok(Err(e)) => return Err(TournamentError::Refused("register_tournament", e)),
+                Err(_) => return Err(TournamentError::Closed("register_tournament")),
+            }
+        }
+    }
+    Ok(Players { tasks })
+}
+
+/// Waits for every player to hear the end; the final standings.
+pub async fn finish(players: Players) -> Result<Vec<WireStanding>, TournamentError> {
+    let mut standings = None;
+    for task in players.tasks {
+        match task.await {
+            Ok(Ok(s)) => standings = Some(s),
+            Ok(Err(e)) => return Err(TournamentError::Player(e)),
+            Err(e) => return Err(TournamentError::Player(e.to_string())),
+        }
+    }
+    standings.ok_or(TournamentError::Closed("the tournament"))
+}
+
+struct Player {
+    url: String,
+    tournament: String,
+    name: String,
+    partner_code: Option<String>,
+    level: Level,
+    seed: u64,
+    deadline: Instant,
+}
+
+/// What one connection of a player ended with.
+enum Ended {
+    Finished(Vec<WireStanding>),
+    Dropped,
+}
+
+impl Player {
+    /// Registers (telling `registered` the partner code, if any), then plays every round,
+    /// reconnecting when the connection drops; the final standings.
+    async fn run(
+        self,
+        registered: oneshot::Sender<Result<Option<String>, String>>,
+    ) -> Result<Vec<WireStanding>, String> {
+        let mut registered = Some(registered);
+        let mut token: Option<String> = None;
+        let mut session: Option<Session> = None;
+        let mut games = 0u64;
+        loop {
+            if Instant::now() > self.deadline {
+                return Err(format!("{}: the deadline passed", self.name));
+            }
+            let ws = connect(&self.url).await;
+            let Ok(ws) = ws else {
+                sleep(Duration::from_millis(100)).await;
+                continue;
+            };
+            match self
+                .connection(ws, &mut token, &mut registered, &mut session, &mut games)
+                .await
+            {
+                Ok(Ended::Finished(standings)) => return Ok(standings),
+                Ok(Ended::Dropped) => sleep(Duration::from_millis(100)).await,
+                Err(e) => {
+                    if let Some(tx) = registered.take() {
+                        let _ = tx.send(Err(e.clone()));
+                    }
+                    return Err(e);
+                }
+            }
+        }
+    }
+
+    fn new_session(&self, table: String, seat: Seat, games: &mut u64) -> Session {
+        *games += 1;
+        let (level, seed) = (self.level, self.seed ^ (*games << 32));
+        let budget = SearchBudget {
+            worlds: 8,
+            max_time: Some(Duration::from_millis(50)),
+            horizon: 8,
+        };
+        let mut n = 0u64;
+        let factory = Box::new(move || {
+            n += 1;
+            level.strategy(seed ^ n, budget)
+        });
+        let request = SeatRequest::Table {
+            table,
+            seat: Some(seat),
+        };
+        Session::new(self.name.clone(), request, 1, factory, seed)
+    }
+
+    async fn connection(
+        &self,
+        mut ws: Ws,
+        token: &mut Option<String>,
+        registered: &mut Option<oneshot::Sender<Result<Option<String>, String>>>,
+        session: &mut Option<Session>,
+        games: &mut u64,
+    ) -> Result<Ended, String> {
+        let hello = ClientMessage::Hello {
+            version: protocol_version(),
+            name: self.name.clone(),
+            resume: token.clone(),
+        };
+        if send(&mut ws, &hello).await.is_err() {
+            return Ok(Ended::Dropped);
+        }
+        const REGISTER: u64 = 1 << 40;
+        let mut out = Vec::new();
+        loop {
+            if Instant::now() > self.deadline {
+                return Err(format!("{}: the deadline passed", self.name));
+            }
+            let message = match timeout(Duration::from_secs(5), next(&mut ws)).await {
+                Err(_) => {
+                    if let Some(s) = session.as_mut()
+                        && s.is_stuck()
+                    {
+                        s.retry(&mut out);
+                    }
+                    None
+                }
+                Ok(None) => return Ok(Ended::Dropped),
+                Ok(Some(m)) => Some(m),
+            };
+            match message {
+                None => {}
+                Some(ServerMessage::Welcome {
+                    session: tok,
+                    seats,
+                    ..
+                }) => {
+                    *token = Some(tok.clone());
+                    if registered.is_some() {
+                        out.push(ClientMessage::RegisterTournament {
+                            id: REGISTER,
+                            tournament: self.tournament.clone(),
+                            partner_code: self.partner_code.clone(),
+                            bot: Some(true),
+                        });
+                    }
+                    // Back after a drop: the seat the server holds for us is where we play,
+                    // whether or not we heard the round's `go_to_table`.
+                    let here = session.as_ref().and_then(|s| s.table().map(str::to_owned));
+                    let held = seats.last().map(|s| (s.table.clone(), s.seat.0));
+                    match (here, held) {
+                        (Some(_), _) => {
+                            if let Some(s) = session.as_mut() {
+                                // What was in flight on the old connection is answered by the
+                                // resync the welcome starts.
+                                let _ = s.hello();
+                                s.handle(
+                                    &ServerMessage::Welcome {
+                                        version: protocol_version(),
+                                        session: tok.clone(),
+                                        player: String::new(),
+                                        name: self.name.clone(),
+                                        resumed: true,
+                                        seats: seats.clone(),
+                                    },
+                                    &mut out,
+                                );
+                            }
+                        }
+                        (None, Some((table, seat))) => {
+                            let mut s = self.new_session(table, seat, games);
+                            s.handle(&fresh_welcome(&tok, &self.name), &mut out);
+                            *session = Some(s);
+                        }
+                        (None, None) => {}
+                    }
+                }
+                Some(ServerMessage::TournamentRegistered {
+                    id, partner_code, ..
+                }) if id == REGISTER => {
+                    if let Some(tx) = registered.take() {
+                        let _ = tx.send(Ok(partner_code));
+                    }
+                }
+                Some(ServerMessage::Error {
+                    id: Some(id),
+                    code,
+                    message,
+                    ..
+                }) if id == REGISTER => {
+                    return Err(format!(
+                        "{}: registration refused: {code}: {message}",
+                        self.name
+                    ));
+                }
+                Some(ServerMessage::GoToTable {
+                    tournament,
+                    table,
+                    seat,
+                    ..
+                }) if tournament == self.tournament => {
+                    let same = session.as_ref().is_some_and(|s| s.table() == Some(&table));
+                    if !same {
+                        let mut s = self.new_session(table, seat.0, games);
+                        s.handle(
+                            &fresh_welcome(token.as_deref().unwrap_or(""), &self.name),
+                            &mut out,
+                        );
+                        *session = Some(s);
+                    }
+                }
+                Some(ServerMessage::TournamentUpdate {
+                    tournament,
+                    status,
+                    standings,
+                    table,
+                    seat,
+                    ..
+                }) if tournament == self.tournament => {
+                    if status == "finished" {
+                        let _ = ws.close(None).await;
+                        return Ok(Ended::Finished(standings));
+                    }
+                    if let (Some(table), Some(WireSeat(seat)), None) =
+                        (table, seat, session.as_ref())
+                    {
+                        let mut s = self.new_session(table, seat, games);
+                        s.handle(
+                            &fresh_welcome(token.as_deref().unwrap_or(""), &self.name),
+                            &mut out,
+                        );
+                        *session = Some(s);
+                    }
+                }
+                Some(other) => {
+                    if let Some(s) = session.as_mut() {
+                        s.handle(&other, &mut out);
+                    }
+                }
+            }
+            if session.as_ref().is_some_and(Session::is_finished) {
+                *session = None;
+            }
+            if let Some(s) = session.as_mut()
+                && let Some(action) = s.poll_action()
+            {
+                out.push(action);
+            }
+            for m in out.drain(..) {
+                if send(&mut ws, &m).await.is_err() {
+                    return Ok(Ended::Dropped);
+                }
+            }
+        }
+    }
+}
+
+/// What starts a [`Session`] at a table: as if it had just been welcomed with no seat, it asks
+/// for its table's seat (a `join`, which the server answers for a held seat).
+fn fresh_welcome(token: &str, name: &str) -> ServerMessage {
+    ServerMessage::Welcome {
+        version: protocol_version(),
+        session: token.to_owned(),
+        player: String::new(),
+        name: name.to_owned(),
+        resumed: false,
+        seats: Vec::new(),
+    }
+}

@@ -1,0 +1,432 @@
+//! Tournaments (RULES.md section 11): one actor per tournament, with its own durable log, like a
+//! table. The private [`TournamentActor`] owns the tournament's state (the fold of its log,
+//! [`state`]) and the writing of its log; a cloneable [`TournamentHandle`] sends it [`Command`]s
+//! over a bounded queue. Each concern is a child module:
+//!
+//! - [`state`]: the fold of the log (live, restart and record alike), settings, standings;
+//! - [`registration`]: entering and leaving the list, the director's requests;
+//! - [`rounds`]: pairing a round by its movement, creating its tables with the seats held, and
+//!   noticing each table's end;
+//! - [`scoring`]: a table's match read from the table's own log;
+//! - [`record`]: the tournament record (`GET /api/tournaments/{id}`) and the wire standings;
+//! - [`http`]: `GET /api/tournaments` and `/api/tournaments/{id}`;
+//! - [`restore`]: rebuilding after a restart; [`requests`]: a connection's tournament requests.
+//!
+//! The log lives behind the tables' [`crate::log::TableLog`] under an id starting with `T-`
+//! (see `burraco_protocol::tournament_log`). A tournament never touches a table's state: it
+//! creates tables, and reads their logs to learn how their matches ended.
+
+pub mod http;
+pub mod record;
+mod registration;
+pub mod requests;
+pub mod restore;
+mod rounds;
+pub mod scoring;
+pub mod state;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::tournament_log::{
+    EntrantPlayer, RoundBoards, TOURNAMENT_PREFIX, TournamentEntry,
+};
+use burraco_protocol::wire::{ServerMessage, WireTournamentSettings};
+use dashmap::DashMap;
+use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
+
+use crate::Shared;
+use crate::log::LogError;
+use crate::outbound::Outbox;
+use state::{Settings, TournamentState};
+
+/// How often a tournament with a round in play looks at its tables.
+const POLL: Duration = Duration::from_millis(200);
+
+/// A refusal: (code, message).
+pub type Refusal = (ErrorCode, String);
+
+/// The director's powers.
+#[derive(Debug, Clone)]
+pub enum DirectorAction {
+    StartRound,
+    Adjust {
+        entrant: u32,
+        vp: i32,
+        reason: String,
+    },
+    Withdraw {
+        entrant: u32,
+        reason: String,
+    },
+    End,
+}
+
+/// What a tournament can be asked. Closed: the actor answers exactly these.
+#[derive(Debug)]
+pub enum Command {
+    Register {
+        player: EntrantPlayer,
+        partner_code: Option<String>,
+        bot: bool,
+        reply: oneshot::Sender<Result<(u32, Option<String>), Refusal>>,
+    },
+    Unregister {
+        player: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    Director {
+        token: String,
+        action: DirectorAction,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+}
+
+/// What the list shows of a tournament, kept current by its actor.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    pub name: String,
+    pub kind: String,
+    pub status: &'static str,
+    pub entrants: usize,
+    pub round: u32,
+    pub rounds: u32,
+}
+
+#[derive(Debug, Clone)]
+pub struct TournamentHandle {
+    id: Arc<str>,
+    tx: mpsc::Sender<Command>,
+    summary: Arc<Mutex<Summary>>,
+}
+
+impl TournamentHandle {
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    pub fn summary(&self) -> Summary {
+        self.summary
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Sends a command and waits for its answer; a busy or stopped tournament refuses.
+    pub async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Command,
+    ) -> Result<T, Refusal> {
+        let (tx, rx) = oneshot::channel();
+        if self.tx.try_send(make(tx)).is_err() {
+            return Err((ErrorCode::TableBusy, "the tournament is busy; retry".into()));
+        }
+        rx.await.unwrap_or_else(|_| {
+            Err((
+                ErrorCode::InternalError,
+                "the tournament stopped before answering".into(),
+            ))
+        })
+    }
+}
+
+/// Tournaments by id, and the connections that may hear from them: the latest connection of each
+/// player whose hello said 1.1 or later (a 1.0 connection is never listed, so it never receives a
+/// message new in 1.1).
+#[derive(Debug, Default)]
+pub struct Tournaments {
+    handles: DashMap<String, TournamentHandle>,
+    players: DashMap<String, Outbox>,
+    /// The commitments of the duplicate boards of rounds in play: their hand records (played at
+    /// one table, still to be played at another) are served by no route until the round ends.
+    embargo: DashMap<String, ()>,
+}
+
+impl Tournaments {
+    pub fn get(&self, id: &str) -> Option<TournamentHandle> {
+        self.handles.get(id).map(|h| h.clone())
+    }
+
+    pub fn all(&self) -> Vec<TournamentHandle> {
+        let mut all: Vec<TournamentHandle> = self.handles.iter().map(|h| h.clone()).collect();
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+        all
+    }
+
+    /// A connection of `player` past its hello, speaking minor version `minor`.
+    pub fn connected(&self, player: &str, minor: u16, out: &Outbox) {
+        if minor >= 1 {
+            self.players.insert(player.to_owned(), out.clone());
+        }
+    }
+
+    /// Connection `conn` of `player` closed (a newer one stays listed).
+    pub fn disconnected(&self, player: &str, conn: u64) {
+        self.players.remove_if(player, |_, out| out.id() == conn);
+    }
+
+    /// Hand records (a JSON array, as the store serves them) without those of duplicate boards
+    /// still in play.
+    pub fn without_embargoed(&self, records: String) -> String {
+        if self.embargo.is_empty() {
+            return records;
+        }
+        let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
+            return records;
+        };
+        list.retain(|r| {
+            r["commitment"]
+                .as_str()
+                .is_none_or(|c| !self.embargo.contains_key(c))
+        });
+        serde_json::Value::from(list).to_string()
+    }
+
+    fn set_embargo(&self, boards: &RoundBoards, on: bool) {
+        for seed in &boards.seeds {
+            let commitment = burraco_rules::Seed(*seed).commitment_hex();
+            if on {
+                self.embargo.insert(commitment, ());
+            } else {
+                self.embargo.remove(&commitment);
+            }
+        }
+    }
+
+    /// Sends a 1.1 message to `player`'s listed connection, if any.
+    fn tell(&self, player: &str, message: ServerMessage) {
+        if let Some(out) = self.players.get(player) {
+            out.send_message(message);
+        }
+    }
+}
+
+struct TournamentActor {
+    id: Arc<str>,
+    shared: Arc<Shared>,
+    rx: mpsc::Receiver<Command>,
+    state: TournamentState,
+    /// How many entries the log holds: what the next append expects.
+    log_len: u64,
+    summary: Arc<Mutex<Summary>>,
+    /// The log refused an append as stale: stop at once.
+    stopping: bool,
+}
+
+/// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
+/// director token (its hash only is logged).
+pub async fn create(
+    shared: &Arc<Shared>,
+    wire: &WireTournamentSettings,
+) -> Result<(String, String), Refusal> {
+    if shared.shutdown.is_cancelled() {
+        return Err((
+            ErrorCode::ShuttingDown,
+            "the server is shutting down".into(),
+        ));
+    }
+    Settings::from_wire(wire).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    let id = format!(
+        "{TOURNAMENT_PREFIX}{}",
+        burraco_protocol::cards::to_hex(&crate::random_bytes::<5>())
+    );
+    let token = crate::random_id("", 16);
+    let seed = u64::from_le_bytes(crate::random_bytes::<8>());
+    let created = TournamentEntry::Created {
+        settings: serde_json::to_string(wire).expect("settings serialize"),
+        created_ms: crate::unix_ms(),
+        director_hash: token_hash(&token),
+        seed,
+    };
+    let state = TournamentState::created(id.clone(), &created)
+        .map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    let log_len = shared
+        .log
+        .append(&id, 0, vec![created.encode()])
+        .await
+        .map_err(|e| {
+            (
+                ErrorCode::InternalError,
+                format!("could not create the tournament: {e}"),
+            )
+        })?;
+    spawn(shared, state, log_len);
+    Ok((id, token))
+}
+
+/// The SHA-256 of a director token (its 32 hex characters, as bytes).
+fn token_hash(token: &str) -> [u8; 32] {
+    let mut bytes = [0u8; 32];
+    for (b, t) in bytes.iter_mut().zip(token.bytes()) {
+        *b = t;
+    }
+    // Tokens are 32 characters; a longer one is not a token and hashes to something else.
+    if token.len() != 32 {
+        bytes[0] ^= 0xff;
+    }
+    burraco_rules::Seed(bytes).commitment()
+}
+
+fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> TournamentHandle {
+    let id: Arc<str> = state.id.clone().into();
+    let (tx, rx) = mpsc::channel(shared.config.table_queue);
+    let summary = Arc::new(Mutex::new(summary_of(&state)));
+    let handle = TournamentHandle {
+        id: id.clone(),
+        tx,
+        summary: summary.clone(),
+    };
+    shared
+        .tournaments
+        .handles
+        .insert(id.to_string(), handle.clone());
+    let mut actor = TournamentActor {
+        id,
+        shared: shared.clone(),
+        rx,
+        state,
+        log_len,
+        summary,
+        stopping: false,
+    };
+    let span = tracing::info_span!("tournament", id = %actor.id);
+    shared
+        .tracker
+        .spawn(async move { actor.run().await }.instrument(span));
+    handle
+}
+
+fn summary_of(state: &TournamentState) -> Summary {
+    Summary {
+        name: state.settings.wire.name.clone(),
+        kind: state.settings.wire.kind.clone(),
+        status: state.status(),
+        entrants: state.active().len(),
+        round: state.rounds.len() as u32,
+        rounds: state.planned_rounds(),
+    }
+}
+
+impl TournamentActor {
+    async fn run(&mut self) {
+        self.resume().await;
+        let token = self.shared.shutdown.child_token();
+        let shutdown = token.cancelled();
+        tokio::pin!(shutdown);
+        let mut tick = tokio::time::interval(POLL);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        while !self.stopping {
+            tokio::select! {
+                biased;
+                _ = &mut shutdown => break,
+                command = self.rx.recv() => match command {
+                    Some(command) => self.handle_command(command).await,
+                    None => break,
+                },
+                _ = tick.tick(), if self.state.round_in_play().is_some() => {
+                    self.poll_tables().await;
+                }
+            }
+        }
+    }
+
+    async fn handle_command(&mut self, command: Command) {
+        match command {
+            Command::Register {
+                player,
+                partner_code,
+                bot,
+                reply,
+            } => {
+                // The reply first, then what everyone registered hears (the registrant too).
+                let answer = self.register(player, partner_code, bot).await;
+                let changed = answer.is_ok();
+                let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
+                self.start_if_full().await;
+            }
+            Command::Unregister { player, reply } => {
+                let answer = self.unregister(&player).await;
+                let changed = answer.is_ok();
+                let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
+            }
+            Command::Director {
+                token,
+                action,
+                reply,
+            } => {
+                let answer = if token_hash(&token) != self.state.director_hash {
+                    Err((
+                        ErrorCode::NotDirector,
+                        "that is not this tournament's director token".into(),
+                    ))
+                } else {
+                    self.direct(action).await
+                };
+                let _ = reply.send(answer);
+            }
+        }
+    }
+
+    /// Appends entries durably, then folds them into the state: nothing is known before it is
+    /// logged.
+    async fn log(&mut self, entries: Vec<TournamentEntry>) -> Result<(), Refusal> {
+        let encoded = entries.iter().map(TournamentEntry::encode).collect();
+        match self
+            .shared
+            .log
+            .append(&self.id, self.log_len, encoded)
+            .await
+        {
+            Ok(len) => self.log_len = len,
+            Err(e) => {
+                if let LogError::Conflict { .. } = e {
+                    tracing::error!("the log refused an append as stale: {e}");
+                    self.stopping = true;
+                }
+                return Err((ErrorCode::InternalError, format!("not saved: {e}")));
+            }
+        }
+        for entry in &entries {
+            if let Err(e) = self.state.apply(entry) {
+                tracing::error!("a logged entry does not fold: {e}");
+                self.stopping = true;
+            }
+        }
+        self.embargo_boards();
+        *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary_of(&self.state);
+        Ok(())
+    }
+
+    /// Keeps the boards of the round in play out of every hand-record route, and lets out those
+    /// of finished rounds.
+    fn embargo_boards(&self) {
+        for round in &self.state.rounds {
+            if let Some(boards) = &round.boards {
+                self.shared
+                    .tournaments
+                    .set_embargo(boards, !round.is_complete());
+            }
+        }
+    }
+
+    /// Tells every registered player where the tournament stands (and their table).
+    fn broadcast_update(&self) {
+        for entrant in &self.state.entrants {
+            if entrant.unregistered {
+                continue;
+            }
+            for p in &entrant.players {
+                let message = record::update_for(&self.state, &p.player);
+                self.shared.tournaments.tell(&p.player, message);
+            }
+        }
+    }
+}

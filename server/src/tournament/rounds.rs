@@ -1,0 +1,468 @@
+//! A round: paired by its movement (a pure function of the log so far and the tournament's
+//! seed), logged with its tables' ids before any table exists, then its tables created with the
+//! entrants' seats held and the players told where to go. While it is in play the tables' logs
+//! are read as they finish; when the last one has, the standings are told and the next round
+//! starts (or the tournament finishes).
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::tournament_log::{RoundBoards, RoundTable, TournamentEntry};
+use burraco_protocol::wire::{ServerMessage, WireSeat};
+use burraco_rules::tournament::{
+    self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
+};
+
+use super::state::{Kind, Movement, TournamentState};
+use super::{Refusal, TournamentActor, scoring};
+use crate::table::{self, HeldSeat};
+
+/// An individual event's next round: partners by the Berger rotation of the first-round order
+/// (round r of a round robin among the players pairs the partners, so nobody partners anyone
+/// twice while the field allows it: n - 1 rounds), the partnerships meeting in that order, the
+/// first two at table 1. Tables as (North, East, South, West); `None` unless the players are a
+/// multiple of 4.
+pub fn individual_next(state: &TournamentState) -> Option<Vec<[u32; 4]>> {
+    let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
+    if active.is_empty() || !active.len().is_multiple_of(4) {
+        return None;
+    }
+    let order = if state.settings.draw {
+        drawn_order(&active, state.seed)
+    } else {
+        active
+    };
+    let rotation = state.rounds.len() % movements::round_robin_rounds(order.len());
+    let partners = movements::round_robin(&order, rotation)?;
+    Some(
+        partners
+            .tables
+            .chunks(2)
+            .filter_map(|two| match two {
+                [a, b] => Some([a.ns as u32, b.ns as u32, a.ew as u32, b.ew as u32]),
+                _ => None,
+            })
+            .collect(),
+    )
+}
+
+/// The pairing of the next round: its movement and who meets whom. `None` when every round of
+/// the settings was played.
+pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option<u32>>)> {
+    let index = state.rounds.len();
+    let movement = state.settings.movement_at(index)?;
+    let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
+    let order = if state.settings.draw {
+        drawn_order(&active, state.seed)
+    } else {
+        active.clone()
+    };
+    let done = state.complete_rounds();
+    let standings: Vec<_> = state
+        .standings_after(done)
+        .into_iter()
+        .filter(|s| active.contains(&s.entrant))
+        .collect();
+    let ranked = ranking(state.settings.preset, &standings);
+    let had_bye = state.had_bye();
+    // Rounds of the same movement so far: Mitchell and round robin go on from there.
+    let same = state
+        .rounds
+        .iter()
+        .filter(|r| r.movement == movement.code())
+        .count();
+    let by_standing = || {
+        if index == 0 {
+            first_round(&order)
+        } else {
+            danish(&ranked, &had_bye)
+        }
+    };
+    if movement == Movement::Knockout {
+        let bracket = match state.rounds.last() {
+            Some(last) if last.movement == Movement::Knockout.code() => last.knockout_winners(),
+            // The first knock-out round seeds by the standings (by the first-round order when
+            // nothing was played yet).
+            _ => {
+                let seeds = if index == 0 { &order } else { &ranked };
+                seeded_bracket(seeds)
+            }
+        };
+        let tables = bracket
+            .chunks(2)
+            .filter_map(|place| match place {
+                [Some(a), Some(b)] => Some((*a as usize, *b as usize)),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(i, (ns, ew))| movements::Table {
+                number: i + 1,
+                ns,
+                ew,
+            })
+            .collect();
+        return Some((movement, Round { tables, bye: None }, bracket));
+    }
+    let round = match movement {
+        Movement::Mitchell => movements::mitchell(&order, same).unwrap_or_else(by_standing),
+        Movement::RoundRobin => movements::round_robin(&order, same).unwrap_or_else(by_standing),
+        Movement::Danish => by_standing(),
+        Movement::ModifiedDanish => match state.rounds.last() {
+            Some(previous) if index > 0 => {
+                let previous = Round {
+                    tables: previous
+                        .tables
+                        .iter()
+                        .map(|t| movements::Table {
+                            number: t.number as usize,
+                            ns: t.ns as usize,
+                            ew: t.ew as usize,
+                        })
+                        .collect(),
+                    bye: previous.bye.map(|b| b as usize),
+                };
+                let last = index + 1 == state.settings.movements.len();
+                modified_danish(&ranked, &previous, last, &had_bye)
+            }
+            _ => by_standing(),
+        },
+        Movement::Knockout => unreachable!("paired above"),
+    };
+    Some((movement, round, Vec::new()))
+}
+
+/// A bracket to the next power of two, seeds in the usual places (seed 1 and seed 2 meet only
+/// in the final), the missing places at the bottom seeds' opponents: the byes go to the top
+/// seeds.
+pub fn seeded_bracket(seeds: &[Entrant]) -> Vec<Option<u32>> {
+    let size = seeds.len().max(2).next_power_of_two();
+    // Places by seed number (from 1): [1, 2] -> [1, 4, 2, 3] -> [1, 8, 4, 5, 2, 7, 3, 6]...
+    let mut places = vec![1usize];
+    while places.len() < size {
+        let n = places.len() * 2;
+        places = places.iter().flat_map(|&s| [s, n + 1 - s]).collect();
+    }
+    places
+        .into_iter()
+        .map(|seed| seeds.get(seed - 1).map(|&e| e as u32))
+        .collect()
+}
+
+impl TournamentActor {
+    /// Pairs and starts the next round: logged first (with its tables' ids), then the tables are
+    /// created and the players told.
+    pub(super) async fn start_round(&mut self) -> Result<(), Refusal> {
+        if self.state.finished || self.state.end_requested {
+            return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+        }
+        if self.state.round_in_play().is_some() {
+            return Err((ErrorCode::RoundInPlay, "a round is in play".into()));
+        }
+        if self.state.active().len() < 2 {
+            return Err((
+                ErrorCode::RoundInPlay,
+                "fewer than 2 complete entrants".into(),
+            ));
+        }
+        if !self.state.has_next_round() {
+            return Err((ErrorCode::RoundInPlay, "every round was played".into()));
+        }
+        let Some((movement, round, bracket)) = pair_next(&self.state) else {
+            return Err((ErrorCode::RoundInPlay, "every round was played".into()));
+        };
+        let number = self.state.rounds.len() as u32 + 1;
+        let (tables, bye) = if self.state.settings.kind == Kind::Individual {
+            let Some(tables) = individual_next(&self.state) else {
+                return Err((
+                    ErrorCode::RoundInPlay,
+                    "an individual event needs a multiple of 4 players".into(),
+                ));
+            };
+            let tables = tables
+                .into_iter()
+                .enumerate()
+                .map(|(i, [n, e, s, w])| RoundTable {
+                    number: i as u32 + 1,
+                    table: crate::random_id("t", 5),
+                    ns: n,
+                    ew: e,
+                    ns_partner: Some(s),
+                    ew_partner: Some(w),
+                })
+                .collect();
+            (tables, None)
+        } else {
+            let tables = round
+                .tables
+                .iter()
+                .map(|t| RoundTable {
+                    number: t.number as u32,
+                    table: crate::random_id("t", 5),
+                    ns: t.ns as u32,
+                    ew: t.ew as u32,
+                    ns_partner: None,
+                    ew_partner: None,
+                })
+                .collect();
+            (tables, round.bye.map(|b| b as u32))
+        };
+        // Duplicate boards: drawn now, logged (secret) with the round, dealt at every table.
+        let boards = self.state.settings.duplicate.then(|| {
+            let seats = self.state.settings.players().seats();
+            let first = seats[usize::from(crate::random_bytes::<1>()[0]) % seats.len()];
+            RoundBoards {
+                seeds: (0..self.state.settings.hands)
+                    .map(|_| crate::random_bytes::<32>())
+                    .collect(),
+                first_dealer: first.index() as u8,
+            }
+        });
+        self.log(vec![TournamentEntry::RoundStarted {
+            round: number,
+            movement: movement.code().to_owned(),
+            tables,
+            bye,
+            bracket,
+            boards,
+            at_ms: crate::unix_ms(),
+        }])
+        .await?;
+        self.create_missing_tables().await;
+        self.send_players_to_tables();
+        self.broadcast_update();
+        Ok(())
+    }
+
+    /// The seats each table of the round in play holds, by entrant.
+    fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
+        self.state
+            .settings
+            .kind
+            .places(table)
+            .into_iter()
+            .filter_map(|(entrant, index, seat, _)| {
+                let player = self
+                    .state
+                    .entrants
+                    .get(entrant as usize)?
+                    .players
+                    .get(index)?;
+                Some(HeldSeat {
+                    seat,
+                    player: player.player.clone(),
+                    name: player.name.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Creates the tables of the round in play that have no log yet (all of them at the round's
+    /// start; after a restart, those the crash left uncreated). A table that has a log is
+    /// restored (or finished) by the server like any other.
+    pub(super) async fn create_missing_tables(&mut self) {
+        let Some(round) = self.state.round_in_play().cloned() else {
+            return;
+        };
+        let config = self.state.settings.table;
+        let boards = round.boards.as_ref().and_then(|b| {
+            Some(table::Boards {
+                seeds: b.seeds.clone(),
+                first_dealer: burraco_protocol::log::seat_of(b.first_dealer).ok()?,
+            })
+        });
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
+            match self.shared.log.load(&table.table).await {
+                Ok(entries) if entries.is_empty() => {}
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::error!(table = %table.table, "cannot read the table's log: {e}");
+                    continue;
+                }
+            }
+            let held = self.held_seats(table);
+            if let Err(e) = table::create_held(
+                &self.shared,
+                table.table.clone(),
+                config,
+                held,
+                boards.clone(),
+            )
+            .await
+            {
+                tracing::error!(table = %table.table, "cannot create the round's table: {e}");
+            }
+        }
+    }
+
+    /// Tells each player of the round in play their table and seat.
+    pub(super) fn send_players_to_tables(&self) {
+        let Some(round) = self.state.round_in_play() else {
+            return;
+        };
+        for table in &round.tables {
+            for held in self.held_seats(table) {
+                self.shared.tournaments.tell(
+                    &held.player,
+                    ServerMessage::GoToTable {
+                        tournament: self.id.to_string(),
+                        round: round.number,
+                        table: table.table.clone(),
+                        seat: WireSeat(held.seat),
+                    },
+                );
+            }
+        }
+    }
+
+    /// Reads the logs of the round's tables whose match has ended (a table's end is in its log
+    /// before anyone hears of it); logs their results; at the round's end tells the standings
+    /// and goes on.
+    pub(super) async fn poll_tables(&mut self) {
+        let Some(round) = self.state.round_in_play().cloned() else {
+            return;
+        };
+        let mut finished = Vec::new();
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
+            // A table still waiting or playing is skipped without reading its log (one that
+            // closed has left the directory).
+            if let Some(handle) = self.shared.directory.table(&table.table)
+                && !handle.info().finished
+            {
+                continue;
+            }
+            let Ok(entries) = self.shared.log.load(&table.table).await else {
+                continue;
+            };
+            if let Some(outcome) = scoring::outcome(&entries) {
+                finished.push(TournamentEntry::MatchFinished {
+                    round: round.number,
+                    table: table.table.clone(),
+                    result: outcome,
+                });
+            }
+        }
+        if finished.is_empty() {
+            return;
+        }
+        if self.log(finished).await.is_err() {
+            return;
+        }
+        if self.state.round_in_play().is_none() {
+            self.round_over().await;
+        }
+    }
+
+    /// Every round logged is complete: the next starts, or the tournament finishes.
+    pub(super) async fn round_over(&mut self) {
+        let more = self.state.has_next_round();
+        if more && !self.state.end_requested {
+            if let Err((_, e)) = self.start_round().await {
+                tracing::error!("the next round could not start: {e}");
+                self.broadcast_update();
+            }
+        } else {
+            let _ = self
+                .log(vec![TournamentEntry::Finished {
+                    at_ms: crate::unix_ms(),
+                }])
+                .await;
+            self.broadcast_update();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burraco_protocol::tournament_log::EntrantPlayer;
+    use burraco_protocol::wire::WireTournamentSettings;
+
+    use super::*;
+
+    fn registered(kind: &str, rounds: usize, entrants: u32) -> TournamentState {
+        let wire = WireTournamentSettings {
+            name: "t".into(),
+            kind: kind.into(),
+            rounds: vec!["danish".into(); rounds],
+            hands: 1,
+            preset: "fitab".into(),
+            ..WireTournamentSettings::default()
+        };
+        let created = TournamentEntry::Created {
+            settings: serde_json::to_string(&wire).expect("json"),
+            created_ms: 0,
+            director_hash: [0; 32],
+            seed: 1,
+        };
+        let mut state = TournamentState::created("T-0".into(), &created).expect("settings");
+        for entrant in 0..entrants {
+            let player = EntrantPlayer {
+                player: format!("p{entrant}"),
+                name: format!("n{entrant}"),
+            };
+            let entry = TournamentEntry::Registered {
+                entrant,
+                player,
+                bot: true,
+                code: None,
+                at_ms: 0,
+            };
+            state.apply(&entry).expect("registered");
+        }
+        state
+    }
+
+    #[test]
+    fn individual_partners_never_repeat_in_n_minus_1_rounds() {
+        let mut state = registered("individual", 7, 8);
+        let mut partners = std::collections::HashSet::new();
+        for round in 1..=7 {
+            let tables = individual_next(&state).expect("8 players");
+            assert_eq!(tables.len(), 2);
+            let mut seated: Vec<u32> = tables.iter().flatten().copied().collect();
+            seated.sort_unstable();
+            assert_eq!(seated, (0..8).collect::<Vec<u32>>());
+            for [n, e, s, w] in &tables {
+                assert!(partners.insert((*n.min(s), *n.max(s))), "round {round}");
+                assert!(partners.insert((*e.min(w), *e.max(w))), "round {round}");
+            }
+            let entry = TournamentEntry::RoundStarted {
+                round,
+                movement: "danish".into(),
+                tables: Vec::new(),
+                bye: None,
+                bracket: Vec::new(),
+                boards: None,
+                at_ms: 0,
+            };
+            state.apply(&entry).expect("round");
+        }
+        assert_eq!(partners.len(), 28, "everyone partnered everyone once");
+        assert!(individual_next(&registered("individual", 1, 6)).is_none());
+    }
+
+    #[test]
+    fn a_bracket_of_five_gives_the_top_three_seeds_byes() {
+        assert_eq!(
+            seeded_bracket(&[10, 11, 12, 13, 14]),
+            [
+                Some(10),
+                None,
+                Some(13),
+                Some(14),
+                Some(11),
+                None,
+                Some(12),
+                None
+            ]
+        );
+        assert_eq!(seeded_bracket(&[1, 2]), [Some(1), Some(2)]);
+        // Eight: 1 v 8, 4 v 5, 2 v 7, 3 v 6; seeds 1 and 2 in different halves.
+        let eight: Vec<Entrant> = (1..=8).collect();
+        let places: Vec<u32> = seeded_bracket(&eight).into_iter().flatten().collect();
+        assert_eq!(places, [1, 8, 4, 5, 2, 7, 3, 6]);
+    }
+}

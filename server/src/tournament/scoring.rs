@@ -1,0 +1,75 @@
+//! A table's match as the tournament scores it, read from the table's own log: the result the
+//! table logged at the match's end (totals and the VP of the preset's table) and, from its hand
+//! records, each side's burraco bonus (the standings' second tie-break). The same hand records
+//! are what `/api/tables/{id}/hands` serves, so anyone can recompute this.
+
+use burraco_protocol::log::TableEntry;
+use burraco_protocol::record::HandRecord;
+use burraco_protocol::tournament_log::MatchOutcome;
+
+use crate::log::Entry;
+
+/// The match's outcome once the table's log says it is over: its match ended (`played`), or the
+/// table closed unplayed (nobody came: nothing to either side). `None` while in play.
+pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
+    let mut burraco = [0i32; 2];
+    let mut hands = 0u32;
+    let mut hand_totals = Vec::new();
+    for bytes in entries {
+        match TableEntry::decode(bytes).ok()? {
+            TableEntry::HandFinished { hand, record, .. } => {
+                hands = hands.max(hand);
+                let Ok(record) = HandRecord::from_json(&record) else {
+                    continue;
+                };
+                let totals: Vec<i32> = record
+                    .outcome
+                    .iter()
+                    .flat_map(|o| o.score.iter().map(|s| s.total))
+                    .collect();
+                if let [ns, ew, ..] = totals[..] {
+                    hand_totals.push([ns, ew]);
+                }
+                // One score per side, North-South (head to head: South) first.
+                for (side, score) in record
+                    .outcome
+                    .iter()
+                    .flat_map(|o| o.score.iter())
+                    .take(2)
+                    .enumerate()
+                {
+                    burraco[side] += score.burracos.iter().map(|b| b.bonus).sum::<i32>();
+                }
+            }
+            TableEntry::MatchFinished { result } => {
+                let json: serde_json::Value = serde_json::from_str(&result).ok()?;
+                let pair = |key: &str| -> Option<[i64; 2]> {
+                    let v = json.get(key)?.as_array()?;
+                    Some([v.first()?.as_i64()?, v.get(1)?.as_i64()?])
+                };
+                let totals = pair("totals")?;
+                let vp = pair("vp").unwrap_or([0, 0]);
+                return Some(MatchOutcome {
+                    played: true,
+                    totals: totals.map(|t| t as i32),
+                    vp: vp.map(|v| v.clamp(0, 20) as u8),
+                    burraco,
+                    hands,
+                    hand_totals,
+                });
+            }
+            TableEntry::Closed => {
+                return Some(MatchOutcome {
+                    played: false,
+                    totals: [0, 0],
+                    vp: [0, 0],
+                    burraco: [0, 0],
+                    hands,
+                    hand_totals,
+                });
+            }
+            _ => {}
+        }
+    }
+    None
+}

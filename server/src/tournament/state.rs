@@ -1,0 +1,621 @@
+//! A tournament as the fold of its log: the one place an entry changes the tournament, used live
+//! (after the entry is durable), by a restart and by the record. No IO, no clock: what the
+//! entries say and nothing else.
+
+use burraco_protocol::convert::config_from_wire;
+use burraco_protocol::tournament_log::{
+    EntrantPlayer, MatchOutcome, RoundBoards, RoundTable, TournamentEntry,
+};
+use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
+use burraco_rules::tournament::{MatchFormat, MatchScore, Standing, bye_score, standings};
+use burraco_rules::{Config, Players, Preset, Seat};
+
+/// What an entrant is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Fixed partners: two players an entrant, four a table.
+    Pairs,
+    /// Head to head: one player an entrant, two a table.
+    Singles,
+    /// One player an entrant, four a table: partners change every round (the Berger rotation
+    /// of the first-round order, so nobody partners anyone twice while the field allows it),
+    /// each player's VP and MP their own.
+    Individual,
+}
+
+impl Kind {
+    pub fn players(self) -> usize {
+        match self {
+            Kind::Pairs => 2,
+            Kind::Singles | Kind::Individual => 1,
+        }
+    }
+
+    /// Who sits where at a round's table: (entrant, index of its player, seat, side).
+    pub fn places(self, table: &RoundTable) -> Vec<(u32, usize, Seat, usize)> {
+        match self {
+            Kind::Pairs => vec![
+                (table.ns, 0, Seat::North, 0),
+                (table.ns, 1, Seat::South, 0),
+                (table.ew, 0, Seat::East, 1),
+                (table.ew, 1, Seat::West, 1),
+            ],
+            // Head to head the sides are South (side 0) and North.
+            Kind::Singles => vec![(table.ns, 0, Seat::South, 0), (table.ew, 0, Seat::North, 1)],
+            Kind::Individual => [
+                (Some(table.ns), Seat::North, 0),
+                (table.ns_partner, Seat::South, 0),
+                (Some(table.ew), Seat::East, 1),
+                (table.ew_partner, Seat::West, 1),
+            ]
+            .into_iter()
+            .filter_map(|(e, seat, side)| e.map(|e| (e, 0, seat, side)))
+            .collect(),
+        }
+    }
+
+    /// The entrants of each side of a round's table.
+    pub fn sides(self, table: &RoundTable) -> [Vec<u32>; 2] {
+        let mut sides = [Vec::new(), Vec::new()];
+        for (entrant, _, _, side) in self.places(table) {
+            if !sides[side].contains(&entrant) {
+                sides[side].push(entrant);
+            }
+        }
+        sides
+    }
+}
+
+/// How a round is paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Movement {
+    Mitchell,
+    Danish,
+    ModifiedDanish,
+    RoundRobin,
+    /// A knock-out bracket to the next power of two, byes to the top seeds; last in the
+    /// settings, it repeats until one entrant is left.
+    Knockout,
+}
+
+impl Movement {
+    pub fn from_code(code: &str) -> Option<Movement> {
+        Some(match code {
+            "mitchell" => Movement::Mitchell,
+            "danish" => Movement::Danish,
+            "modified_danish" => Movement::ModifiedDanish,
+            "round_robin" => Movement::RoundRobin,
+            "knockout" => Movement::Knockout,
+            _ => return None,
+        })
+    }
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Movement::Mitchell => "mitchell",
+            Movement::Danish => "danish",
+            Movement::ModifiedDanish => "modified_danish",
+            Movement::RoundRobin => "round_robin",
+            Movement::Knockout => "knockout",
+        }
+    }
+}
+
+/// Validated settings (the wire form is kept for the record and the log).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub wire: WireTournamentSettings,
+    pub kind: Kind,
+    pub movements: Vec<Movement>,
+    pub preset: Preset,
+    pub hands: u8,
+    pub max_entrants: Option<u32>,
+    pub draw: bool,
+    pub start_when_full: bool,
+    pub duplicate: bool,
+    /// Every table's settings.
+    pub table: Config,
+}
+
+/// Why settings do not make a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingsError {
+    #[error("kind {0:?}: pairs, individual or singles (teams are not served yet)")]
+    Kind(String),
+    #[error("movement {0:?}: mitchell, danish, modified_danish, round_robin or knockout")]
+    Movement(String),
+    #[error("a tournament has 1 to 20 rounds")]
+    Rounds,
+    #[error("a knock-out comes last: no other movement after it")]
+    KnockoutLast,
+    #[error("an individual event has no knock-out (partners change every round)")]
+    IndividualKnockout,
+    #[error("seating {0:?}: registration or draw")]
+    Seating(String),
+    #[error("at least 2 entrants")]
+    MaxEntrants,
+    #[error("the tables' settings: {0}")]
+    Table(String),
+}
+
+impl Settings {
+    pub fn from_wire(wire: &WireTournamentSettings) -> Result<Settings, SettingsError> {
+        let kind = match wire.kind.as_str() {
+            "pairs" => Kind::Pairs,
+            "singles" => Kind::Singles,
+            "individual" => Kind::Individual,
+            other => return Err(SettingsError::Kind(other.to_owned())),
+        };
+        let movements = wire
+            .rounds
+            .iter()
+            .map(|m| Movement::from_code(m).ok_or_else(|| SettingsError::Movement(m.clone())))
+            .collect::<Result<Vec<_>, _>>()?;
+        if movements.is_empty() || movements.len() > 20 {
+            return Err(SettingsError::Rounds);
+        }
+        // A knock-out ends the event: nothing else may follow its bracket.
+        if let Some(first) = movements.iter().position(|&m| m == Movement::Knockout)
+            && movements[first..].iter().any(|&m| m != Movement::Knockout)
+        {
+            return Err(SettingsError::KnockoutLast);
+        }
+        if kind == Kind::Individual && movements.contains(&Movement::Knockout) {
+            return Err(SettingsError::IndividualKnockout);
+        }
+        let draw = match wire.seating.as_deref() {
+            None | Some("registration") => false,
+            Some("draw") => true,
+            Some(other) => return Err(SettingsError::Seating(other.to_owned())),
+        };
+        if wire.max_entrants.is_some_and(|m| m < 2) {
+            return Err(SettingsError::MaxEntrants);
+        }
+        let players = match kind {
+            Kind::Pairs | Kind::Individual => 4,
+            Kind::Singles => 2,
+        };
+        let table = config_from_wire(&WireSettings {
+            preset: wire.preset.clone(),
+            players: Some(players),
+            hands: Some(wire.hands),
+            target: None,
+            clocks: wire.clocks.clone(),
+            semipulito: None,
+            close_requires_pulito: None,
+        })
+        .map_err(|e| SettingsError::Table(e.to_string()))?;
+        Ok(Settings {
+            wire: wire.clone(),
+            kind,
+            movements,
+            preset: table.preset(),
+            hands: wire.hands,
+            max_entrants: wire.max_entrants,
+            draw,
+            start_when_full: wire.start_when_full.unwrap_or(false) && wire.max_entrants.is_some(),
+            duplicate: wire.duplicate.unwrap_or(false),
+            table,
+        })
+    }
+
+    pub fn format(&self) -> MatchFormat {
+        MatchFormat {
+            preset: self.preset,
+            hands: self.hands,
+            teams: false,
+        }
+    }
+
+    pub fn players(&self) -> Players {
+        self.table.players()
+    }
+
+    /// The movement of round `index` (from 0): a knock-out last in the list goes on.
+    pub fn movement_at(&self, index: usize) -> Option<Movement> {
+        self.movements.get(index).copied().or_else(|| {
+            (self.movements.last() == Some(&Movement::Knockout)).then_some(Movement::Knockout)
+        })
+    }
+
+    /// Whether the settings end with a knock-out.
+    pub fn ends_in_knockout(&self) -> bool {
+        self.movements.last() == Some(&Movement::Knockout)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Entrant {
+    pub id: u32,
+    pub players: Vec<EntrantPlayer>,
+    pub bot: bool,
+    /// The partner's registration code, while the entrant lacks players.
+    pub code: Option<String>,
+    pub unregistered: bool,
+    pub withdrawn: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Round {
+    pub number: u32,
+    pub movement: String,
+    pub tables: Vec<RoundTable>,
+    /// Aligned with `tables`.
+    pub results: Vec<Option<MatchOutcome>>,
+    pub bye: Option<u32>,
+    /// A knock-out round's bracket (see `TournamentEntry::RoundStarted`); empty otherwise.
+    pub bracket: Vec<Option<u32>>,
+    /// Duplicate boards (secret until the round is complete).
+    pub boards: Option<RoundBoards>,
+}
+
+impl Round {
+    pub fn is_complete(&self) -> bool {
+        self.results.iter().all(Option::is_some)
+    }
+
+    /// A complete knock-out round's winners in bracket order: the next round's bracket.
+    pub fn knockout_winners(&self) -> Vec<Option<u32>> {
+        self.bracket
+            .chunks(2)
+            .map(|place| match place {
+                [Some(a), Some(b)] => self.winner_between(*a, *b),
+                [Some(a), None] | [None, Some(a)] | [Some(a)] => Some(*a),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Who won the match between `a` (the higher place) and `b`: VP, then MP, then burraco
+    /// bonus; equal on all three, the higher place (each tie is one match).
+    fn winner_between(&self, a: u32, b: u32) -> Option<u32> {
+        let (table, result) = self
+            .tables
+            .iter()
+            .zip(&self.results)
+            .find(|(t, _)| (t.ns == a && t.ew == b) || (t.ns == b && t.ew == a))?;
+        let result = result.as_ref()?;
+        let side_of_a = usize::from(table.ns != a);
+        let key = |side: usize| {
+            let s = score_of(result, side);
+            (s.vp, s.mp, result.burraco[side])
+        };
+        Some(if key(1 - side_of_a) > key(side_of_a) {
+            b
+        } else {
+            a
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Adjustment {
+    pub entrant: u32,
+    pub vp: i32,
+    pub reason: String,
+    pub at_ms: i64,
+    /// Rounds started when it was made: it counts in the standings after that round.
+    pub after_round: u32,
+}
+
+/// Why an entry does not fit the tournament folded so far.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FoldError {
+    #[error("the log does not start with the tournament's creation")]
+    NotCreated,
+    #[error("the settings: {0}")]
+    Settings(String),
+    #[error("entry names entrant {0}, unknown")]
+    Entrant(u32),
+    #[error("entry names round {0} or table {1:?}, unknown")]
+    Table(u32, String),
+}
+
+#[derive(Debug, Clone)]
+pub struct TournamentState {
+    pub id: String,
+    pub settings: Settings,
+    pub created_ms: i64,
+    pub director_hash: [u8; 32],
+    pub seed: u64,
+    pub entrants: Vec<Entrant>,
+    pub rounds: Vec<Round>,
+    pub adjustments: Vec<Adjustment>,
+    pub end_requested: bool,
+    pub finished: bool,
+}
+
+impl TournamentState {
+    /// The tournament as its first entry made it.
+    pub fn created(id: String, first: &TournamentEntry) -> Result<TournamentState, FoldError> {
+        let TournamentEntry::Created {
+            settings,
+            created_ms,
+            director_hash,
+            seed,
+        } = first
+        else {
+            return Err(FoldError::NotCreated);
+        };
+        let wire: WireTournamentSettings =
+            serde_json::from_str(settings).map_err(|e| FoldError::Settings(e.to_string()))?;
+        let settings =
+            Settings::from_wire(&wire).map_err(|e| FoldError::Settings(e.to_string()))?;
+        Ok(TournamentState {
+            id,
+            settings,
+            created_ms: *created_ms,
+            director_hash: *director_hash,
+            seed: *seed,
+            entrants: Vec::new(),
+            rounds: Vec::new(),
+            adjustments: Vec::new(),
+            end_requested: false,
+            finished: false,
+        })
+    }
+
+    /// Folds a whole log.
+    pub fn fold(id: String, entries: &[TournamentEntry]) -> Result<TournamentState, FoldError> {
+        let (first, rest) = entries.split_first().ok_or(FoldError::NotCreated)?;
+        let mut state = TournamentState::created(id, first)?;
+        for entry in rest {
+            state.apply(entry)?;
+        }
+        Ok(state)
+    }
+
+    /// The one place an entry changes the tournament.
+    pub fn apply(&mut self, entry: &TournamentEntry) -> Result<(), FoldError> {
+        match entry {
+            TournamentEntry::Created { .. } => return Err(FoldError::NotCreated),
+            TournamentEntry::Registered {
+                entrant,
+                player,
+                bot,
+                code,
+                ..
+            } => {
+                if let Some(e) = self.entrants.get_mut(*entrant as usize) {
+                    e.players.push(player.clone());
+                    if e.players.len() >= self.settings.kind.players() {
+                        e.code = None;
+                    }
+                } else if *entrant as usize == self.entrants.len() {
+                    let complete = self.settings.kind.players() <= 1;
+                    self.entrants.push(Entrant {
+                        id: *entrant,
+                        players: vec![player.clone()],
+                        bot: *bot,
+                        code: if complete { None } else { code.clone() },
+                        unregistered: false,
+                        withdrawn: None,
+                    });
+                } else {
+                    return Err(FoldError::Entrant(*entrant));
+                }
+            }
+            TournamentEntry::Unregistered { entrant, .. } => {
+                let e = self.entrant_mut(*entrant)?;
+                e.unregistered = true;
+                e.code = None;
+            }
+            TournamentEntry::RoundStarted {
+                round,
+                movement,
+                tables,
+                bye,
+                bracket,
+                boards,
+                ..
+            } => self.rounds.push(Round {
+                number: *round,
+                movement: movement.clone(),
+                tables: tables.clone(),
+                results: vec![None; tables.len()],
+                bye: *bye,
+                bracket: bracket.clone(),
+                boards: boards.clone(),
+            }),
+            TournamentEntry::MatchFinished {
+                round,
+                table,
+                result,
+            } => {
+                let r = self
+                    .rounds
+                    .iter_mut()
+                    .find(|r| r.number == *round)
+                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
+                let i = r
+                    .tables
+                    .iter()
+                    .position(|t| &t.table == table)
+                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
+                r.results[i] = Some(result.clone());
+            }
+            TournamentEntry::EndRequested => self.end_requested = true,
+            TournamentEntry::Finished { .. } | TournamentEntry::Cancelled => self.finished = true,
+            TournamentEntry::Adjustment {
+                entrant,
+                vp,
+                reason,
+                at_ms,
+            } => {
+                self.entrant_mut(*entrant)?;
+                let after_round = self.rounds.len() as u32;
+                self.adjustments.push(Adjustment {
+                    entrant: *entrant,
+                    vp: *vp,
+                    reason: reason.clone(),
+                    at_ms: *at_ms,
+                    after_round,
+                });
+            }
+            TournamentEntry::Withdrawn {
+                entrant, reason, ..
+            } => self.entrant_mut(*entrant)?.withdrawn = Some(reason.clone()),
+        }
+        Ok(())
+    }
+
+    fn entrant_mut(&mut self, entrant: u32) -> Result<&mut Entrant, FoldError> {
+        self.entrants
+            .get_mut(entrant as usize)
+            .ok_or(FoldError::Entrant(entrant))
+    }
+
+    pub fn started(&self) -> bool {
+        !self.rounds.is_empty()
+    }
+
+    /// The round being played, if one is.
+    pub fn round_in_play(&self) -> Option<&Round> {
+        self.rounds.last().filter(|r| !r.is_complete())
+    }
+
+    /// Entrants with all their players, still registered and not withdrawn, in registration order.
+    pub fn active(&self) -> Vec<u32> {
+        self.entrants
+            .iter()
+            .filter(|e| {
+                !e.unregistered
+                    && e.withdrawn.is_none()
+                    && e.players.len() == self.settings.kind.players()
+            })
+            .map(|e| e.id)
+            .collect()
+    }
+
+    /// Entrants in the standings: every one that played or was paired, or is active.
+    fn ranked(&self) -> Vec<u32> {
+        self.entrants
+            .iter()
+            .filter(|e| !e.unregistered && e.players.len() == self.settings.kind.players())
+            .map(|e| e.id)
+            .collect()
+    }
+
+    pub fn entrant_of(&self, player: &str) -> Option<&Entrant> {
+        self.entrants
+            .iter()
+            .find(|e| !e.unregistered && e.players.iter().any(|p| p.player == player))
+    }
+
+    pub fn status(&self) -> &'static str {
+        if self.finished {
+            "finished"
+        } else if self.started() {
+            "playing"
+        } else {
+            "registering"
+        }
+    }
+
+    /// The standings after the first `rounds` complete rounds (byes, adjustments made by then),
+    /// best first: VP, then MP, then burraco bonus (RULES.md section 11).
+    pub fn standings_after(&self, rounds: usize) -> Vec<Standing> {
+        let mut lines: Vec<Standing> = self
+            .ranked()
+            .into_iter()
+            .map(|e| Standing::new(e as usize))
+            .collect();
+        let mut line = |entrant: u32| lines.iter().position(|s| s.entrant == entrant as usize);
+        let mut changes: Vec<(usize, MatchScore, i32, bool)> = Vec::new();
+        for round in self.rounds.iter().take(rounds) {
+            for (table, result) in round.tables.iter().zip(&round.results) {
+                let Some(result) = result else { continue };
+                for (side, entrants) in self.settings.kind.sides(table).into_iter().enumerate() {
+                    let score = score_of(result, side);
+                    for entrant in entrants {
+                        if let Some(i) = line(entrant) {
+                            changes.push((i, score, result.burraco[side], false));
+                        }
+                    }
+                }
+            }
+            if let Some(i) = round.bye.and_then(&mut line) {
+                changes.push((i, bye_score(self.settings.format()), 0, true));
+            }
+        }
+        let adjustments: Vec<(usize, i32)> = self
+            .adjustments
+            .iter()
+            .filter(|a| a.after_round as usize <= rounds)
+            .filter_map(|a| line(a.entrant).map(|i| (i, a.vp)))
+            .collect();
+        for (i, score, burraco, bye) in changes {
+            if bye {
+                lines[i].add_bye(score);
+            } else {
+                lines[i].add_match(score, burraco);
+            }
+        }
+        for (i, vp) in adjustments {
+            lines[i].vp += vp;
+        }
+        standings(self.settings.preset, &lines)
+    }
+
+    /// Whether another round is to be paired once the last one is complete.
+    pub fn has_next_round(&self) -> bool {
+        let index = self.rounds.len();
+        match self.settings.movement_at(index) {
+            None => false,
+            Some(Movement::Knockout) => match self.rounds.last() {
+                Some(last) if last.movement == Movement::Knockout.code() => {
+                    last.knockout_winners().iter().flatten().count() > 1
+                }
+                _ => self.active().len() > 1,
+            },
+            Some(_) => true,
+        }
+    }
+
+    /// The rounds the tournament will have: as many as the settings list, a knock-out's as many
+    /// as its bracket needs.
+    pub fn planned_rounds(&self) -> u32 {
+        let listed = self.settings.movements.len() as u32;
+        if !self.settings.ends_in_knockout() {
+            return listed;
+        }
+        let field = self.active().len().max(2) as u32;
+        listed - 1 + field.next_power_of_two().trailing_zeros()
+    }
+
+    /// The knock-out's winner, once its final is over.
+    pub fn knockout_winner(&self) -> Option<u32> {
+        let last = self.rounds.last()?;
+        if last.movement != Movement::Knockout.code() || !last.is_complete() {
+            return None;
+        }
+        match last.knockout_winners()[..] {
+            [Some(winner)] => Some(winner),
+            _ => None,
+        }
+    }
+
+    /// Rounds complete so far.
+    pub fn complete_rounds(&self) -> usize {
+        self.rounds.iter().take_while(|r| r.is_complete()).count()
+    }
+
+    /// Entrants that had a bye.
+    pub fn had_bye(&self) -> Vec<usize> {
+        self.rounds
+            .iter()
+            .filter_map(|r| r.bye.map(|b| b as usize))
+            .collect()
+    }
+}
+
+/// A side's score in a table's match: its VP and its margin (MP).
+pub fn score_of(result: &MatchOutcome, side: usize) -> MatchScore {
+    if !result.played {
+        return MatchScore::ZERO;
+    }
+    MatchScore {
+        vp: result.vp[side],
+        mp: result.totals[side] - result.totals[1 - side],
+    }
+}
