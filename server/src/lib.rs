@@ -235,9 +235,8 @@ async fn drain(shared: &Arc<Shared>) {
     while !shared.directory.tables().is_empty() && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    // The others find the released leases within one scan.
-    let scan = cluster::keeper::takeover_scan(cluster.leases.duration());
-    tokio::time::sleep(scan + Duration::from_millis(300)).await;
+    // The others see the released leases at once (their lease watch) and rebuild the tables.
+    tokio::time::sleep(Duration::from_millis(500)).await;
     tracing::info!("drained");
 }
 

@@ -42,20 +42,48 @@ pub fn start(shared: &Arc<Shared>) {
         });
     }
 
-    // Take over what nobody serves: a dead node's tables once their leases lapse, a drained
-    // node's at once.
+    // Take over what nobody serves: a table whose lease lapses (a dead node's) or is released
+    // (a drained node's), as the lease watch reports it; and, as a backstop (a missed marker, a
+    // node that died while this one was starting), every table in play without a lease, at a
+    // slower scan.
+    let (released_tx, mut released) = tokio::sync::mpsc::unbounded_channel::<String>();
+    {
+        let cluster = cluster.clone();
+        let stop = stop.clone();
+        tracker.spawn(async move {
+            while !stop.is_cancelled() {
+                let tx = released_tx.clone();
+                if let Err(e) = cluster
+                    .leases
+                    .watch_released(stop.clone(), move |table| {
+                        let _ = tx.send(table);
+                    })
+                    .await
+                {
+                    tracing::warn!("lease watch: {e}");
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                }
+            }
+        });
+    }
     {
         let shared = shared.clone();
         let stop = stop.clone();
         tracker.spawn(async move {
-            let mut tick = tokio::time::interval(takeover_scan(lease));
+            let mut tick = tokio::time::interval(full_scan(lease));
             loop {
                 tokio::select! {
                     _ = stop.cancelled() => return,
-                    _ = tick.tick() => {}
-                }
-                if let Err(e) = take_over_orphans(&shared).await {
-                    tracing::warn!("takeover scan: {e}");
+                    _ = tick.tick() => {
+                        if let Err(e) = take_over_orphans(&shared).await {
+                            tracing::warn!("takeover scan: {e}");
+                        }
+                    }
+                    Some(table) = released.recv() => {
+                        if let Err(e) = take_over(&shared, &table).await {
+                            tracing::warn!(table, "takeover: {e}");
+                        }
+                    }
                 }
             }
         });
@@ -93,10 +121,10 @@ pub fn start(shared: &Arc<Shared>) {
     }
 }
 
-/// How often a node looks for tables nobody serves: a fifth of the lease, so a dead node's
-/// tables are served again within the lease and a fifth.
-pub fn takeover_scan(lease: Duration) -> Duration {
-    (lease / 5).max(Duration::from_millis(200))
+/// How often a node lists every table in play to find those nobody serves (the backstop of the
+/// lease watch): every three leases.
+pub fn full_scan(lease: Duration) -> Duration {
+    (lease * 3).max(Duration::from_secs(1))
 }
 
 /// Leases and rebuilds every table in play that no node holds a lease on.
@@ -111,45 +139,57 @@ async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::C
     let leased: HashSet<String> = cluster.leases.leased().await?.into_iter().collect();
     let in_play: HashSet<&String> = listed.iter().collect();
     for table in &listed {
-        // Tournaments run on the node that created them (not yet moved between nodes).
-        if burraco_protocol::tournament_log::is_tournament(table)
-            || leased.contains(table)
-            || shared.directory.table(table).is_some()
-        {
-            continue;
-        }
-        if !cluster.leases.take(table).await? {
-            continue;
-        }
-        let entries = match cluster.log.load(table).await {
-            Ok(entries) => entries,
-            Err(e) => {
-                tracing::warn!(table, "cannot read the log of a table to take over: {e}");
-                cluster.leases.release(table).await;
-                continue;
-            }
-        };
-        let ended = entries
-            .last()
-            .and_then(|e| EntryKind::of(e))
-            .is_some_and(EntryKind::ends_table);
-        if entries.is_empty() || ended {
-            cluster.log.unlist(table).await;
-            cluster.leases.release(table).await;
-            continue;
-        }
-        match crate::table::restore(shared, table.clone(), entries) {
-            Ok(()) => tracing::info!(table, "took over the table"),
-            Err(e) => {
-                tracing::error!(table, "cannot rebuild the table from its log: {e}");
-                cluster.leases.release(table).await;
-            }
+        if !leased.contains(table) {
+            take_over(shared, table).await?;
         }
     }
     // Listings nobody will update: the table ended, or its node died after it finished.
+    let listed_now = &in_play;
     for (table, _) in cluster.lobby.elsewhere() {
-        if !in_play.contains(&table) && !leased.contains(&table) {
+        if !listed_now.contains(&table) && !leased.contains(&table) {
             cluster.lobby.unlist(&table);
+        }
+    }
+    Ok(())
+}
+
+/// Leases `table` if nobody does and it is in play, and rebuilds it here by replaying its log.
+async fn take_over(shared: &Arc<Shared>, table: &str) -> Result<(), crate::cluster::ClusterError> {
+    let Some(cluster) = shared.cluster.clone() else {
+        return Ok(());
+    };
+    // Tournaments run on the node that created them (not yet moved between nodes).
+    if cluster.is_draining()
+        || shared.shutdown.is_cancelled()
+        || burraco_protocol::tournament_log::is_tournament(table)
+        || shared.directory.table(table).is_some()
+        || !cluster.log.is_listed(table).await?
+        || !cluster.leases.take(table).await?
+    {
+        return Ok(());
+    }
+    let entries = match cluster.log.load(table).await {
+        Ok(entries) => entries,
+        Err(e) => {
+            tracing::warn!(table, "cannot read the log of a table to take over: {e}");
+            cluster.leases.release(table).await;
+            return Ok(());
+        }
+    };
+    let ended = entries
+        .last()
+        .and_then(|e| EntryKind::of(e))
+        .is_some_and(EntryKind::ends_table);
+    if entries.is_empty() || ended {
+        cluster.log.unlist(table).await;
+        cluster.leases.release(table).await;
+        return Ok(());
+    }
+    match crate::table::restore(shared, table.to_owned(), entries) {
+        Ok(()) => tracing::info!(table, "took over the table"),
+        Err(e) => {
+            tracing::error!(table, "cannot rebuild the table from its log: {e}");
+            cluster.leases.release(table).await;
         }
     }
     Ok(())

@@ -263,6 +263,16 @@ impl JetStreamLog {
         Ok(tables)
     }
 
+    /// Whether `table` is listed in play.
+    pub async fn is_listed(&self, table: &str) -> Result<bool, LogError> {
+        Ok(self
+            .in_play
+            .get(table)
+            .await
+            .map_err(unavailable)?
+            .is_some())
+    }
+
     /// Takes a table whose log has ended (or never began) off the list of tables in play.
     pub async fn unlist(&self, table: &str) {
         if let Err(e) = self.in_play.delete(table).await {
