@@ -17,6 +17,7 @@ cargo build --release --locked -q -p burraco-server -p burraco-loadtest
 nats_server="$(scripts/nats-server.sh)"
 server=target/release/burraco-server
 loadtest=target/release/burraco-loadtest
+source deploy/nats-local.sh
 dir="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -26,27 +27,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-routes="nats://127.0.0.1:16421,nats://127.0.0.1:16422,nats://127.0.0.1:16423"
-urls="nats://127.0.0.1:14421,nats://127.0.0.1:14422,nats://127.0.0.1:14423"
-nats_pids=()
-for i in 1 2 3; do
-    "$nats_server" -a 127.0.0.1 -p $((14420 + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
-        --cluster_name load --cluster "nats://127.0.0.1:$((16420 + i))" --routes "$routes" \
-        >"$dir/nats-$i.log" 2>&1 &
-    pids+=($!)
-    nats_pids+=($!)
-done
+start_nats "$dir" 14420 16420
+pids+=("${NATS_PIDS[@]}")
+nats_pids=("${NATS_PIDS[@]}")
 node_pids=()
 for i in 1 2 3; do
     (ulimit -n 20000; exec "$server" --listen "127.0.0.1:$((18420 + i))" --data "$dir/node-$i" \
-        --nats "$urls" --node "node-$i" --rate-per-sec 100000 --rate-burst 100000 \
+        --nats "$NATS_URLS" --node "node-$i" --rate-per-sec 100000 --rate-burst 100000 \
         >"$dir/node-$i.log" 2>&1) &
     pids+=($!)
     node_pids+=($!)
 done
-for i in 1 2 3; do
-    until curl -sf "http://127.0.0.1:$((18420 + i))/healthz/ready" >/dev/null; do sleep 0.1; done
-done
+for i in 1 2 3; do wait_ready $((18420 + i)); done
 load_pids=()
 for i in 1 2 3; do
     (ulimit -n 20000; exec "$loadtest" --url "ws://127.0.0.1:$((18420 + i))/ws" --tables "$PER_NODE" \

@@ -16,6 +16,7 @@ cargo build --release --locked -q -p burraco-server -p burraco-loadtest
 nats_server="$(scripts/nats-server.sh)"
 server=target/release/burraco-server
 loadtest=target/release/burraco-loadtest
+source deploy/nats-local.sh
 dir="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -29,22 +30,16 @@ flags=(--next-hand-delay-secs 0 --rate-per-sec 100000 --rate-burst 100000)
 "$server" --listen 127.0.0.1:18401 --data "$dir/single" "${flags[@]}" >"$dir/single.log" 2>&1 &
 single=$!
 pids+=($single)
-routes="nats://127.0.0.1:16411,nats://127.0.0.1:16412,nats://127.0.0.1:16413"
-nats_pids=()
-for i in 1 2 3; do
-    "$nats_server" -a 127.0.0.1 -p $((14410 + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
-        --cluster_name bench --cluster "nats://127.0.0.1:$((16410 + i))" --routes "$routes" \
-        >"$dir/nats-$i.log" 2>&1 &
-    pids+=($!)
-    nats_pids+=($!)
-done
+start_nats "$dir" 14410 16410
+pids+=("${NATS_PIDS[@]}")
+nats_pids=("${NATS_PIDS[@]}")
 "$server" --listen 127.0.0.1:18402 --data "$dir/node" "${flags[@]}" \
-    --nats nats://127.0.0.1:14411,nats://127.0.0.1:14412,nats://127.0.0.1:14413 --node node-1 \
+    --nats "$NATS_URLS" --node node-1 \
     >"$dir/node.log" 2>&1 &
 node=$!
 pids+=($node)
-until curl -sf http://127.0.0.1:18401/healthz/ready >/dev/null; do sleep 0.1; done
-until curl -sf http://127.0.0.1:18402/healthz/ready >/dev/null; do sleep 0.1; done
+wait_ready 18401
+wait_ready 18402
 
 # CPU seconds (user + system) of some processes, from /proc.
 cpu() {

@@ -15,6 +15,7 @@ cargo build --release --locked -q -p burraco-server -p burraco-loadtest
 nats_server="$(scripts/nats-server.sh)"
 server=target/release/burraco-server
 loadtest=target/release/burraco-loadtest
+source deploy/nats-local.sh
 
 tables_on() {
     curl -sf "http://127.0.0.1:$1/metrics" | awk '/^burraco_tables /{print int($2)}' || echo 0
@@ -30,24 +31,16 @@ for run in $(seq 1 "$RUNS"); do
         rm -rf "$dir"
     }
     trap cleanup EXIT
-    routes="nats://127.0.0.1:16301,nats://127.0.0.1:16302,nats://127.0.0.1:16303"
-    urls="nats://127.0.0.1:14301,nats://127.0.0.1:14302,nats://127.0.0.1:14303"
+    start_nats "$dir" 14300 16300
+    pids+=("${NATS_PIDS[@]}")
     for i in 1 2 3; do
-        "$nats_server" -a 127.0.0.1 -p $((14300 + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
-            --cluster_name bench --cluster "nats://127.0.0.1:$((16300 + i))" --routes "$routes" \
-            >"$dir/nats-$i.log" 2>&1 &
-        pids+=($!)
-    done
-    for i in 1 2 3; do
-        "$server" --listen "127.0.0.1:$((18300 + i))" --data "$dir/node-$i" --nats "$urls" \
+        "$server" --listen "127.0.0.1:$((18300 + i))" --data "$dir/node-$i" --nats "$NATS_URLS" \
             --node "node-$i" --lease-secs "$LEASE" --next-hand-delay-secs 0 \
             --rate-per-sec 100000 --rate-burst 100000 >"$dir/node-$i.log" 2>&1 &
         pids+=($!)
     done
     node2=${pids[4]}
-    for i in 1 2 3; do
-        until curl -sf "http://127.0.0.1:$((18300 + i))/healthz/ready" >/dev/null; do sleep 0.1; done
-    done
+    for i in 1 2 3; do wait_ready $((18300 + i)); done
     "$loadtest" --url ws://127.0.0.1:18302/ws --tables "$TABLES" --duration 60 --think-ms 2000 \
         --quiet >"$dir/load.log" 2>&1 &
     pids+=($!)

@@ -11,8 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BASE_PORT="${BASE_PORT:-8080}"
-NATS_PORT="${NATS_PORT:-14222}"
-ROUTE_PORT="${ROUTE_PORT:-16222}"
+NATS_PORT="${NATS_PORT:-14221}"
+ROUTE_PORT="${ROUTE_PORT:-16221}"
 keep_dir=1
 if [[ -z "${CLUSTER_DIR:-}" ]]; then
     CLUSTER_DIR="$(mktemp -d)"
@@ -22,6 +22,7 @@ fi
 nats_server="$(scripts/nats-server.sh)"
 cargo build --release --locked -p burraco-server
 server=target/release/burraco-server
+source deploy/nats-local.sh
 
 pids=()
 stop() {
@@ -36,33 +37,19 @@ stop() {
 }
 trap stop INT TERM EXIT
 
-routes=""
-for i in 0 1 2; do
-    routes+="nats://127.0.0.1:$((ROUTE_PORT + i)),"
-done
-urls=""
-for i in 0 1 2; do
-    "$nats_server" -a 127.0.0.1 -p $((NATS_PORT + i)) -n "nats-$i" \
-        -js -sd "$CLUSTER_DIR/nats-$i" \
-        --cluster_name burraco-local --cluster "nats://127.0.0.1:$((ROUTE_PORT + i))" \
-        --routes "${routes%,}" >"$CLUSTER_DIR/nats-$i.log" 2>&1 &
-    pids+=($!)
-    urls+="nats://127.0.0.1:$((NATS_PORT + i)),"
-done
+start_nats "$CLUSTER_DIR" "$NATS_PORT" "$ROUTE_PORT"
+pids+=("${NATS_PIDS[@]}")
 
 for i in 1 2 3; do
     "$server" --listen "127.0.0.1:$((BASE_PORT + i))" --data "$CLUSTER_DIR/node-$i" \
-        --nats "${urls%,}" --node "node-$i" >"$CLUSTER_DIR/node-$i.log" 2>&1 &
+        --nats "$NATS_URLS" --node "node-$i" >"$CLUSTER_DIR/node-$i.log" 2>&1 &
     pids+=($!)
 done
 
 for i in 1 2 3; do
-    for _ in $(seq 1 300); do
-        curl -sf "http://127.0.0.1:$((BASE_PORT + i))/healthz/ready" >/dev/null && break
-        sleep 0.2
-    done
+    wait_ready $((BASE_PORT + i))
     echo "node-$i: http://127.0.0.1:$((BASE_PORT + i))  (log: $CLUSTER_DIR/node-$i.log)"
 done
-echo "NATS: ${urls%,}"
+echo "NATS: $NATS_URLS"
 echo "Ctrl-C stops the cluster."
 wait

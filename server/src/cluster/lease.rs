@@ -37,15 +37,11 @@ impl Leases {
     ) -> Result<Leases, ClusterError> {
         let kv = js
             .create_or_update_key_value(kv::Config {
-                bucket: LEASE_BUCKET.into(),
-                history: 1,
                 max_age: config.lease,
                 // A lease that lapses leaves a marker that watchers see (as a purge), so the other
                 // nodes take the table over at once instead of at their next scan.
                 limit_markers: Some(config.lease.max(Duration::from_secs(1))),
-                num_replicas: config.replicas,
-                storage: jetstream::stream::StorageType::File,
-                ..Default::default()
+                ..super::bucket(LEASE_BUCKET, config.replicas)
             })
             .await
             .map_err(jetstream_error)?;

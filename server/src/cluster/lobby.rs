@@ -78,13 +78,7 @@ impl Lobby {
         js: &jetstream::Context,
         config: &ClusterConfig,
     ) -> Result<Lobby, ClusterError> {
-        let bucket = |name: &str| kv::Config {
-            bucket: name.into(),
-            history: 1,
-            num_replicas: config.replicas,
-            storage: jetstream::stream::StorageType::File,
-            ..Default::default()
-        };
+        let bucket = |name: &str| super::bucket(name, config.replicas);
         let tables = js
             .create_or_update_key_value(bucket(LOBBY_BUCKET))
             .await

@@ -79,23 +79,11 @@ impl JetStreamLog {
             .await
             .map_err(unavailable)?;
         let in_play = js
-            .create_or_update_key_value(kv::Config {
-                bucket: IN_PLAY_BUCKET.into(),
-                history: 1,
-                num_replicas: replicas,
-                storage: stream::StorageType::File,
-                ..Default::default()
-            })
+            .create_or_update_key_value(super::bucket(IN_PLAY_BUCKET, replicas))
             .await
             .map_err(unavailable)?;
         let player_tables = js
-            .create_or_update_key_value(kv::Config {
-                bucket: PLAYER_TABLES_BUCKET.into(),
-                history: 1,
-                num_replicas: replicas,
-                storage: stream::StorageType::File,
-                ..Default::default()
-            })
+            .create_or_update_key_value(super::bucket(PLAYER_TABLES_BUCKET, replicas))
             .await
             .map_err(unavailable)?;
         Ok(JetStreamLog {

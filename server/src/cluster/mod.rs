@@ -41,6 +41,17 @@ pub enum ClusterError {
     Log(#[from] LogError),
 }
 
+/// A KV bucket of the cluster: the latest value of each key only, on disk, `replicas` copies.
+fn bucket(name: &str, replicas: usize) -> jetstream::kv::Config {
+    jetstream::kv::Config {
+        bucket: name.into(),
+        history: 1,
+        num_replicas: replicas,
+        storage: jetstream::stream::StorageType::File,
+        ..Default::default()
+    }
+}
+
 fn jetstream_error(e: impl std::fmt::Display) -> ClusterError {
     ClusterError::JetStream(e.to_string())
 }

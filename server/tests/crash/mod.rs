@@ -51,9 +51,10 @@ pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (ServerProcess, Soc
         .spawn()
         .expect("the server binary starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a first line");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdout.read_line(&mut line).expect("a first line");
+    // The server logs to stdout after that line: keep reading it, or its writes would fail.
+    std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
     let addr = line
         .trim()
         .strip_prefix("listening on ")
