@@ -624,3 +624,115 @@ async fn a_rolling_restart_of_every_node_during_play_loses_nothing() {
     everyone.extend(table.clients.iter().map(|(s, c)| (*s, c)));
     assert_one_history(&everyone);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invites_quick_play_and_sessions_reach_across_nodes_and_a_drain_turns_readiness_off() {
+    let nats = Nats::start(3);
+    let mut a = Node::start(&nats, "node-a");
+    let b = Node::start(&nats, "node-b");
+
+    // A private table on node-a, joined by its invite code through node-b.
+    let mut host = Client::connect(a.addr, "host", None).await.0;
+    let reply = host
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: true,
+            bots: None,
+        })
+        .await;
+    let ServerMessage::TableCreated {
+        table,
+        invite: Some(invite),
+        ..
+    } = reply
+    else {
+        panic!("create: {reply:?}")
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let mut guest = Client::connect(b.addr, "guest", None).await.0;
+    loop {
+        let code = invite.clone();
+        let reply = guest
+            .request(|id| ClientMessage::Join {
+                id,
+                table: None,
+                invite: Some(code),
+                seat: None,
+            })
+            .await;
+        if matches!(reply, ServerMessage::Seated { .. }) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "join by invite through node-b: {reply:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Private: not listed on either node.
+    for addr in [a.addr, b.addr] {
+        let mut probe = Client::connect(addr, "probe", None).await.0;
+        let reply = probe.request(|id| ClientMessage::ListTables { id }).await;
+        let ServerMessage::Tables { tables, .. } = reply else {
+            panic!("{reply:?}")
+        };
+        assert!(tables.iter().all(|t| t.table != table));
+    }
+
+    // Quick play through node-b finds the public table waiting on node-a.
+    let mut first = Client::connect(a.addr, "first", None).await.0;
+    let reply = first
+        .request(|id| ClientMessage::QuickPlay {
+            id,
+            preset: Some("fitab".into()),
+            players: Some(2),
+        })
+        .await;
+    let ServerMessage::Seated { table: waiting, .. } = reply else {
+        panic!("quick play: {reply:?}")
+    };
+    wait_listed(b.addr, &waiting).await;
+    let mut second = Client::connect(b.addr, "second", None).await.0;
+    let reply = second
+        .request(|id| ClientMessage::QuickPlay {
+            id,
+            preset: Some("fitab".into()),
+            players: Some(2),
+        })
+        .await;
+    let ServerMessage::Seated { table: found, .. } = reply else {
+        panic!("quick play: {reply:?}")
+    };
+    assert_eq!(found, waiting, "node-b seats at node-a's waiting table");
+
+    // A session opened on node-a resumes through node-b, with its seat.
+    let (_, welcome) = Client::connect(b.addr, "first", Some(&first.session)).await;
+    let ServerMessage::Welcome { resumed, seats, .. } = welcome else {
+        unreachable!()
+    };
+    assert!(resumed);
+    assert_eq!(seats.len(), 1, "{seats:?}");
+    assert_eq!(seats[0].table, waiting);
+
+    // SIGTERM: readiness turns false while node-a hands its tables off, then it exits.
+    assert_eq!(http_get(a.addr, "/healthz/ready").await.0, 200);
+    signal(&a.pid(), "-TERM");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (status, _) = http_get(a.addr, "/healthz/ready").await;
+        if status == 503 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "readiness turns false");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    a.terminate();
+    // Its tables are served by node-b now.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tables_on(&b).await < 2 {
+        assert!(Instant::now() < deadline, "node-b serves node-a's tables");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(nats);
+}
