@@ -4,6 +4,8 @@
 #   start_nats DIR CLIENT_BASE ROUTE_BASE   # servers nats-1..3 on CLIENT_BASE+1..3
 #
 # Sets NATS_URLS (comma-separated) and NATS_PIDS (an array); needs `nats_server` (the binary).
+# NATS_SYNC=always makes every server fsync each write before acknowledging it (JetStream's
+# `sync_interval`; by default it syncs every 2 minutes), as deploy/'s NATS configs do.
 
 start_nats() {
     local dir="$1" client_base="$2" route_base="$3" routes="" i
@@ -15,8 +17,13 @@ start_nats() {
     done
     routes="${routes%,}"
     NATS_URLS="${NATS_URLS%,}"
+    local config=()
+    if [[ -n "${NATS_SYNC:-}" ]]; then
+        printf 'jetstream {\n  sync_interval: %s\n}\n' "$NATS_SYNC" >"$dir/nats.conf"
+        config=(-c "$dir/nats.conf")
+    fi
     for i in 1 2 3; do
-        "$nats_server" -a 127.0.0.1 -p $((client_base + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
+        "$nats_server" "${config[@]}" -a 127.0.0.1 -p $((client_base + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
             --cluster_name burraco-local --cluster "nats://127.0.0.1:$((route_base + i))" \
             --routes "$routes" >"$dir/nats-$i.log" 2>&1 &
         NATS_PIDS+=($!)
