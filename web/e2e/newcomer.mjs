@@ -1,12 +1,13 @@
 // A newcomer on a server where nobody plays: on a phone, following only what the page shows
 // (name, Quick play, the offer to play with bots, I'm ready, Draw), makes a first move within
 // 30 seconds. Then the phone table: it fits the window, the melds are not under the hand, cards
-// are big enough to tap, seats run clockwise; leaving mid-hand asks first; the lobby's refresh
-// keeps the caret in the invite field.
+// are big enough to tap, seats run clockwise. Played on until each side has several melds, the
+// whole table still fits the window with nothing scrolling. Leaving mid-hand asks first; the
+// lobby's refresh keeps the caret in the invite field.
 import assert from 'node:assert/strict';
 import { until } from './lib/harness.mjs';
-import { handOnScreen, discardKey } from './lib/page.mjs';
-import { assertFitsWindow, assertOurMeldsVisible, assertHandTappable, assertClockwise } from './lib/layout.mjs';
+import { handOnScreen, discardKey, playTurn, waitMyTurnOrEnd } from './lib/page.mjs';
+import { assertFitsWindow, assertOurMeldsVisible, assertHandTappable, assertClockwise, tableCounts } from './lib/layout.mjs';
 import { isWildish, normaKey } from '../js/cards.js';
 
 export const name = 'a newcomer makes a first move within 30 s on an empty server (phone); phone layout, leave, lobby caret';
@@ -45,11 +46,35 @@ export async function run({ browser, pageUrl, shots }) {
   await assertHandTappable(page, 36);
   await assertOurMeldsVisible(page);
   await assertClockwise(page);
-  await page.screenshot({ path: shots('table-phone.png') });
   const hand = await handOnScreen(page);
   const naturals = hand.filter((c) => !isWildish(c.code));
   const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
   await discardKey(page, pick.key);
+
+  // Mid-hand: drawing and discarding (the hand stays at 11-12 cards) until each side has three melds.
+  let counts = await tableCounts(page);
+  for (let turn = 0; ; turn++) {
+    assert.ok(turn < 40, `still not three melds a side after ${turn} turns: ${JSON.stringify(counts)}`);
+    assert.ok(await waitMyTurnOrEnd(page), `the hand ended before each side had three melds: ${JSON.stringify(counts)}`);
+    counts = await tableCounts(page);
+    if (counts.ours >= 3 && counts.their >= 3) break;
+    await playTurn(page, { open: false });
+  }
+  await page.click('[data-testid=draw]');
+  await until(async () => (await tableCounts(page)).hand === counts.hand + 1, { what: 'the drawn card' });
+  counts = await tableCounts(page);
+  assert.ok(counts.hand >= 11 && counts.hand <= 14, `a mid-hand hand: ${counts.hand} cards`);
+  // Everything on one screen: no page scroll, no felt scroll, every meld, the pile and the hand in the window.
+  await assertFitsWindow(page, `the phone table mid-hand (${JSON.stringify(counts)})`);
+  await assertHandTappable(page, 36);
+  await assertOurMeldsVisible(page);
+  await page.screenshot({ path: shots('table-phone.png') });
+  // The log and chat open over the table and fold away again.
+  await page.tap('[data-testid=side-toggle]');
+  await page.waitForSelector('[data-testid=side-panel] .log', { state: 'visible' });
+  await page.tap('[data-testid=side-toggle]');
+  await page.waitForSelector('[data-testid=side-panel]', { state: 'hidden' });
+
 
   // The how-to-play page, and the sound switch.
   await page.click('[data-testid=how-to]');

@@ -78,6 +78,8 @@ export class App {
     this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
     this.scrollToMeld = null;
+    /** The table log and chat opened (on a phone they are folded away). */
+    this.sideOpen = false;
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
     this.enteredAt = 0;
   }
@@ -509,6 +511,7 @@ export class App {
       case 'download-record': this.downloadRecord(Number(d.hand)); break;
       case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
       case 'help': this.overlay = { kind: 'help' }; this.render(); break;
+      case 'toggle-side': this.sideOpen = !this.sideOpen; this.render(); break;
       default: break;
     }
   }
