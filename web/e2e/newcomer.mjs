@@ -1,12 +1,12 @@
 // A newcomer on a server where nobody plays: on a phone, following only what the page shows
 // (name, Quick play, the offer to play with bots, I'm ready, Draw), makes a first move within
 // 30 seconds. Then the phone table: it fits the window, the melds are not under the hand, cards
-// are big enough to tap, seats run clockwise. Played on until each side has several melds, the
+// are big enough to tap, seats run clockwise. Played on until each side has three melds, the
 // whole table still fits the window with nothing scrolling. Leaving mid-hand asks first; the
 // lobby's refresh keeps the caret in the invite field.
 import assert from 'node:assert/strict';
 import { until } from './lib/harness.mjs';
-import { handOnScreen, discardKey, playTurn, waitMyTurnOrEnd } from './lib/page.mjs';
+import { handOnScreen, discardKey, waitMyTurnOrEnd, openMeld, scoreShown } from './lib/page.mjs';
 import { assertFitsWindow, assertOurMeldsVisible, assertHandTappable, assertClockwise, tableCounts } from './lib/layout.mjs';
 import { isWildish, normaKey } from '../js/cards.js';
 
@@ -51,19 +51,33 @@ export async function run({ browser, pageUrl, shots }) {
   const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
   await discardKey(page, pick.key);
 
-  // Mid-hand: drawing and discarding (the hand stays at 11-12 cards) until each side has three melds.
-  let counts = await tableCounts(page);
+  // Mid-hand: each side with three melds or more, a hand of 11-14 cards. The person draws and
+  // discards; while the side has fewer than three melds it picks up a pile of three to five cards
+  // and opens melds while it holds 15 cards or more (so 11 or more stay after the discard).
+  let counts;
   for (let turn = 0; ; turn++) {
     assert.ok(turn < 40, `still not three melds a side after ${turn} turns: ${JSON.stringify(counts)}`);
     assert.ok(await waitMyTurnOrEnd(page), `the hand ended before each side had three melds: ${JSON.stringify(counts)}`);
     counts = await tableCounts(page);
-    if (counts.ours >= 3 && counts.their >= 3) break;
-    await playTurn(page, { open: false });
+    const pile = await page.$$eval('[data-testid=pile] .card', (e) => e.length);
+    if (counts.ours < 3 && pile >= 3 && pile <= 5) {
+      await page.tap('[data-testid=pick-up]');
+      await until(async () => (await tableCounts(page)).hand === counts.hand + pile, { what: 'the picked-up pile' });
+    } else {
+      await page.tap('[data-testid=draw]');
+      await until(async () => (await tableCounts(page)).hand === counts.hand + 1 || scoreShown(page), { what: 'the drawn card' });
+      if (await scoreShown(page)) continue;
+    }
+    while ((await tableCounts(page)).hand >= 15 && await openMeld(page)) { /* the next */ }
+    counts = await tableCounts(page);
+    if (counts.ours >= 3 && counts.their >= 3 && counts.hand >= 11 && counts.hand <= 14) break;
+    const hand = await handOnScreen(page);
+    const naturals = hand.filter((c) => !isWildish(c.code));
+    await discardKey(page, [...(naturals.length ? naturals : hand)].sort((x, y) => normaKey(y.code) - normaKey(x.code))[0].key);
   }
-  await page.click('[data-testid=draw]');
-  await until(async () => (await tableCounts(page)).hand === counts.hand + 1, { what: 'the drawn card' });
   counts = await tableCounts(page);
   assert.ok(counts.hand >= 11 && counts.hand <= 14, `a mid-hand hand: ${counts.hand} cards`);
+  console.log(`     the phone table mid-hand: ${counts.ours} melds ours, ${counts.their} theirs, ${counts.hand} cards in hand`);
   // Everything on one screen: no page scroll, no felt scroll, every meld, the pile and the hand in the window.
   await assertFitsWindow(page, `the phone table mid-hand (${JSON.stringify(counts)})`);
   await assertHandTappable(page, 36);

@@ -30,6 +30,9 @@ function speakerSvg(muted) {
     ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
 }
 
+/** The steps by which the table view gets denser until it fits the window (styles.css). */
+const FIT_LEVELS = ['dense', 'denser'];
+
 export class App {
   constructor() {
     /** @type {Connection|null} */
@@ -101,6 +104,8 @@ export class App {
     document.addEventListener('dragover', (e) => this.onDragOver(e));
     document.addEventListener('drop', (e) => this.onDrop(e));
     setInterval(() => this.tickClocks(), 250);
+    // The table is laid out for the window's size (fitTable).
+    addEventListener('resize', () => { if (this.table) this.render(); });
     // The lobby list refreshes itself while it is on screen.
     setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
     if (this.name) this.connect();
@@ -770,12 +775,30 @@ export class App {
       }
     }
     this.fresh = null;
+    this.fitTable();
     if (this.scrollToMeld != null) {
       const el = document.querySelector(`[data-testid=meld][data-meld-id="${this.scrollToMeld}"]`);
       this.scrollToMeld = null;
       if (el) el.scrollIntoView({ block: 'nearest' });
     }
     this.tickClocks();
+  }
+
+  /**
+   * The table on one screen: when what the table shows does not fit the window (many melds on a
+   * short or narrow screen), the view gets denser (smaller meld cards, less said around them), step
+   * by step, until it fits.
+   */
+  fitTable() {
+    const view = /** @type {HTMLElement|null} */ (this.root.querySelector('.table-view'));
+    if (!view || !view.querySelector('.felt:not(.waiting)')) return;
+    const grid = view.querySelector('.table-grid');
+    const over = () => (grid && grid.scrollHeight > grid.clientHeight + 1)
+      || [...view.children].some((c) => c.getBoundingClientRect().bottom > innerHeight + 1);
+    for (const level of FIT_LEVELS) {
+      if (!over()) return;
+      view.classList.add(level);
+    }
   }
 
   headerHtml() {

@@ -58,25 +58,32 @@ export async function playTurn(page, { open = true } = {}) {
   await page.click('[data-testid=draw]');
   await until(async () => (await handOnScreen(page)).length === before + 1 || scoreShown(page), { what: 'the drawn card' });
   if (await scoreShown(page)) return;
-  let hand = await handOnScreen(page);
-  if (open && hand.length > 6) {
-    outer: for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) for (let k = j + 1; k < hand.length; k++) {
-      const trio = [hand[i], hand[j], hand[k]];
-      if (isMeld(trio.map((c) => c.code))) {
-        const melds = await meldCount(page);
-        await selectCards(page, trio.map((c) => c.key));
-        await page.click('[data-testid=open]');
-        await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')) || (await page.$('[data-testid=wild-dialog]')), { what: 'the meld on the table' });
-        if (await page.$('[data-testid=wild-dialog]')) await page.click('[data-testid=wild-pos] >> nth=0');
-        await clearSelection(page);
-        break outer;
-      }
-    }
-  }
-  hand = await handOnScreen(page);
+  if (open && (await handOnScreen(page)).length > 6) await openMeld(page);
+  const hand = await handOnScreen(page);
   const naturals = hand.filter((c) => !isWildish(c.code));
   const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
   await discardKey(page, pick.key);
+}
+
+/** Opens the first three cards of the hand that make a meld, if any; resolves with whether a meld was opened. */
+export async function openMeld(page) {
+  const hand = await handOnScreen(page);
+  for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) for (let k = j + 1; k < hand.length; k++) {
+    const trio = [hand[i], hand[j], hand[k]];
+    if (!isMeld(trio.map((c) => c.code))) continue;
+    const melds = await meldCount(page);
+    await selectCards(page, trio.map((c) => c.key));
+    await page.click('[data-testid=open]');
+    await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')) || (await page.$('[data-testid=wild-dialog]')), { what: 'the meld on the table' });
+    if (await page.$('[data-testid=wild-dialog]')) {
+      await page.click('[data-testid=wild-pos] >> nth=0');
+      await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')), { what: 'the meld on the table' });
+    }
+    const opened = (await meldCount(page)) > melds;
+    await clearSelection(page);
+    return opened;
+  }
+  return false;
 }
 
 /** Waits for my turn (true) or the end of the hand (false). */
