@@ -2,15 +2,35 @@
 // (name, Quick play, the offer to play with bots, I'm ready, Draw), makes a first move within
 // 30 seconds. Then the phone table: it fits the window, the melds are not under the hand, cards
 // are big enough to tap, seats run clockwise. Played on until each side has three melds, the
-// whole table still fits the window with nothing scrolling. Leaving mid-hand asks first; the
-// lobby's refresh keeps the caret in the invite field.
+// whole table still fits the window with nothing scrolling; the hand is arranged by touch (a tap
+// still selects) and keeps its order. Leaving mid-hand asks first; the lobby's refresh keeps the
+// caret in the invite field.
 import assert from 'node:assert/strict';
-import { until } from './lib/harness.mjs';
+import { until, sleep } from './lib/harness.mjs';
 import { handOnScreen, discardKey, waitMyTurnOrEnd, openMeld, scoreShown } from './lib/page.mjs';
 import { assertFitsWindow, assertOurMeldsVisible, assertHandTappable, assertClockwise, tableCounts } from './lib/layout.mjs';
 import { isWildish, normaKey } from '../js/cards.js';
 
 export const name = 'a newcomer makes a first move within 30 s on an empty server (phone); phone layout, leave, lobby caret';
+
+/** A finger drags from `from` to `to` (touch events, as a phone's screen sends them). */
+async function touchDrag(page, from, to) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = (t) => [{ x: Math.round(from.x + (to.x - from.x) * t), y: Math.round(from.y + (to.y - from.y) * t) }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: at(0) });
+  for (let i = 1; i <= 10; i++) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(i / 10) });
+    await sleep(16);
+  }
+  // The finger rests on the spot before it lifts, as when one places a card: lifted while still
+  // moving, the browser would take it for a fling and spend the next tap on stopping it.
+  for (let i = 0; i < 4; i++) {
+    await sleep(50);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: at(1) });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
 
 export async function run({ browser, pageUrl, shots }) {
   const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US', hasTouch: true, isMobile: true });
@@ -88,6 +108,31 @@ export async function run({ browser, pageUrl, shots }) {
   await page.waitForSelector('[data-testid=side-panel] .log', { state: 'visible' });
   await page.tap('[data-testid=side-toggle]');
   await page.waitForSelector('[data-testid=side-panel]', { state: 'hidden' });
+
+  // Arranging the hand by touch: a tap selects, a drag moves the last card onto the first.
+  const shown = await handOnScreen(page);
+  const first = shown[0], last = shown[shown.length - 1];
+  await page.tap(`[data-testid=hand-card][data-key="${first.key}"]`);
+  await page.waitForSelector(`[data-testid=hand-card][data-key="${first.key}"][aria-pressed=true]`);
+  await page.tap(`[data-testid=hand-card][data-key="${first.key}"]`);
+  await page.waitForSelector(`[data-testid=hand-card][data-key="${first.key}"][aria-pressed=false]`);
+  const box = async (key) => page.$eval(`[data-testid=hand-card][data-key="${key}"]`, (e) => e.getBoundingClientRect().toJSON());
+  const [a, b] = [await box(last.key), await box(first.key)];
+  await touchDrag(page, { x: a.left + a.width / 2, y: a.top + a.height / 2 }, { x: b.left + 12, y: b.top + b.height / 2 });
+  const arranged = [last.code, ...shown.slice(0, -1).map((c) => c.code)];
+  await until(async () => (await handOnScreen(page))[0].code === last.code, { timeout: 5000, what: 'the card moved first by touch' });
+  assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the hand in its new order');
+  assert.equal(await page.$$eval('[data-testid=hand-card][aria-pressed=true]', (e) => e.length), 0, 'the drag selected nothing');
+  // The order stays through later renders: a selection, then the discard of a card (the rest keeps its order).
+  const keep = shown.find((c) => c.key !== last.key && !isWildish(c.code)) ?? shown[1];
+  await page.tap(`[data-testid=hand-card][data-key="${keep.key}"]`);
+  await page.waitForSelector(`[data-testid=hand-card][data-key="${keep.key}"][aria-pressed=true]`);
+  assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the order after a re-render');
+  await page.tap('[data-testid=discard]');
+  await until(async () => (await handOnScreen(page)).length === arranged.length - 1, { what: 'the discard' });
+  const rest = [...arranged];
+  rest.splice(rest.indexOf(keep.code), 1);
+  assert.deepEqual((await handOnScreen(page)).map((c) => c.code), rest, 'the order after the discard');
 
 
   // The how-to-play page, and the sound switch.

@@ -30,6 +30,9 @@ function speakerSvg(muted) {
     ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
 }
 
+/** How far (px) a pressed hand card moves before it is dragged rather than tapped. */
+const DRAG_START = 8;
+
 /** The steps by which the table view gets denser until it fits the window (styles.css). */
 const FIT_LEVELS = ['dense', 'denser'];
 
@@ -81,7 +84,17 @@ export class App {
     this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
     this.scrollToMeld = null;
-    /** The table log and chat opened (on a phone they are folded away). */
+    /**
+     * A hand card held by a pointer (mouse, pen or touch): it follows the pointer once it has moved
+     * DRAG_START px, and is dropped on a hand card (arrange), a meld (attach) or the pile (discard).
+     * @type {{id: number, key: string, el: HTMLElement, x: number, y: number, active: boolean, over: HTMLElement|null}|null}
+     */
+    this.drag = null;
+    /** A render asked for while a card is dragged (done at the drop). */
+    this.renderAfterDrag = false;
+    /** The click that ends a drag (dispatched with its pointerup) is not a tap on a card. */
+    this.noClick = false;
+
     this.sideOpen = false;
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
     this.enteredAt = 0;
@@ -98,11 +111,15 @@ export class App {
     });
     document.addEventListener('submit', (e) => this.onSubmit(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
-    // Drag where it helps: a hand card dropped on one of the side's melds attaches it (with the
-    // other selected cards), dropped on the discard pile discards it. Clicks and keys do the same.
-    document.addEventListener('dragstart', (e) => this.onDragStart(e));
-    document.addEventListener('dragover', (e) => this.onDragOver(e));
-    document.addEventListener('drop', (e) => this.onDrop(e));
+    // Drag where it helps, with pointer events (mouse, pen and touch alike): a hand card dropped on
+    // another arranges the hand, on one of the side's melds attaches it (with the other selected
+    // cards), on the discard pile discards it. A tap (no movement) still selects; clicks and keys do the rest.
+    document.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    document.addEventListener('pointermove', (e) => this.onPointerMove(e));
+    document.addEventListener('pointerup', (e) => this.onPointerUp(e));
+    document.addEventListener('pointercancel', (e) => this.endDrag(e, false));
+    // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
+    document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
     // The table is laid out for the window's size (fitTable).
     addEventListener('resize', () => { if (this.table) this.render(); });
@@ -385,6 +402,7 @@ export class App {
 
   /** @param {Event} e */
   onClick(e) {
+    if (this.noClick) { this.noClick = false; return; }
     const target = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('[data-action]') : null);
     if (!target || target.hasAttribute('disabled')) return;
     const a = target.dataset.action ?? '';
@@ -521,45 +539,61 @@ export class App {
     }
   }
 
-  /** @param {DragEvent} e */
-  onDragStart(e) {
-    const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-action=card]') : null);
-    if (!el || !e.dataTransfer) return;
-    e.dataTransfer.setData('text/plain', el.dataset.key ?? '');
-    e.dataTransfer.effectAllowed = 'move';
-  }
-
-  /** The meld or pile under a drag, if it accepts cards now. @param {Event} e */
-  dropTarget(e) {
+  /** The meld or pile under a drag, if it accepts cards now. @param {Element|null} under */
+  dropTarget(under) {
     const h = this.table?.hand;
-    if (!h || h.phase !== 'play' || !this.table?.you || h.onTurn !== this.table.you) return null;
-    const el = e.target instanceof HTMLElement ? e.target.closest('[data-action=meld], [data-testid=pile]') : null;
-    return /** @type {HTMLElement | null} */ (el);
+    if (!h || h.phase !== 'play' || !this.table?.you || h.onTurn !== this.table.you || this.spectating) return null;
+    return /** @type {HTMLElement | null} */ (under ? under.closest('[data-action=meld], [data-testid=pile]') : null);
   }
 
-  /** @param {DragEvent} e */
-  onDragOver(e) {
-    if (this.dropTarget(e) || this.handDropTarget(e)) e.preventDefault();
+  /** @param {PointerEvent} e */
+  onPointerDown(e) {
+    if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    const el = /** @type {HTMLElement | null} */ (e.target instanceof Element ? e.target.closest('[data-testid=hand-card]') : null);
+    if (!el) return;
+    this.drag = { id: e.pointerId, key: el.dataset.key ?? '', el, x: e.clientX, y: e.clientY, active: false, over: null };
   }
 
-  /** A card of the own hand under a drag (to arrange the hand, at any time). @param {Event} e */
-  handDropTarget(e) {
-    return /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-testid=hand-card]') : null);
-  }
-
-  /** @param {DragEvent} e */
-  onDrop(e) {
-    const onCard = this.handDropTarget(e);
-    if (onCard) {
-      const k = e.dataTransfer?.getData('text/plain');
-      e.preventDefault();
-      if (k) this.moveCard(k, onCard.dataset.key ?? '');
-      return;
+  /** @param {PointerEvent} e */
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    const dx = e.clientX - d.x, dy = e.clientY - d.y;
+    if (!d.active) {
+      // A tap that wobbles a little is still a tap.
+      if (Math.hypot(dx, dy) < DRAG_START || !d.el.isConnected) return;
+      d.active = true;
+      d.el.classList.add('dragging');
     }
-    const target = this.dropTarget(e);
-    const key = e.dataTransfer?.getData('text/plain');
-    if (!target || !key) return;
     e.preventDefault();
+    d.el.style.transform = `translate(${dx}px, ${dy}px)`;
+    const under = this.dropAt(e.clientX, e.clientY);
+    if (under !== d.over) {
+      d.over?.classList.remove('drop-over');
+      under?.classList.add('drop-over');
+      d.over = under;
+    }
+  }
+
+  /** What a card held at (x, y) would be dropped on: another hand card, a meld or the pile. @param {number} x @param {number} y */
+  dropAt(x, y) {
+    const under = document.elementFromPoint(x, y);
+    if (!under) return null;
+    const card = /** @type {HTMLElement | null} */ (under.closest('[data-testid=hand-card]'));
+    if (card && card !== this.drag?.el) return card;
+    return this.dropTarget(under);
+  }
+
+  /** @param {PointerEvent} e */
+  onPointerUp(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    if (!d.active) { this.drag = null; return; }
+    const target = this.dropAt(e.clientX, e.clientY);
+    this.endDrag(e, true);
+    if (!target) return;
+    const key = d.key;
+    if (target.dataset.testid === 'hand-card') { this.moveCard(key, target.dataset.key ?? ''); return; }
     const card = this.handKeys(this.table?.hand?.hand ?? []).find((k) => k.key === key);
     if (!card) return;
     if (target.dataset.action === 'meld') {
@@ -568,6 +602,20 @@ export class App {
     } else {
       this.act('discard', { card: card.code });
     }
+  }
+
+  /** The held card goes back (a drop re-renders it where it belongs). @param {PointerEvent} e @param {boolean} dropped */
+  endDrag(e, dropped) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    this.drag = null;
+    if (d.active) {
+      d.el.classList.remove('dragging');
+      d.el.style.transform = '';
+      d.over?.classList.remove('drop-over');
+      if (dropped) { this.noClick = true; setTimeout(() => { this.noClick = false; }, 0); }
+    }
+    if (this.renderAfterDrag) { this.renderAfterDrag = false; this.render(); }
   }
 
   /** @param {number} meld */
@@ -743,6 +791,8 @@ export class App {
   }
 
   renderNow() {
+    // Not under a card being dragged: the drop renders.
+    if (this.drag?.active) { this.renderAfterDrag = true; return; }
     const active = /** @type {HTMLElement|null} */ (document.activeElement);
     const focusKey = active && active.dataset ? active.dataset.focus : undefined;
     /** @type {[number, number]|null} */
@@ -753,7 +803,10 @@ export class App {
     const mark = this.attention ? `● ${t(this.attention)} — ` : '';
     document.title = mark + (this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title'));
     const header = document.getElementById('header');
-    if (header) header.innerHTML = this.headerHtml();
+    // Replaced only when it changed: a press on one of its buttons must not lose its element to an
+    // unrelated re-render (the click would then land on no button).
+    const headerHtml = this.headerHtml();
+    if (header && headerHtml !== this.lastHeaderHtml) { header.innerHTML = headerHtml; this.lastHeaderHtml = headerHtml; }
     let body;
     document.body.dataset.view = !this.name || !this.conn ? 'login' : this.table ? 'table' : 'lobby';
     if (!this.name || !this.conn) body = renderLogin(this);

@@ -238,7 +238,7 @@ export function renderTable(app) {
         const sel = app.selected.has(k.key);
         const drawn = app.lastDrawn === k.code && keys.filter((x) => x.code === k.code).pop() === k;
         const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
-        return `<button type="button" draggable="true" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
       }).join('')}</div>`;
     }
     const sel = app.selectedCards();
