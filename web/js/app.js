@@ -14,6 +14,7 @@ import { sortCards, isMeld } from './cards.js';
 import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
 import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
+import { measure, play } from './motion.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
@@ -84,6 +85,8 @@ export class App {
     this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
     this.scrollToMeld = null;
+    /** What the events since the last render moved (cards travel there in the next render). @type {import('./motion.js').Move[]} */
+    this.moves = [];
     /**
      * A hand card held by a pointer (mouse, pen or touch): it follows the pointer once it has moved
      * DRAG_START px, and is dropped on a hand card (arrange), a meld (attach) or the pile (discard).
@@ -94,8 +97,12 @@ export class App {
     this.renderAfterDrag = false;
     /** The click that ends a drag (dispatched with its pointerup) is not a tap on a card. */
     this.noClick = false;
-
+    /** The table log and chat opened (on a phone they are folded away). */
     this.sideOpen = false;
+    /** The header's, the page's and the dialog's markup as last rendered. */
+    this.lastHeaderHtml = '';
+    this.lastRootHtml = '';
+    this.lastOverlayHtml = '';
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
     this.enteredAt = 0;
   }
@@ -121,8 +128,9 @@ export class App {
     // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
     document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
-    // The table is laid out for the window's size (fitTable).
-    addEventListener('resize', () => { if (this.table) this.render(); });
+    // The table is laid out for the window's size (fitTable): fitted again, not re-rendered (a
+    // re-render would replace what is being pressed, and a phone may fire resize often).
+    addEventListener('resize', () => this.fitTable(true));
     // The lobby list refreshes itself while it is on screen.
     setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
     if (this.name) this.connect();
@@ -212,6 +220,9 @@ export class App {
         if (m.type === 'opened' || m.type === 'attached') this.scrollToMeld = m.meld.id;
       }
     }
+    // Cards that travel in the next render (motion.js).
+    if (m.type === 'snapshot') this.moves = [];
+    else if (typeof m.seq === 'number') this.queueMove(st, m);
     // One-shot movement cues for the next render only (a later render must not replay them).
     if (m.type === 'opened' || m.type === 'attached') this.fresh = { meld: m.meld.id };
     else if (m.type === 'discarded') this.fresh = { pile: true };
@@ -226,6 +237,16 @@ export class App {
       this.attachArmed = false;
     }
     this.render();
+  }
+
+  /** What an event moves, for the next render. @param {TableState} st @param {Message} m */
+  queueMove(st, m) {
+    const mine = !!st.you && !this.spectating && m.seat === st.you;
+    if (m.type === 'drew_card' && mine) this.moves.push({ kind: 'draw', codes: [m.card], from: 'tallone' });
+    else if (m.type === 'picked_up' && mine && Array.isArray(m.cards)) this.moves.push({ kind: 'draw', codes: m.cards, from: 'pile' });
+    else if (m.type === 'discarded') this.moves.push({ kind: 'discard', seat: m.seat, code: m.card, mine });
+    else if ((m.type === 'opened' || m.type === 'attached') && m.meld) this.moves.push({ kind: 'meld', seat: m.seat, meld: m.meld.id, codes: m.cards ?? [], mine });
+    if (this.moves.length > 40) this.moves.splice(0, this.moves.length - 40);
   }
 
   // ----- requests ----------------------------------------------------------------------------
@@ -793,6 +814,7 @@ export class App {
   renderNow() {
     // Not under a card being dragged: the drop renders.
     if (this.drag?.active) { this.renderAfterDrag = true; return; }
+    const before = this.table ? measure(this.root) : null;
     const active = /** @type {HTMLElement|null} */ (document.activeElement);
     const focusKey = active && active.dataset ? active.dataset.focus : undefined;
     /** @type {[number, number]|null} */
@@ -812,12 +834,15 @@ export class App {
     if (!this.name || !this.conn) body = renderLogin(this);
     else if (!this.table) body = renderLobby(this);
     else body = renderTable(this);
-    this.root.innerHTML = body + this.messageHtml();
+    // What did not change is not replaced (many events change nothing on screen): a press on a
+    // button is not lost to a re-render that would put an identical button in its place.
+    const html = body + this.messageHtml();
+    if (html !== this.lastRootHtml) { this.root.innerHTML = html; this.lastRootHtml = html; }
     const overlay = document.getElementById('overlay');
     if (overlay) {
-      const html = renderOverlay(this);
-      overlay.innerHTML = html;
-      overlay.hidden = !html;
+      const dialog = renderOverlay(this);
+      if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
+      overlay.hidden = !dialog;
     }
     if (focusKey) {
       const el = /** @type {HTMLElement|null} */ (document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
@@ -829,6 +854,8 @@ export class App {
     }
     this.fresh = null;
     this.fitTable();
+    if (before && this.table) play(this.root, before, this.moves);
+    this.moves = [];
     if (this.scrollToMeld != null) {
       const el = document.querySelector(`[data-testid=meld][data-meld-id="${this.scrollToMeld}"]`);
       this.scrollToMeld = null;
@@ -840,11 +867,13 @@ export class App {
   /**
    * The table on one screen: when what the table shows does not fit the window (many melds on a
    * short or narrow screen), the view gets denser (smaller meld cards, less said around them), step
-   * by step, until it fits.
+   * by step, until it fits. `again`: for a new window size, from the roomiest step.
+   * @param {boolean} [again]
    */
-  fitTable() {
+  fitTable(again = false) {
     const view = /** @type {HTMLElement|null} */ (this.root.querySelector('.table-view'));
     if (!view || !view.querySelector('.felt:not(.waiting)')) return;
+    if (again) view.classList.remove(...FIT_LEVELS);
     const grid = view.querySelector('.table-grid');
     const over = () => (grid && grid.scrollHeight > grid.clientHeight + 1)
       || [...view.children].some((c) => c.getBoundingClientRect().bottom > innerHeight + 1);

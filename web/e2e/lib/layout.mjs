@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
  * and each of its cards.
  */
 export async function assertFitsWindow(page, what, { down = true } = {}) {
+  await cardsAtRest(page);
   const m = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, sh: document.documentElement.scrollHeight, w: innerWidth, h: innerHeight }));
   assert.ok(m.sw <= m.w + 1, `${what}: ${m.sw} px wide in a ${m.w} px window`);
   if (down) assert.ok(m.sh <= m.h + 1, `${what}: ${m.sh} px tall in a ${m.h} px window`);
@@ -39,6 +40,12 @@ export async function assertFitsWindow(page, what, { down = true } = {}) {
   assert.deepEqual(problems, [], `${what}: the table fits the window`);
 }
 
+/** Resolves when no card is travelling or sliding any more (motion.js): the layout is measured where the cards rest. */
+export async function cardsAtRest(page) {
+  await page.evaluate(() => Promise.all(document.getAnimations().filter((a) => a.id === 'card-travel' || a.id === 'card-slide')
+    .map((a) => a.finished.catch(() => {}))));
+}
+
 /** The table's state in numbers: melds per side and cards in hand (for checks that need a mid-hand table). */
 export async function tableCounts(page) {
   return page.evaluate(() => ({
@@ -50,6 +57,7 @@ export async function tableCounts(page) {
 
 /** "Our melds", scrolled into view inside the felt, is what the window shows at its middle (the hand panel does not cover it). */
 export async function assertOurMeldsVisible(page) {
+  await cardsAtRest(page);
   const ok = await page.evaluate(() => {
     const box = document.querySelector('[data-testid=melds-ours]');
     if (!box) return 'no melds-ours';
@@ -69,6 +77,7 @@ export async function assertOurMeldsVisible(page) {
 
 /** Every hand card inside the window, and each one's visible (tappable) part at least `min` px wide. */
 export async function assertHandTappable(page, min = 36) {
+  await cardsAtRest(page);
   const boxes = await page.$$eval('[data-testid=hand-card]', (els) => els.map((e) => { const r = e.getBoundingClientRect(); return { l: r.left, r: r.right, t: r.top }; }));
   const w = await page.evaluate(() => innerWidth);
   for (const b of boxes) assert.ok(b.l >= -1 && b.r <= w + 1, `a hand card outside the window: ${b.l}-${b.r} of ${w}`);
