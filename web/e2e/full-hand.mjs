@@ -118,6 +118,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       await page.waitForSelector('[data-testid=hand-card]');
       await until(async () => (await handOnScreen(page)).length === arranged.length, { what: 'the hand after the reload' });
       assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the arranged order is kept');
+      // From the keyboard: Shift+ArrowRight moves the focused first card one place right.
+      await page.focus(`[data-testid=hand-card][data-key="${(await handOnScreen(page))[0].key}"]`);
+      await page.keyboard.press('Shift+ArrowRight');
+      const swapped = [arranged[1], arranged[0], ...arranged.slice(2)];
+      await until(async () => (await handOnScreen(page)).map((c) => c.code).join() === swapped.join(), { timeout: 5000, what: 'the card moved by Shift+ArrowRight' });
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);
       const dragged = hand.find((c) => !c.code.startsWith('2') && c.code !== 'JK') ?? hand[0];

@@ -750,13 +750,15 @@ export class App {
       '?': () => { this.overlay = { kind: 'help' }; this.render(); },
     });
     if (map[k]) { map[k](); e.preventDefault(); return; }
-    // Arrow keys move between the hand's cards.
+    // Arrow keys move between the hand's cards; with Shift they move the card itself (arranging the
+    // hand from the keyboard, as a drag does).
     const el = /** @type {HTMLElement} */ (e.target);
     if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && el.dataset && el.dataset.action === 'card') {
       const cards = [...document.querySelectorAll('[data-action="card"]')];
       const i = cards.indexOf(el) + (e.key === 'ArrowRight' ? 1 : -1);
       const next = /** @type {HTMLElement|undefined} */ (cards[i]);
-      if (next) next.focus();
+      if (next && e.shiftKey) this.moveCard(el.dataset.key ?? '', next.dataset.key ?? '');
+      else if (next) next.focus();
       e.preventDefault();
     }
   }
