@@ -125,6 +125,8 @@ export class App {
     document.addEventListener('pointermove', (e) => this.onPointerMove(e));
     document.addEventListener('pointerup', (e) => this.onPointerUp(e));
     document.addEventListener('pointercancel', (e) => this.endDrag(e, false));
+    // A held card goes back when the window loses the focus (its pointer's release may never come).
+    addEventListener('blur', () => { if (this.drag) this.endDrag(/** @type {any} */ ({ pointerId: this.drag.id }), false); });
     // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
     document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
@@ -625,7 +627,7 @@ export class App {
     }
   }
 
-  /** The held card goes back (a drop re-renders it where it belongs). @param {PointerEvent} e @param {boolean} dropped */
+  /** The held card goes back (a drop re-renders it where it belongs). @param {{pointerId: number}} e @param {boolean} dropped */
   endDrag(e, dropped) {
     const d = this.drag;
     if (!d || e.pointerId !== d.id) return;
