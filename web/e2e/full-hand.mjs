@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { Bot } from './lib/bot.mjs';
 import { until, sleep } from './lib/harness.mjs';
-import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown, clearSelection } from './lib/page.mjs';
+import { login, handOnScreen, playTurn, waitMyTurnOrEnd, meldCount, selectCards, discardKey, scoreShown, clearSelection, cardTravels } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
 import { assertFitsWindow, assertOurMeldsVisible, assertClockwise } from './lib/layout.mjs';
 import { isMeld } from '../js/cards.js';
@@ -53,6 +53,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   let turns = 0;
   let illegalDone = false;
   let shotMid = false;
+  let meldTravelled = false;
   while (await waitMyTurnOrEnd(page)) {
     turns++;
     if (!illegalDone) {
@@ -81,7 +82,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
         page.$eval('[data-testid=hand]', (e) => e.getBoundingClientRect().toJSON())]);
       assert.ok(toast.bottom <= handBox.top || toast.top >= handBox.bottom, 'the refusal does not cover the hand');
       assert.doesNotMatch(text, /RULES|REGOLE|\.md|art\./, text);
-      await page.screenshot({ path: shots('illegal-move.png') });
+      await page.screenshot({ path: shots('illegal-move.png'), animations: 'disabled' });
       await page.click('[data-action=dismiss]');
       // finish the turn: discard a card
       const h2 = await handOnScreen(page);
@@ -91,8 +92,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     }
     if (!shotMid && turns >= 3) {
       const n0 = (await handOnScreen(page)).length;
+      // The drawn card travels from the tallone into the hand.
+      const drawnTravels = cardTravels(page, '[data-testid=hand-card].drawn');
       await page.click('[data-testid=draw]');
       await until(async () => (await handOnScreen(page)).length === n0 + 1, { what: 'drawn card' });
+      await drawnTravels;
       await sleep(150);
       // Select a playable card for the picture, if any.
       const playable = await page.$$eval('[data-testid=hand-card].playable', (els) => els.map((e) => e.dataset.key));
@@ -101,7 +105,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       await assertFitsWindow(page, 'the table at 1366x768');
       await assertOurMeldsVisible(page);
       await assertClockwise(page);
-      await page.screenshot({ path: shots('table-mid-hand.png') });
+      await page.screenshot({ path: shots('table-mid-hand.png'), animations: 'disabled' });
       shotMid = true;
       // Arrange the hand by dragging: the last card dropped on the first goes first, and stays there after a reload.
       const before = await handOnScreen(page);
@@ -114,20 +118,31 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       await page.waitForSelector('[data-testid=hand-card]');
       await until(async () => (await handOnScreen(page)).length === arranged.length, { what: 'the hand after the reload' });
       assert.deepEqual((await handOnScreen(page)).map((c) => c.code), arranged, 'the arranged order is kept');
+      // From the keyboard: Shift+ArrowRight moves the focused first card one place right.
+      await page.focus(`[data-testid=hand-card][data-key="${(await handOnScreen(page))[0].key}"]`);
+      await page.keyboard.press('Shift+ArrowRight');
+      const swapped = [arranged[1], arranged[0], ...arranged.slice(2)];
+      await until(async () => (await handOnScreen(page)).map((c) => c.code).join() === swapped.join(), { timeout: 5000, what: 'the card moved by Shift+ArrowRight' });
       // Discard by dragging the card onto the pile ("drag where it helps").
       const hand = await handOnScreen(page);
       const dragged = hand.find((c) => !c.code.startsWith('2') && c.code !== 'JK') ?? hand[0];
+      // The discard travels from the hand to the pile.
+      const discardTravels = cardTravels(page, '[data-testid=pile] .card.top');
+      discardTravels.catch(() => {});
       await page.dragAndDrop(`[data-testid=hand-card][data-key="${dragged.key}"]`, '[data-testid=pile]');
       await until(async () => (await handOnScreen(page)).length === hand.length - 1 || scoreShown(page), { what: 'the dragged discard' });
       if (!(await scoreShown(page))) {
         const copies = (cards) => cards.filter((c) => c.code === dragged.code).length;
         assert.equal(copies(await handOnScreen(page)), copies(hand) - 1, 'the dragged card left the hand');
+        await discardTravels;
       }
       continue;
     }
-    await playTurn(page);
+    // The first meld the person opens travels from the hand to the table.
+    if (await playTurn(page, { motion: !meldTravelled })) meldTravelled = true;
   }
   assert.ok(turns >= 3, `played ${turns} turns`);
+  console.log(`     ${meldTravelled ? 'a meld the person opened was seen travelling to the table' : 'the person opened no meld this hand'}`);
 
   // The score screen.
   await page.waitForSelector('[data-testid=score-table]');

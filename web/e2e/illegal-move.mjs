@@ -1,4 +1,5 @@
 // An illegal move is refused by the server, shown in plain words, and changes nothing on screen.
+// (This person asked for reduced motion: no card travels.)
 import assert from 'node:assert/strict';
 import { login, handOnScreen, waitMyTurnOrEnd, selectCards, clearSelection, discardKey } from './lib/page.mjs';
 import { personWithBots } from './lib/tables.mjs';
@@ -11,7 +12,7 @@ export const name = 'an illegal move is refused, explained, and changes nothing'
 const feltOf = (page) => page.$eval('.felt', (e) => e.innerHTML.replace(/ fresh\b/g, ''));
 
 export async function run({ browser, pageUrl, wsUrl }) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 860 }, reducedMotion: 'reduce' });
   const page = await ctx.newPage();
   await login(page, pageUrl, 'Bianca');
   const { bots } = await personWithBots(page, wsUrl, { players: 2, names: ['Bot Nord'], delay: 2500 });
@@ -19,6 +20,7 @@ export async function run({ browser, pageUrl, wsUrl }) {
   const n = (await handOnScreen(page)).length;
   await page.click('[data-testid=draw]');
   await until(async () => (await handOnScreen(page)).length === n + 1, { what: 'the drawn card' });
+  assert.equal(await page.evaluate(() => document.getAnimations().filter((a) => a.id === 'card-travel').length), 0, 'no card travels with reduced motion');
   const hand = await handOnScreen(page);
   let bad = null;
   for (let i = 0; i < hand.length && !bad; i++) for (let j = i + 1; j < hand.length && !bad; j++) for (let k = j + 1; k < hand.length && !bad; k++) {

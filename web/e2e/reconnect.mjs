@@ -39,7 +39,7 @@ export async function run({ browser, pageUrl, proxiedUrl, proxy, wsUrl, shots })
   proxy.hold(1000);
   proxy.cut();
   await page.waitForSelector('[data-testid=conn-state]:has-text("Reconnecting")', { timeout: 5000 });
-  await page.screenshot({ path: shots('reconnecting.png') });
+  await page.screenshot({ path: shots('reconnecting.png'), animations: 'disabled' });
   await page.waitForSelector('[data-testid=conn-state]:has-text("Online")', { timeout: 10000 });
   assert.equal(await page.evaluate(() => sessionStorage.getItem('burraco.session')), token, 'same session');
   assert.ok(await waitMyTurnOrEnd(page));
@@ -56,7 +56,7 @@ export async function run({ browser, pageUrl, proxiedUrl, proxy, wsUrl, shots })
   await watcher.waitForSelector(`[data-testid=seat-warn-${seat}].stand-in`, { timeout: (GRACE_SECS + 3) * 1000 });
   assert.match(await watcher.textContent(`[data-testid=seat-warn-${seat}]`), /a bot plays for Carlo/);
   assert.ok(await watcher.$(`[data-testid=seat-${seat}] [data-testid=bot-badge]`), 'the seat has the bot badge');
-  await watcher.screenshot({ path: shots('stand-in.png') });
+  await watcher.screenshot({ path: shots('stand-in.png'), animations: 'disabled' });
   // ... and when the page is back, the seat is Carlo's again, on both pages.
   await page.waitForSelector('[data-testid=conn-state]:has-text("Online")', { timeout: 15000 });
   await watcher.waitForSelector(`[data-testid=seat-warn-${seat}]`, { state: 'detached', timeout: 5000 });

@@ -13,7 +13,7 @@ const shotsDir = process.env.SCREENSHOTS ?? join(REPO, 'docs/screenshots');
 mkdirSync(shotsDir, { recursive: true });
 
 const server = await startServer();
-const stat = await startStatic();
+const stat = await startStatic(server.addr);
 const proxy = await startProxy(server.addr);
 const browser = await launchBrowser();
 const pageUrl = await pageUrlFor(server.addr, stat.url);

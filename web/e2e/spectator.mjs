@@ -24,7 +24,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.waitForSelector('[data-testid=pile] .card');
   await until(() => frames.some((f) => f.type === 'opened') || frames.some((f) => f.type === 'hand_ended'), { timeout: 60000, what: 'a meld' });
   await sleep(200);
-  await page.screenshot({ path: shots('spectator.png') });
+  await page.screenshot({ path: shots('spectator.png'), animations: 'disabled' });
   // North up, South down, West on the left, East on the right, as on a map (and play runs clockwise).
   const at = await page.evaluate(() => Object.fromEntries(['N', 'E', 'S', 'W'].map((seat) => {
     const r = /** @type {Element} */ (document.querySelector(`[data-testid=seat-${seat}]`)).getBoundingClientRect();

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { login, handOnScreen, playTurn, waitMyTurnOrEnd, scoreShown } from './lib/page.mjs';
 import { personWithServerBots } from './lib/tables.mjs';
 import { until } from './lib/harness.mjs';
+import { assertFitsWindow } from './lib/layout.mjs';
 
 export const name = 'verify the shuffle after a reload, and the hands history (phone IT, desktop EN)';
 
@@ -73,6 +74,9 @@ export async function run({ browser, pageUrl, shots }) {
   await page.waitForSelector('[data-testid=show-history]');
   await verifyHand(page, 1, 'Discrepanza');
   await page.click('[data-action=overlay-close]');
+  // The phone table in Italian, with the hands history button in the top bar: still one screen.
+  await page.waitForSelector('[data-testid=hand-card]');
+  await assertFitsWindow(page, 'the phone table in Italian with the hands history');
 
   // The desktop, in English, reloaded: the history comes back from the server.
   await page.setViewportSize({ width: 1366, height: 768 });

@@ -14,6 +14,7 @@ import { sortCards, isMeld } from './cards.js';
 import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
 import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
+import { measure, play } from './motion.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
@@ -29,6 +30,12 @@ function speakerSvg(muted) {
   return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M2 6h3l4-3v10l-4-3H2z"/>${muted
     ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
 }
+
+/** How far (px) a pressed hand card moves before it is dragged rather than tapped. */
+const DRAG_START = 8;
+
+/** The steps by which the table view gets denser until it fits the window (styles.css). */
+const FIT_LEVELS = ['dense', 'denser'];
 
 export class App {
   constructor() {
@@ -78,6 +85,24 @@ export class App {
     this.keptLogSeq = 0;
     /** @type {number|null} a meld of mine to scroll into view after the next render */
     this.scrollToMeld = null;
+    /** What the events since the last render moved (cards travel there in the next render). @type {import('./motion.js').Move[]} */
+    this.moves = [];
+    /**
+     * A hand card held by a pointer (mouse, pen or touch): it follows the pointer once it has moved
+     * DRAG_START px, and is dropped on a hand card (arrange), a meld (attach) or the pile (discard).
+     * @type {{id: number, key: string, el: HTMLElement, x: number, y: number, active: boolean, over: HTMLElement|null}|null}
+     */
+    this.drag = null;
+    /** A render asked for while a card is dragged (done at the drop). */
+    this.renderAfterDrag = false;
+    /** The click that ends a drag (dispatched with its pointerup) is not a tap on a card. */
+    this.noClick = false;
+    /** The table log and chat opened (on a phone they are folded away). */
+    this.sideOpen = false;
+    /** The header's, the page's and the dialog's markup as last rendered. */
+    this.lastHeaderHtml = '';
+    this.lastRootHtml = '';
+    this.lastOverlayHtml = '';
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
     this.enteredAt = 0;
   }
@@ -93,12 +118,21 @@ export class App {
     });
     document.addEventListener('submit', (e) => this.onSubmit(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
-    // Drag where it helps: a hand card dropped on one of the side's melds attaches it (with the
-    // other selected cards), dropped on the discard pile discards it. Clicks and keys do the same.
-    document.addEventListener('dragstart', (e) => this.onDragStart(e));
-    document.addEventListener('dragover', (e) => this.onDragOver(e));
-    document.addEventListener('drop', (e) => this.onDrop(e));
+    // Drag where it helps, with pointer events (mouse, pen and touch alike): a hand card dropped on
+    // another arranges the hand, on one of the side's melds attaches it (with the other selected
+    // cards), on the discard pile discards it. A tap (no movement) still selects; clicks and keys do the rest.
+    document.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    document.addEventListener('pointermove', (e) => this.onPointerMove(e));
+    document.addEventListener('pointerup', (e) => this.onPointerUp(e));
+    document.addEventListener('pointercancel', (e) => this.endDrag(e, false));
+    // A held card goes back when the window loses the focus (its pointer's release may never come).
+    addEventListener('blur', () => { if (this.drag) this.endDrag(/** @type {any} */ ({ pointerId: this.drag.id }), false); });
+    // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
+    document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
+    // The table is laid out for the window's size (fitTable): fitted again, not re-rendered (a
+    // re-render would replace what is being pressed, and a phone may fire resize often).
+    addEventListener('resize', () => this.fitTable(true));
     // The lobby list refreshes itself while it is on screen.
     setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
     if (this.name) this.connect();
@@ -188,6 +222,9 @@ export class App {
         if (m.type === 'opened' || m.type === 'attached') this.scrollToMeld = m.meld.id;
       }
     }
+    // Cards that travel in the next render (motion.js).
+    if (m.type === 'snapshot') this.moves = [];
+    else if (typeof m.seq === 'number') this.queueMove(st, m);
     // One-shot movement cues for the next render only (a later render must not replay them).
     if (m.type === 'opened' || m.type === 'attached') this.fresh = { meld: m.meld.id };
     else if (m.type === 'discarded') this.fresh = { pile: true };
@@ -202,6 +239,16 @@ export class App {
       this.attachArmed = false;
     }
     this.render();
+  }
+
+  /** What an event moves, for the next render. @param {TableState} st @param {Message} m */
+  queueMove(st, m) {
+    const mine = !!st.you && !this.spectating && m.seat === st.you;
+    if (m.type === 'drew_card' && mine) this.moves.push({ kind: 'draw', codes: [m.card], from: 'tallone' });
+    else if (m.type === 'picked_up' && mine && Array.isArray(m.cards)) this.moves.push({ kind: 'draw', codes: m.cards, from: 'pile' });
+    else if (m.type === 'discarded') this.moves.push({ kind: 'discard', seat: m.seat, code: m.card, mine });
+    else if ((m.type === 'opened' || m.type === 'attached') && m.meld) this.moves.push({ kind: 'meld', seat: m.seat, meld: m.meld.id, codes: m.cards ?? [], mine });
+    if (this.moves.length > 40) this.moves.splice(0, this.moves.length - 40);
   }
 
   // ----- requests ----------------------------------------------------------------------------
@@ -378,6 +425,7 @@ export class App {
 
   /** @param {Event} e */
   onClick(e) {
+    if (this.noClick) { this.noClick = false; return; }
     const target = /** @type {HTMLElement|null} */ (e.target instanceof Element ? e.target.closest('[data-action]') : null);
     if (!target || target.hasAttribute('disabled')) return;
     const a = target.dataset.action ?? '';
@@ -509,49 +557,66 @@ export class App {
       case 'download-record': this.downloadRecord(Number(d.hand)); break;
       case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
       case 'help': this.overlay = { kind: 'help' }; this.render(); break;
+      case 'toggle-side': this.sideOpen = !this.sideOpen; this.render(); break;
       default: break;
     }
   }
 
-  /** @param {DragEvent} e */
-  onDragStart(e) {
-    const el = /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-action=card]') : null);
-    if (!el || !e.dataTransfer) return;
-    e.dataTransfer.setData('text/plain', el.dataset.key ?? '');
-    e.dataTransfer.effectAllowed = 'move';
-  }
-
-  /** The meld or pile under a drag, if it accepts cards now. @param {Event} e */
-  dropTarget(e) {
+  /** The meld or pile under a drag, if it accepts cards now. @param {Element|null} under */
+  dropTarget(under) {
     const h = this.table?.hand;
-    if (!h || h.phase !== 'play' || !this.table?.you || h.onTurn !== this.table.you) return null;
-    const el = e.target instanceof HTMLElement ? e.target.closest('[data-action=meld], [data-testid=pile]') : null;
-    return /** @type {HTMLElement | null} */ (el);
+    if (!h || h.phase !== 'play' || !this.table?.you || h.onTurn !== this.table.you || this.spectating) return null;
+    return /** @type {HTMLElement | null} */ (under ? under.closest('[data-action=meld], [data-testid=pile]') : null);
   }
 
-  /** @param {DragEvent} e */
-  onDragOver(e) {
-    if (this.dropTarget(e) || this.handDropTarget(e)) e.preventDefault();
+  /** @param {PointerEvent} e */
+  onPointerDown(e) {
+    if (this.drag || (e.pointerType === 'mouse' && e.button !== 0)) return;
+    const el = /** @type {HTMLElement | null} */ (e.target instanceof Element ? e.target.closest('[data-testid=hand-card]') : null);
+    if (!el) return;
+    this.drag = { id: e.pointerId, key: el.dataset.key ?? '', el, x: e.clientX, y: e.clientY, active: false, over: null };
   }
 
-  /** A card of the own hand under a drag (to arrange the hand, at any time). @param {Event} e */
-  handDropTarget(e) {
-    return /** @type {HTMLElement | null} */ (e.target instanceof HTMLElement ? e.target.closest('[data-testid=hand-card]') : null);
-  }
-
-  /** @param {DragEvent} e */
-  onDrop(e) {
-    const onCard = this.handDropTarget(e);
-    if (onCard) {
-      const k = e.dataTransfer?.getData('text/plain');
-      e.preventDefault();
-      if (k) this.moveCard(k, onCard.dataset.key ?? '');
-      return;
+  /** @param {PointerEvent} e */
+  onPointerMove(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    const dx = e.clientX - d.x, dy = e.clientY - d.y;
+    if (!d.active) {
+      // A tap that wobbles a little is still a tap.
+      if (Math.hypot(dx, dy) < DRAG_START || !d.el.isConnected) return;
+      d.active = true;
+      d.el.classList.add('dragging');
     }
-    const target = this.dropTarget(e);
-    const key = e.dataTransfer?.getData('text/plain');
-    if (!target || !key) return;
     e.preventDefault();
+    d.el.style.transform = `translate(${dx}px, ${dy}px)`;
+    const under = this.dropAt(e.clientX, e.clientY);
+    if (under !== d.over) {
+      d.over?.classList.remove('drop-over');
+      under?.classList.add('drop-over');
+      d.over = under;
+    }
+  }
+
+  /** What a card held at (x, y) would be dropped on: another hand card, a meld or the pile. @param {number} x @param {number} y */
+  dropAt(x, y) {
+    const under = document.elementFromPoint(x, y);
+    if (!under) return null;
+    const card = /** @type {HTMLElement | null} */ (under.closest('[data-testid=hand-card]'));
+    if (card && card !== this.drag?.el) return card;
+    return this.dropTarget(under);
+  }
+
+  /** @param {PointerEvent} e */
+  onPointerUp(e) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    if (!d.active) { this.drag = null; return; }
+    const target = this.dropAt(e.clientX, e.clientY);
+    this.endDrag(e, true);
+    if (!target) return;
+    const key = d.key;
+    if (target.dataset.testid === 'hand-card') { this.moveCard(key, target.dataset.key ?? ''); return; }
     const card = this.handKeys(this.table?.hand?.hand ?? []).find((k) => k.key === key);
     if (!card) return;
     if (target.dataset.action === 'meld') {
@@ -560,6 +625,20 @@ export class App {
     } else {
       this.act('discard', { card: card.code });
     }
+  }
+
+  /** The held card goes back (a drop re-renders it where it belongs). @param {{pointerId: number}} e @param {boolean} dropped */
+  endDrag(e, dropped) {
+    const d = this.drag;
+    if (!d || e.pointerId !== d.id) return;
+    this.drag = null;
+    if (d.active) {
+      d.el.classList.remove('dragging');
+      d.el.style.transform = '';
+      d.over?.classList.remove('drop-over');
+      if (dropped) { this.noClick = true; setTimeout(() => { this.noClick = false; }, 0); }
+    }
+    if (this.renderAfterDrag) { this.renderAfterDrag = false; this.render(); }
   }
 
   /** @param {number} meld */
@@ -673,13 +752,15 @@ export class App {
       '?': () => { this.overlay = { kind: 'help' }; this.render(); },
     });
     if (map[k]) { map[k](); e.preventDefault(); return; }
-    // Arrow keys move between the hand's cards.
+    // Arrow keys move between the hand's cards; with Shift they move the card itself (arranging the
+    // hand from the keyboard, as a drag does).
     const el = /** @type {HTMLElement} */ (e.target);
     if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && el.dataset && el.dataset.action === 'card') {
       const cards = [...document.querySelectorAll('[data-action="card"]')];
       const i = cards.indexOf(el) + (e.key === 'ArrowRight' ? 1 : -1);
       const next = /** @type {HTMLElement|undefined} */ (cards[i]);
-      if (next) next.focus();
+      if (next && e.shiftKey) this.moveCard(el.dataset.key ?? '', next.dataset.key ?? '');
+      else if (next) next.focus();
       e.preventDefault();
     }
   }
@@ -735,6 +816,9 @@ export class App {
   }
 
   renderNow() {
+    // Not under a card being dragged: the drop renders.
+    if (this.drag?.active) { this.renderAfterDrag = true; return; }
+    const before = this.table ? measure(this.root) : null;
     const active = /** @type {HTMLElement|null} */ (document.activeElement);
     const focusKey = active && active.dataset ? active.dataset.focus : undefined;
     /** @type {[number, number]|null} */
@@ -745,18 +829,24 @@ export class App {
     const mark = this.attention ? `● ${t(this.attention)} — ` : '';
     document.title = mark + (this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title'));
     const header = document.getElementById('header');
-    if (header) header.innerHTML = this.headerHtml();
+    // Replaced only when it changed: a press on one of its buttons must not lose its element to an
+    // unrelated re-render (the click would then land on no button).
+    const headerHtml = this.headerHtml();
+    if (header && headerHtml !== this.lastHeaderHtml) { header.innerHTML = headerHtml; this.lastHeaderHtml = headerHtml; }
     let body;
     document.body.dataset.view = !this.name || !this.conn ? 'login' : this.table ? 'table' : 'lobby';
     if (!this.name || !this.conn) body = renderLogin(this);
     else if (!this.table) body = renderLobby(this);
     else body = renderTable(this);
-    this.root.innerHTML = body + this.messageHtml();
+    // What did not change is not replaced (many events change nothing on screen): a press on a
+    // button is not lost to a re-render that would put an identical button in its place.
+    const html = body + this.messageHtml();
+    if (html !== this.lastRootHtml) { this.root.innerHTML = html; this.lastRootHtml = html; }
     const overlay = document.getElementById('overlay');
     if (overlay) {
-      const html = renderOverlay(this);
-      overlay.innerHTML = html;
-      overlay.hidden = !html;
+      const dialog = renderOverlay(this);
+      if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
+      overlay.hidden = !dialog;
     }
     if (focusKey) {
       const el = /** @type {HTMLElement|null} */ (document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
@@ -767,12 +857,34 @@ export class App {
       }
     }
     this.fresh = null;
+    this.fitTable();
+    if (before && this.table) play(this.root, before, this.moves);
+    this.moves = [];
     if (this.scrollToMeld != null) {
       const el = document.querySelector(`[data-testid=meld][data-meld-id="${this.scrollToMeld}"]`);
       this.scrollToMeld = null;
       if (el) el.scrollIntoView({ block: 'nearest' });
     }
     this.tickClocks();
+  }
+
+  /**
+   * The table on one screen: when what the table shows does not fit the window (many melds on a
+   * short or narrow screen), the view gets denser (smaller meld cards, less said around them), step
+   * by step, until it fits. `again`: for a new window size, from the roomiest step.
+   * @param {boolean} [again]
+   */
+  fitTable(again = false) {
+    const view = /** @type {HTMLElement|null} */ (this.root.querySelector('.table-view'));
+    if (!view || !view.querySelector('.felt:not(.waiting)')) return;
+    if (again) view.classList.remove(...FIT_LEVELS);
+    const grid = view.querySelector('.table-grid');
+    const over = () => (grid && grid.scrollHeight > grid.clientHeight + 1)
+      || [...view.children].some((c) => c.getBoundingClientRect().bottom > innerHeight + 1);
+    for (const level of FIT_LEVELS) {
+      if (!over()) return;
+      view.classList.add(level);
+    }
   }
 
   headerHtml() {

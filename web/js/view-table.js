@@ -175,12 +175,14 @@ export function renderTable(app) {
   const topbar = `<div class="topbar">
     <button class="btn small ghost" data-action="leave" data-testid="leave" data-focus="leave">← ${app.spectating || st.status === 'finished' ? t('back_to_lobby') : t('leave')}</button>
     <span class="table-id">${t('table')} <b class="mono">${escapeHtml(st.table)}</b></span>
-    <span class="muted">${escapeHtml(String(settings.preset ?? '').toUpperCase())}${handLabel ? ' · ' + handLabel : ''}${target}</span>
+    <span class="muted table-what">${escapeHtml(String(settings.preset ?? '').toUpperCase())}${handLabel ? ' · ' + handLabel : ''}${target}</span>
     <span class="scores" aria-label="${t('running_score')}">${scores}</span>
     ${round}
     ${st.ended ? `<button class="btn small" data-action="show-score" data-testid="show-score">${t('score')}</button>` : ''}
     ${app.hands.length ? `<button class="btn small" data-action="show-history" data-testid="show-history">${t('hands_btn')} (${app.hands.length})</button>` : ''}
     <button class="btn small ghost" data-action="help" aria-label="${t('shortcuts')}" title="${t('shortcuts')}">⌨</button>
+    ${h && st.status !== 'waiting' ? `<button class="btn small side-toggle ${app.sideOpen ? 'armed' : ''}" data-action="toggle-side" data-testid="side-toggle" data-focus="side-toggle"
+      aria-expanded="${app.sideOpen}" aria-controls="side-panel" title="${t('log_toggle_label')}">${t('log_toggle')}</button>` : ''}
   </div>`;
 
   if (!h || st.status === 'waiting') {
@@ -236,7 +238,7 @@ export function renderTable(app) {
         const sel = app.selected.has(k.key);
         const drawn = app.lastDrawn === k.code && keys.filter((x) => x.code === k.code).pop() === k;
         const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
-        return `<button type="button" draggable="true" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
       }).join('')}</div>`;
     }
     const sel = app.selectedCards();
@@ -269,7 +271,8 @@ export function renderTable(app) {
   const chat = st.chat.slice(-30).map((c) => `<li><b>${escapeHtml(localBotName(c.name))}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('');
   const freeChat = !h || h.phase === 'over' || st.status !== 'playing';
   const phrases = ['hello', 'good_luck', 'well_played', 'thanks', 'sorry'].map((p) => `<button class="btn tiny ghost" data-action="phrase" data-phrase="${p}">${phraseText(p)}</button>`).join('');
-  const side = `<aside class="side-panel">
+  // On a phone the log and chat fold away (a button in the top bar opens them over the table).
+  const side = `<aside class="side-panel ${app.sideOpen ? 'side-open' : ''}" id="side-panel" data-testid="side-panel">
     <h3>${t('log')}</h3><ul class="log">${log}</ul>
     <h3>${t('chat')}</h3><ul class="chat" data-testid="chat">${chat}</ul>
     <div class="phrases">${phrases}</div>

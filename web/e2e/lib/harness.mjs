@@ -1,7 +1,7 @@
 // Test harness: the real server, a static server for web/ (for a server that does not serve it at /,
 // or E2E_STATIC=1 to test the files on disk without rebuilding), a cuttable TCP proxy, headless Debian Chromium.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, extname, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +54,23 @@ export async function startServer(extraEnv = {}) {
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.json': 'application/json', '.png': 'image/png' };
 
-/** Serves web/ (only the shipped assets) the way the server will: index.html at /. */
-export async function startStatic() {
+/**
+ * Serves web/ (only the shipped assets) the way the server will: index.html at /, and the
+ * server's /api on the same origin (passed through to `apiAddr`, host:port), as the page expects it.
+ */
+export async function startStatic(apiAddr) {
   const server = http.createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (apiAddr && path.startsWith('/api/')) {
+      const [host, port] = [apiAddr.slice(0, apiAddr.lastIndexOf(':')), Number(apiAddr.slice(apiAddr.lastIndexOf(':') + 1))];
+      const up = http.request({ host, port, path: req.url, method: req.method, headers: { ...req.headers, host: apiAddr } }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => { res.writeHead(502); res.end('bad gateway'); });
+      req.pipe(up);
+      return;
+    }
     const rel = path === '/' ? 'index.html' : path.slice(1);
     const file = resolve(WEB_DIR, rel);
     const shipped = file.startsWith(WEB_DIR) && (rel === 'index.html' || rel === 'styles.css' || rel === 'favicon.svg' || rel.startsWith('js/'));
@@ -93,15 +106,32 @@ export async function startProxy(target) {
   };
 }
 
-/** Where a browser opens the client for a server at `addr`: the server's own / when it serves web/, else the static server with ?server=. */
+/** The files a browser loads from web/ (what the server embeds), relative to web/. */
+function shippedFiles() {
+  const js = readdirSync(join(WEB_DIR, 'js')).filter((f) => f.endsWith('.js')).map((f) => `js/${f}`);
+  return ['index.html', 'styles.css', 'favicon.svg', ...js];
+}
+
+/**
+ * Where a browser opens the client for a server at `addr`: the server's own / when it serves
+ * exactly the web/ on disk (its copy is embedded when it is built: a prebuilt binary may hold an
+ * older one), else the static server with ?server=. E2E_STATIC=1: always the files on disk.
+ */
 export async function pageUrlFor(addr, staticUrl) {
-  if (process.env.E2E_STATIC === '1') return `${staticUrl}?server=${encodeURIComponent(`ws://${addr}/ws`)}`;
+  const fromDisk = `${staticUrl}?server=${encodeURIComponent(`ws://${addr}/ws`)}`;
+  if (process.env.E2E_STATIC === '1') return fromDisk;
   try {
-    const res = await fetch(`http://${addr}/`);
-    const body = await res.text();
-    if (res.ok && body.includes('data-app="burraco-web"')) return `http://${addr}/`;
+    for (const f of shippedFiles()) {
+      const res = await fetch(`http://${addr}/${f === 'index.html' ? '' : f}`);
+      const body = Buffer.from(await res.arrayBuffer());
+      if (!res.ok || !body.equals(readFileSync(join(WEB_DIR, f)))) {
+        if (res.ok) console.log(`the server's embedded ${f} differs from web/${f}: testing the files on disk`);
+        return fromDisk;
+      }
+    }
+    return `http://${addr}/`;
   } catch { /* not served */ }
-  return `${staticUrl}?server=${encodeURIComponent(`ws://${addr}/ws`)}`;
+  return fromDisk;
 }
 
 export async function launchBrowser() {

@@ -52,31 +52,58 @@ export async function discardKey(page, key) {
   await until(async () => (await handOnScreen(page)).length < n || scoreShown(page), { what: 'the discard' });
 }
 
-/** Plays one turn as a simple person would: draw, open a three-card meld if there is one, discard the highest natural card. */
-export async function playTurn(page, { open = true } = {}) {
+/**
+ * Plays one turn as a simple person would: draw, open a three-card meld if there is one, discard the
+ * highest natural card. `motion`: a meld it opens must be seen travelling from the hand to the table.
+ * Resolves with whether it opened a meld.
+ */
+export async function playTurn(page, { open = true, motion = false } = {}) {
   const before = (await handOnScreen(page)).length;
   await page.click('[data-testid=draw]');
   await until(async () => (await handOnScreen(page)).length === before + 1 || scoreShown(page), { what: 'the drawn card' });
-  if (await scoreShown(page)) return;
-  let hand = await handOnScreen(page);
-  if (open && hand.length > 6) {
-    outer: for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) for (let k = j + 1; k < hand.length; k++) {
-      const trio = [hand[i], hand[j], hand[k]];
-      if (isMeld(trio.map((c) => c.code))) {
-        const melds = await meldCount(page);
-        await selectCards(page, trio.map((c) => c.key));
-        await page.click('[data-testid=open]');
-        await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')) || (await page.$('[data-testid=wild-dialog]')), { what: 'the meld on the table' });
-        if (await page.$('[data-testid=wild-dialog]')) await page.click('[data-testid=wild-pos] >> nth=0');
-        await clearSelection(page);
-        break outer;
-      }
-    }
-  }
-  hand = await handOnScreen(page);
+  if (await scoreShown(page)) return false;
+  const opened = open && (await handOnScreen(page)).length > 6 && await openMeld(page, { motion });
+  const hand = await handOnScreen(page);
   const naturals = hand.filter((c) => !isWildish(c.code));
   const pick = [...(naturals.length ? naturals : hand)].sort((a, b) => normaKey(b.code) - normaKey(a.code))[0];
   await discardKey(page, pick.key);
+  return opened;
+}
+
+/**
+ * Resolves when a card matching `selector` is seen travelling (the page's FLIP animation, motion.js),
+ * watched every frame from now on: start it before the move that should make the card travel.
+ */
+export function cardTravels(page, selector, timeout = 5000) {
+  return page.waitForFunction((sel) => [...document.querySelectorAll(sel)].some((e) => e.getAnimations().some((a) => a.id === 'card-travel')),
+    selector, { polling: 'raf', timeout });
+}
+
+/**
+ * Opens the first three cards of the hand that make a meld, if any; resolves with whether a meld
+ * was opened. `motion`: the opened meld's cards must be seen travelling from the hand to the table.
+ */
+export async function openMeld(page, { motion = false } = {}) {
+  const hand = await handOnScreen(page);
+  for (let i = 0; i < hand.length; i++) for (let j = i + 1; j < hand.length; j++) for (let k = j + 1; k < hand.length; k++) {
+    const trio = [hand[i], hand[j], hand[k]];
+    if (!isMeld(trio.map((c) => c.code))) continue;
+    const melds = await meldCount(page);
+    await selectCards(page, trio.map((c) => c.key));
+    const travelled = motion ? cardTravels(page, '[data-testid=melds-ours] .meld-slot .card') : null;
+    travelled?.catch(() => {});
+    await page.click('[data-testid=open]');
+    await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')) || (await page.$('[data-testid=wild-dialog]')), { what: 'the meld on the table' });
+    if (await page.$('[data-testid=wild-dialog]')) {
+      await page.click('[data-testid=wild-pos] >> nth=0');
+      await until(async () => (await meldCount(page)) > melds || (await page.$('[data-testid=message]')), { what: 'the meld on the table' });
+    }
+    const opened = (await meldCount(page)) > melds;
+    if (opened && travelled) await travelled;
+    await clearSelection(page);
+    return opened;
+  }
+  return false;
 }
 
 /** Waits for my turn (true) or the end of the hand (false). */
