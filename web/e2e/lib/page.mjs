@@ -40,7 +40,12 @@ export async function selectCards(page, keys) {
 
 /** Clears the selection (the Clear button is disabled when nothing is selected). */
 export async function clearSelection(page) {
-  if (await page.$('[data-action=clear]:not([disabled])')) await page.click('[data-action=clear]');
+  if (!(await page.$('[data-action=clear]:not([disabled])'))) return;
+  // A re-render between the look and the click may disable it (a refusal empties the selection):
+  // then there is nothing left to clear. Only a button that stays enabled and unclickable fails.
+  await page.click('[data-action=clear]:not([disabled])', { timeout: 2000 }).catch(async (e) => {
+    if (await page.$('[data-action=clear]:not([disabled])')) throw e;
+  });
 }
 
 /** Selects one card and discards it; resolves when the card has left the hand on screen. */
