@@ -204,6 +204,12 @@ impl Lobby {
         self.dirty().insert(table.to_owned(), Some(listing));
     }
 
+    /// Drops a listing of a table that stopped here not yet written: the node that serves the
+    /// table next writes its own, and a late write of this one would name the wrong owner.
+    pub fn forget_pending(&self, table: &str) {
+        self.dirty().remove(table);
+    }
+
     /// Takes an ended table out of the lobby (at the next flush).
     pub fn unlist(&self, table: &str) {
         self.dirty().insert(table.to_owned(), None);

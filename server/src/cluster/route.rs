@@ -506,7 +506,6 @@ impl Forwarder {
         };
         if let Some(out) = &out {
             router.conns.insert(out.id(), out.clone());
-            self.forwarded_for.insert(out.id());
         }
         let Some(conn) = out.as_ref().map(Outbox::id).or(detached) else {
             return;
@@ -518,16 +517,23 @@ impl Forwarder {
             command: wire,
         })
         .expect("a command encodes");
-        let answer = tokio::time::timeout(
-            FORWARD_TIMEOUT,
-            router
-                .client
-                .request(table_subject(&self.owner), payload.into()),
-        )
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .and_then(|reply| postcard::from_bytes::<Answer>(&reply.payload).ok());
+        let mut answer = if self.owner.is_empty() {
+            None
+        } else {
+            self.send(&cluster, &payload).await
+        };
+        if !matches!(answer, Some(Answer::Queued | Answer::Busy)) {
+            // The owner did not take it: the table may have moved. Look now (the connections
+            // sent to the old owner are moved on), and give the new owner the command.
+            let before = self.owner.clone();
+            if self.owner_still_serves().await && self.owner != before {
+                answer = self.send(&cluster, &payload).await;
+            }
+        }
+        // Only a connection the owner took a command from has anything there to lose.
+        if let (Some(out), Some(Answer::Queued)) = (&out, answer) {
+            self.forwarded_for.insert(out.id());
+        }
         let Some(req) = req else { return };
         match answer {
             Some(Answer::Queued) => {
@@ -540,6 +546,21 @@ impl Forwarder {
                 "the table is moving to another server: resume and retry",
             ),
         }
+    }
+}
+
+impl Forwarder {
+    /// One request to the owner: its answer, or `None` (no answer in time, nobody listening).
+    async fn send(&self, cluster: &super::Cluster, payload: &[u8]) -> Option<Answer> {
+        let request = cluster
+            .router
+            .client
+            .request(table_subject(&self.owner), payload.to_vec().into());
+        tokio::time::timeout(FORWARD_TIMEOUT, request)
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .and_then(|reply| postcard::from_bytes::<Answer>(&reply.payload).ok())
     }
 }
 

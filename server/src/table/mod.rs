@@ -190,6 +190,7 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
                     cluster.lobby.unlist(&actor.id);
                 } else {
                     // Handed off (a drain): its clients resume wherever it is served next.
+                    cluster.lobby.forget_pending(&actor.id);
                     actor.stop_serving();
                 }
                 cluster.leases.release(&actor.id).await;

@@ -208,15 +208,9 @@ async fn resume_all(
         let deadline = Instant::now() + within;
         let client = loop {
             let (mut c, _) = Client::connect(through(seat), &name, Some(&token)).await;
-            let id = table.id.clone();
-            let reply = c
-                .request(|i| ClientMessage::Sync {
-                    id: i,
-                    table: id,
-                    last_seq: last,
-                })
-                .await;
-            if matches!(reply, ServerMessage::Ok { .. }) {
+            // A connection made while the table moves may itself be closed (1012): resume again.
+            let reply = try_sync(&mut c, &table.id, last).await;
+            if matches!(reply, Some(ServerMessage::Ok { .. })) {
                 break c;
             }
             assert!(Instant::now() < deadline, "{name} resumes: {reply:?}");
@@ -225,6 +219,24 @@ async fn resume_all(
         old.push((seat, table.replace(seat, client)));
     }
     old
+}
+
+/// `sync`, and its reply; `None` if the connection closes first.
+async fn try_sync(c: &mut Client, table: &str, last_seq: u64) -> Option<ServerMessage> {
+    let id = c.id();
+    c.send(&ClientMessage::Sync {
+        id,
+        table: table.to_owned(),
+        last_seq,
+    })
+    .await;
+    loop {
+        let message = c.read().await?;
+        if reply_id(&message) == Some(id) {
+            return Some(message);
+        }
+        c.inbox.push_back(message);
+    }
 }
 
 /// No two events under one seq: whatever connections a seat had, through whichever nodes, an
