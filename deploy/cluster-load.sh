@@ -23,7 +23,8 @@ pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    rm -rf "$dir"
+    # KEEP=1 keeps the logs and the load tests' JSON summaries.
+    if [[ -n "${KEEP:-}" ]]; then echo "kept: $dir"; else rm -rf "$dir"; fi
 }
 trap cleanup EXIT
 

@@ -137,6 +137,19 @@ impl JetStreamLog {
         Ok((entries, last))
     }
 
+    /// The last sequence of a table's subject in the stream (0 for none).
+    async fn subject_last(&self, table: &str) -> Result<u64, LogError> {
+        match self
+            .stream
+            .get_last_raw_message_by_subject(&subject(table))
+            .await
+        {
+            Ok(message) => Ok(message.sequence),
+            Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(0),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
     /// The table's length and last sequence, from memory or from the stream.
     async fn position(&self, table: &str) -> Result<(u64, u64), LogError> {
         if let Some(known) = self.known(table) {
@@ -193,11 +206,14 @@ impl JetStreamLog {
         }
         let count = entries.len() as u64;
         let payload = frame(&entries);
-        let message_id = format!(
-            "{}-{}",
-            self.writer,
-            self.appends.fetch_add(1, Ordering::Relaxed)
-        );
+        let new_message_id = || {
+            format!(
+                "{}-{}",
+                self.writer,
+                self.appends.fetch_add(1, Ordering::Relaxed)
+            )
+        };
+        let mut message_id = new_message_id();
         let deadline = tokio::time::Instant::now() + APPEND_PATIENCE;
         let mut pause = Duration::from_millis(50);
         let ack = loop {
@@ -210,6 +226,24 @@ impl JetStreamLog {
                 Ok(ack) => break ack,
                 Err(e) if e.kind() == jetstream::context::PublishErrorKind::WrongLastSequence => {
                     return Err(self.conflict(table, expected).await);
+                }
+                Err(e) if jetstream_code(&e) == Some(WRONG_LAST_SEQUENCE_CONSTANT) => {
+                    // A clustered stream's leader could not check the expected sequence this
+                    // time (seen under load with a write of the subject still settling). Read
+                    // the subject's true last sequence: if it is still the one this writer
+                    // expects, nobody else wrote, and the append is tried again (under a new id:
+                    // the refused one may stay "in process" for the duplicate window).
+                    if self.subject_last(table).await? != last {
+                        return Err(self.conflict(table, expected).await);
+                    }
+                    if tokio::time::Instant::now() >= deadline {
+                        self.lock().remove(table);
+                        return Err(unavailable(e));
+                    }
+                    tracing::debug!(table, "append refused unchecked, retrying: {e}");
+                    message_id = new_message_id();
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(1));
                 }
                 Err(e) if tokio::time::Instant::now() < deadline => {
                     tracing::warn!(table, "append to the log failed, retrying: {e}");
@@ -395,6 +429,17 @@ impl TableLog for JetStreamLog {
     fn in_play(&self) -> LogFuture<'_, Vec<String>> {
         Box::pin(self.in_play_inner())
     }
+}
+
+/// JetStream's "wrong last sequence" without the sequence: the check could not be made.
+const WRONG_LAST_SEQUENCE_CONSTANT: u64 =
+    jetstream::ErrorCode::STREAM_WRONG_LAST_SEQUENCE_CONSTANT.0;
+
+/// The JetStream error code behind a refused publish, if the server gave one.
+fn jetstream_code(e: &jetstream::context::PublishError) -> Option<u64> {
+    std::error::Error::source(e)
+        .and_then(|source| source.downcast_ref::<jetstream::Error>())
+        .map(|error| error.error_code().0)
 }
 
 /// One append's entries as one message: postcard's sequence of byte strings.
