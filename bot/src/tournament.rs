@@ -115,6 +115,7 @@ async fn reply(ws: &mut Ws, id: u64, what: &'static str) -> Result<ServerMessage
             }
             ServerMessage::TournamentCreated { id: i, .. }
             | ServerMessage::TournamentRegistered { id: i, .. }
+            | ServerMessage::RegistrationConfigured { id: i, .. }
             | ServerMessage::Ok { id: i }
                 if *i == id =>
             {
@@ -170,11 +171,11 @@ pub async fn create(
     }
 }
 
-/// Sends one director request (or any request answered `ok`) on a fresh connection.
+/// Sends one director request (or any tournament request) on a fresh connection; its reply.
 pub async fn request(
     url: &str,
     make: impl FnOnce(u64) -> ClientMessage,
-) -> Result<(), TournamentError> {
+) -> Result<ServerMessage, TournamentError> {
     let (mut ws, _) = hello(url, "director", None)
         .await
         .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
@@ -183,7 +184,7 @@ pub async fn request(
     send(&mut ws, &message)
         .await
         .map_err(|e| TournamentError::Connect(url.to_owned(), e))?;
-    reply(&mut ws, 1, what).await.map(|_| ())
+    reply(&mut ws, 1, what).await
 }
 
 /// Creates a tournament, registers `entrants` bot entrants, starts it (a Sit&Go starts by

@@ -84,11 +84,13 @@ pub enum ErrorCode {
     /// Watching a duplicate-board table while its round is in play (the same deals are still
     /// being played at other tables).
     DuplicateInPlay,
+    /// 1.2: the director paused the tournament: no round starts until it resumes.
+    TournamentPaused,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 34] = [
+    pub const ALL: [ErrorCode; 35] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -123,6 +125,7 @@ impl ErrorCode {
         ErrorCode::RoundInPlay,
         ErrorCode::NeedsMinor,
         ErrorCode::DuplicateInPlay,
+        ErrorCode::TournamentPaused,
     ];
 
     /// The code as written on the wire.
@@ -163,6 +166,7 @@ impl ErrorCode {
             RoundInPlay => "round_in_play",
             NeedsMinor => "needs_minor",
             DuplicateInPlay => "duplicate_in_play",
+            TournamentPaused => "tournament_paused",
         }
     }
 

@@ -93,6 +93,63 @@ pub enum TournamentEntry {
         reason: String,
         at_ms: i64,
     },
+    /// The director set how the entry list works (before the first round). `invite`: the code
+    /// an invite-only list registers with (secret: never in the record).
+    RegistrationConfigured {
+        open: bool,
+        invite: Option<String>,
+        closes_ms: Option<i64>,
+        starts_ms: Option<i64>,
+        check_in: bool,
+        bots_after_secs: Option<u32>,
+        at_ms: i64,
+    },
+    /// A player of the entrant checked in.
+    CheckedIn { entrant: u32, at_ms: i64 },
+    /// The director paused the tournament.
+    Paused { at_ms: i64 },
+    /// The director lifted the pause.
+    Resumed { at_ms: i64 },
+    /// A formal warning (its VP cost by the preset's code).
+    Warning {
+        entrant: u32,
+        reason: String,
+        at_ms: i64,
+    },
+    /// The director expelled the entrant.
+    Disqualified {
+        entrant: u32,
+        reason: String,
+        at_ms: i64,
+    },
+    /// The director forbade these two entrants to meet in a round paired by standing.
+    Forbidden { entrants: [u32; 2], at_ms: i64 },
+    /// The director's first-round order.
+    Seating { order: Vec<u32>, at_ms: i64 },
+    /// Entrants that had not checked in when the first round started: left out.
+    NoShows { entrants: Vec<u32>, at_ms: i64 },
+    /// A match scored by the code rather than played to its end: `reason` says which rule
+    /// (`late_arrival`, `abandonment`, `disqualification`, `absent_opponent`). Index 0 of the
+    /// result is North-South.
+    MatchAwarded {
+        round: u32,
+        table: String,
+        result: MatchOutcome,
+        reason: String,
+        at_ms: i64,
+    },
+    /// An entrant not at its table `minutes` after the round started: a warning and `points`
+    /// to the other side's match total (FITAB art. 37).
+    LateArrival {
+        round: u32,
+        table: String,
+        entrant: u32,
+        minutes: u32,
+        points: i32,
+        at_ms: i64,
+    },
+    /// Server bots filled the free places of a Sit&Go, entrants `first` to `first + count - 1`.
+    ServerBots { first: u32, count: u32, at_ms: i64 },
 }
 
 /// One player of an entrant.
@@ -226,6 +283,70 @@ mod tests {
                 entrant: 5,
                 reason: "left".into(),
                 at_ms: 7,
+            },
+            TournamentEntry::RegistrationConfigured {
+                open: true,
+                invite: Some("C4E81B07".into()),
+                closes_ms: Some(8),
+                starts_ms: Some(9),
+                check_in: true,
+                bots_after_secs: Some(60),
+                at_ms: 8,
+            },
+            TournamentEntry::CheckedIn {
+                entrant: 5,
+                at_ms: 9,
+            },
+            TournamentEntry::Paused { at_ms: 10 },
+            TournamentEntry::Resumed { at_ms: 11 },
+            TournamentEntry::Warning {
+                entrant: 5,
+                reason: "late".into(),
+                at_ms: 12,
+            },
+            TournamentEntry::Disqualified {
+                entrant: 5,
+                reason: "signalling".into(),
+                at_ms: 13,
+            },
+            TournamentEntry::Forbidden {
+                entrants: [1, 2],
+                at_ms: 14,
+            },
+            TournamentEntry::Seating {
+                order: vec![2, 0, 1],
+                at_ms: 15,
+            },
+            TournamentEntry::NoShows {
+                entrants: vec![3],
+                at_ms: 16,
+            },
+            TournamentEntry::MatchAwarded {
+                round: 1,
+                table: "t-1".into(),
+                result: MatchOutcome {
+                    played: true,
+                    totals: [315, 0],
+                    vp: [14, 6],
+                    burraco: [0, 0],
+                    hands: 0,
+                    hand_totals: Vec::new(),
+                },
+                reason: "late_arrival".into(),
+                at_ms: 17,
+            },
+            TournamentEntry::LateArrival {
+                round: 1,
+                table: "t-1".into(),
+                entrant: 2,
+                minutes: 2,
+                points: 100,
+                at_ms: 18,
+            },
+            TournamentEntry::ServerBots {
+                first: 6,
+                count: 2,
+                at_ms: 19,
             },
         ]
     }

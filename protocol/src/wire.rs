@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 1;
+pub const PROTOCOL_MINOR: u16 = 2;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -183,6 +183,73 @@ pub enum ClientMessage {
         tournament: String,
         director: String,
     },
+    /// 1.2, director: how the entry list works, before the first round. The reply is
+    /// `registration_configured` (with the invitation code of an invite-only list).
+    ConfigureRegistration {
+        id: u64,
+        tournament: String,
+        director: String,
+        registration: WireRegistration,
+    },
+    /// 1.2: `register_tournament` for an invite-only list, with its invitation code.
+    RegisterInvited {
+        id: u64,
+        tournament: String,
+        invite: String,
+        partner_code: Option<String>,
+        bot: Option<bool>,
+    },
+    /// 1.2: a player of a registered entrant says it is present (lists with check-in).
+    CheckInTournament {
+        id: u64,
+        tournament: String,
+    },
+    /// 1.2, director: holds the tournament: no round starts and no late-arrival clock runs until
+    /// `resume_tournament`; tables in play go on.
+    PauseTournament {
+        id: u64,
+        tournament: String,
+        director: String,
+    },
+    /// 1.2, director: lifts the pause.
+    ResumeTournament {
+        id: u64,
+        tournament: String,
+        director: String,
+    },
+    /// 1.2, director: a formal warning to an entrant; warnings cost VP by the preset's code.
+    WarnEntrant {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrant: u32,
+        reason: String,
+    },
+    /// 1.2, director: expels an entrant: its match in play is lost, every opponent it met gets
+    /// at least 12 VP from that match, it is paired no more and ranks last.
+    DisqualifyEntrant {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrant: u32,
+        reason: String,
+    },
+    /// 1.2, director: these two entrants do not meet in a round paired by standing (Danish,
+    /// modified Danish) while another pairing is possible.
+    ForbidPairing {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrants: Vec<u32>,
+    },
+    /// 1.2, director: the first round's seating order (complete entrants, each once), for a
+    /// tournament whose `seating` is `"director"`.
+    SeatEntrants {
+        id: u64,
+        tournament: String,
+        director: String,
+        order: Vec<u32>,
+    },
 }
 
 impl ClientMessage {
@@ -213,7 +280,16 @@ impl ClientMessage {
             | StartRound { id, .. }
             | AdjustScore { id, .. }
             | WithdrawEntrant { id, .. }
-            | EndTournament { id, .. } => Some(*id),
+            | EndTournament { id, .. }
+            | ConfigureRegistration { id, .. }
+            | RegisterInvited { id, .. }
+            | CheckInTournament { id, .. }
+            | PauseTournament { id, .. }
+            | ResumeTournament { id, .. }
+            | WarnEntrant { id, .. }
+            | DisqualifyEntrant { id, .. }
+            | ForbidPairing { id, .. }
+            | SeatEntrants { id, .. } => Some(*id),
         }
     }
 
@@ -245,6 +321,15 @@ impl ClientMessage {
             AdjustScore { .. } => "adjust_score",
             WithdrawEntrant { .. } => "withdraw_entrant",
             EndTournament { .. } => "end_tournament",
+            ConfigureRegistration { .. } => "configure_registration",
+            RegisterInvited { .. } => "register_invited",
+            CheckInTournament { .. } => "check_in_tournament",
+            PauseTournament { .. } => "pause_tournament",
+            ResumeTournament { .. } => "resume_tournament",
+            WarnEntrant { .. } => "warn_entrant",
+            DisqualifyEntrant { .. } => "disqualify_entrant",
+            ForbidPairing { .. } => "forbid_pairing",
+            SeatEntrants { .. } => "seat_entrants",
         }
     }
 
@@ -260,6 +345,15 @@ impl ClientMessage {
             | AdjustScore { .. }
             | WithdrawEntrant { .. }
             | EndTournament { .. } => 1,
+            ConfigureRegistration { .. }
+            | RegisterInvited { .. }
+            | CheckInTournament { .. }
+            | PauseTournament { .. }
+            | ResumeTournament { .. }
+            | WarnEntrant { .. }
+            | DisqualifyEntrant { .. }
+            | ForbidPairing { .. }
+            | SeatEntrants { .. } => 2,
             _ => 0,
         }
     }
@@ -596,6 +690,24 @@ pub enum ServerMessage {
         table: String,
         seat: WireSeat,
     },
+    /// 1.2: answer to `configure_registration`: the invitation code of an invite-only list.
+    RegistrationConfigured {
+        id: u64,
+        tournament: String,
+        invite: Option<String>,
+    },
+    /// 1.2: sent after every `tournament_update`: what a 1.2 client also shows. `paused` by the
+    /// director; `registration_open` (false once the first round started); `checked_in`, with
+    /// check-in, whether this player's entrant has; `round_ends_ms`, the round in play's clock
+    /// (Unix ms) when its tables have one; `warnings`, this player's entrant's warnings.
+    TournamentStatus {
+        tournament: String,
+        paused: bool,
+        registration_open: bool,
+        checked_in: Option<bool>,
+        round_ends_ms: Option<i64>,
+        warnings: u32,
+    },
 }
 
 impl ServerMessage {
@@ -664,6 +776,8 @@ impl ServerMessage {
             TournamentRegistered { .. } => "tournament_registered",
             TournamentUpdate { .. } => "tournament_update",
             GoToTable { .. } => "go_to_table",
+            RegistrationConfigured { .. } => "registration_configured",
+            TournamentStatus { .. } => "tournament_status",
         }
     }
 
@@ -676,6 +790,7 @@ impl ServerMessage {
             | TournamentRegistered { .. }
             | TournamentUpdate { .. }
             | GoToTable { .. } => 1,
+            RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
             _ => 0,
         }
     }
@@ -695,7 +810,9 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TournamentCreated { .. }
         | TournamentRegistered { .. }
         | TournamentUpdate { .. }
-        | GoToTable { .. } => None,
+        | GoToTable { .. }
+        | RegistrationConfigured { .. }
+        | TournamentStatus { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -744,7 +861,8 @@ pub struct WireTournamentSettings {
     pub preset: String,
     /// The entry list closes at this many entrants.
     pub max_entrants: Option<u32>,
-    /// First-round seating: `"registration"` (the default) or `"draw"` (a seeded draw).
+    /// First-round seating: `"registration"` (the default), `"draw"` (a seeded draw) or
+    /// `"director"` (1.2: the order `seat_entrants` gives; registration order until it does).
     pub seating: Option<String>,
     /// Sit&Go: the first round starts as soon as `max_entrants` are registered.
     pub start_when_full: Option<bool>,
@@ -753,6 +871,26 @@ pub struct WireTournamentSettings {
     /// Duplicate boards: every table of a round plays the same deals from the same first dealer;
     /// their commitments are published when the round starts, their seeds once it is over.
     pub duplicate: Option<bool>,
+}
+
+/// How a tournament's entry list works (1.2, `configure_registration`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WireRegistration {
+    /// Whether the list takes registrations now.
+    pub open: bool,
+    /// Registering needs the invitation code (`register_invited`).
+    pub invite_only: bool,
+    /// The list closes by itself at this time (Unix ms).
+    pub closes_ms: Option<i64>,
+    /// A scheduled event: the first round starts by itself at this time (Unix ms), if two
+    /// complete entrants are there; the list closes then.
+    pub starts_ms: Option<i64>,
+    /// Entrants must check in (`check_in_tournament`) before the first round; the others are
+    /// no-shows, left out of it and of the standings.
+    pub check_in: bool,
+    /// A Sit&Go (`start_when_full`): this many seconds after the first registration, the places
+    /// still free are filled with server bots, labelled as bots.
+    pub bots_after_secs: Option<u32>,
 }
 
 /// One entrant's line in a tournament's standings (1.1).

@@ -50,6 +50,9 @@ pub struct ServerConfig {
     pub wal_autocheckpoint: u32,
     /// Test only: deal every hand from this seed instead of a fresh random one.
     pub fixed_seed: Option<[u8; 32]>,
+    /// What a tournament counts as a minute for its late-arrival rule (the codes' 2, 5 and 10
+    /// minutes): a minute; tests shrink it.
+    pub tournament_minute: Duration,
     /// Cluster mode: the NATS servers and this node's name; `None` runs one node on SQLite.
     pub cluster: Option<ClusterConfig>,
     /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
@@ -81,6 +84,7 @@ impl Default for ServerConfig {
             ws_buffer: 1024,
             wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,
+            tournament_minute: Duration::from_secs(60),
             store_wait_blocking: false,
             cluster: None,
         }
@@ -194,6 +198,9 @@ pub struct Cli {
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
     pub insecure_fixed_seed: Option<String>,
+    /// Test only: the milliseconds a tournament counts as a minute for late arrivals.
+    #[arg(long, env = "BURRACO_TEST_TOURNAMENT_MINUTE_MS", hide = true)]
+    pub test_tournament_minute_ms: Option<u64>,
 }
 
 /// The keys a config file may hold.
@@ -324,6 +331,11 @@ impl Cli {
                     .or(file.wal_autocheckpoint)
                     .unwrap_or(defaults.wal_autocheckpoint),
                 fixed_seed,
+                tournament_minute: self
+                    .test_tournament_minute_ms
+                    .map_or(defaults.tournament_minute, |ms| {
+                        Duration::from_millis(ms.max(1))
+                    }),
                 cluster,
                 ..defaults
             },

@@ -158,6 +158,66 @@ pub fn client_samples() -> Vec<ClientMessage> {
             tournament: "T-5d0c2a9e71".into(),
             director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
         },
+        ConfigureRegistration {
+            id: 27,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            registration: WireRegistration {
+                open: true,
+                invite_only: true,
+                closes_ms: Some(1_764_000_000_000),
+                starts_ms: Some(1_764_000_600_000),
+                check_in: true,
+                bots_after_secs: None,
+            },
+        },
+        RegisterInvited {
+            id: 28,
+            tournament: "T-5d0c2a9e71".into(),
+            invite: "C4E81B07".into(),
+            partner_code: None,
+            bot: None,
+        },
+        CheckInTournament {
+            id: 29,
+            tournament: "T-5d0c2a9e71".into(),
+        },
+        PauseTournament {
+            id: 30,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+        },
+        ResumeTournament {
+            id: 31,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+        },
+        WarnEntrant {
+            id: 32,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrant: 4,
+            reason: "late at table 3".into(),
+        },
+        DisqualifyEntrant {
+            id: 33,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrant: 4,
+            reason: "signalling".into(),
+        },
+        ForbidPairing {
+            id: 34,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrants: vec![2, 5],
+        },
+        SeatEntrants {
+            id: 35,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            order: vec![3, 0, 2, 1],
+        },
     ]
 }
 
@@ -565,6 +625,19 @@ pub fn server_samples() -> Vec<ServerMessage> {
             round: 2,
             table: t(),
             seat: s(Seat::East),
+        },
+        RegistrationConfigured {
+            id: 27,
+            tournament: "T-5d0c2a9e71".into(),
+            invite: Some("C4E81B07".into()),
+        },
+        TournamentStatus {
+            tournament: "T-5d0c2a9e71".into(),
+            paused: false,
+            registration_open: false,
+            checked_in: None,
+            round_ends_ms: Some(1_764_003_720_000),
+            warnings: 1,
         },
     ]
 }

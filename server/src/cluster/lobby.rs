@@ -51,6 +51,8 @@ impl Listing {
             free_seats: self.free_seats,
             waiting: self.waiting,
             finished: self.finished,
+            // Lateness is judged where the table is served.
+            absent: Vec::new(),
         }
     }
 }

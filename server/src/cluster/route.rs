@@ -662,5 +662,8 @@ fn to_wire(command: Command, table: &str) -> Option<(Wire, Option<Outbox>, Optio
         Command::Detach { player, conn: _ } => (Wire::Detach { player }, None, None),
         // A node's own decision about its own table, never forwarded.
         Command::StepDown => return None,
+        // A tournament closes the tables it created on its own node; one that moved with a
+        // failover is closed by no one and finishes its match, scored then as played.
+        Command::Close => return None,
     })
 }

@@ -206,14 +206,24 @@ impl Connection {
                 })
                 .await;
             }
-            // Protocol 1.1: the tournament's requests (refused to a 1.0 connection there).
+            // Protocol 1.1 and 1.2: the tournament's requests (refused there to a connection whose
+            // hello said an older minor).
             request @ (C::CreateTournament { .. }
             | C::RegisterTournament { .. }
             | C::UnregisterTournament { .. }
             | C::StartRound { .. }
             | C::AdjustScore { .. }
             | C::WithdrawEntrant { .. }
-            | C::EndTournament { .. }) => {
+            | C::EndTournament { .. }
+            | C::ConfigureRegistration { .. }
+            | C::RegisterInvited { .. }
+            | C::CheckInTournament { .. }
+            | C::PauseTournament { .. }
+            | C::ResumeTournament { .. }
+            | C::WarnEntrant { .. }
+            | C::DisqualifyEntrant { .. }
+            | C::ForbidPairing { .. }
+            | C::SeatEntrants { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 crate::tournament::requests::handle(
                     &shared,

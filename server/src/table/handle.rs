@@ -103,6 +103,9 @@ pub enum Command {
     },
     /// Cluster mode: this node lost the table's lease; stop serving it at once.
     StepDown,
+    /// Its tournament scored the match without it (a late arrival past the limit, an
+    /// abandonment, an expulsion): the table closes where it stands.
+    Close,
 }
 
 /// What the lobby shows of a table, kept current by the actor.
@@ -114,6 +117,8 @@ pub struct TableInfo {
     pub waiting: bool,
     /// The match is over: the table lingers for `sync` and its records, out of the lobby.
     pub finished: bool,
+    /// While waiting: the seats not ready yet (their players have not come).
+    pub absent: Vec<Seat>,
 }
 
 /// Why a table did not take a command.

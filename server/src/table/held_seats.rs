@@ -9,7 +9,9 @@ use burraco_protocol::convert::config_to_wire;
 use burraco_protocol::log::{SeatHolder, TableEntry};
 use burraco_rules::{Config, Seat};
 
-use super::{SeatSlot, TableActor, TableHandle, spawn};
+use burraco_bot::Level;
+
+use super::{BotRole, SeatSlot, TableActor, TableHandle, spawn};
 use crate::Shared;
 use crate::log::LogError;
 
@@ -34,6 +36,8 @@ pub struct HeldSeat {
     pub seat: Seat,
     pub player: String,
     pub name: String,
+    /// A server bot plays the seat (a Sit&Go's filled place): seated ready.
+    pub bot: Option<Level>,
 }
 
 /// Creates table `id` (public, so anyone may watch; every seat is held, so nobody else sits) with
@@ -71,7 +75,7 @@ pub async fn create_held(
             holder: Some(SeatHolder {
                 player: h.player.clone(),
                 name: h.name.clone(),
-                bot: None,
+                bot: h.bot.map(|level| level.code().to_owned()),
             }),
         });
     }
@@ -81,15 +85,23 @@ pub async fn create_held(
     actor.log_len = log_len;
     actor.boards = boards;
     for h in held {
-        shared.directory.seat_player(&h.player, &actor.id, h.seat);
+        if h.bot.is_none() {
+            shared.directory.seat_player(&h.player, &actor.id, h.seat);
+        }
         actor.seats[h.seat.index()] = Some(SeatSlot {
             player: h.player,
             name: h.name,
-            ready: false,
+            ready: h.bot.is_some(),
             out: None,
             grace_until: None,
-            bot: None,
+            bot: h.bot.map(|level| BotRole {
+                level,
+                stand_in: false,
+            }),
         });
+        if h.bot.is_some() {
+            actor.start_bot(h.seat);
+        }
     }
     actor.refresh_info();
     spawn(actor, handle.clone());

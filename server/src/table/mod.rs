@@ -222,6 +222,7 @@ impl TableActor {
             free_seats: config.players().count(),
             waiting: true,
             finished: false,
+            absent: Vec::new(),
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.
@@ -274,6 +275,10 @@ impl TableActor {
         let token = self.shared.stop_tables.child_token();
         let shutdown = token.cancelled();
         tokio::pin!(shutdown);
+        // Every seat ready before anyone said so (a tournament's table of server bots): start.
+        if self.status == Status::Waiting && self.all_ready() {
+            self.start_match().await;
+        }
         while !self.stopping {
             let deadline = self.next_deadline();
             tokio::select! {
@@ -331,6 +336,7 @@ impl TableActor {
                 tracing::warn!("the table's lease is lost: another node serves it now");
                 self.stop_serving();
             }
+            Command::Close => self.close_for_tournament().await,
         }
     }
 

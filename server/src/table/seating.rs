@@ -142,6 +142,22 @@ impl TableActor {
         self.stopping = true;
     }
 
+    /// Its tournament scored the match without it: the log leaves play (`Closed`), bots stop,
+    /// and the table stops where it stands (its players hear of the result from the
+    /// tournament).
+    pub(super) async fn close_for_tournament(&mut self) {
+        if self.status == Status::Finished || self.closed {
+            return;
+        }
+        if let Err(e) = self.append(&[TableEntry::Closed]).await {
+            tracing::error!("the closing of a tournament's table not saved: {e}");
+            return;
+        }
+        self.stop_bots();
+        self.closed = true;
+        self.stopping = true;
+    }
+
     /// Frees a seat, persists that, and tells the table; returns who sat there.
     async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
         let slot = self.seats[seat.index()].take()?;
@@ -269,6 +285,8 @@ impl TableActor {
         }
         if !already {
             self.publish_ready(seat);
+            // Who is still awaited is in the table's info (a tournament judges lateness by it).
+            self.refresh_info();
         }
         req.reply(ServerMessage::Ok { id });
         if !self.all_ready() {

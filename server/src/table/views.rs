@@ -111,6 +111,20 @@ impl TableActor {
             free_seats,
             waiting: self.status == Status::Waiting,
             finished: self.status == Status::Finished,
+            absent: if self.status == Status::Waiting {
+                players
+                    .seats()
+                    .iter()
+                    .copied()
+                    .filter(|s| {
+                        !self.seats[s.index()]
+                            .as_ref()
+                            .is_some_and(|slot| slot.ready)
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            },
         };
         let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(cluster) = &self.shared.cluster

@@ -16,6 +16,7 @@
 //! (see `burraco_protocol::tournament_log`). A tournament never touches a table's state: it
 //! creates tables, and reads their logs to learn how their matches ended.
 
+mod conduct;
 pub mod http;
 pub mod record;
 mod registration;
@@ -32,7 +33,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::{
     EntrantPlayer, RoundBoards, TOURNAMENT_PREFIX, TournamentEntry,
 };
-use burraco_protocol::wire::{ServerMessage, WireTournamentSettings};
+use burraco_protocol::wire::{ServerMessage, WireRegistration, WireTournamentSettings};
 use dashmap::DashMap;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -62,6 +63,24 @@ pub enum DirectorAction {
         reason: String,
     },
     End,
+    /// Answered with the invitation code of an invite-only list.
+    Registration(WireRegistration),
+    Pause,
+    Resume,
+    Warn {
+        entrant: u32,
+        reason: String,
+    },
+    Disqualify {
+        entrant: u32,
+        reason: String,
+    },
+    Forbid {
+        entrants: Vec<u32>,
+    },
+    Seat {
+        order: Vec<u32>,
+    },
 }
 
 /// What a tournament can be asked. Closed: the actor answers exactly these.
@@ -71,16 +90,23 @@ pub enum Command {
         player: EntrantPlayer,
         partner_code: Option<String>,
         bot: bool,
+        /// The invitation code given (`register_invited`).
+        invite: Option<String>,
         reply: oneshot::Sender<Result<(u32, Option<String>), Refusal>>,
+    },
+    CheckIn {
+        player: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Unregister {
         player: String,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
+    /// Answered with the invitation code for `DirectorAction::Registration`, else `None`.
     Director {
         token: String,
         action: DirectorAction,
-        reply: oneshot::Sender<Result<(), Refusal>>,
+        reply: oneshot::Sender<Result<Option<String>, Refusal>>,
     },
 }
 
@@ -138,7 +164,8 @@ impl TournamentHandle {
 #[derive(Debug, Default)]
 pub struct Tournaments {
     handles: DashMap<String, TournamentHandle>,
-    players: DashMap<String, Outbox>,
+    /// Each player's latest connection past a 1.1 hello, with the minor it said.
+    players: DashMap<String, (Outbox, u16)>,
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
     embargo: DashMap<String, ()>,
@@ -158,13 +185,14 @@ impl Tournaments {
     /// A connection of `player` past its hello, speaking minor version `minor`.
     pub fn connected(&self, player: &str, minor: u16, out: &Outbox) {
         if minor >= 1 {
-            self.players.insert(player.to_owned(), out.clone());
+            self.players.insert(player.to_owned(), (out.clone(), minor));
         }
     }
 
     /// Connection `conn` of `player` closed (a newer one stays listed).
     pub fn disconnected(&self, player: &str, conn: u64) {
-        self.players.remove_if(player, |_, out| out.id() == conn);
+        self.players
+            .remove_if(player, |_, (out, _)| out.id() == conn);
     }
 
     /// Hand records (a JSON array, as the store serves them) without those of duplicate boards
@@ -197,8 +225,11 @@ impl Tournaments {
 
     /// Sends a 1.1 message to `player`'s listed connection, if any.
     fn tell(&self, player: &str, message: ServerMessage) {
-        if let Some(out) = self.players.get(player) {
-            out.send_message(message);
+        if let Some(entry) = self.players.get(player) {
+            let (out, minor) = &*entry;
+            if message.minor() <= *minor {
+                out.send_message(message);
+            }
         }
     }
 }
@@ -213,6 +244,9 @@ struct TournamentActor {
     summary: Arc<Mutex<Summary>>,
     /// The log refused an append as stale: stop at once.
     stopping: bool,
+    /// The last round is over and the next is to start (or the end to be logged) once no
+    /// pause holds it.
+    advance: bool,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -290,6 +324,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         log_len,
         summary,
         stopping: false,
+        advance: false,
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
@@ -325,8 +360,8 @@ impl TournamentActor {
                     Some(command) => self.handle_command(command).await,
                     None => break,
                 },
-                _ = tick.tick(), if self.state.round_in_play().is_some() => {
-                    self.poll_tables().await;
+                _ = tick.tick(), if !self.state.finished => {
+                    self.tick(crate::unix_ms()).await;
                 }
             }
         }
@@ -338,16 +373,25 @@ impl TournamentActor {
                 player,
                 partner_code,
                 bot,
+                invite,
                 reply,
             } => {
                 // The reply first, then what everyone registered hears (the registrant too).
-                let answer = self.register(player, partner_code, bot).await;
+                let answer = self.register(player, partner_code, bot, invite).await;
                 let changed = answer.is_ok();
                 let _ = reply.send(answer);
                 if changed {
                     self.broadcast_update();
                 }
                 self.start_if_full().await;
+            }
+            Command::CheckIn { player, reply } => {
+                let answer = self.check_in(&player).await;
+                let changed = answer.is_ok();
+                let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
             }
             Command::Unregister { player, reply } => {
                 let answer = self.unregister(&player).await;
@@ -417,15 +461,19 @@ impl TournamentActor {
         }
     }
 
-    /// Tells every registered player where the tournament stands (and their table).
+    /// Tells every registered player where the tournament stands (and their table), and a
+    /// 1.2 connection what else it shows (`tournament_status`).
     fn broadcast_update(&self) {
+        let now_ms = crate::unix_ms();
         for entrant in &self.state.entrants {
-            if entrant.unregistered {
+            if entrant.unregistered || entrant.server_bot {
                 continue;
             }
             for p in &entrant.players {
                 let message = record::update_for(&self.state, &p.player);
                 self.shared.tournaments.tell(&p.player, message);
+                let status = record::status_for(&self.state, entrant, now_ms);
+                self.shared.tournaments.tell(&p.player, status);
             }
         }
     }

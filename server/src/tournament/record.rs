@@ -9,7 +9,7 @@ use burraco_rules::Seed;
 use burraco_rules::tournament::{Standing, bye_score, matchpoints};
 use serde_json::{Value, json};
 
-use super::state::{Round, TournamentState, score_of};
+use super::state::{Entrant, Round, TournamentState, score_of};
 use crate::log::Entry;
 
 /// A tournament's log read back: its record as JSON, `None` when the log is not a tournament's.
@@ -63,6 +63,11 @@ pub fn record(state: &TournamentState) -> Value {
                 "bot": e.bot,
                 "unregistered": e.unregistered,
                 "withdrawn": e.withdrawn,
+                "disqualified": e.disqualified,
+                "no_show": e.no_show,
+                "checked_in": e.checked_in,
+                "server_bot": e.server_bot,
+                "warnings": state.warnings_of(e.id),
             })
         })
         .collect();
@@ -75,7 +80,8 @@ pub fn record(state: &TournamentState) -> Value {
                 .tables
                 .iter()
                 .zip(&r.results)
-                .map(|(t, result)| {
+                .zip(&r.awarded)
+                .map(|((t, result), awarded)| {
                     let result = result.as_ref().map(|o| {
                         let (ns, ew) = (score_of(o, 0), score_of(o, 1));
                         json!({
@@ -96,6 +102,8 @@ pub fn record(state: &TournamentState) -> Value {
                         "ew_partner": t.ew_partner,
                         "hand_records": format!("/api/tables/{}/hands", t.table),
                         "result": result,
+                        "awarded": awarded,
+                        "late_points": state.late_points(r.number, t),
                     })
                 })
                 .collect();
@@ -114,6 +122,7 @@ pub fn record(state: &TournamentState) -> Value {
             json!({
                 "round": r.number,
                 "movement": r.movement,
+                "started_ms": r.started_ms,
                 "boards": boards_json(r),
                 "tables": tables,
                 "bye": r.bye,
@@ -136,6 +145,32 @@ pub fn record(state: &TournamentState) -> Value {
             })
         })
         .collect();
+    let warnings: Vec<Value> = state
+        .warnings
+        .iter()
+        .map(|w| {
+            json!({
+                "entrant": w.entrant,
+                "reason": w.reason,
+                "at_ms": w.at_ms,
+                "after_round": w.after_round,
+            })
+        })
+        .collect();
+    let late: Vec<Value> = state
+        .late
+        .iter()
+        .map(|l| {
+            json!({
+                "round": l.round,
+                "table": l.table,
+                "entrant": l.entrant,
+                "minutes": l.minutes,
+                "points": l.points,
+            })
+        })
+        .collect();
+    let r = &state.registration;
     json!({
         "format": "burraco-tournament-1",
         "tournament": state.id,
@@ -146,6 +181,20 @@ pub fn record(state: &TournamentState) -> Value {
         "entrants": entrants,
         "rounds": rounds,
         "adjustments": adjustments,
+        "warnings": warnings,
+        "late_arrivals": late,
+        "forbidden_pairings": state.forbidden,
+        "pauses": state.pauses,
+        "paused": state.paused,
+        "registration": {
+            "open": state.registration_open(crate::unix_ms()),
+            "invite_only": r.invite.is_some(),
+            "closes_ms": r.closes_ms,
+            "starts_ms": r.starts_ms,
+            "check_in": r.check_in,
+            "bots_after_secs": r.bots_after_secs,
+        },
+        "first_round_order": state.seating,
         "standings": standings_json(state, state.complete_rounds()),
         "knockout_winner": state.knockout_winner(),
     })
@@ -231,5 +280,23 @@ pub fn update_for(state: &TournamentState, player: &str) -> ServerMessage {
         standings: wire_standings(state, &state.standings_after(state.complete_rounds())),
         table,
         seat,
+    }
+}
+
+/// What a 1.2 connection also hears after each update (`tournament_status`).
+pub fn status_for(state: &TournamentState, entrant: &Entrant, now_ms: i64) -> ServerMessage {
+    // The round's clock as the tournament schedules it: from the round's start, the pauses
+    // added.
+    let round_ends_ms = state.round_in_play().and_then(|round| {
+        let clock = i64::try_from(state.settings.table.round_clock_ms()?).ok()?;
+        Some(round.started_ms + clock + state.paused_between(round.started_ms, now_ms))
+    });
+    ServerMessage::TournamentStatus {
+        tournament: state.id.clone(),
+        paused: state.paused,
+        registration_open: state.registration_open(now_ms),
+        checked_in: (state.registration.check_in && !state.started()).then_some(entrant.checked_in),
+        round_ends_ms,
+        warnings: state.warnings_of(entrant.id),
     }
 }

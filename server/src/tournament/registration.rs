@@ -13,11 +13,26 @@ impl TournamentActor {
         player: EntrantPlayer,
         partner_code: Option<String>,
         bot: bool,
+        invite: Option<String>,
     ) -> Result<(u32, Option<String>), Refusal> {
         if self.state.started() || self.state.finished {
             return Err((
                 ErrorCode::RegistrationClosed,
                 "the tournament has started".into(),
+            ));
+        }
+        if !self.state.registration_open(crate::unix_ms()) {
+            return Err((
+                ErrorCode::RegistrationClosed,
+                "the entry list is closed".into(),
+            ));
+        }
+        if let Some(wanted) = &self.state.registration.invite
+            && invite.as_ref() != Some(wanted)
+        {
+            return Err((
+                ErrorCode::BadInvite,
+                "this tournament is by invitation: register_invited with its code".into(),
             ));
         }
         if self.state.entrant_of(&player.player).is_some() {
@@ -81,16 +96,27 @@ impl TournamentActor {
     }
 
     pub(super) async fn unregister(&mut self, player: &str) -> Result<(), Refusal> {
-        if self.state.started() {
-            return Err((
-                ErrorCode::RoundInPlay,
-                "the tournament has started: the director may withdraw you".into(),
-            ));
-        }
         let entrant = self.state.entrant_of(player).map(|e| e.id).ok_or((
             ErrorCode::NotRegistered,
             "you are not registered in this tournament".to_owned(),
         ))?;
+        if self.state.started() {
+            // Leaving after the start is abandoning (art. 36).
+            if self.state.finished || self.state.entrants[entrant as usize].gone() {
+                return Err((
+                    ErrorCode::RoundInPlay,
+                    "you are no longer in play in this tournament".into(),
+                ));
+            }
+            return self
+                .leave_event(
+                    entrant,
+                    "abandonment",
+                    "abandoned the tournament".into(),
+                    false,
+                )
+                .await;
+        }
         self.log(vec![TournamentEntry::Unregistered {
             entrant,
             at_ms: crate::unix_ms(),
@@ -101,6 +127,9 @@ impl TournamentActor {
 
     /// A Sit&Go starts as soon as its list is full of complete entrants.
     pub(super) async fn start_if_full(&mut self) {
+        if self.state.paused {
+            return;
+        }
         let settings = &self.state.settings;
         let full = settings
             .max_entrants
@@ -114,10 +143,196 @@ impl TournamentActor {
         }
     }
 
-    pub(super) async fn direct(&mut self, action: DirectorAction) -> Result<(), Refusal> {
+    /// A player of a registered entrant checks in (lists with check-in, before the start).
+    pub(super) async fn check_in(&mut self, player: &str) -> Result<(), Refusal> {
+        let entrant = self.state.entrant_of(player).map(|e| e.id).ok_or((
+            ErrorCode::NotRegistered,
+            "you are not registered in this tournament".to_owned(),
+        ))?;
+        if self.state.started() {
+            return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
+        }
+        if self.state.entrants[entrant as usize].checked_in {
+            return Ok(());
+        }
+        self.log(vec![TournamentEntry::CheckedIn {
+            entrant,
+            at_ms: crate::unix_ms(),
+        }])
+        .await
+    }
+
+    /// Entrant `entrant` leaves the event after its start (withdrawn, expelled, or abandoning):
+    /// a match it has in play is scored by the abandonment rule (`reason`, art. 36) and its
+    /// table closed; then it is logged gone.
+    pub(super) async fn leave_event(
+        &mut self,
+        entrant: u32,
+        rule: &str,
+        reason: String,
+        disqualified: bool,
+    ) -> Result<(), Refusal> {
+        let at_ms = crate::unix_ms();
+        let mut entries = Vec::new();
+        let mut close = None;
+        if let Some((round, table, result)) = self.abandoned_match(entrant).await {
+            close = Some(table.clone());
+            entries.push(TournamentEntry::MatchAwarded {
+                round,
+                table,
+                result,
+                reason: rule.to_owned(),
+                at_ms,
+            });
+        }
+        entries.push(if disqualified {
+            TournamentEntry::Disqualified {
+                entrant,
+                reason,
+                at_ms,
+            }
+        } else {
+            TournamentEntry::Withdrawn {
+                entrant,
+                reason,
+                at_ms,
+            }
+        });
+        self.log(entries).await?;
+        if let Some(table) = close {
+            self.close_table(&table).await;
+        }
+        self.broadcast_update();
+        if self.state.started() && self.state.round_in_play().is_none() {
+            self.advance = true;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn direct(
+        &mut self,
+        action: DirectorAction,
+    ) -> Result<Option<String>, Refusal> {
+        self.direct_action(action).await?;
+        Ok(self.state.registration.invite.clone())
+    }
+
+    async fn direct_action(&mut self, action: DirectorAction) -> Result<(), Refusal> {
         let at_ms = crate::unix_ms();
         match action {
-            DirectorAction::StartRound => self.start_round().await,
+            DirectorAction::StartRound => {
+                if self.state.paused {
+                    return Err((
+                        ErrorCode::TournamentPaused,
+                        "the tournament is paused: resume it first".into(),
+                    ));
+                }
+                self.start_round().await
+            }
+            DirectorAction::Registration(r) => {
+                if self.state.started() || self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
+                }
+                let invite = r.invite_only.then(|| {
+                    self.state.registration.invite.clone().unwrap_or_else(|| {
+                        burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase()
+                    })
+                });
+                self.log(vec![TournamentEntry::RegistrationConfigured {
+                    open: r.open,
+                    invite,
+                    closes_ms: r.closes_ms,
+                    starts_ms: r.starts_ms,
+                    check_in: r.check_in,
+                    bots_after_secs: r.bots_after_secs,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::Pause => {
+                if self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+                }
+                if !self.state.paused {
+                    self.log(vec![TournamentEntry::Paused { at_ms }]).await?;
+                    self.broadcast_update();
+                }
+                Ok(())
+            }
+            DirectorAction::Resume => {
+                if self.state.paused {
+                    self.log(vec![TournamentEntry::Resumed { at_ms }]).await?;
+                    self.broadcast_update();
+                    // A round the pause held back starts now.
+                    self.advance = self.state.started() && self.state.round_in_play().is_none();
+                }
+                Ok(())
+            }
+            DirectorAction::Warn { entrant, reason } => {
+                self.known(entrant)?;
+                self.log(vec![TournamentEntry::Warning {
+                    entrant,
+                    reason,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::Disqualify { entrant, reason } => {
+                self.known(entrant)?;
+                if self.state.entrants[entrant as usize].disqualified.is_some() {
+                    return Ok(());
+                }
+                self.leave_event(entrant, "disqualification", reason, true)
+                    .await
+            }
+            DirectorAction::Forbid { entrants } => {
+                let [a, b] = entrants[..] else {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "forbid_pairing names two entrants".into(),
+                    ));
+                };
+                self.known(a)?;
+                self.known(b)?;
+                if a == b {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "forbid_pairing names two different entrants".into(),
+                    ));
+                }
+                self.log(vec![TournamentEntry::Forbidden {
+                    entrants: [a, b],
+                    at_ms,
+                }])
+                .await
+            }
+            DirectorAction::Seat { order } => {
+                if self.state.settings.wire.seating.as_deref() != Some("director") {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "this tournament's seating is not the director's".into(),
+                    ));
+                }
+                if self.state.started() {
+                    return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
+                }
+                let mut seen = std::collections::HashSet::new();
+                for &e in &order {
+                    self.known(e)?;
+                    if !seen.insert(e) {
+                        return Err((
+                            ErrorCode::InvalidMessage,
+                            format!("entrant {e} is seated twice"),
+                        ));
+                    }
+                }
+                self.log(vec![TournamentEntry::Seating { order, at_ms }])
+                    .await
+            }
             DirectorAction::Adjust {
                 entrant,
                 vp,
@@ -136,6 +351,14 @@ impl TournamentActor {
             }
             DirectorAction::Withdraw { entrant, reason } => {
                 self.known(entrant)?;
+                if self.state.started() {
+                    if self.state.entrants[entrant as usize].gone() {
+                        return Ok(());
+                    }
+                    return self
+                        .leave_event(entrant, "abandonment", reason, false)
+                        .await;
+                }
                 self.log(vec![TournamentEntry::Withdrawn {
                     entrant,
                     reason,

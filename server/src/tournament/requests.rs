@@ -70,7 +70,23 @@ async fn answer(
                 reply,
             })
             .await
-            .map(|()| ServerMessage::Ok { id })
+            .map(|_| ServerMessage::Ok { id })
+    };
+    let register = |tournament: String, partner_code, bot: Option<bool>, invite| async move {
+        let player = EntrantPlayer {
+            player: session.player.clone(),
+            name: session.name.clone(),
+        };
+        find(&tournament)?
+            .ask(|reply| Command::Register {
+                player,
+                partner_code,
+                bot: bot.unwrap_or(false),
+                invite,
+                reply,
+            })
+            .await
+            .map(|(entrant, partner_code)| (tournament, entrant, partner_code))
     };
     match request {
         C::CreateTournament { id, settings } => {
@@ -87,18 +103,8 @@ async fn answer(
             partner_code,
             bot,
         } => {
-            let player = EntrantPlayer {
-                player: session.player.clone(),
-                name: session.name.clone(),
-            };
-            let (entrant, partner_code) = find(&tournament)?
-                .ask(|reply| Command::Register {
-                    player,
-                    partner_code,
-                    bot: bot.unwrap_or(false),
-                    reply,
-                })
-                .await?;
+            let (tournament, entrant, partner_code) =
+                register(tournament, partner_code, bot, None).await?;
             Ok(ServerMessage::TournamentRegistered {
                 id,
                 tournament,
@@ -106,6 +112,93 @@ async fn answer(
                 partner_code,
             })
         }
+        C::RegisterInvited {
+            id,
+            tournament,
+            invite,
+            partner_code,
+            bot,
+        } => {
+            let (tournament, entrant, partner_code) =
+                register(tournament, partner_code, bot, Some(invite)).await?;
+            Ok(ServerMessage::TournamentRegistered {
+                id,
+                tournament,
+                entrant,
+                partner_code,
+            })
+        }
+        C::CheckInTournament { id, tournament } => {
+            let player = session.player.clone();
+            find(&tournament)?
+                .ask(|reply| Command::CheckIn { player, reply })
+                .await?;
+            Ok(ServerMessage::Ok { id })
+        }
+        C::ConfigureRegistration {
+            id,
+            tournament,
+            director: token,
+            registration,
+        } => {
+            let invite = find(&tournament)?
+                .ask(|reply| Command::Director {
+                    token,
+                    action: DirectorAction::Registration(registration),
+                    reply,
+                })
+                .await?;
+            Ok(ServerMessage::RegistrationConfigured {
+                id,
+                tournament,
+                invite,
+            })
+        }
+        C::PauseTournament {
+            id,
+            tournament,
+            director: token,
+        } => director(id, tournament, token, DirectorAction::Pause).await,
+        C::ResumeTournament {
+            id,
+            tournament,
+            director: token,
+        } => director(id, tournament, token, DirectorAction::Resume).await,
+        C::WarnEntrant {
+            id,
+            tournament,
+            director: token,
+            entrant,
+            reason,
+        } => {
+            let action = DirectorAction::Warn { entrant, reason };
+            director(id, tournament, token, action).await
+        }
+        C::DisqualifyEntrant {
+            id,
+            tournament,
+            director: token,
+            entrant,
+            reason,
+        } => {
+            let action = DirectorAction::Disqualify { entrant, reason };
+            director(id, tournament, token, action).await
+        }
+        C::ForbidPairing {
+            id,
+            tournament,
+            director: token,
+            entrants,
+        } => {
+            let action = DirectorAction::Forbid { entrants };
+            director(id, tournament, token, action).await
+        }
+        C::SeatEntrants {
+            id,
+            tournament,
+            director: token,
+            order,
+        } => director(id, tournament, token, DirectorAction::Seat { order }).await,
         C::UnregisterTournament { id, tournament } => {
             let player = session.player.clone();
             find(&tournament)?

@@ -5,7 +5,7 @@
 //! starts (or the tournament finishes).
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{RoundBoards, RoundTable, TournamentEntry};
+use burraco_protocol::tournament_log::{MatchOutcome, RoundBoards, RoundTable, TournamentEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::tournament::{
     self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
@@ -50,11 +50,10 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
     let index = state.rounds.len();
     let movement = state.settings.movement_at(index)?;
     let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
-    let order = if state.settings.draw {
-        drawn_order(&active, state.seed)
-    } else {
-        active.clone()
-    };
+    // A fixed schedule keeps the entrants gone since the start in its order: their later
+    // opponents get the bye score (art. 36) and the movement does not shift.
+    let scheduled: Vec<Entrant> = state.scheduled().into_iter().map(|e| e as usize).collect();
+    let order = first_round_order(state, &scheduled);
     let done = state.complete_rounds();
     let standings: Vec<_> = state
         .standings_after(done)
@@ -69,9 +68,14 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
         .iter()
         .filter(|r| r.movement == movement.code())
         .count();
+    let active_order: Vec<Entrant> = order
+        .iter()
+        .copied()
+        .filter(|e| active.contains(e))
+        .collect();
     let by_standing = || {
         if index == 0 {
-            first_round(&order)
+            first_round(&active_order)
         } else {
             danish(&ranked, &had_bye)
         }
@@ -82,10 +86,16 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
             // The first knock-out round seeds by the standings (by the first-round order when
             // nothing was played yet).
             _ => {
-                let seeds = if index == 0 { &order } else { &ranked };
+                let seeds = if index == 0 { &active_order } else { &ranked };
                 seeded_bracket(seeds)
             }
         };
+        // A winner gone since (withdrawn, expelled) leaves its place empty: its next opponent
+        // goes through.
+        let bracket: Vec<Option<u32>> = bracket
+            .into_iter()
+            .map(|place| place.filter(|e| active.contains(&(*e as usize))))
+            .collect();
         let tables = bracket
             .chunks(2)
             .filter_map(|place| match place {
@@ -104,7 +114,7 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
     let round = match movement {
         Movement::Mitchell => movements::mitchell(&order, same).unwrap_or_else(by_standing),
         Movement::RoundRobin => movements::round_robin(&order, same).unwrap_or_else(by_standing),
-        Movement::Danish => by_standing(),
+        Movement::Danish => avoid_forbidden(state, by_standing()),
         Movement::ModifiedDanish => match state.rounds.last() {
             Some(previous) if index > 0 => {
                 let previous = Round {
@@ -120,13 +130,59 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
                     bye: previous.bye.map(|b| b as usize),
                 };
                 let last = index + 1 == state.settings.movements.len();
-                modified_danish(&ranked, &previous, last, &had_bye)
+                avoid_forbidden(state, modified_danish(&ranked, &previous, last, &had_bye))
             }
-            _ => by_standing(),
+            _ => avoid_forbidden(state, by_standing()),
         },
         Movement::Knockout => unreachable!("paired above"),
     };
     Some((movement, round, Vec::new()))
+}
+
+/// The first-round order: the director's (for `seating: "director"`, entrants it left out
+/// after it, in registration order), a seeded draw, or registration order; of `entrants`.
+fn first_round_order(state: &TournamentState, entrants: &[Entrant]) -> Vec<Entrant> {
+    if state.settings.draw {
+        return drawn_order(entrants, state.seed);
+    }
+    let Some(seating) = &state.seating else {
+        return entrants.to_vec();
+    };
+    let mut order: Vec<Entrant> = seating
+        .iter()
+        .map(|&e| e as usize)
+        .filter(|e| entrants.contains(e))
+        .collect();
+    let rest: Vec<Entrant> = entrants
+        .iter()
+        .copied()
+        .filter(|e| !order.contains(e))
+        .collect();
+    order.extend(rest);
+    order
+}
+
+/// A round paired by standing with no table of two entrants the director forbade to meet: such
+/// a table's East-West swaps with the nearest table's (below first, then above) whose swap
+/// leaves both tables allowed. Left as it is when no swap does.
+pub fn avoid_forbidden(state: &TournamentState, mut round: Round) -> Round {
+    let forbids = |a: usize, b: usize| state.forbids(a as u32, b as u32);
+    for i in 0..round.tables.len() {
+        if !forbids(round.tables[i].ns, round.tables[i].ew) {
+            continue;
+        }
+        let candidates = (i + 1..round.tables.len()).chain((0..i).rev());
+        for j in candidates {
+            let (a, b) = (&round.tables[i], &round.tables[j]);
+            if !forbids(a.ns, b.ew) && !forbids(b.ns, a.ew) {
+                let ew = round.tables[i].ew;
+                round.tables[i].ew = round.tables[j].ew;
+                round.tables[j].ew = ew;
+                break;
+            }
+        }
+    }
+    round
 }
 
 /// A bracket to the next power of two, seeds in the usual places (seed 1 and seed 2 meet only
@@ -156,6 +212,22 @@ impl TournamentActor {
         if self.state.round_in_play().is_some() {
             return Err((ErrorCode::RoundInPlay, "a round is in play".into()));
         }
+        // With check-in, the entrants not checked in when the first round starts are no-shows.
+        if !self.state.started() && self.state.registration.check_in {
+            let absent: Vec<u32> = self
+                .state
+                .active()
+                .into_iter()
+                .filter(|&e| !self.state.entrants[e as usize].checked_in)
+                .collect();
+            if !absent.is_empty() {
+                self.log(vec![TournamentEntry::NoShows {
+                    entrants: absent,
+                    at_ms: crate::unix_ms(),
+                }])
+                .await?;
+            }
+        }
         if self.state.active().len() < 2 {
             return Err((
                 ErrorCode::RoundInPlay,
@@ -176,7 +248,7 @@ impl TournamentActor {
                     "an individual event needs a multiple of 4 players".into(),
                 ));
             };
-            let tables = tables
+            let tables: Vec<RoundTable> = tables
                 .into_iter()
                 .enumerate()
                 .map(|(i, [n, e, s, w])| RoundTable {
@@ -215,16 +287,60 @@ impl TournamentActor {
                 first_dealer: first.index() as u8,
             }
         });
-        self.log(vec![TournamentEntry::RoundStarted {
+        let at_ms = crate::unix_ms();
+        // A table with an entrant gone since the start is not played: the present side gets the
+        // bye score (art. 36), logged with the round.
+        let absent: Vec<TournamentEntry> = tables
+            .iter()
+            .filter_map(|t| {
+                let sides = self.state.settings.kind.sides(t);
+                let gone = |side: usize| {
+                    sides[side]
+                        .iter()
+                        .any(|&e| self.state.entrants[e as usize].gone())
+                };
+                let gone = [gone(0), gone(1)];
+                if gone == [false, false] {
+                    return None;
+                }
+                let bye = movements::bye_score(self.state.settings.format());
+                let mut result = MatchOutcome {
+                    played: true,
+                    totals: [0, 0],
+                    vp: [0, 0],
+                    burraco: [0, 0],
+                    hands: 0,
+                    hand_totals: Vec::new(),
+                };
+                for (side, gone) in gone.into_iter().enumerate() {
+                    if !gone {
+                        result.vp[side] = bye.vp;
+                        result.totals[side] = bye.mp;
+                    }
+                }
+                Some(TournamentEntry::MatchAwarded {
+                    round: number,
+                    table: t.table.clone(),
+                    result,
+                    reason: "absent_opponent".into(),
+                    at_ms,
+                })
+            })
+            .collect();
+        let mut entries = vec![TournamentEntry::RoundStarted {
             round: number,
             movement: movement.code().to_owned(),
             tables,
             bye,
             bracket,
             boards,
-            at_ms: crate::unix_ms(),
-        }])
-        .await?;
+            at_ms,
+        }];
+        entries.extend(absent);
+        self.log(entries).await?;
+        if self.state.round_in_play().is_none() {
+            self.advance = true;
+        }
         self.create_missing_tables().await;
         self.send_players_to_tables();
         self.broadcast_update();
@@ -239,16 +355,13 @@ impl TournamentActor {
             .places(table)
             .into_iter()
             .filter_map(|(entrant, index, seat, _)| {
-                let player = self
-                    .state
-                    .entrants
-                    .get(entrant as usize)?
-                    .players
-                    .get(index)?;
+                let entrant = self.state.entrants.get(entrant as usize)?;
+                let player = entrant.players.get(index)?;
                 Some(HeldSeat {
                     seat,
                     player: player.player.clone(),
                     name: player.name.clone(),
+                    bot: entrant.server_bot.then_some(burraco_bot::Level::Expert),
                 })
             })
             .collect()
@@ -341,7 +454,7 @@ impl TournamentActor {
                 finished.push(TournamentEntry::MatchFinished {
                     round: round.number,
                     table: table.table.clone(),
-                    result: outcome,
+                    result: self.with_late_points(round.number, table, outcome),
                 });
             }
         }
@@ -352,7 +465,9 @@ impl TournamentActor {
             return;
         }
         if self.state.round_in_play().is_none() {
-            self.round_over().await;
+            // The next round starts at the next tick, unless the director paused.
+            self.advance = true;
+            self.broadcast_update();
         }
     }
 
@@ -361,7 +476,16 @@ impl TournamentActor {
         let more = self.state.has_next_round();
         if more && !self.state.end_requested {
             if let Err((_, e)) = self.start_round().await {
-                tracing::error!("the next round could not start: {e}");
+                // Nobody is left to pair (withdrawals): the tournament ends here.
+                tracing::warn!("the next round could not start: {e}; the tournament ends");
+                let _ = self
+                    .log(vec![
+                        TournamentEntry::EndRequested,
+                        TournamentEntry::Finished {
+                            at_ms: crate::unix_ms(),
+                        },
+                    ])
+                    .await;
                 self.broadcast_update();
             }
         } else {

@@ -9,38 +9,61 @@ use burraco_protocol::tournament_log::MatchOutcome;
 
 use crate::log::Entry;
 
+/// What the hands a table finished so far add up to.
+#[derive(Debug, Clone, Default)]
+pub struct SoFar {
+    /// The burraco bonus points each side scored.
+    pub burraco: [i32; 2],
+    pub hands: u32,
+    /// Each hand's totals, by side.
+    pub hand_totals: Vec<[i32; 2]>,
+}
+
+impl SoFar {
+    fn add(&mut self, hand: u32, record: &str) {
+        self.hands = self.hands.max(hand);
+        let Ok(record) = HandRecord::from_json(record) else {
+            return;
+        };
+        let totals: Vec<i32> = record
+            .outcome
+            .iter()
+            .flat_map(|o| o.score.iter().map(|s| s.total))
+            .collect();
+        if let [ns, ew, ..] = totals[..] {
+            self.hand_totals.push([ns, ew]);
+        }
+        // One score per side, North-South (head to head: South) first.
+        for (side, score) in record
+            .outcome
+            .iter()
+            .flat_map(|o| o.score.iter())
+            .take(2)
+            .enumerate()
+        {
+            self.burraco[side] += score.burracos.iter().map(|b| b.bonus).sum::<i32>();
+        }
+    }
+}
+
+/// The hands a table's log holds finished (a match abandoned is scored from these).
+pub fn so_far(entries: &[Entry]) -> SoFar {
+    let mut so_far = SoFar::default();
+    for bytes in entries {
+        if let Ok(TableEntry::HandFinished { hand, record, .. }) = TableEntry::decode(bytes) {
+            so_far.add(hand, &record);
+        }
+    }
+    so_far
+}
+
 /// The match's outcome once the table's log says it is over: its match ended (`played`), or the
 /// table closed unplayed (nobody came: nothing to either side). `None` while in play.
 pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
-    let mut burraco = [0i32; 2];
-    let mut hands = 0u32;
-    let mut hand_totals = Vec::new();
+    let mut so_far = SoFar::default();
     for bytes in entries {
         match TableEntry::decode(bytes).ok()? {
-            TableEntry::HandFinished { hand, record, .. } => {
-                hands = hands.max(hand);
-                let Ok(record) = HandRecord::from_json(&record) else {
-                    continue;
-                };
-                let totals: Vec<i32> = record
-                    .outcome
-                    .iter()
-                    .flat_map(|o| o.score.iter().map(|s| s.total))
-                    .collect();
-                if let [ns, ew, ..] = totals[..] {
-                    hand_totals.push([ns, ew]);
-                }
-                // One score per side, North-South (head to head: South) first.
-                for (side, score) in record
-                    .outcome
-                    .iter()
-                    .flat_map(|o| o.score.iter())
-                    .take(2)
-                    .enumerate()
-                {
-                    burraco[side] += score.burracos.iter().map(|b| b.bonus).sum::<i32>();
-                }
-            }
+            TableEntry::HandFinished { hand, record, .. } => so_far.add(hand, &record),
             TableEntry::MatchFinished { result } => {
                 let json: serde_json::Value = serde_json::from_str(&result).ok()?;
                 let pair = |key: &str| -> Option<[i64; 2]> {
@@ -53,9 +76,9 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
                     played: true,
                     totals: totals.map(|t| t as i32),
                     vp: vp.map(|v| v.clamp(0, 20) as u8),
-                    burraco,
-                    hands,
-                    hand_totals,
+                    burraco: so_far.burraco,
+                    hands: so_far.hands,
+                    hand_totals: so_far.hand_totals,
                 });
             }
             TableEntry::Closed => {
@@ -64,8 +87,8 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
                     totals: [0, 0],
                     vp: [0, 0],
                     burraco: [0, 0],
-                    hands,
-                    hand_totals,
+                    hands: so_far.hands,
+                    hand_totals: so_far.hand_totals,
                 });
             }
             _ => {}

@@ -7,7 +7,9 @@ use burraco_protocol::tournament_log::{
     EntrantPlayer, MatchOutcome, RoundBoards, RoundTable, TournamentEntry,
 };
 use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
-use burraco_rules::tournament::{MatchFormat, MatchScore, Standing, bye_score, standings};
+use burraco_rules::tournament::{
+    MatchFormat, MatchScore, Standing, bye_score, expelled_opponent_vp, standings,
+};
 use burraco_rules::{Config, Players, Preset, Seat};
 
 /// What an entrant is.
@@ -130,7 +132,7 @@ pub enum SettingsError {
     KnockoutLast,
     #[error("an individual event has no knock-out (partners change every round)")]
     IndividualKnockout,
-    #[error("seating {0:?}: registration or draw")]
+    #[error("seating {0:?}: registration, draw or director")]
     Seating(String),
     #[error("at least 2 entrants")]
     MaxEntrants,
@@ -164,7 +166,7 @@ impl Settings {
             return Err(SettingsError::IndividualKnockout);
         }
         let draw = match wire.seating.as_deref() {
-            None | Some("registration") => false,
+            None | Some("registration") | Some("director") => false,
             Some("draw") => true,
             Some(other) => return Err(SettingsError::Seating(other.to_owned())),
         };
@@ -233,6 +235,63 @@ pub struct Entrant {
     pub code: Option<String>,
     pub unregistered: bool,
     pub withdrawn: Option<String>,
+    pub disqualified: Option<String>,
+    /// Not checked in when the first round started.
+    pub no_show: bool,
+    pub checked_in: bool,
+    /// Server bots play it (a Sit&Go's filled places).
+    pub server_bot: bool,
+}
+
+impl Entrant {
+    /// Left the event after it started (withdrawn or expelled): later opponents by a fixed
+    /// schedule get the bye score.
+    pub fn gone(&self) -> bool {
+        self.withdrawn.is_some() || self.disqualified.is_some()
+    }
+}
+
+/// How the entry list works (`configure_registration`; open to all by default).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Registration {
+    pub open: bool,
+    pub invite: Option<String>,
+    pub closes_ms: Option<i64>,
+    pub starts_ms: Option<i64>,
+    pub check_in: bool,
+    pub bots_after_secs: Option<u32>,
+}
+
+impl Default for Registration {
+    fn default() -> Registration {
+        Registration {
+            open: true,
+            invite: None,
+            closes_ms: None,
+            starts_ms: None,
+            check_in: false,
+            bots_after_secs: None,
+        }
+    }
+}
+
+/// A warning, counted in the standings after the rounds started when it was given.
+#[derive(Debug, Clone)]
+pub struct Warning {
+    pub entrant: u32,
+    pub reason: String,
+    pub at_ms: i64,
+    pub after_round: u32,
+}
+
+/// Points a late arrival moved (FITAB art. 37; FE.BUR.IT art. 26), by entrant at a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Late {
+    pub round: u32,
+    pub table: String,
+    pub entrant: u32,
+    pub minutes: u32,
+    pub points: i32,
 }
 
 #[derive(Debug, Clone)]
@@ -247,6 +306,9 @@ pub struct Round {
     pub bracket: Vec<Option<u32>>,
     /// Duplicate boards (secret until the round is complete).
     pub boards: Option<RoundBoards>,
+    pub started_ms: i64,
+    /// Aligned with `tables`: why a match was scored by the code, not played out.
+    pub awarded: Vec<Option<String>>,
 }
 
 impl Round {
@@ -323,6 +385,16 @@ pub struct TournamentState {
     pub adjustments: Vec<Adjustment>,
     pub end_requested: bool,
     pub finished: bool,
+    pub registration: Registration,
+    pub paused: bool,
+    /// Pauses as (from, to) Unix ms; the last one open while paused.
+    pub pauses: Vec<(i64, Option<i64>)>,
+    pub warnings: Vec<Warning>,
+    pub forbidden: Vec<[u32; 2]>,
+    /// The director's first-round order.
+    pub seating: Option<Vec<u32>>,
+    pub late: Vec<Late>,
+    pub first_registration_ms: Option<i64>,
 }
 
 impl TournamentState {
@@ -352,6 +424,14 @@ impl TournamentState {
             adjustments: Vec::new(),
             end_requested: false,
             finished: false,
+            registration: Registration::default(),
+            paused: false,
+            pauses: Vec::new(),
+            warnings: Vec::new(),
+            forbidden: Vec::new(),
+            seating: None,
+            late: Vec::new(),
+            first_registration_ms: None,
         })
     }
 
@@ -374,8 +454,9 @@ impl TournamentState {
                 player,
                 bot,
                 code,
-                ..
+                at_ms,
             } => {
+                self.first_registration_ms.get_or_insert(*at_ms);
                 if let Some(e) = self.entrants.get_mut(*entrant as usize) {
                     e.players.push(player.clone());
                     if e.players.len() >= self.settings.kind.players() {
@@ -390,6 +471,10 @@ impl TournamentState {
                         code: if complete { None } else { code.clone() },
                         unregistered: false,
                         withdrawn: None,
+                        disqualified: None,
+                        no_show: false,
+                        checked_in: false,
+                        server_bot: false,
                     });
                 } else {
                     return Err(FoldError::Entrant(*entrant));
@@ -407,7 +492,7 @@ impl TournamentState {
                 bye,
                 bracket,
                 boards,
-                ..
+                at_ms,
             } => self.rounds.push(Round {
                 number: *round,
                 movement: movement.clone(),
@@ -416,23 +501,27 @@ impl TournamentState {
                 bye: *bye,
                 bracket: bracket.clone(),
                 boards: boards.clone(),
+                started_ms: *at_ms,
+                awarded: vec![None; tables.len()],
             }),
             TournamentEntry::MatchFinished {
                 round,
                 table,
                 result,
             } => {
-                let r = self
-                    .rounds
-                    .iter_mut()
-                    .find(|r| r.number == *round)
-                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
-                let i = r
-                    .tables
-                    .iter()
-                    .position(|t| &t.table == table)
-                    .ok_or_else(|| FoldError::Table(*round, table.clone()))?;
+                let (r, i) = self.table_mut(*round, table)?;
                 r.results[i] = Some(result.clone());
+            }
+            TournamentEntry::MatchAwarded {
+                round,
+                table,
+                result,
+                reason,
+                ..
+            } => {
+                let (r, i) = self.table_mut(*round, table)?;
+                r.results[i] = Some(result.clone());
+                r.awarded[i] = Some(reason.clone());
             }
             TournamentEntry::EndRequested => self.end_requested = true,
             TournamentEntry::Finished { .. } | TournamentEntry::Cancelled => self.finished = true,
@@ -455,8 +544,190 @@ impl TournamentState {
             TournamentEntry::Withdrawn {
                 entrant, reason, ..
             } => self.entrant_mut(*entrant)?.withdrawn = Some(reason.clone()),
+            TournamentEntry::RegistrationConfigured {
+                open,
+                invite,
+                closes_ms,
+                starts_ms,
+                check_in,
+                bots_after_secs,
+                ..
+            } => {
+                self.registration = Registration {
+                    open: *open,
+                    invite: invite.clone(),
+                    closes_ms: *closes_ms,
+                    starts_ms: *starts_ms,
+                    check_in: *check_in,
+                    bots_after_secs: *bots_after_secs,
+                }
+            }
+            TournamentEntry::CheckedIn { entrant, .. } => {
+                self.entrant_mut(*entrant)?.checked_in = true
+            }
+            TournamentEntry::Paused { at_ms } => {
+                self.paused = true;
+                self.pauses.push((*at_ms, None));
+            }
+            TournamentEntry::Resumed { at_ms } => {
+                self.paused = false;
+                if let Some((_, end)) = self.pauses.last_mut() {
+                    end.get_or_insert(*at_ms);
+                }
+            }
+            TournamentEntry::Warning {
+                entrant,
+                reason,
+                at_ms,
+            } => {
+                self.entrant_mut(*entrant)?;
+                self.warnings.push(Warning {
+                    entrant: *entrant,
+                    reason: reason.clone(),
+                    at_ms: *at_ms,
+                    after_round: self.rounds.len() as u32,
+                });
+            }
+            TournamentEntry::Disqualified {
+                entrant, reason, ..
+            } => self.entrant_mut(*entrant)?.disqualified = Some(reason.clone()),
+            TournamentEntry::Forbidden { entrants, .. } => {
+                for e in entrants {
+                    self.entrant_mut(*e)?;
+                }
+                self.forbidden.push(*entrants);
+            }
+            TournamentEntry::Seating { order, .. } => self.seating = Some(order.clone()),
+            TournamentEntry::NoShows { entrants, .. } => {
+                for e in entrants {
+                    self.entrant_mut(*e)?.no_show = true;
+                }
+            }
+            TournamentEntry::LateArrival {
+                round,
+                table,
+                entrant,
+                minutes,
+                points,
+                at_ms,
+            } => {
+                self.table_mut(*round, table)?;
+                self.entrant_mut(*entrant)?;
+                // A first late step is a warning to the late entrant (art. 37).
+                if !self
+                    .late
+                    .iter()
+                    .any(|l| l.round == *round && l.table == *table && l.entrant == *entrant)
+                {
+                    self.warnings.push(Warning {
+                        entrant: *entrant,
+                        reason: format!("late at table {table} in round {round}"),
+                        at_ms: *at_ms,
+                        after_round: self.rounds.len() as u32,
+                    });
+                }
+                self.late.push(Late {
+                    round: *round,
+                    table: table.clone(),
+                    entrant: *entrant,
+                    minutes: *minutes,
+                    points: *points,
+                });
+            }
+            TournamentEntry::ServerBots {
+                first,
+                count,
+                at_ms,
+            } => {
+                if *first as usize != self.entrants.len() {
+                    return Err(FoldError::Entrant(*first));
+                }
+                self.first_registration_ms.get_or_insert(*at_ms);
+                for id in *first..first + count {
+                    let players = (0..self.settings.kind.players())
+                        .map(|i| server_bot_player(&self.id, id, i))
+                        .collect();
+                    self.entrants.push(Entrant {
+                        id,
+                        players,
+                        bot: true,
+                        code: None,
+                        unregistered: false,
+                        withdrawn: None,
+                        disqualified: None,
+                        no_show: false,
+                        checked_in: true,
+                        server_bot: true,
+                    });
+                }
+            }
         }
         Ok(())
+    }
+
+    fn table_mut(&mut self, round: u32, table: &str) -> Result<(&mut Round, usize), FoldError> {
+        let missing = || FoldError::Table(round, table.to_owned());
+        let r = self
+            .rounds
+            .iter_mut()
+            .find(|r| r.number == round)
+            .ok_or_else(missing)?;
+        let i = r
+            .tables
+            .iter()
+            .position(|t| t.table == table)
+            .ok_or_else(missing)?;
+        Ok((r, i))
+    }
+
+    /// The points late arrivals moved at a table, by side (index 0 North-South).
+    pub fn late_points(&self, round: u32, table: &RoundTable) -> [i32; 2] {
+        let mut points = [0, 0];
+        let sides = self.settings.kind.sides(table);
+        // The last step of each late entrant holds its total.
+        let mut last: Vec<&Late> = Vec::new();
+        for l in self
+            .late
+            .iter()
+            .filter(|l| l.round == round && l.table == table.table)
+        {
+            last.retain(|k| k.entrant != l.entrant);
+            last.push(l);
+        }
+        for l in last {
+            if let Some(late_side) = sides.iter().position(|s| s.contains(&l.entrant)) {
+                points[1 - late_side] += l.points;
+            }
+        }
+        points
+    }
+
+    /// Milliseconds the tournament was paused between `from` and `to`.
+    pub fn paused_between(&self, from: i64, to: i64) -> i64 {
+        self.pauses
+            .iter()
+            .map(|&(start, end)| {
+                let end = end.unwrap_or(to).min(to);
+                (end - start.max(from)).max(0)
+            })
+            .sum()
+    }
+
+    /// Whether two entrants may not meet in a round paired by standing.
+    pub fn forbids(&self, a: u32, b: u32) -> bool {
+        self.forbidden
+            .iter()
+            .any(|&[x, y]| (x == a && y == b) || (x == b && y == a))
+    }
+
+    /// Whether the entry list takes registrations at `now_ms`.
+    pub fn registration_open(&self, now_ms: i64) -> bool {
+        let r = &self.registration;
+        !self.started()
+            && !self.finished
+            && r.open
+            && r.closes_ms.is_none_or(|t| now_ms < t)
+            && r.starts_ms.is_none_or(|t| now_ms < t)
     }
 
     fn entrant_mut(&mut self, entrant: u32) -> Result<&mut Entrant, FoldError> {
@@ -480,7 +751,8 @@ impl TournamentState {
             .iter()
             .filter(|e| {
                 !e.unregistered
-                    && e.withdrawn.is_none()
+                    && !e.no_show
+                    && !e.gone()
                     && e.players.len() == self.settings.kind.players()
             })
             .map(|e| e.id)
@@ -491,8 +763,23 @@ impl TournamentState {
     fn ranked(&self) -> Vec<u32> {
         self.entrants
             .iter()
-            .filter(|e| !e.unregistered && e.players.len() == self.settings.kind.players())
+            .filter(|e| {
+                !e.unregistered && !e.no_show && e.players.len() == self.settings.kind.players()
+            })
             .map(|e| e.id)
+            .collect()
+    }
+
+    /// Entrants a fixed schedule (Mitchell, round robin) still places: the active ones and
+    /// those gone since the start, whose later opponents get the bye score (art. 36).
+    pub fn scheduled(&self) -> Vec<u32> {
+        if !self.started() {
+            return self.active();
+        }
+        let active = self.active();
+        self.ranked()
+            .into_iter()
+            .filter(|e| active.contains(e) || self.entrants[*e as usize].gone())
             .collect()
     }
 
@@ -512,8 +799,10 @@ impl TournamentState {
         }
     }
 
-    /// The standings after the first `rounds` complete rounds (byes, adjustments made by then),
-    /// best first: VP, then MP, then burraco bonus (RULES.md section 11).
+    /// The standings after the first `rounds` complete rounds (byes, adjustments and warnings
+    /// made by then), best first: VP, then MP, then burraco bonus (RULES.md section 11). An
+    /// expelled entrant's opponents get at least 12 VP from their match with it (FITAB art. 37
+    /// bis), and it ranks last.
     pub fn standings_after(&self, rounds: usize) -> Vec<Standing> {
         let mut lines: Vec<Standing> = self
             .ranked()
@@ -521,13 +810,22 @@ impl TournamentState {
             .map(|e| Standing::new(e as usize))
             .collect();
         let mut line = |entrant: u32| lines.iter().position(|s| s.entrant == entrant as usize);
+        let expelled = |entrant: u32| {
+            self.entrants
+                .get(entrant as usize)
+                .is_some_and(|e| e.disqualified.is_some())
+        };
         let mut changes: Vec<(usize, MatchScore, i32, bool)> = Vec::new();
         for round in self.rounds.iter().take(rounds) {
             for (table, result) in round.tables.iter().zip(&round.results) {
                 let Some(result) = result else { continue };
-                for (side, entrants) in self.settings.kind.sides(table).into_iter().enumerate() {
-                    let score = score_of(result, side);
-                    for entrant in entrants {
+                let sides = self.settings.kind.sides(table);
+                for (side, entrants) in sides.iter().enumerate() {
+                    let mut score = score_of(result, side);
+                    if sides[1 - side].iter().any(|&e| expelled(e)) {
+                        score.vp = expelled_opponent_vp(score.vp);
+                    }
+                    for &entrant in entrants {
                         if let Some(i) = line(entrant) {
                             changes.push((i, score, result.burraco[side], false));
                         }
@@ -544,6 +842,19 @@ impl TournamentState {
             .filter(|a| a.after_round as usize <= rounds)
             .filter_map(|a| line(a.entrant).map(|i| (i, a.vp)))
             .collect();
+        let mut warnings: Vec<(usize, u32)> = Vec::new();
+        for w in self
+            .warnings
+            .iter()
+            .filter(|w| w.after_round as usize <= rounds)
+        {
+            if let Some(i) = line(w.entrant) {
+                match warnings.iter_mut().find(|(j, _)| *j == i) {
+                    Some((_, n)) => *n += 1,
+                    None => warnings.push((i, 1)),
+                }
+            }
+        }
         for (i, score, burraco, bye) in changes {
             if bye {
                 lines[i].add_bye(score);
@@ -554,7 +865,23 @@ impl TournamentState {
         for (i, vp) in adjustments {
             lines[i].vp += vp;
         }
-        standings(self.settings.preset, &lines)
+        for (i, n) in warnings {
+            for _ in 0..n {
+                lines[i].warn();
+            }
+        }
+        let mut ranked = standings(self.settings.preset, &lines);
+        // Expelled entrants last (in their order among themselves).
+        ranked.sort_by_key(|s| expelled(s.entrant as u32));
+        ranked
+    }
+
+    /// Warnings an entrant has had.
+    pub fn warnings_of(&self, entrant: u32) -> u32 {
+        self.warnings
+            .iter()
+            .filter(|w| w.entrant == entrant)
+            .count() as u32
     }
 
     /// Whether another round is to be paired once the last one is complete.
@@ -606,6 +933,14 @@ impl TournamentState {
             .iter()
             .filter_map(|r| r.bye.map(|b| b as usize))
             .collect()
+    }
+}
+
+/// The player id of server bot `index` of entrant `entrant` (a Sit&Go's filled places).
+pub fn server_bot_player(tournament: &str, entrant: u32, index: usize) -> EntrantPlayer {
+    EntrantPlayer {
+        player: format!("bot-{tournament}-{entrant}-{index}"),
+        name: format!("Bot {}", entrant + 1),
     }
 }
 

@@ -186,7 +186,10 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::Tables { id, .. }
         | ServerMessage::TableCreated { id, .. }
         | ServerMessage::Seated { id, .. }
-        | ServerMessage::Pong { id } => Some(*id),
+        | ServerMessage::Pong { id }
+        | ServerMessage::TournamentCreated { id, .. }
+        | ServerMessage::TournamentRegistered { id, .. }
+        | ServerMessage::RegistrationConfigured { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }

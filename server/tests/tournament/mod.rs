@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use burraco_bot::Level;
 use burraco_bot::tournament::{self as bots, TournamentOptions};
-use burraco_protocol::wire::{ClientMessage, ServerMessage, WireTournamentSettings};
+use burraco_protocol::wire::{
+    ClientMessage, ServerMessage, WireRegistration, WireTournamentSettings,
+};
 use serde_json::Value;
 
 use crate::common::*;
@@ -397,7 +399,8 @@ async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
 async fn duplicate_boards_are_dealt_at_every_table_and_revealed_only_after_the_round() {
     let server = TestServer::start().await;
     let addr = server.addr;
-    let mut options = options(addr, 8, "mitchell,mitchell", 2);
+    // The federation's shape: 3 Mitchell rounds then a Danish one, 2 hands a match.
+    let mut options = options(addr, 16, "mitchell,mitchell,mitchell,danish", 2);
     options.settings.duplicate = Some(true);
     let run = tokio::spawn(async move { bots::run(&options).await });
     // While it runs: no seed of a round in play in the tournament's record, and no hand record
@@ -487,8 +490,18 @@ async fn duplicate_boards_are_dealt_at_every_table_and_revealed_only_after_the_r
             }
         }
     }
+    assert_eq!(record["rounds"].as_array().map(Vec::len), Some(4));
     let after = recompute(addr, &record).await;
-    assert_same_standings(&standings_of(&record["standings"]), &after[1], "final");
+    for (i, round) in record["rounds"]
+        .as_array()
+        .expect("rounds")
+        .iter()
+        .enumerate()
+    {
+        let what = format!("after round {}", i + 1);
+        assert_same_standings(&standings_of(&round["standings"]), &after[i], &what);
+    }
+    assert_same_standings(&standings_of(&record["standings"]), &after[3], "final");
     server.stop().await;
 }
 
@@ -776,4 +789,825 @@ async fn kill_9_mid_round_then_restart_and_the_tournament_finishes() {
         }
     }
     assert_eq!(standings_of(&record["standings"]).len(), 4);
+}
+
+/// A player on a raw socket whose hello says this server's version (1.2): sends requests and
+/// keeps every other message it reads.
+struct Player {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    next_id: u64,
+    heard: Vec<ServerMessage>,
+}
+
+impl Player {
+    async fn connect(addr: SocketAddr, name: &str) -> Player {
+        use futures_util::SinkExt;
+        use tokio_tungstenite::tungstenite::Message;
+        let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+            .await
+            .expect("ws connect");
+        let hello = ClientMessage::Hello {
+            version: burraco_protocol::wire::protocol_version(),
+            name: name.into(),
+            resume: None,
+        };
+        ws.send(Message::text(burraco_protocol::codec::to_json(&hello)))
+            .await
+            .expect("hello");
+        let mut player = Player {
+            ws,
+            next_id: 0,
+            heard: Vec::new(),
+        };
+        let welcome = player.read().await.expect("welcome");
+        assert!(
+            matches!(welcome, ServerMessage::Welcome { .. }),
+            "{welcome:?}"
+        );
+        player
+    }
+
+    async fn read(&mut self) -> Option<ServerMessage> {
+        use futures_util::StreamExt;
+        use tokio_tungstenite::tungstenite::Message;
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(30), self.ws.next())
+                .await
+                .ok()??
+                .ok()?;
+            if let Message::Text(text) = frame {
+                return burraco_protocol::codec::from_json(text.as_str(), usize::MAX)
+                    .result
+                    .ok();
+            }
+        }
+    }
+
+    /// Sends a request; its reply (an error included).
+    async fn request(&mut self, make: impl FnOnce(u64) -> ClientMessage) -> ServerMessage {
+        use futures_util::SinkExt;
+        use tokio_tungstenite::tungstenite::Message;
+        self.next_id += 1;
+        let id = self.next_id;
+        let message = make(id);
+        self.ws
+            .send(Message::text(burraco_protocol::codec::to_json(&message)))
+            .await
+            .expect("send");
+        loop {
+            let m = self.read().await.expect("a reply");
+            if reply_id(&m) == Some(id) {
+                return m;
+            }
+            self.heard.push(m);
+        }
+    }
+
+    /// Reads until a message `pred` accepts (kept in `heard` too).
+    async fn wait(&mut self, pred: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
+        if let Some(m) = self.heard.iter().find(|m| pred(m)) {
+            return m.clone();
+        }
+        loop {
+            let m = self.read().await.expect("the awaited message");
+            self.heard.push(m.clone());
+            if pred(&m) {
+                return m;
+            }
+        }
+    }
+}
+
+fn error_code(m: &ServerMessage) -> Option<&str> {
+    match m {
+        ServerMessage::Error { code, .. } => Some(code.as_str()),
+        _ => None,
+    }
+}
+
+fn singles(entrants: u32, rounds: &str) -> WireTournamentSettings {
+    let mut s = settings(entrants, rounds, 1);
+    s.kind = "singles".into();
+    s
+}
+
+/// The record of tournament `id`.
+async fn record_of(addr: SocketAddr, id: &str) -> Value {
+    get_json(addr, &format!("/api/tournaments/{id}")).await
+}
+
+/// Waits (bounded) until the record satisfies `done`; the record.
+async fn record_until(addr: SocketAddr, id: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let record = record_of(addr, id).await;
+        if done(&record) {
+            return record;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "never reached: {record}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// FITAB art. 37 on a 100 ms "minute": the entrant who never comes to its table is warned, the
+/// present side is given 100 then 150 points, and past 10 minutes the match is lost 14-6 with
+/// the equivalent MP.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_who_never_comes_is_warned_then_loses_the_match_by_the_code() {
+    let server = TestServer::with(|c| c.tournament_minute = Duration::from_millis(100)).await;
+    let url = format!("ws://{}/ws", server.addr);
+    let settings = singles(2, "danish");
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, 1, "danish", 1);
+    options.settings = settings;
+    let bot = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("the bot registers");
+    let mut absent = Player::connect(server.addr, "absent").await;
+    let t = tournament.clone();
+    let reply = absent
+        .request(|id| ClientMessage::RegisterTournament {
+            id,
+            tournament: t,
+            partner_code: None,
+            bot: None,
+        })
+        .await;
+    assert!(
+        matches!(
+            reply,
+            ServerMessage::TournamentRegistered { entrant: 1, .. }
+        ),
+        "{reply:?}"
+    );
+    let (t, d) = (tournament.clone(), token.clone());
+    bots::request(&url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await
+    .expect("the round starts");
+    // Told where to go, the player stays away.
+    absent
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    let table = &record["rounds"][0]["tables"][0];
+    assert_eq!(table["awarded"], "late_arrival", "{table}");
+    // The bot registered first: entrant 0, South (side 0).
+    assert_eq!(table["result"]["vp"], serde_json::json!([14, 6]), "{table}");
+    assert_eq!(
+        table["result"]["mp"],
+        serde_json::json!([315, -315]),
+        "{table}"
+    );
+    let late = record["late_arrivals"].as_array().expect("late arrivals");
+    let points: Vec<i64> = late
+        .iter()
+        .map(|l| l["points"].as_i64().expect("points"))
+        .collect();
+    assert!(points.contains(&100) && points.contains(&150), "{late:?}");
+    assert!(late.iter().all(|l| l["entrant"] == 1), "{late:?}");
+    assert_eq!(
+        record["entrants"][1]["warnings"], 1,
+        "one warning for being late"
+    );
+    // One warning costs nothing yet in FITAB (1 VP for every two).
+    let standings = standings_of(&record["standings"]);
+    assert_eq!(
+        standings[0],
+        (
+            0,
+            Line {
+                vp: 14,
+                mp: 315,
+                burraco: 0
+            }
+        )
+    );
+    assert_eq!(
+        standings[1],
+        (
+            1,
+            Line {
+                vp: 6,
+                mp: -315,
+                burraco: 0
+            }
+        )
+    );
+    // The present player heard the end.
+    let told = bots::finish(bot).await.expect("the bot hears the end");
+    assert_eq!(told[0].entrant, 0);
+    assert_eq!(told[0].vp, 14);
+    server.stop().await;
+}
+
+/// FITAB art. 36: an entrant that leaves during the event loses its match in play ("a 0"), the
+/// innocent side gets the bye score (nothing was played), and the entrant's later opponents by
+/// the fixed schedule get the bye score too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let settings = singles(4, "mitchell,mitchell");
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, 3, "mitchell,mitchell", 1);
+    options.settings = settings;
+    let bots_playing = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("three bots register");
+    let mut leaver = Player::connect(server.addr, "leaver").await;
+    let t = tournament.clone();
+    let reply = leaver
+        .request(|id| ClientMessage::RegisterTournament {
+            id,
+            tournament: t,
+            partner_code: None,
+            bot: None,
+        })
+        .await;
+    assert!(
+        matches!(
+            reply,
+            ServerMessage::TournamentRegistered { entrant: 3, .. }
+        ),
+        "{reply:?}"
+    );
+    let (t, d) = (tournament.clone(), token.clone());
+    bots::request(&url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await
+    .expect("the round starts");
+    leaver
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    // Leaving after the start is abandoning.
+    let t = tournament.clone();
+    let reply = leaver
+        .request(|id| ClientMessage::UnregisterTournament { id, tournament: t })
+        .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    assert_eq!(
+        record["entrants"][3]["withdrawn"],
+        "abandoned the tournament"
+    );
+    // Mitchell of 4 singles: 0-1 and 2-3, then 0-3 and 2-1.
+    let find = |round: usize, entrant: u64| -> Value {
+        record["rounds"][round]["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .find(|t| t["ns"] == entrant || t["ew"] == entrant)
+            .cloned()
+            .expect("a table")
+    };
+    let first = find(0, 3);
+    assert_eq!(first["awarded"], "abandonment", "{first}");
+    let second = find(1, 3);
+    assert_eq!(second["awarded"], "absent_opponent", "{second}");
+    for table in [&first, &second] {
+        let leaver_side = usize::from(table["ew"] == 3);
+        let innocent = 1 - leaver_side;
+        assert_eq!(table["result"]["vp"][innocent], 14, "the bye's VP: {table}");
+        assert_eq!(
+            table["result"]["mp"][innocent], 315,
+            "the bye's MP: {table}"
+        );
+        assert_eq!(table["result"]["vp"][leaver_side], 0, "{table}");
+    }
+    // The leaver ranks last with nothing; the others' standings are what their records say.
+    let standings = standings_of(&record["standings"]);
+    assert_eq!(standings.last().map(|(e, l)| (*e, l.vp)), Some((3, 0)));
+    drop(bots_playing);
+    server.stop().await;
+}
+
+/// Sends a director request on a fresh 1.2 connection; the reply.
+async fn direct(url: &str, make: impl FnOnce(u64) -> ClientMessage) -> ServerMessage {
+    match bots::request(url, make).await {
+        Ok(m) => m,
+        Err(bots::TournamentError::Refused(_, e)) => ServerMessage::error(
+            Some(1),
+            burraco_protocol::ErrorCode::parse(e.split(':').next().unwrap_or(""))
+                .unwrap_or(burraco_protocol::ErrorCode::InternalError),
+            e.clone(),
+            None,
+        ),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The entrants of each table of a round, as pairs.
+fn meetings(round: &Value) -> Vec<(u64, u64)> {
+    round["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| (t["ns"].as_u64().expect("ns"), t["ew"].as_u64().expect("ew")))
+        .collect()
+}
+
+/// The director's seating, a pause holding the next round, a forbidden pairing kept apart in a
+/// Danish round, warnings costing VP (FITAB: 1 for every two) and an expulsion (its opponents
+/// get at least 12 VP from their match with it, it ranks last); the standings computed here
+/// from the record's results and those rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_director_seats_pauses_forbids_warns_and_disqualifies() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut settings = singles(4, "danish,danish");
+    settings.seating = Some("director".into());
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, 4, "danish,danish", 1);
+    options.settings = settings;
+    let players = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("four bots register");
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::SeatEntrants {
+        id,
+        tournament: t,
+        director: d,
+        order: vec![3, 1, 2, 0],
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::PauseTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let (t, d) = (tournament.clone(), token.clone());
+    let refused = direct(&url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    assert_eq!(
+        error_code(&refused),
+        Some("tournament_paused"),
+        "{refused:?}"
+    );
+    // Resumed, the round starts; paused again at once, the second waits for the director.
+    for resume in [true, false] {
+        let (t, d) = (tournament.clone(), token.clone());
+        direct(&url, |id| {
+            if resume {
+                ClientMessage::ResumeTournament {
+                    id,
+                    tournament: t,
+                    director: d,
+                }
+            } else {
+                ClientMessage::StartRound {
+                    id,
+                    tournament: t,
+                    director: d,
+                }
+            }
+        })
+        .await;
+    }
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::PauseTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let record = record_until(server.addr, &tournament, |r| {
+        r["rounds"][0]["complete"] == true
+    })
+    .await;
+    assert_eq!(
+        meetings(&record["rounds"][0]),
+        [(3, 1), (2, 0)],
+        "the director's order"
+    );
+    assert_eq!(record["first_round_order"], serde_json::json!([3, 1, 2, 0]));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let record = record_of(server.addr, &tournament).await;
+    assert_eq!(
+        record["rounds"].as_array().map(Vec::len),
+        Some(1),
+        "paused: no round 2"
+    );
+    assert_eq!(record["paused"], true);
+    // The Danish round would pair the first two: the director forbids it.
+    let order: Vec<u64> = standings_of(&record["standings"])
+        .iter()
+        .map(|(e, _)| *e)
+        .collect();
+    let (t, d) = (tournament.clone(), token.clone());
+    let forbidden = [order[0] as u32, order[1] as u32];
+    direct(&url, |id| ClientMessage::ForbidPairing {
+        id,
+        tournament: t,
+        director: d,
+        entrants: forbidden.to_vec(),
+    })
+    .await;
+    let warned = order[3] as u32;
+    for reason in ["slow play", "slow play again"] {
+        let (t, d) = (tournament.clone(), token.clone());
+        direct(&url, |id| ClientMessage::WarnEntrant {
+            id,
+            tournament: t,
+            director: d,
+            entrant: warned,
+            reason: reason.into(),
+        })
+        .await;
+    }
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ResumeTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    let second = meetings(&record["rounds"][1]);
+    assert_eq!(second.len(), 2);
+    for (a, b) in &second {
+        let pair = [*a as u32, *b as u32];
+        assert!(
+            pair != forbidden && pair != [forbidden[1], forbidden[0]],
+            "the forbidden pairing was made: {second:?}"
+        );
+    }
+    // Expelled after the end: the standings change, the results do not.
+    let expelled = order[0] as u32;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::DisqualifyEntrant {
+        id,
+        tournament: t,
+        director: d,
+        entrant: expelled,
+        reason: "signalling".into(),
+    })
+    .await;
+    let record = record_of(server.addr, &tournament).await;
+    assert_eq!(
+        record["entrants"][expelled as usize]["disqualified"],
+        "signalling"
+    );
+    assert_eq!(record["entrants"][warned as usize]["warnings"], 2);
+    // Written here: VP by the record's match results, at least 12 against the expelled entrant,
+    // 1 VP off for two warnings; the expelled entrant last.
+    let mut vp: HashMap<u64, i64> = HashMap::new();
+    for round in record["rounds"].as_array().expect("rounds") {
+        for table in round["tables"].as_array().expect("tables") {
+            let sides = [
+                table["ns"].as_u64().expect("ns"),
+                table["ew"].as_u64().expect("ew"),
+            ];
+            for side in 0..2 {
+                let mut got = table["result"]["vp"][side].as_i64().expect("vp");
+                if sides[1 - side] == u64::from(expelled) {
+                    got = got.max(12);
+                }
+                *vp.entry(sides[side]).or_default() += got;
+            }
+        }
+    }
+    *vp.get_mut(&u64::from(warned)).expect("warned") -= 1;
+    let standings = standings_of(&record["standings"]);
+    assert_eq!(standings.last().map(|(e, _)| *e), Some(u64::from(expelled)));
+    for (entrant, line) in &standings {
+        assert_eq!(
+            i64::from(line.vp),
+            vp[entrant],
+            "entrant {entrant}: {standings:?}"
+        );
+    }
+    drop(players);
+    server.stop().await;
+}
+
+/// An invite-only list with check-in: the code is needed, the list closes (by the director and
+/// by its deadline), and an entrant that never checked in is a no-show: left out of the first
+/// round and of the standings. A scheduled event starts by itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let (tournament, token) = bots::create(&url, &singles(4, "danish"))
+        .await
+        .expect("created");
+    let (t, d) = (tournament.clone(), token.clone());
+    let configured = direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            invite_only: true,
+            closes_ms: None,
+            starts_ms: None,
+            check_in: true,
+            bots_after_secs: None,
+        },
+    })
+    .await;
+    let ServerMessage::RegistrationConfigured {
+        invite: Some(invite),
+        ..
+    } = configured
+    else {
+        panic!("{configured:?}")
+    };
+    let mut players = Vec::new();
+    for name in ["anna", "bruno", "carla"] {
+        let mut p = Player::connect(server.addr, name).await;
+        let t = tournament.clone();
+        let plain = p
+            .request(|id| ClientMessage::RegisterTournament {
+                id,
+                tournament: t,
+                partner_code: None,
+                bot: None,
+            })
+            .await;
+        assert_eq!(error_code(&plain), Some("bad_invite"), "{plain:?}");
+        let t = tournament.clone();
+        let wrong = p
+            .request(|id| ClientMessage::RegisterInvited {
+                id,
+                tournament: t,
+                invite: "00000000".into(),
+                partner_code: None,
+                bot: None,
+            })
+            .await;
+        assert_eq!(error_code(&wrong), Some("bad_invite"), "{wrong:?}");
+        let (t, code) = (tournament.clone(), invite.clone());
+        let ok = p
+            .request(|id| ClientMessage::RegisterInvited {
+                id,
+                tournament: t,
+                invite: code,
+                partner_code: None,
+                bot: None,
+            })
+            .await;
+        assert!(
+            matches!(ok, ServerMessage::TournamentRegistered { .. }),
+            "{ok:?}"
+        );
+        players.push(p);
+    }
+    // Anna and Bruno check in; Carla does not.
+    for p in players.iter_mut().take(2) {
+        let t = tournament.clone();
+        let ok = p
+            .request(|id| ClientMessage::CheckInTournament { id, tournament: t })
+            .await;
+        assert!(matches!(ok, ServerMessage::Ok { .. }), "{ok:?}");
+    }
+    let status = players[0]
+        .wait(|m| {
+            matches!(
+                m,
+                ServerMessage::TournamentStatus {
+                    checked_in: Some(true),
+                    ..
+                }
+            )
+        })
+        .await;
+    assert!(
+        matches!(
+            status,
+            ServerMessage::TournamentStatus {
+                registration_open: true,
+                ..
+            }
+        ),
+        "{status:?}"
+    );
+    // The deadline passed: nobody else comes in.
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            invite_only: true,
+            closes_ms: Some(1),
+            starts_ms: None,
+            check_in: true,
+            bots_after_secs: None,
+        },
+    })
+    .await;
+    let mut late = Player::connect(server.addr, "dario").await;
+    let (t, code) = (tournament.clone(), invite.clone());
+    let closed = late
+        .request(|id| ClientMessage::RegisterInvited {
+            id,
+            tournament: t,
+            invite: code,
+            partner_code: None,
+            bot: None,
+        })
+        .await;
+    assert_eq!(
+        error_code(&closed),
+        Some("registration_closed"),
+        "{closed:?}"
+    );
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let record = record_of(server.addr, &tournament).await;
+    assert_eq!(record["entrants"][2]["no_show"], true);
+    assert_eq!(
+        meetings(&record["rounds"][0]),
+        [(0, 1)],
+        "the no-show is not paired"
+    );
+    assert_eq!(record["registration"]["invite_only"], true);
+    assert!(
+        !record.to_string().contains(&invite),
+        "the invitation code is secret"
+    );
+    // Carla is not in the standings; Anna and Bruno are told where to go.
+    assert!(
+        standings_of(&record["standings"])
+            .iter()
+            .all(|(e, _)| *e != 2)
+    );
+    players[0]
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+
+    // A scheduled event: two bots register, and the round starts at its time by itself.
+    let (scheduled, token) = bots::create(&url, &singles(2, "danish"))
+        .await
+        .expect("created");
+    let (t, d) = (scheduled.clone(), token.clone());
+    let starts_ms = burraco_server::unix_ms() + 1_500;
+    direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            invite_only: false,
+            closes_ms: None,
+            starts_ms: Some(starts_ms),
+            check_in: false,
+            bots_after_secs: None,
+        },
+    })
+    .await;
+    let mut options = options(server.addr, 2, "danish", 1);
+    options.settings = singles(2, "danish");
+    let bots_playing = bots::register_and_play(&options, &scheduled)
+        .await
+        .expect("bots register");
+    let standings = bots::finish(bots_playing).await.expect("it is played");
+    assert_eq!(standings.len(), 2);
+    let record = record_of(server.addr, &scheduled).await;
+    let started = record["rounds"][0]["started_ms"].as_i64();
+    assert!(started.is_none_or(|s| s >= starts_ms), "{record}");
+    assert_eq!(record["status"], "finished");
+    drop(players);
+    server.stop().await;
+}
+
+/// A Sit&Go knock-out of 8: two players register, server bots (labelled) fill the other six
+/// after the wait, and it starts; an entrant withdrawn after the quarter-finals leaves an empty
+/// place, so its semi-final opponent goes through to the final without playing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sit_and_go_of_8_fills_with_server_bots_and_a_withdrawal_gives_a_bye_to_the_final() {
+    let server = TestServer::with(|c| c.bot_delay = Duration::ZERO).await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut settings = singles(8, "knockout");
+    settings.start_when_full = Some(true);
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            invite_only: false,
+            closes_ms: None,
+            starts_ms: None,
+            check_in: false,
+            bots_after_secs: Some(1),
+        },
+    })
+    .await;
+    let mut options = options(server.addr, 2, "knockout", 1);
+    options.settings = settings;
+    let players = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("two register");
+    // Filled and started: held at once, so the quarter-finals end with the director.
+    let record = record_until(server.addr, &tournament, |r| {
+        r["rounds"].as_array().is_some_and(|r| !r.is_empty())
+    })
+    .await;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::PauseTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let entrants = record["entrants"].as_array().expect("entrants");
+    assert_eq!(entrants.len(), 8);
+    for (i, e) in entrants.iter().enumerate() {
+        assert_eq!(e["bot"], true, "every entrant here is a bot: {e}");
+        assert_eq!(e["server_bot"], i >= 2, "{e}");
+    }
+    assert_eq!(meetings(&record["rounds"][0]).len(), 4, "quarter-finals");
+    let record = record_until(server.addr, &tournament, |r| {
+        r["rounds"][0]["complete"] == true
+    })
+    .await;
+    assert_eq!(
+        record["rounds"].as_array().map(Vec::len),
+        Some(1),
+        "held by the pause"
+    );
+    // The quarter-finals' winners, by VP, from the record.
+    let winners: Vec<u64> = record["rounds"][0]["tables"]
+        .as_array()
+        .expect("tables")
+        .iter()
+        .map(|t| {
+            let vp = &t["result"]["vp"];
+            if vp[1].as_i64() > vp[0].as_i64() {
+                t["ew"].as_u64()
+            } else {
+                t["ns"].as_u64()
+            }
+            .expect("entrant")
+        })
+        .collect();
+    let withdrawn = winners[0] as u32;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::WithdrawEntrant {
+        id,
+        tournament: t,
+        director: d,
+        entrant: withdrawn,
+        reason: "had to leave".into(),
+    })
+    .await;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ResumeTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3, "quarter-finals, semi-finals, final");
+    let semis = &rounds[1];
+    assert_eq!(meetings(semis).len(), 1, "one semi-final is played");
+    let bracket = semis["bracket"].as_array().expect("bracket");
+    assert!(
+        bracket.iter().any(Value::is_null),
+        "an empty place: {bracket:?}"
+    );
+    // The withdrawn entrant's semi-final opponent is in the final without playing.
+    let place = bracket
+        .iter()
+        .position(|e| e.is_null())
+        .expect("the empty place");
+    let through = bracket[place ^ 1].as_u64().expect("its opponent");
+    let final_ = meetings(&rounds[2]);
+    assert!(
+        final_[0].0 == through || final_[0].1 == through,
+        "{through} in the final {final_:?}"
+    );
+    assert!(record["knockout_winner"].as_u64().is_some());
+    drop(players);
+    server.stop().await;
 }

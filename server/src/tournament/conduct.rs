@@ -1,0 +1,292 @@
+//! What runs a tournament between requests, on its clock (RULES.md section 11): a scheduled
+//! start, a Sit&Go's server bots after its wait, late arrivals at a round's tables (a warning,
+//! points to the present side, then the match lost), a match abandoned by an entrant leaving,
+//! and the next round once the last one is over (unless the director paused).
+//!
+//! Time comes in as `now_ms`; the late-arrival minute is the server's `tournament_minute` (a
+//! real minute; tests shrink it).
+
+use std::time::Duration;
+
+use burraco_protocol::tournament_log::{MatchOutcome, RoundTable, TournamentEntry};
+use burraco_rules::tournament::{LateArrival, MatchScore, abandonment, late_arrival};
+
+use super::TournamentActor;
+use super::scoring;
+use crate::table::Command as TableCommand;
+
+impl TournamentActor {
+    /// One look at the clock: called every poll.
+    pub(super) async fn tick(&mut self, now_ms: i64) {
+        if self.state.finished || self.stopping {
+            return;
+        }
+        if !self.state.started() {
+            self.fill_with_bots(now_ms).await;
+            self.start_if_full().await;
+            self.start_if_scheduled(now_ms).await;
+            return;
+        }
+        if self.state.round_in_play().is_some() {
+            self.poll_tables().await;
+            if !self.state.paused {
+                self.late_arrivals(now_ms).await;
+            }
+        }
+        if self.advance && !self.state.paused && self.state.round_in_play().is_none() {
+            self.advance = false;
+            self.round_over().await;
+        }
+    }
+
+    /// A scheduled event starts at its time (the director may still start it earlier).
+    async fn start_if_scheduled(&mut self, now_ms: i64) {
+        let due = self
+            .state
+            .registration
+            .starts_ms
+            .is_some_and(|t| now_ms >= t);
+        if due
+            && !self.state.paused
+            && !self.state.end_requested
+            && let Err((_, e)) = self.start_round().await
+        {
+            // Too few entrants came: the event is called off rather than tried every poll.
+            tracing::warn!("the scheduled start failed: {e}; the tournament ends");
+            let _ = self
+                .log(vec![
+                    TournamentEntry::EndRequested,
+                    TournamentEntry::Finished { at_ms: now_ms },
+                ])
+                .await;
+            self.broadcast_update();
+        }
+    }
+
+    /// A Sit&Go whose wait is over fills its free places with server bots.
+    async fn fill_with_bots(&mut self, now_ms: i64) {
+        let settings = &self.state.settings;
+        let (Some(max), Some(wait), Some(first)) = (
+            settings.max_entrants,
+            self.state.registration.bots_after_secs,
+            self.state.first_registration_ms,
+        ) else {
+            return;
+        };
+        if !settings.start_when_full || self.state.paused || now_ms < first + i64::from(wait) * 1000
+        {
+            return;
+        }
+        // Places held by incomplete entrants (a pair waiting for its partner) stay theirs.
+        let taken = self
+            .state
+            .entrants
+            .iter()
+            .filter(|e| !e.unregistered && !e.gone())
+            .count() as u32;
+        let count = max.saturating_sub(taken);
+        if count == 0 {
+            return;
+        }
+        let first = self.state.entrants.len() as u32;
+        if self
+            .log(vec![TournamentEntry::ServerBots {
+                first,
+                count,
+                at_ms: now_ms,
+            }])
+            .await
+            .is_ok()
+        {
+            self.broadcast_update();
+        }
+    }
+
+    /// FITAB art. 37 (FE.BUR.IT art. 26): an entrant not at its table after the round started
+    /// gets a warning, the present side points, and past 10 minutes the match is lost. The
+    /// pause holds this clock.
+    async fn late_arrivals(&mut self, now_ms: i64) {
+        let Some(round) = self.state.round_in_play().cloned() else {
+            return;
+        };
+        let minute = self.shared.config.tournament_minute.as_millis().max(1) as i64;
+        let waited =
+            now_ms - round.started_ms - self.state.paused_between(round.started_ms, now_ms);
+        // The codes' minutes, on the tournament's clock.
+        let delay = Duration::from_millis((waited.max(0) * 60_000 / minute) as u64);
+        let format = self.state.settings.format();
+        let mut entries = Vec::new();
+        let mut close = Vec::new();
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
+            let Some(handle) = self.shared.directory.table(&table.table) else {
+                continue;
+            };
+            let info = handle.info();
+            if !info.waiting || info.absent.is_empty() {
+                continue;
+            }
+            let places = self.state.settings.kind.places(table);
+            let mut late: Vec<(u32, usize)> = places
+                .iter()
+                .filter(|(_, _, seat, _)| info.absent.contains(seat))
+                .map(|&(entrant, _, _, side)| (entrant, side))
+                .collect();
+            late.dedup();
+            match late_arrival(format, delay) {
+                LateArrival::OnTime => {}
+                LateArrival::Penalised {
+                    present_points,
+                    late_points,
+                    ..
+                } => {
+                    // The margin the late side gives away, added to the present side's total.
+                    let points = present_points - late_points;
+                    let minutes = (delay.as_secs() / 60) as u32;
+                    for &(entrant, _) in &late {
+                        let logged = self
+                            .state
+                            .late
+                            .iter()
+                            .rev()
+                            .find(|l| {
+                                l.round == round.number
+                                    && l.table == table.table
+                                    && l.entrant == entrant
+                            })
+                            .map(|l| l.points);
+                        if logged != Some(points) {
+                            entries.push(TournamentEntry::LateArrival {
+                                round: round.number,
+                                table: table.table.clone(),
+                                entrant,
+                                minutes,
+                                points,
+                                at_ms: now_ms,
+                            });
+                        }
+                    }
+                }
+                LateArrival::Forfeit {
+                    present,
+                    late: lost,
+                } => {
+                    let late_sides: Vec<usize> = late.iter().map(|&(_, side)| side).collect();
+                    let result = forfeit(&late_sides, present, lost);
+                    entries.push(TournamentEntry::MatchAwarded {
+                        round: round.number,
+                        table: table.table.clone(),
+                        result,
+                        reason: "late_arrival".into(),
+                        at_ms: now_ms,
+                    });
+                    close.push(table.table.clone());
+                }
+            }
+        }
+        if entries.is_empty() || self.log(entries).await.is_err() {
+            return;
+        }
+        for table in close {
+            self.close_table(&table).await;
+        }
+        self.broadcast_update();
+        if self.state.round_in_play().is_none() {
+            self.advance = true;
+        }
+    }
+
+    /// The match entrant `entrant` leaves, if it has one in play: scored by the abandonment rule
+    /// from the hands its table finished (art. 36), as (round, table, result).
+    pub(super) async fn abandoned_match(
+        &self,
+        entrant: u32,
+    ) -> Option<(u32, String, MatchOutcome)> {
+        let round = self.state.round_in_play()?;
+        let kind = self.state.settings.kind;
+        let (table, _) = round
+            .tables
+            .iter()
+            .zip(&round.results)
+            .filter(|(_, r)| r.is_none())
+            .find(|(t, _)| kind.sides(t).iter().any(|s| s.contains(&entrant)))?;
+        let leaver = usize::from(!kind.sides(table)[0].contains(&entrant));
+        let entries = self.shared.log.load(&table.table).await.unwrap_or_default();
+        let partial = scoring::so_far(&entries);
+        let totals: [i32; 2] = partial
+            .hand_totals
+            .iter()
+            .fold([0, 0], |acc, h| [acc[0] + h[0], acc[1] + h[1]]);
+        let innocent = 1 - leaver;
+        let scored = abandonment(
+            self.state.settings.format(),
+            totals[innocent] - totals[leaver],
+        );
+        let mut result = MatchOutcome {
+            played: true,
+            totals: [0, 0],
+            vp: [0, 0],
+            burraco: partial.burraco,
+            hands: partial.hands,
+            hand_totals: partial.hand_totals,
+        };
+        // MP are the margin: the innocent side's total holds it.
+        result.totals[innocent] = scored.innocent.mp;
+        result.vp[innocent] = scored.innocent.vp;
+        result.vp[leaver] = scored.leaver.vp;
+        Some((round.number, table.table.clone(), result))
+    }
+
+    /// Closes a round's table whose match the tournament scored without it.
+    pub(super) async fn close_table(&self, table: &str) {
+        if let Some(handle) = self.shared.directory.table(table) {
+            handle.send(TableCommand::Close).await;
+        }
+    }
+
+    /// A played match's outcome with the late-arrival points of its table added to the present
+    /// side's total, and its VP taken again from the preset's table for the new margin.
+    pub(super) fn with_late_points(
+        &self,
+        round: u32,
+        table: &RoundTable,
+        mut outcome: MatchOutcome,
+    ) -> MatchOutcome {
+        let points = self.state.late_points(round, table);
+        if points == [0, 0] || !outcome.played {
+            return outcome;
+        }
+        outcome.totals[0] += points[0];
+        outcome.totals[1] += points[1];
+        let vp_table = self.state.settings.format().vp_table();
+        for side in 0..2 {
+            let margin = outcome.totals[side] - outcome.totals[1 - side];
+            outcome.vp[side] = MatchScore::from_margin(vp_table, margin).vp;
+        }
+        outcome
+    }
+}
+
+/// A match lost by late arrival: the present side's score and the late side's (both late: both
+/// get the late score). MP are the margin: the present side's total holds it.
+fn forfeit(late_sides: &[usize], present: MatchScore, late: MatchScore) -> MatchOutcome {
+    let mut result = MatchOutcome {
+        played: true,
+        totals: [0, 0],
+        vp: [0, 0],
+        burraco: [0, 0],
+        hands: 0,
+        hand_totals: Vec::new(),
+    };
+    for side in 0..2 {
+        if late_sides.contains(&side) {
+            result.vp[side] = late.vp;
+        } else {
+            result.vp[side] = present.vp;
+            result.totals[side] = present.mp;
+        }
+    }
+    result
+}
