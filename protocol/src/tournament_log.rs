@@ -150,6 +150,9 @@ pub enum TournamentEntry {
     },
     /// Server bots filled the free places of a Sit&Go, entrants `first` to `first + count - 1`.
     ServerBots { first: u32, count: u32, at_ms: i64 },
+    /// Every table of the round finished its duplicate boards up to `hand`: their seeds (and
+    /// those tables' records of them) are public from now.
+    BoardsRevealed { round: u32, hand: u32, at_ms: i64 },
 }
 
 /// One player of an entrant.
@@ -347,6 +350,11 @@ mod tests {
                 first: 6,
                 count: 2,
                 at_ms: 19,
+            },
+            TournamentEntry::BoardsRevealed {
+                round: 1,
+                hand: 1,
+                at_ms: 20,
             },
         ]
     }

@@ -869,7 +869,8 @@ pub struct WireTournamentSettings {
     /// The tables' clocks (`"federation"`, `"relaxed"`, `"off"`; the preset's by default).
     pub clocks: Option<String>,
     /// Duplicate boards: every table of a round plays the same deals from the same first dealer;
-    /// their commitments are published when the round starts, their seeds once it is over.
+    /// their commitments are published when the round starts, each seed once every table has
+    /// played that deal.
     pub duplicate: Option<bool>,
 }
 

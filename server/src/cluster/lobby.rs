@@ -53,6 +53,7 @@ impl Listing {
             finished: self.finished,
             // Lateness is judged where the table is served.
             absent: Vec::new(),
+            hands_finished: 0,
         }
     }
 }

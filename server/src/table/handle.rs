@@ -119,6 +119,8 @@ pub struct TableInfo {
     pub finished: bool,
     /// While waiting: the seats not ready yet (their players have not come).
     pub absent: Vec<Seat>,
+    /// Hands of the match finished so far.
+    pub hands_finished: u32,
 }
 
 /// Why a table did not take a command.

@@ -223,6 +223,7 @@ impl TableActor {
             waiting: true,
             finished: false,
             absent: Vec::new(),
+            hands_finished: 0,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.

@@ -111,6 +111,7 @@ impl TableActor {
             free_seats,
             waiting: self.status == Status::Waiting,
             finished: self.status == Status::Finished,
+            hands_finished: self.matc.as_ref().map_or(0, Match::hands_played),
             absent: if self.status == Status::Waiting {
                 players
                     .seats()

@@ -28,6 +28,7 @@ impl TournamentActor {
             return;
         }
         if self.state.round_in_play().is_some() {
+            self.reveal_boards(now_ms).await;
             self.poll_tables().await;
             if !self.state.paused {
                 self.late_arrivals(now_ms).await;
@@ -36,6 +37,43 @@ impl TournamentActor {
         if self.advance && !self.state.paused && self.state.round_in_play().is_none() {
             self.advance = false;
             self.round_over().await;
+        }
+    }
+
+    /// A duplicate board every table of the round has finished is revealed (the bridge code:
+    /// not before). A table whose match is over, or was scored without play, has finished
+    /// every board it will play; one this node does not serve counts as having finished none.
+    async fn reveal_boards(&mut self, now_ms: i64) {
+        let Some(round) = self.state.round_in_play() else {
+            return;
+        };
+        let Some(boards) = &round.boards else {
+            return;
+        };
+        let all = boards.seeds.len() as u32;
+        let finished = round
+            .tables
+            .iter()
+            .zip(&round.results)
+            .map(|(table, result)| {
+                if result.is_some() {
+                    return all;
+                }
+                self.shared
+                    .directory
+                    .table(&table.table)
+                    .map_or(0, |h| h.info().hands_finished)
+            })
+            .min()
+            .unwrap_or(0)
+            .min(all);
+        if finished > round.revealed {
+            let entry = TournamentEntry::BoardsRevealed {
+                round: round.number,
+                hand: finished,
+                at_ms: now_ms,
+            };
+            let _ = self.log(vec![entry]).await;
         }
     }
 

@@ -30,9 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{
-    EntrantPlayer, RoundBoards, TOURNAMENT_PREFIX, TournamentEntry,
-};
+use burraco_protocol::tournament_log::{EntrantPlayer, TOURNAMENT_PREFIX, TournamentEntry};
 use burraco_protocol::wire::{ServerMessage, WireRegistration, WireTournamentSettings};
 use dashmap::DashMap;
 use tokio::sync::{mpsc, oneshot};
@@ -212,14 +210,13 @@ impl Tournaments {
         serde_json::Value::from(list).to_string()
     }
 
-    fn set_embargo(&self, boards: &RoundBoards, on: bool) {
-        for seed in &boards.seeds {
-            let commitment = burraco_rules::Seed(*seed).commitment_hex();
-            if on {
-                self.embargo.insert(commitment, ());
-            } else {
-                self.embargo.remove(&commitment);
-            }
+    /// Keeps a duplicate board's hand records from every route (`on`), or lets them out.
+    fn set_embargo(&self, seed: &[u8; 32], on: bool) {
+        let commitment = burraco_rules::Seed(*seed).commitment_hex();
+        if on {
+            self.embargo.insert(commitment, ());
+        } else {
+            self.embargo.remove(&commitment);
         }
     }
 
@@ -449,14 +446,15 @@ impl TournamentActor {
         Ok(())
     }
 
-    /// Keeps the boards of the round in play out of every hand-record route, and lets out those
-    /// of finished rounds.
+    /// Keeps the duplicate boards not yet finished at every table out of every hand-record
+    /// route, and lets out those that are.
     fn embargo_boards(&self) {
         for round in &self.state.rounds {
             if let Some(boards) = &round.boards {
-                self.shared
-                    .tournaments
-                    .set_embargo(boards, !round.is_complete());
+                for (k, seed) in boards.seeds.iter().enumerate() {
+                    let revealed = round.board_revealed(k as u32 + 1);
+                    self.shared.tournaments.set_embargo(seed, !revealed);
+                }
             }
         }
     }

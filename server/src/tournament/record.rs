@@ -206,7 +206,6 @@ fn boards_json(round: &Round) -> Value {
     let Some(boards) = &round.boards else {
         return Value::Null;
     };
-    let revealed = round.is_complete();
     let first_dealer = burraco_protocol::log::seat_of(boards.first_dealer)
         .map(|s| s.code())
         .unwrap_or_default();
@@ -219,7 +218,7 @@ fn boards_json(round: &Round) -> Value {
             json!({
                 "hand": i + 1,
                 "commitment": seed.commitment_hex(),
-                "seed": revealed.then(|| seed.to_hex()),
+                "seed": round.board_revealed(i as u32 + 1).then(|| seed.to_hex()),
             })
         })
         .collect();

@@ -309,11 +309,19 @@ pub struct Round {
     pub started_ms: i64,
     /// Aligned with `tables`: why a match was scored by the code, not played out.
     pub awarded: Vec<Option<String>>,
+    /// Duplicate boards 1 to this one were finished at every table: revealed.
+    pub revealed: u32,
 }
 
 impl Round {
     pub fn is_complete(&self) -> bool {
         self.results.iter().all(Option::is_some)
+    }
+
+    /// Whether duplicate board `hand` (from 1) is public: every table finished it, or the round
+    /// is over.
+    pub fn board_revealed(&self, hand: u32) -> bool {
+        hand <= self.revealed || self.is_complete()
     }
 
     /// A complete knock-out round's winners in bracket order: the next round's bracket.
@@ -503,6 +511,7 @@ impl TournamentState {
                 boards: boards.clone(),
                 started_ms: *at_ms,
                 awarded: vec![None; tables.len()],
+                revealed: 0,
             }),
             TournamentEntry::MatchFinished {
                 round,
@@ -633,6 +642,14 @@ impl TournamentState {
                     minutes: *minutes,
                     points: *points,
                 });
+            }
+            TournamentEntry::BoardsRevealed { round, hand, .. } => {
+                let r = self
+                    .rounds
+                    .iter_mut()
+                    .find(|r| r.number == *round)
+                    .ok_or_else(|| FoldError::Table(*round, String::new()))?;
+                r.revealed = r.revealed.max(*hand);
             }
             TournamentEntry::ServerBots {
                 first,

@@ -396,47 +396,63 @@ async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn duplicate_boards_are_dealt_at_every_table_and_revealed_only_after_the_round() {
+async fn duplicate_boards_are_dealt_at_every_table_and_each_revealed_once_every_table_finished_it()
+{
     let server = TestServer::start().await;
     let addr = server.addr;
     // The federation's shape: 3 Mitchell rounds then a Danish one, 2 hands a match.
     let mut options = options(addr, 16, "mitchell,mitchell,mitchell,danish", 2);
     options.settings.duplicate = Some(true);
     let run = tokio::spawn(async move { bots::run(&options).await });
-    // While it runs: no seed of a round in play in the tournament's record, and no hand record
-    // of its tables served (nor, ever, a seed in a duplicate table's hand record).
-    let mut looked = 0;
+    // While it runs: a board's seed is in the record only once every table of its round has
+    // finished it (each table's record of that board is then served), and a table's record of
+    // a board is served only once the board is revealed (read again after); never a seed in a
+    // duplicate table's hand record.
+    let mut hidden = 0;
     while !run.is_finished() {
         let list = get_json(addr, "/api/tournaments").await;
         if let Some(id) = list[0]["tournament"].as_str() {
             let record = get_json(addr, &format!("/api/tournaments/{id}")).await;
             for round in record["rounds"].as_array().expect("rounds") {
-                if round["complete"] == false {
-                    for hand in round["boards"]["hands"].as_array().expect("boards") {
-                        assert!(hand["seed"].is_null(), "revealed early: {round}");
-                        looked += 1;
-                    }
-                }
-                // A table's hand records are served once every table played the boards: any
-                // record seen means the round was complete by then (read again after).
-                let number = round["round"].as_u64().expect("number");
-                for table in round["tables"].as_array().expect("tables") {
+                let number = round["round"].as_u64().expect("number") as usize;
+                let boards = round["boards"]["hands"].as_array().expect("boards");
+                let tables = round["tables"].as_array().expect("tables");
+                let mut served = Vec::new();
+                for table in tables {
                     let path = table["hand_records"].as_str().expect("address");
                     let hands = get_json(addr, path).await;
-                    for hand in hands.as_array().expect("records") {
+                    let hands = hands.as_array().expect("records").clone();
+                    for hand in &hands {
                         assert!(hand["seed"].is_null(), "a seed in {hand}");
                     }
-                    if hands.as_array().is_some_and(|h| !h.is_empty()) {
-                        let again = get_json(addr, &format!("/api/tournaments/{id}")).await;
-                        let round = &again["rounds"][number as usize - 1];
-                        assert_eq!(round["complete"], true, "records served mid-round");
+                    served.push(hands);
+                }
+                let again = get_json(addr, &format!("/api/tournaments/{id}")).await;
+                let again = &again["rounds"][number - 1]["boards"]["hands"];
+                for (k, board) in boards.iter().enumerate() {
+                    if board["seed"].is_null() {
+                        hidden += 1;
+                    } else {
+                        for (t, hands) in served.iter().enumerate() {
+                            assert!(
+                                hands.iter().any(|h| h["commitment"] == board["commitment"]),
+                                "board {} revealed before table {} finished it",
+                                k + 1,
+                                t + 1
+                            );
+                        }
+                    }
+                    for hands in &served {
+                        if hands.iter().any(|h| h["commitment"] == board["commitment"]) {
+                            assert!(!again[k]["seed"].is_null(), "a record of a hidden board");
+                        }
                     }
                 }
             }
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
-    assert!(looked > 0, "the record was read while a round was in play");
+    assert!(hidden > 0, "the record was read while a board was in play");
     let summary = run.await.expect("task").expect("the tournament finishes");
     let record = get_json(addr, &format!("/api/tournaments/{}", summary.tournament)).await;
     for round in record["rounds"].as_array().expect("rounds") {
