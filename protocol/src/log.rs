@@ -70,6 +70,9 @@ pub enum TableEntry {
         seeds: Vec<[u8; 32]>,
         first_dealer: u8,
     },
+    /// The match's round clock, set by its tournament's director (FEDIBUR's round time; it
+    /// replaces the preset's), in milliseconds.
+    RoundClock { ms: u64 },
 }
 
 /// The most events one input can publish (a closing discard: the discard, the pozzetto, the turn,
@@ -126,11 +129,12 @@ pub enum EntryKind {
     MatchFinished,
     Closed,
     Boards,
+    RoundClock,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 9] = [
+    const ALL: [EntryKind; 10] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -140,6 +144,7 @@ impl EntryKind {
         EntryKind::MatchFinished,
         EntryKind::Closed,
         EntryKind::Boards,
+        EntryKind::RoundClock,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -205,6 +210,7 @@ impl TableEntry {
             TableEntry::MatchFinished { .. } => EntryKind::MatchFinished,
             TableEntry::Closed => EntryKind::Closed,
             TableEntry::Boards { .. } => EntryKind::Boards,
+            TableEntry::RoundClock { .. } => EntryKind::RoundClock,
         }
     }
 }
@@ -354,6 +360,7 @@ mod tests {
                 seeds: vec![[3; 32]],
                 first_dealer: 2,
             },
+            TableEntry::RoundClock { ms: 1_500_000 },
         ]
     }
 

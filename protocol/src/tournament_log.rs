@@ -12,8 +12,9 @@
 //!   (`EndRequested`), a single byte that never decodes as a hand's record;
 //! - 6 `Finished` and 7 `Cancelled` read as a match's end and a table's closing: the log leaves
 //!   play;
-//! - 8 reads as a table's duplicate boards, ignored by the store; 9 and later are no kind it
-//!   knows: ignored. New variants go there, at the end (a test checks every variant's reading).
+//! - 8 reads as a table's duplicate boards and 9 as its round clock, ignored by the store; 10 and
+//!   later are no kind it knows: ignored. New variants go there, at the end (a test checks every
+//!   variant's reading).
 //!
 //! A test pins this layout. Version rule as for tables: variants only at the end, fields never
 //! change; a reader refuses a variant it does not know.
@@ -153,6 +154,9 @@ pub enum TournamentEntry {
     /// Every table of the round finished its duplicate boards up to `hand`: their seeds (and
     /// those tables' records of them) are public from now.
     BoardsRevealed { round: u32, hand: u32, at_ms: i64 },
+    /// The director's round time (seconds; `None`: the preset's clock) for rounds started from
+    /// now on.
+    RoundTime { secs: Option<u32>, at_ms: i64 },
 }
 
 /// One player of an entrant.
@@ -355,6 +359,10 @@ mod tests {
                 round: 1,
                 hand: 1,
                 at_ms: 20,
+            },
+            TournamentEntry::RoundTime {
+                secs: Some(2_700),
+                at_ms: 21,
             },
         ]
     }

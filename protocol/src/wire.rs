@@ -250,6 +250,15 @@ pub enum ClientMessage {
         director: String,
         order: Vec<u32>,
     },
+    /// 1.2, director: the round time of the rounds started from now on, in seconds (FEDIBUR's
+    /// "the director's round time"; with `fitab` and `feburit` it replaces the code's clock);
+    /// `None` goes back to the preset's.
+    SetRoundTime {
+        id: u64,
+        tournament: String,
+        director: String,
+        round_secs: Option<u32>,
+    },
 }
 
 impl ClientMessage {
@@ -289,7 +298,8 @@ impl ClientMessage {
             | WarnEntrant { id, .. }
             | DisqualifyEntrant { id, .. }
             | ForbidPairing { id, .. }
-            | SeatEntrants { id, .. } => Some(*id),
+            | SeatEntrants { id, .. }
+            | SetRoundTime { id, .. } => Some(*id),
         }
     }
 
@@ -330,6 +340,7 @@ impl ClientMessage {
             DisqualifyEntrant { .. } => "disqualify_entrant",
             ForbidPairing { .. } => "forbid_pairing",
             SeatEntrants { .. } => "seat_entrants",
+            SetRoundTime { .. } => "set_round_time",
         }
     }
 
@@ -353,7 +364,8 @@ impl ClientMessage {
             | WarnEntrant { .. }
             | DisqualifyEntrant { .. }
             | ForbidPairing { .. }
-            | SeatEntrants { .. } => 2,
+            | SeatEntrants { .. }
+            | SetRoundTime { .. } => 2,
             _ => 0,
         }
     }

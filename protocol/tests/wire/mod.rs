@@ -218,6 +218,12 @@ pub fn client_samples() -> Vec<ClientMessage> {
             director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
             order: vec![3, 0, 2, 1],
         },
+        SetRoundTime {
+            id: 36,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            round_secs: Some(2_700),
+        },
     ]
 }
 

@@ -223,7 +223,8 @@ impl Connection {
             | C::WarnEntrant { .. }
             | C::DisqualifyEntrant { .. }
             | C::ForbidPairing { .. }
-            | C::SeatEntrants { .. }) => {
+            | C::SeatEntrants { .. }
+            | C::SetRoundTime { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 crate::tournament::requests::handle(
                     &shared,

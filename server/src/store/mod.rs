@@ -585,7 +585,8 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::MatchStarted
             | EntryKind::Dealt
             | EntryKind::Input
-            | EntryKind::Boards => {}
+            | EntryKind::Boards
+            | EntryKind::RoundClock => {}
         }
     }
     Ok(())

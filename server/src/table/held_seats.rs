@@ -24,6 +24,11 @@ pub struct Boards {
 
 impl TableActor {
     /// The board seed of hand `number` (from 1), if the table plays duplicate boards.
+    /// The match's round clock: its director's, else the preset's.
+    pub(super) fn round_clock_ms(&self) -> Option<u64> {
+        self.round_clock.or_else(|| self.config.round_clock_ms())
+    }
+
     pub(super) fn board_seed(&self, number: u32) -> Option<[u8; 32]> {
         let index = usize::try_from(number).ok()?.checked_sub(1)?;
         self.boards.as_ref()?.seeds.get(index).copied()
@@ -49,6 +54,7 @@ pub async fn create_held(
     config: Config,
     held: Vec<HeldSeat>,
     boards: Option<Boards>,
+    round_clock_ms: Option<u64>,
 ) -> Result<TableHandle, LogError> {
     if let Some(cluster) = &shared.cluster {
         // Leased before its first entry, as any new table (see `table::create`).
@@ -69,6 +75,9 @@ pub async fn create_held(
             first_dealer: b.first_dealer.index() as u8,
         });
     }
+    if let Some(ms) = round_clock_ms {
+        entries.push(TableEntry::RoundClock { ms });
+    }
     for h in &held {
         entries.push(TableEntry::Seat {
             seat: h.seat.index() as u8,
@@ -84,6 +93,7 @@ pub async fn create_held(
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, false);
     actor.log_len = log_len;
     actor.boards = boards;
+    actor.round_clock = round_clock_ms;
     for h in held {
         if h.bot.is_none() {
             shared.directory.seat_player(&h.player, &actor.id, h.seat);

@@ -135,6 +135,9 @@ struct TableActor {
     /// Duplicate boards (a tournament's round): the deals and first dealer, fixed; their seeds
     /// never revealed by the table.
     boards: Option<Boards>,
+    /// The round clock its tournament's director set (`TableEntry::RoundClock`), replacing the
+    /// preset's.
+    round_clock: Option<u64>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -264,6 +267,7 @@ impl TableActor {
             closed: false,
             staged: None,
             boards: None,
+            round_clock: None,
             shared,
         };
         (actor, handle)

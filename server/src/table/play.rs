@@ -63,7 +63,7 @@ impl TableActor {
         }
         self.matc = Some(matc);
         self.status = Status::Playing;
-        let round = self.config.round_clock_ms();
+        let round = self.round_clock_ms();
         self.round_deadline = round.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
         self.publish(None, |table, seq| ServerMessage::MatchStarted {
             table,

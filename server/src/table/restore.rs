@@ -122,6 +122,7 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
                     first_dealer: seat_of(first_dealer)?,
                 });
             }
+            TableEntry::RoundClock { ms } => actor.round_clock = Some(ms),
         }
     }
     if let Some(last) = dealt.take() {
@@ -140,7 +141,7 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
                 .hand
                 .as_ref()
                 .is_some_and(|h| h.game().last_round().is_some());
-        if let (Some(total), false) = (config.round_clock_ms(), timed_out) {
+        if let (Some(total), false) = (actor.round_clock_ms(), timed_out) {
             let started = round_started_ms.unwrap_or_else(crate::unix_ms);
             let elapsed = (crate::unix_ms() - started).max(0) as u64;
             actor.round_deadline =

@@ -79,6 +79,9 @@ pub enum DirectorAction {
     Seat {
         order: Vec<u32>,
     },
+    RoundTime {
+        secs: Option<u32>,
+    },
 }
 
 /// What a tournament can be asked. Closed: the actor answers exactly these.

@@ -195,6 +195,7 @@ pub fn record(state: &TournamentState) -> Value {
             "bots_after_secs": r.bots_after_secs,
         },
         "first_round_order": state.seating,
+        "round_secs": state.round_secs,
         "standings": standings_json(state, state.complete_rounds()),
         "knockout_winner": state.knockout_winner(),
     })
@@ -287,7 +288,7 @@ pub fn status_for(state: &TournamentState, entrant: &Entrant, now_ms: i64) -> Se
     // The round's clock as the tournament schedules it: from the round's start, the pauses
     // added.
     let round_ends_ms = state.round_in_play().and_then(|round| {
-        let clock = i64::try_from(state.settings.table.round_clock_ms()?).ok()?;
+        let clock = i64::try_from(state.round_clock_ms()?).ok()?;
         Some(round.started_ms + clock + state.paused_between(round.started_ms, now_ms))
     });
     ServerMessage::TournamentStatus {

@@ -310,6 +310,19 @@ impl TournamentActor {
                 }])
                 .await
             }
+            DirectorAction::RoundTime { secs } => {
+                if secs.is_some_and(|s| s == 0 || s > 4 * 3600) {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "a round time is 1 second to 4 hours".into(),
+                    ));
+                }
+                if self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+                }
+                self.log(vec![TournamentEntry::RoundTime { secs, at_ms }])
+                    .await
+            }
             DirectorAction::Seat { order } => {
                 if self.state.settings.wire.seating.as_deref() != Some("director") {
                     return Err((

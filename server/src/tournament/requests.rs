@@ -199,6 +199,15 @@ async fn answer(
             director: token,
             order,
         } => director(id, tournament, token, DirectorAction::Seat { order }).await,
+        C::SetRoundTime {
+            id,
+            tournament,
+            director: token,
+            round_secs,
+        } => {
+            let action = DirectorAction::RoundTime { secs: round_secs };
+            director(id, tournament, token, action).await
+        }
         C::UnregisterTournament { id, tournament } => {
             let player = session.player.clone();
             find(&tournament)?

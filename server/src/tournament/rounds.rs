@@ -400,6 +400,7 @@ impl TournamentActor {
                 config,
                 held,
                 boards.clone(),
+                self.state.round_secs.map(|s| u64::from(s) * 1000),
             )
             .await
             {

@@ -403,6 +403,8 @@ pub struct TournamentState {
     pub seating: Option<Vec<u32>>,
     pub late: Vec<Late>,
     pub first_registration_ms: Option<i64>,
+    /// The director's round time in seconds (FEDIBUR's procedure); `None`: the preset's clock.
+    pub round_secs: Option<u32>,
 }
 
 impl TournamentState {
@@ -440,6 +442,7 @@ impl TournamentState {
             seating: None,
             late: Vec::new(),
             first_registration_ms: None,
+            round_secs: None,
         })
     }
 
@@ -643,6 +646,7 @@ impl TournamentState {
                     points: *points,
                 });
             }
+            TournamentEntry::RoundTime { secs, .. } => self.round_secs = *secs,
             TournamentEntry::BoardsRevealed { round, hand, .. } => {
                 let r = self
                     .rounds
@@ -717,6 +721,13 @@ impl TournamentState {
             }
         }
         points
+    }
+
+    /// A round's clock: the director's round time, else the preset's (none with `fedibur`).
+    pub fn round_clock_ms(&self) -> Option<u64> {
+        self.round_secs
+            .map(|s| u64::from(s) * 1000)
+            .or_else(|| self.settings.table.round_clock_ms())
     }
 
     /// Milliseconds the tournament was paused between `from` and `to`.

@@ -1627,3 +1627,57 @@ async fn a_sit_and_go_of_8_fills_with_server_bots_and_a_withdrawal_gives_a_bye_t
     drop(players);
     server.stop().await;
 }
+
+/// FEDIBUR has no round clock of its own: the director's round time is the tables' clock, and
+/// a match still in play when it runs out ends by the preset's TIME OUT procedure (a slow
+/// server bot against a fast one: 8 hands could never be played in 2 seconds).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_directors_round_time_is_the_fedibur_tables_clock() {
+    let server = TestServer::with(|c| c.bot_delay = Duration::from_millis(100)).await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut settings = singles(2, "danish");
+    settings.preset = "fedibur".into();
+    settings.hands = 8;
+    settings.clocks = None;
+    settings.start_when_full = Some(true);
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::SetRoundTime {
+        id,
+        tournament: t,
+        director: d,
+        round_secs: Some(2),
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            bots_after_secs: Some(0),
+            ..WireRegistration::default()
+        },
+    })
+    .await;
+    let mut options = options(server.addr, 1, "danish", 8);
+    options.settings = settings;
+    let players = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("a bot registers");
+    let started = tokio::time::Instant::now();
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    assert_eq!(record["round_secs"], 2);
+    let result = &record["rounds"][0]["tables"][0]["result"];
+    let hands = result["hands"].as_u64().expect("hands");
+    assert!(hands < 8, "the clock ended the match: {result}");
+    assert!(
+        started.elapsed() < Duration::from_secs(40),
+        "{:?}",
+        started.elapsed()
+    );
+    drop(players);
+    server.stop().await;
+}
