@@ -38,7 +38,7 @@ struct TournamentArgs {
     /// Entrants to register (pairs: two bot players each).
     #[arg(long, default_value_t = 8)]
     entrants: u32,
-    /// pairs | individual | singles.
+    /// pairs | individual | singles | teams.
     #[arg(long, default_value = "pairs")]
     kind: String,
     /// One movement per round: mitchell, danish, modified_danish, round_robin; or knockout

@@ -222,17 +222,17 @@ pub async fn register_and_play(
     options: &TournamentOptions,
     tournament: &str,
 ) -> Result<Players, TournamentError> {
-    let per_entrant = if options.settings.kind == "pairs" {
-        2
-    } else {
-        1
+    let per_entrant = match options.settings.kind.as_str() {
+        "teams" => 4,
+        "pairs" => 2,
+        _ => 1,
     };
     let deadline = Instant::now() + options.deadline;
     let mut tasks = Vec::new();
     for e in 0..options.entrants {
         let mut code = None;
         for p in 0..per_entrant {
-            let name = format!("bot-{e}{}", ["a", "b"][p]);
+            let name = format!("bot-{e}{}", ["a", "b", "c", "d"][p]);
             let (tx, rx) = oneshot::channel();
             let player = Player {
                 url: options.url.clone(),

@@ -862,7 +862,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
 pub struct WireTournamentSettings {
     pub name: String,
     /// `"pairs"` (fixed partners, 4 players a table), `"individual"` (one player an entrant,
-    /// partners changing every round) or `"singles"` (head to head, 2).
+    /// partners changing every round), `"singles"` (head to head, 2) or `"teams"` (1.2: four
+    /// players an entrant, a match two tables on the same deals).
     pub kind: String,
     /// One movement per round: `"mitchell"`, `"danish"`, `"modified_danish"`, `"round_robin"`,
     /// `"knockout"` (last: a bracket, repeated until one entrant is left).

@@ -236,20 +236,33 @@ impl TournamentActor {
         }
     }
 
-    /// The match entrant `entrant` leaves, if it has one in play: scored by the abandonment rule
-    /// from the hands its table finished (art. 36), as (round, table, result).
-    pub(super) async fn abandoned_match(
-        &self,
-        entrant: u32,
-    ) -> Option<(u32, String, MatchOutcome)> {
-        let round = self.state.round_in_play()?;
+    /// The tables in play of the match entrant `entrant` leaves (a team's two), each scored by
+    /// the abandonment rule from the hands it finished (art. 36), as (round, table, result).
+    pub(super) async fn abandoned_matches(&self, entrant: u32) -> Vec<(u32, String, MatchOutcome)> {
+        let Some(round) = self.state.round_in_play() else {
+            return Vec::new();
+        };
         let kind = self.state.settings.kind;
-        let (table, _) = round
+        let mut scored = Vec::new();
+        for (table, _) in round
             .tables
             .iter()
             .zip(&round.results)
             .filter(|(_, r)| r.is_none())
-            .find(|(t, _)| kind.sides(t).iter().any(|s| s.contains(&entrant)))?;
+            .filter(|(t, _)| kind.sides(t).iter().any(|s| s.contains(&entrant)))
+        {
+            scored.push(self.abandoned_table(round.number, table, entrant).await);
+        }
+        scored
+    }
+
+    async fn abandoned_table(
+        &self,
+        round: u32,
+        table: &RoundTable,
+        entrant: u32,
+    ) -> (u32, String, MatchOutcome) {
+        let kind = self.state.settings.kind;
         let leaver = usize::from(!kind.sides(table)[0].contains(&entrant));
         let entries = self.shared.log.load(&table.table).await.unwrap_or_default();
         let partial = scoring::so_far(&entries);
@@ -274,7 +287,7 @@ impl TournamentActor {
         result.totals[innocent] = scored.innocent.mp;
         result.vp[innocent] = scored.innocent.vp;
         result.vp[leaver] = scored.leaver.vp;
-        Some((round.number, table.table.clone(), result))
+        (round, table.table.clone(), result)
     }
 
     /// Closes a round's table whose match the tournament scored without it.

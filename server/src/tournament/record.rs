@@ -9,7 +9,7 @@ use burraco_rules::Seed;
 use burraco_rules::tournament::{Standing, bye_score, matchpoints};
 use serde_json::{Value, json};
 
-use super::state::{Entrant, Round, TournamentState, score_of};
+use super::state::{Entrant, Kind, Round, TournamentState, score_of};
 use crate::log::Entry;
 
 /// A tournament's log read back: its record as JSON, `None` when the log is not a tournament's.
@@ -127,6 +127,7 @@ pub fn record(state: &TournamentState) -> Value {
                 "tables": tables,
                 "bye": r.bye,
                 "bracket": if r.bracket.is_empty() { Value::Null } else { json!(r.bracket) },
+                "matches": team_matches(state, r),
                 "complete": r.is_complete(),
                 "standings": if r.is_complete() { standings_json(state, i + 1) } else { Value::Null },
             })
@@ -199,6 +200,31 @@ pub fn record(state: &TournamentState) -> Value {
         "standings": standings_json(state, state.complete_rounds()),
         "knockout_winner": state.knockout_winner(),
     })
+}
+
+/// A teams event's matches that are over, each its two tables together (`null` for other
+/// kinds): `ns` and `ew` are the teams as the first table seats them.
+fn team_matches(state: &TournamentState, round: &Round) -> Value {
+    if state.settings.kind != Kind::Teams {
+        return Value::Null;
+    }
+    let matches: Vec<Value> = state
+        .scored_matches(round)
+        .into_iter()
+        .map(|(table, o)| {
+            let (ns, ew) = (score_of(&o, 0), score_of(&o, 1));
+            json!({
+                "ns": table.ns,
+                "ew": table.ew,
+                "tables": [table.number, table.number + 1],
+                "totals": o.totals,
+                "vp": [ns.vp, ew.vp],
+                "mp": [ns.mp, ew.mp],
+                "burraco": o.burraco,
+            })
+        })
+        .collect();
+    json!(matches)
 }
 
 /// A round's duplicate boards: each hand's commitment from the start, its seed once every table

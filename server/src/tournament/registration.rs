@@ -174,9 +174,9 @@ impl TournamentActor {
     ) -> Result<(), Refusal> {
         let at_ms = crate::unix_ms();
         let mut entries = Vec::new();
-        let mut close = None;
-        if let Some((round, table, result)) = self.abandoned_match(entrant).await {
-            close = Some(table.clone());
+        let mut close = Vec::new();
+        for (round, table, result) in self.abandoned_matches(entrant).await {
+            close.push(table.clone());
             entries.push(TournamentEntry::MatchAwarded {
                 round,
                 table,
@@ -199,7 +199,7 @@ impl TournamentActor {
             }
         });
         self.log(entries).await?;
-        if let Some(table) = close {
+        for table in close {
             self.close_table(&table).await;
         }
         self.broadcast_update();

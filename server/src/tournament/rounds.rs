@@ -261,6 +261,29 @@ impl TournamentActor {
                 })
                 .collect();
             (tables, None)
+        } else if self.state.settings.kind == Kind::Teams {
+            // Each meeting is two tables: numbers 2i-1 and 2i, the teams' sides swapped at the
+            // second (`Kind::places` seats each team's second pair there).
+            let tables = round
+                .tables
+                .iter()
+                .enumerate()
+                .flat_map(|(i, t)| {
+                    let (a, b) = (t.ns as u32, t.ew as u32);
+                    [(a, b), (b, a)]
+                        .into_iter()
+                        .enumerate()
+                        .map(move |(k, (ns, ew))| RoundTable {
+                            number: (2 * i + k + 1) as u32,
+                            table: crate::random_id("t", 5),
+                            ns,
+                            ew,
+                            ns_partner: None,
+                            ew_partner: None,
+                        })
+                })
+                .collect();
+            (tables, round.bye.map(|b| b as u32))
         } else {
             let tables = round
                 .tables

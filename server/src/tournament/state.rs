@@ -23,11 +23,17 @@ pub enum Kind {
     /// of the first-round order, so nobody partners anyone twice while the field allows it),
     /// each player's VP and MP their own.
     Individual,
+    /// Four players an entrant, two pairs (players 1-2 and 3-4): a match is two tables
+    /// playing the same boards, the first pair of each team North-South at one and East-West
+    /// at the other (FITAB art. 2); the team's match total is its two tables' together, its VP
+    /// from the teams column.
+    Teams,
 }
 
 impl Kind {
     pub fn players(self) -> usize {
         match self {
+            Kind::Teams => 4,
             Kind::Pairs => 2,
             Kind::Singles | Kind::Individual => 1,
         }
@@ -42,6 +48,17 @@ impl Kind {
                 (table.ew, 0, Seat::East, 1),
                 (table.ew, 1, Seat::West, 1),
             ],
+            // A match's first table (odd number) seats each team's first pair, its second
+            // (the next number, the teams' sides swapped) each team's second pair.
+            Kind::Teams => {
+                let pair = if table.number % 2 == 1 { 0 } else { 2 };
+                vec![
+                    (table.ns, pair, Seat::North, 0),
+                    (table.ns, pair + 1, Seat::South, 0),
+                    (table.ew, pair, Seat::East, 1),
+                    (table.ew, pair + 1, Seat::West, 1),
+                ]
+            }
             // Head to head the sides are South (side 0) and North.
             Kind::Singles => vec![(table.ns, 0, Seat::South, 0), (table.ew, 0, Seat::North, 1)],
             Kind::Individual => [
@@ -122,7 +139,7 @@ pub struct Settings {
 /// Why settings do not make a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SettingsError {
-    #[error("kind {0:?}: pairs, individual or singles (teams are not served yet)")]
+    #[error("kind {0:?}: pairs, individual, singles or teams")]
     Kind(String),
     #[error("movement {0:?}: mitchell, danish, modified_danish, round_robin or knockout")]
     Movement(String),
@@ -132,6 +149,8 @@ pub enum SettingsError {
     KnockoutLast,
     #[error("an individual event has no knock-out (partners change every round)")]
     IndividualKnockout,
+    #[error("a teams event has no knock-out yet (its ties are two tables)")]
+    TeamsKnockout,
     #[error("seating {0:?}: registration, draw or director")]
     Seating(String),
     #[error("at least 2 entrants")]
@@ -146,6 +165,7 @@ impl Settings {
             "pairs" => Kind::Pairs,
             "singles" => Kind::Singles,
             "individual" => Kind::Individual,
+            "teams" => Kind::Teams,
             other => return Err(SettingsError::Kind(other.to_owned())),
         };
         let movements = wire
@@ -165,6 +185,9 @@ impl Settings {
         if kind == Kind::Individual && movements.contains(&Movement::Knockout) {
             return Err(SettingsError::IndividualKnockout);
         }
+        if kind == Kind::Teams && movements.contains(&Movement::Knockout) {
+            return Err(SettingsError::TeamsKnockout);
+        }
         let draw = match wire.seating.as_deref() {
             None | Some("registration") | Some("director") => false,
             Some("draw") => true,
@@ -174,7 +197,7 @@ impl Settings {
             return Err(SettingsError::MaxEntrants);
         }
         let players = match kind {
-            Kind::Pairs | Kind::Individual => 4,
+            Kind::Pairs | Kind::Individual | Kind::Teams => 4,
             Kind::Singles => 2,
         };
         let table = config_from_wire(&WireSettings {
@@ -196,7 +219,8 @@ impl Settings {
             max_entrants: wire.max_entrants,
             draw,
             start_when_full: wire.start_when_full.unwrap_or(false) && wire.max_entrants.is_some(),
-            duplicate: wire.duplicate.unwrap_or(false),
+            // A team match compares its two tables on the same deals: always duplicate.
+            duplicate: wire.duplicate.unwrap_or(false) || kind == Kind::Teams,
             table,
         })
     }
@@ -205,7 +229,7 @@ impl Settings {
         MatchFormat {
             preset: self.preset,
             hands: self.hands,
-            teams: false,
+            teams: self.kind == Kind::Teams,
         }
     }
 
@@ -845,9 +869,9 @@ impl TournamentState {
         };
         let mut changes: Vec<(usize, MatchScore, i32, bool)> = Vec::new();
         for round in self.rounds.iter().take(rounds) {
-            for (table, result) in round.tables.iter().zip(&round.results) {
-                let Some(result) = result else { continue };
-                let sides = self.settings.kind.sides(table);
+            for (table, result) in self.scored_matches(round) {
+                let result = &result;
+                let sides = self.settings.kind.sides(&table);
                 for (side, entrants) in sides.iter().enumerate() {
                     let mut score = score_of(result, side);
                     if sides[1 - side].iter().any(|&e| expelled(e)) {
@@ -902,6 +926,41 @@ impl TournamentState {
         // Expelled entrants last (in their order among themselves).
         ranked.sort_by_key(|s| expelled(s.entrant as u32));
         ranked
+    }
+
+    /// A round's matches that are over, as (table, outcome), North-South first. A teams event's
+    /// match is its two tables together (the first's North-South team as side 0): each team's
+    /// total its two tables' totals, VP from the teams column by the margin; a match with a
+    /// table scored by the code (`awarded`) takes that table's score.
+    pub fn scored_matches(&self, round: &Round) -> Vec<(RoundTable, MatchOutcome)> {
+        let tables = round.tables.iter().zip(&round.results).zip(&round.awarded);
+        if self.settings.kind != Kind::Teams {
+            return tables
+                .filter_map(|((t, r), _)| Some((t.clone(), r.clone()?)))
+                .collect();
+        }
+        let all: Vec<_> = tables.collect();
+        all.chunks(2)
+            .filter_map(|two| {
+                let [((first, Some(a)), a_awarded), ((_, Some(b)), b_awarded)] = two else {
+                    return None;
+                };
+                let outcome = if a_awarded.is_some() {
+                    a.clone()
+                } else if b_awarded.is_some() {
+                    // The second table seats the teams the other way round.
+                    MatchOutcome {
+                        totals: [b.totals[1], b.totals[0]],
+                        vp: [b.vp[1], b.vp[0]],
+                        burraco: [b.burraco[1], b.burraco[0]],
+                        ..b.clone()
+                    }
+                } else {
+                    team_match(self.settings.format(), a, b)
+                };
+                Some(((*first).clone(), outcome))
+            })
+            .collect()
     }
 
     /// Warnings an entrant has had.
@@ -961,6 +1020,36 @@ impl TournamentState {
             .iter()
             .filter_map(|r| r.bye.map(|b| b as usize))
             .collect()
+    }
+}
+
+/// A team match from its two tables' outcomes (the second seats the teams the other way round):
+/// each team's total is its two tables' totals; VP from the format's (teams) column by the
+/// margin.
+fn team_match(format: MatchFormat, first: &MatchOutcome, second: &MatchOutcome) -> MatchOutcome {
+    let totals = [
+        first.totals[0] + second.totals[1],
+        first.totals[1] + second.totals[0],
+    ];
+    let vp_table = format.vp_table();
+    let vp =
+        [0, 1].map(|side| MatchScore::from_margin(vp_table, totals[side] - totals[1 - side]).vp);
+    let hand_totals = first
+        .hand_totals
+        .iter()
+        .zip(&second.hand_totals)
+        .map(|(a, b)| [a[0] + b[1], a[1] + b[0]])
+        .collect();
+    MatchOutcome {
+        played: first.played && second.played,
+        totals,
+        vp,
+        burraco: [
+            first.burraco[0] + second.burraco[1],
+            first.burraco[1] + second.burraco[0],
+        ],
+        hands: first.hands.max(second.hands),
+        hand_totals,
     }
 }
 

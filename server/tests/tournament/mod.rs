@@ -1681,3 +1681,97 @@ async fn the_directors_round_time_is_the_fedibur_tables_clock() {
     drop(players);
     server.stop().await;
 }
+
+/// FITAB's teams column (RULES.md section 11), written here: the lowest margin of each VP from
+/// 10 up.
+const FITAB_TEAMS: [i32; 11] = [0, 165, 365, 565, 815, 1065, 1315, 1615, 1915, 2215, 2515];
+
+fn teams_vp_for(margin: i32) -> i32 {
+    let steps = FITAB_TEAMS
+        .iter()
+        .rposition(|&low| margin.abs() >= low)
+        .unwrap_or(0) as i32;
+    if margin >= 0 { 10 + steps } else { 10 - steps }
+}
+
+/// A teams event: four players a team, each match two tables on the same deals (the teams'
+/// first pairs at one, their second pairs at the other, sides swapped), the team's total its
+/// two tables' totals and its VP from the teams column; the standings after every round
+/// recomputed here from the hand records.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_teams_event_scores_each_match_over_its_two_tables() {
+    let server = TestServer::start().await;
+    let mut options = options(server.addr, 4, "round_robin,round_robin,round_robin", 1);
+    options.settings.kind = "teams".into();
+    let summary = bots::run(&options).await.expect("the tournament finishes");
+    let record = record_of(server.addr, &summary.tournament).await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3, "a round robin of four teams");
+    assert_eq!(
+        record["entrants"][0]["players"].as_array().map(Vec::len),
+        Some(4)
+    );
+    let mut lines: HashMap<u64, Line> = (0..4).map(|e| (e, Line::default())).collect();
+    for (r, round) in rounds.iter().enumerate() {
+        assert!(
+            !round["boards"].is_null(),
+            "a teams event plays duplicate boards"
+        );
+        let mut tables: Vec<Value> = round["tables"].as_array().expect("tables").clone();
+        tables.sort_by_key(|t| t["number"].as_u64());
+        assert_eq!(tables.len(), 4, "two matches of two tables");
+        for two in tables.chunks(2) {
+            let (first, second) = (&two[0], &two[1]);
+            assert_eq!(
+                first["ns"], second["ew"],
+                "sides swapped at the second table"
+            );
+            assert_eq!(first["ew"], second["ns"]);
+            let mut totals = [0i32; 2];
+            let mut burraco = [0i32; 2];
+            let mut seats = Vec::new();
+            for (k, table) in two.iter().enumerate() {
+                let hands = get_json(server.addr, table["hand_records"].as_str().expect("a")).await;
+                for hand in hands.as_array().expect("hands") {
+                    let score = hand["outcome"]["score"].as_array().expect("score");
+                    for (side, score) in score.iter().take(2).enumerate() {
+                        // The first team is North-South at the first table, East-West at the
+                        // second.
+                        let team = if k == 0 { side } else { 1 - side };
+                        totals[team] += score["total"].as_i64().expect("total") as i32;
+                        burraco[team] += score["burracos"]
+                            .as_array()
+                            .expect("burracos")
+                            .iter()
+                            .map(|b| b["bonus"].as_i64().expect("bonus") as i32)
+                            .sum::<i32>();
+                    }
+                    for seat in hand["seats"].as_array().expect("seats") {
+                        seats.push(seat["name"].as_str().expect("name").to_owned());
+                    }
+                }
+            }
+            // Eight different players: each team's two pairs, one at each table.
+            seats.sort();
+            seats.dedup();
+            assert_eq!(seats.len(), 8, "{seats:?}");
+            let teams = [
+                first["ns"].as_u64().expect("ns"),
+                first["ew"].as_u64().expect("ew"),
+            ];
+            for side in 0..2 {
+                let margin = totals[side] - totals[1 - side];
+                let line = lines.get_mut(&teams[side]).expect("team");
+                line.vp += teams_vp_for(margin);
+                line.mp += margin;
+                line.burraco += burraco[side];
+            }
+        }
+        let mut sorted: Vec<(u64, Line)> = lines.iter().map(|(e, l)| (*e, *l)).collect();
+        sorted.sort_by_key(|(e, l)| (std::cmp::Reverse((l.vp, l.mp, l.burraco)), *e));
+        let what = format!("after round {}", r + 1);
+        assert_same_standings(&standings_of(&round["standings"]), &sorted, &what);
+        assert_eq!(round["matches"].as_array().map(Vec::len), Some(2), "{what}");
+    }
+    server.stop().await;
+}
