@@ -148,8 +148,10 @@ impl TournamentActor {
             return;
         };
         let minute = self.shared.config.tournament_minute.as_millis().max(1) as i64;
-        let waited =
-            now_ms - round.started_ms - self.state.paused_between(round.started_ms, now_ms);
+        // Counted from the round's start, or from this actor's start after a restart: time the
+        // server was down is nobody's lateness.
+        let from = round.started_ms.max(self.started_ms);
+        let waited = now_ms - from - self.state.paused_between(from, now_ms);
         // The codes' minutes, on the tournament's clock.
         let delay = Duration::from_millis((waited.max(0) * 60_000 / minute) as u64);
         let format = self.state.settings.format();
@@ -195,7 +197,8 @@ impl TournamentActor {
                                     && l.entrant == entrant
                             })
                             .map(|l| l.points);
-                        if logged != Some(points) {
+                        // Only ever more (a restart's fresh count never lowers a step).
+                        if logged.is_none_or(|p| points > p) {
                             entries.push(TournamentEntry::LateArrival {
                                 round: round.number,
                                 table: table.table.clone(),

@@ -247,6 +247,8 @@ struct TournamentActor {
     /// The last round is over and the next is to start (or the end to be logged) once no
     /// pause holds it.
     advance: bool,
+    /// When this actor started (Unix ms): late arrivals count from no earlier.
+    started_ms: i64,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -325,6 +327,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         summary,
         stopping: false,
         advance: false,
+        started_ms: crate::unix_ms(),
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared

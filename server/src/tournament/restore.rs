@@ -44,7 +44,8 @@ impl TournamentActor {
             self.send_players_to_tables();
             return;
         }
-        // Every round logged is complete: the next one, or the end.
-        self.round_over().await;
+        // Every round logged is complete: the next one, or the end, at the first tick (unless
+        // the director paused).
+        self.advance = true;
     }
 }
