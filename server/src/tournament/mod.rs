@@ -3,8 +3,12 @@
 //! [`state`]) and the writing of its log; a cloneable [`TournamentHandle`] sends it [`Command`]s
 //! over a bounded queue. Each concern is a child module:
 //!
-//! - [`state`]: the fold of the log (live, restart and record alike), settings, standings;
-//! - [`registration`]: entering and leaving the list, the director's requests;
+//! - [`settings`]: the settings checked (kinds, movements, the tables' rules);
+//! - [`state`]: the fold of the log (live, restart and record alike), standings;
+//! - [`registration`]: entering and leaving the list, check-in;
+//! - [`director`]: the director's requests, and an entrant leaving after the start;
+//! - [`conduct`]: what runs on the clock (a scheduled start, a Sit&Go's bots, late arrivals,
+//!   boards revealed, the next round);
 //! - [`rounds`]: pairing a round by its movement, creating its tables with the seats held, and
 //!   noticing each table's end;
 //! - [`scoring`]: a table's match read from the table's own log;
@@ -14,9 +18,11 @@
 //!
 //! The log lives behind the tables' [`crate::log::TableLog`] under an id starting with `T-`
 //! (see `burraco_protocol::tournament_log`). A tournament never touches a table's state: it
-//! creates tables, and reads their logs to learn how their matches ended.
+//! creates tables, reads their logs to learn how their matches ended, and at most closes one
+//! whose match it scored without it.
 
 mod conduct;
+mod director;
 pub mod http;
 pub mod record;
 mod registration;
@@ -24,6 +30,7 @@ pub mod requests;
 pub mod restore;
 mod rounds;
 pub mod scoring;
+pub mod settings;
 pub mod state;
 
 use std::sync::{Arc, Mutex};
@@ -39,7 +46,8 @@ use tracing::Instrument;
 use crate::Shared;
 use crate::log::LogError;
 use crate::outbound::Outbox;
-use state::{Settings, TournamentState};
+use settings::Settings;
+use state::TournamentState;
 
 /// How often a tournament with a round in play looks at its tables.
 const POLL: Duration = Duration::from_millis(200);

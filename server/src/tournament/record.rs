@@ -9,7 +9,8 @@ use burraco_rules::Seed;
 use burraco_rules::tournament::{Standing, bye_score, matchpoints};
 use serde_json::{Value, json};
 
-use super::state::{Entrant, Kind, Round, TournamentState, score_of};
+use super::settings::Kind;
+use super::state::{Entrant, Round, TournamentState, score_of};
 use crate::log::Entry;
 
 /// A tournament's log read back: its record as JSON, `None` when the log is not a tournament's.

@@ -11,7 +11,8 @@ use burraco_rules::tournament::{
     self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
 };
 
-use super::state::{Kind, Movement, TournamentState};
+use super::settings::{Kind, Movement};
+use super::state::TournamentState;
 use super::{Refusal, TournamentActor, scoring};
 use crate::table::{self, HeldSeat};
 

@@ -1,0 +1,254 @@
+//! The director's requests (start a round, adjust, withdraw, end, configure the entry list,
+//! pause and resume, warn, disqualify, forbid a pairing, seat the first round, set the round
+//! time) and an entrant leaving the event after its start, each logged before it takes effect.
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::tournament_log::TournamentEntry;
+
+use super::{DirectorAction, Refusal, TournamentActor};
+
+impl TournamentActor {
+    /// Entrant `entrant` leaves the event after its start (withdrawn, expelled, or abandoning):
+    /// a match it has in play is scored by the abandonment rule (`reason`, art. 36) and its
+    /// table closed; then it is logged gone.
+    pub(super) async fn leave_event(
+        &mut self,
+        entrant: u32,
+        rule: &str,
+        reason: String,
+        disqualified: bool,
+    ) -> Result<(), Refusal> {
+        let at_ms = crate::unix_ms();
+        let mut entries = Vec::new();
+        let mut close = Vec::new();
+        for (round, table, result) in self.abandoned_matches(entrant).await {
+            close.push(table.clone());
+            entries.push(TournamentEntry::MatchAwarded {
+                round,
+                table,
+                result,
+                reason: rule.to_owned(),
+                at_ms,
+            });
+        }
+        entries.push(if disqualified {
+            TournamentEntry::Disqualified {
+                entrant,
+                reason,
+                at_ms,
+            }
+        } else {
+            TournamentEntry::Withdrawn {
+                entrant,
+                reason,
+                at_ms,
+            }
+        });
+        self.log(entries).await?;
+        for table in close {
+            self.close_table(&table).await;
+        }
+        self.broadcast_update();
+        if self.state.started() && self.state.round_in_play().is_none() {
+            self.advance = true;
+        }
+        Ok(())
+    }
+
+    pub(super) async fn direct(
+        &mut self,
+        action: DirectorAction,
+    ) -> Result<Option<String>, Refusal> {
+        self.direct_action(action).await?;
+        Ok(self.state.registration.invite.clone())
+    }
+
+    async fn direct_action(&mut self, action: DirectorAction) -> Result<(), Refusal> {
+        let at_ms = crate::unix_ms();
+        match action {
+            DirectorAction::StartRound => {
+                if self.state.paused {
+                    return Err((
+                        ErrorCode::TournamentPaused,
+                        "the tournament is paused: resume it first".into(),
+                    ));
+                }
+                self.start_round().await
+            }
+            DirectorAction::Registration(r) => {
+                if self.state.started() || self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
+                }
+                let invite = r.invite_only.then(|| {
+                    self.state.registration.invite.clone().unwrap_or_else(|| {
+                        burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase()
+                    })
+                });
+                self.log(vec![TournamentEntry::RegistrationConfigured {
+                    open: r.open,
+                    invite,
+                    closes_ms: r.closes_ms,
+                    starts_ms: r.starts_ms,
+                    check_in: r.check_in,
+                    bots_after_secs: r.bots_after_secs,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::Pause => {
+                if self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+                }
+                if !self.state.paused {
+                    self.log(vec![TournamentEntry::Paused { at_ms }]).await?;
+                    self.broadcast_update();
+                }
+                Ok(())
+            }
+            DirectorAction::Resume => {
+                if self.state.paused {
+                    self.log(vec![TournamentEntry::Resumed { at_ms }]).await?;
+                    self.broadcast_update();
+                    // A round the pause held back starts now.
+                    self.advance = self.state.started() && self.state.round_in_play().is_none();
+                }
+                Ok(())
+            }
+            DirectorAction::Warn { entrant, reason } => {
+                self.known(entrant)?;
+                self.log(vec![TournamentEntry::Warning {
+                    entrant,
+                    reason,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::Disqualify { entrant, reason } => {
+                self.known(entrant)?;
+                if self.state.entrants[entrant as usize].disqualified.is_some() {
+                    return Ok(());
+                }
+                self.leave_event(entrant, "disqualification", reason, true)
+                    .await
+            }
+            DirectorAction::Forbid { entrants } => {
+                let [a, b] = entrants[..] else {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "forbid_pairing names two entrants".into(),
+                    ));
+                };
+                self.known(a)?;
+                self.known(b)?;
+                if a == b {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "forbid_pairing names two different entrants".into(),
+                    ));
+                }
+                self.log(vec![TournamentEntry::Forbidden {
+                    entrants: [a, b],
+                    at_ms,
+                }])
+                .await
+            }
+            DirectorAction::RoundTime { secs } => {
+                if secs.is_some_and(|s| s == 0 || s > 4 * 3600) {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "a round time is 1 second to 4 hours".into(),
+                    ));
+                }
+                if self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+                }
+                self.log(vec![TournamentEntry::RoundTime { secs, at_ms }])
+                    .await
+            }
+            DirectorAction::Seat { order } => {
+                if self.state.settings.wire.seating.as_deref() != Some("director") {
+                    return Err((
+                        ErrorCode::InvalidMessage,
+                        "this tournament's seating is not the director's".into(),
+                    ));
+                }
+                if self.state.started() {
+                    return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
+                }
+                let mut seen = std::collections::HashSet::new();
+                for &e in &order {
+                    self.known(e)?;
+                    if !seen.insert(e) {
+                        return Err((
+                            ErrorCode::InvalidMessage,
+                            format!("entrant {e} is seated twice"),
+                        ));
+                    }
+                }
+                self.log(vec![TournamentEntry::Seating { order, at_ms }])
+                    .await
+            }
+            DirectorAction::Adjust {
+                entrant,
+                vp,
+                reason,
+            } => {
+                self.known(entrant)?;
+                self.log(vec![TournamentEntry::Adjustment {
+                    entrant,
+                    vp,
+                    reason,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::Withdraw { entrant, reason } => {
+                self.known(entrant)?;
+                if self.state.started() {
+                    if self.state.entrants[entrant as usize].gone() {
+                        return Ok(());
+                    }
+                    return self
+                        .leave_event(entrant, "abandonment", reason, false)
+                        .await;
+                }
+                self.log(vec![TournamentEntry::Withdrawn {
+                    entrant,
+                    reason,
+                    at_ms,
+                }])
+                .await?;
+                self.broadcast_update();
+                Ok(())
+            }
+            DirectorAction::End => {
+                if self.state.finished {
+                    return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+                }
+                let mut entries = vec![TournamentEntry::EndRequested];
+                if self.state.round_in_play().is_none() {
+                    entries.push(TournamentEntry::Finished { at_ms });
+                }
+                self.log(entries).await?;
+                self.broadcast_update();
+                Ok(())
+            }
+        }
+    }
+
+    fn known(&self, entrant: u32) -> Result<(), Refusal> {
+        match self.state.entrants.get(entrant as usize) {
+            Some(e) if !e.unregistered => Ok(()),
+            _ => Err((
+                ErrorCode::InvalidMessage,
+                format!("no entrant {entrant} in this tournament"),
+            )),
+        }
+    }
+}
