@@ -7,6 +7,9 @@ use burraco_protocol::tournament_log::TournamentEntry;
 
 use super::{DirectorAction, Refusal, TournamentActor};
 
+/// The longest reason a director may give (it is in the record for good).
+const MAX_REASON: usize = 200;
+
 impl TournamentActor {
     /// Entrant `entrant` leaves the event after its start (withdrawn, expelled, or abandoning):
     /// a match it has in play is scored by the abandonment rule (`reason`, art. 36) and its
@@ -65,6 +68,17 @@ impl TournamentActor {
 
     async fn direct_action(&mut self, action: DirectorAction) -> Result<(), Refusal> {
         let at_ms = crate::unix_ms();
+        if let DirectorAction::Adjust { reason, .. }
+        | DirectorAction::Withdraw { reason, .. }
+        | DirectorAction::Warn { reason, .. }
+        | DirectorAction::Disqualify { reason, .. } = &action
+            && reason.chars().count() > MAX_REASON
+        {
+            return Err((
+                ErrorCode::InvalidMessage,
+                format!("a reason is at most {MAX_REASON} characters"),
+            ));
+        }
         match action {
             DirectorAction::StartRound => {
                 if self.state.paused {

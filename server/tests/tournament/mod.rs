@@ -819,13 +819,17 @@ struct Player {
 
 impl Player {
     async fn connect(addr: SocketAddr, name: &str) -> Player {
+        Player::connect_saying(addr, name, &burraco_protocol::wire::protocol_version()).await
+    }
+
+    async fn connect_saying(addr: SocketAddr, name: &str, version: &str) -> Player {
         use futures_util::SinkExt;
         use tokio_tungstenite::tungstenite::Message;
         let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
             .await
             .expect("ws connect");
         let hello = ClientMessage::Hello {
-            version: burraco_protocol::wire::protocol_version(),
+            version: version.into(),
             name: name.into(),
             resume: None,
         };
@@ -1773,5 +1777,129 @@ async fn a_teams_event_scores_each_match_over_its_two_tables() {
         assert_same_standings(&standings_of(&round["standings"]), &sorted, &what);
         assert_eq!(round["matches"].as_array().map(Vec::len), Some(2), "{what}");
     }
+    server.stop().await;
+}
+
+/// The 1.2 requests on a raw socket, refused as PROTOCOL.md says: on a 1.1 connection, for an
+/// unknown tournament, with another token, and with fields that do not make sense; nothing of
+/// it changes the tournament.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_1_2_requests_are_refused_as_documented_on_a_raw_socket() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let (tournament, token) = bots::create(&url, &singles(4, "danish"))
+        .await
+        .expect("created");
+    let mut old = Player::connect_saying(server.addr, "old", "1.1").await;
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = old
+        .request(|id| ClientMessage::PauseTournament {
+            id,
+            tournament: t,
+            director: d,
+        })
+        .await;
+    assert_eq!(error_code(&reply), Some("needs_minor"), "{reply:?}");
+
+    let mut p = Player::connect(server.addr, "director").await;
+    let d = token.clone();
+    let reply = p
+        .request(|id| ClientMessage::PauseTournament {
+            id,
+            tournament: "T-0000000000".into(),
+            director: d,
+        })
+        .await;
+    assert_eq!(error_code(&reply), Some("unknown_tournament"), "{reply:?}");
+    let t = tournament.clone();
+    let reply = p
+        .request(|id| ClientMessage::PauseTournament {
+            id,
+            tournament: t,
+            director: "0".repeat(32),
+        })
+        .await;
+    assert_eq!(error_code(&reply), Some("not_director"), "{reply:?}");
+    // Two entrants register.
+    for name in ["anna", "bruno"] {
+        let mut e = Player::connect(server.addr, name).await;
+        let t = tournament.clone();
+        let ok = e
+            .request(|id| ClientMessage::RegisterTournament {
+                id,
+                tournament: t,
+                partner_code: None,
+                bot: None,
+            })
+            .await;
+        assert!(
+            matches!(ok, ServerMessage::TournamentRegistered { .. }),
+            "{ok:?}"
+        );
+    }
+    let (t, d) = (tournament.clone(), token.clone());
+    type Make = Box<dyn FnOnce(u64) -> ClientMessage>;
+    let forbid = |entrants: Vec<u32>| -> Make {
+        let (tournament, director) = (t.clone(), d.clone());
+        Box::new(move |id| ClientMessage::ForbidPairing {
+            id,
+            tournament,
+            director,
+            entrants,
+        })
+    };
+    let warn = |entrant: u32, reason: String| -> Make {
+        let (tournament, director) = (t.clone(), d.clone());
+        Box::new(move |id| ClientMessage::WarnEntrant {
+            id,
+            tournament,
+            director,
+            entrant,
+            reason,
+        })
+    };
+    let (tournament_, director) = (t.clone(), d.clone());
+    let seat: Make = Box::new(move |id| ClientMessage::SeatEntrants {
+        id,
+        tournament: tournament_,
+        director,
+        order: vec![1, 0],
+    });
+    let (tournament_, director) = (t.clone(), d.clone());
+    let no_time: Make = Box::new(move |id| ClientMessage::SetRoundTime {
+        id,
+        tournament: tournament_,
+        director,
+        round_secs: Some(0),
+    });
+    let refusals: Vec<(&str, Make)> = vec![
+        ("three entrants", forbid(vec![0, 1, 0])),
+        ("an entrant with itself", forbid(vec![1, 1])),
+        ("an unknown entrant", warn(9, "who".into())),
+        ("a reason too long", warn(0, "x".repeat(201))),
+        ("a seating for a tournament seated by registration", seat),
+        ("a round time of 0", no_time),
+    ];
+    for (what, make) in refusals {
+        let reply = p.request(make).await;
+        assert_eq!(
+            error_code(&reply),
+            Some("invalid_message"),
+            "{what}: {reply:?}"
+        );
+    }
+    // Someone not registered checks in.
+    let t = tournament.clone();
+    let reply = p
+        .request(|id| ClientMessage::CheckInTournament { id, tournament: t })
+        .await;
+    assert_eq!(error_code(&reply), Some("not_registered"), "{reply:?}");
+    // Nothing of it reached the record.
+    let record = record_of(server.addr, &tournament).await;
+    assert_eq!(record["warnings"], serde_json::json!([]));
+    assert_eq!(record["forbidden_pairings"], serde_json::json!([]));
+    assert!(record["round_secs"].is_null());
+    assert_eq!(record["paused"], false);
+    assert_eq!(record["entrants"].as_array().map(Vec::len), Some(2));
     server.stop().await;
 }
