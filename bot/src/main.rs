@@ -212,6 +212,7 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
 
 fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
     let options = burraco_bot::tournament::TournamentOptions {
+        observer: None,
         url: args.url.clone(),
         entrants: args.entrants,
         settings: WireTournamentSettings {

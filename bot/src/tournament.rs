@@ -10,13 +10,14 @@
 
 use std::time::Duration;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::codec::{from_json, to_json};
 use burraco_protocol::wire::{
     ClientMessage, ServerMessage, WireSeat, WireStanding, WireTournamentSettings, protocol_version,
 };
 use burraco_rules::Seat;
 use futures_util::{SinkExt, StreamExt};
-use tokio::sync::oneshot;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep, timeout};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -33,6 +34,31 @@ pub struct TournamentOptions {
     pub seed: u64,
     /// Give up when the tournament is not finished by then.
     pub deadline: Duration,
+    /// Where the players report what they see, with when (a load test's measurements).
+    pub observer: Option<mpsc::UnboundedSender<Observed>>,
+}
+
+/// What a player saw, and when: sent to [`TournamentOptions::observer`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Observed {
+    /// Told to go to `table` for `round`.
+    GoToTable {
+        round: u32,
+        table: String,
+        at: Instant,
+    },
+    /// The first deal this player saw at `table` (its match has started).
+    Dealt { table: String, at: Instant },
+    /// The match at `table` ended.
+    MatchEnded { table: String, at: Instant },
+    /// A `tournament_update`: `round` started so far, its status.
+    Update {
+        round: u32,
+        status: String,
+        at: Instant,
+    },
+    /// A request of this player was refused, or its connection dropped.
+    Trouble { what: String, at: Instant },
 }
 
 /// How it ended.
@@ -245,6 +271,7 @@ pub async fn register_and_play(
                     .wrapping_mul(1000)
                     .wrapping_add(u64::from(e) * 2 + p as u64),
                 deadline,
+                observer: options.observer.clone(),
             };
             tasks.push(tokio::spawn(player.run(tx)));
             match rx.await {
@@ -278,6 +305,15 @@ struct Player {
     level: Level,
     seed: u64,
     deadline: Instant,
+    observer: Option<mpsc::UnboundedSender<Observed>>,
+}
+
+impl Player {
+    fn observe(&self, make: impl FnOnce(Instant) -> Observed) {
+        if let Some(observer) = &self.observer {
+            let _ = observer.send(make(Instant::now()));
+        }
+    }
 }
 
 /// What one connection of a player ended with.
@@ -311,7 +347,13 @@ impl Player {
                 .await
             {
                 Ok(Ended::Finished(standings)) => return Ok(standings),
-                Ok(Ended::Dropped) => sleep(Duration::from_millis(100)).await,
+                Ok(Ended::Dropped) => {
+                    self.observe(|at| Observed::Trouble {
+                        what: format!("{}: connection dropped", self.name),
+                        at,
+                    });
+                    sleep(Duration::from_millis(100)).await
+                }
                 Err(e) => {
                     if let Some(tx) = registered.take() {
                         let _ = tx.send(Err(e.clone()));
@@ -360,6 +402,8 @@ impl Player {
         }
         const REGISTER: u64 = 1 << 40;
         let mut out = Vec::new();
+        // The table of the last deal reported (only a table's first is).
+        let mut dealt_at: Option<String> = None;
         loop {
             if Instant::now() > self.deadline {
                 return Err(format!("{}: the deadline passed", self.name));
@@ -445,8 +489,13 @@ impl Player {
                     tournament,
                     table,
                     seat,
-                    ..
+                    round,
                 }) if tournament == self.tournament => {
+                    self.observe(|at| Observed::GoToTable {
+                        round,
+                        table: table.clone(),
+                        at,
+                    });
                     let same = session.as_ref().is_some_and(|s| s.table() == Some(&table));
                     if !same {
                         let mut s = self.new_session(table, seat.0, games);
@@ -463,8 +512,14 @@ impl Player {
                     standings,
                     table,
                     seat,
+                    round,
                     ..
                 }) if tournament == self.tournament => {
+                    self.observe(|at| Observed::Update {
+                        round,
+                        status: status.clone(),
+                        at,
+                    });
                     if status == "finished" {
                         let _ = ws.close(None).await;
                         return Ok(Ended::Finished(standings));
@@ -481,6 +536,32 @@ impl Player {
                     }
                 }
                 Some(other) => {
+                    match &other {
+                        ServerMessage::Dealt { table, .. } if dealt_at.as_ref() != Some(table) => {
+                            dealt_at = Some(table.clone());
+                            self.observe(|at| Observed::Dealt {
+                                table: table.clone(),
+                                at,
+                            });
+                        }
+                        ServerMessage::MatchEnded { table, .. } => {
+                            self.observe(|at| Observed::MatchEnded {
+                                table: table.clone(),
+                                at,
+                            });
+                        }
+                        // A `ready` after the match's last hand is refused so, as the session
+                        // expects: not trouble.
+                        ServerMessage::Error { code, message, .. }
+                            if ErrorCode::parse(code) != Some(ErrorCode::TableStarted) =>
+                        {
+                            self.observe(|at| Observed::Trouble {
+                                what: format!("{}: {code}: {message}", self.name),
+                                at,
+                            });
+                        }
+                        _ => {}
+                    }
                     if let Some(s) = session.as_mut() {
                         s.handle(&other, &mut out);
                     }

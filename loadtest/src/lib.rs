@@ -7,9 +7,12 @@
 //! - [`baseline`]: a bare tokio-tungstenite fan-out server and its driver, for the
 //!   "actions per second per server core vs bare fan-out" ratio.
 //! - [`run`]: the run itself: ramp-up, pacing, the reconnect storm, the live line, the summary.
+//! - [`tournament`]: a tournament of bot pairs, measured round by round (start to every table
+//!   dealt, last match to standings), errors and the server's memory.
 
 pub mod baseline;
 pub mod metrics;
 pub mod run;
 pub mod table;
 pub mod target;
+pub mod tournament;

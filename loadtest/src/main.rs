@@ -7,6 +7,7 @@ use burraco_bot::Level;
 use burraco_loadtest::metrics::{Metrics, Percentiles, ProcUsage};
 use burraco_loadtest::run::{RunOptions, run};
 use burraco_loadtest::target::{Target, sources, sources_for};
+use burraco_loadtest::tournament::{TournamentRunOptions, run_tournament};
 use clap::{Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -87,6 +88,25 @@ enum Command {
         #[arg(long, default_value = "127.0.0.1:9100")]
         listen: String,
     },
+    /// One tournament of bot pairs (two connections each) played to its end: per round, the
+    /// time from its start to every table dealt and from its last match to the standings;
+    /// errors; the server's memory (`--server-pid`). Uses `--url`, `--strategy`, `--preset`,
+    /// `--hands`, `--json`, `--max-errors`.
+    Tournament {
+        /// Entrants (pairs).
+        #[arg(long, default_value_t = 1000)]
+        pairs: u32,
+        /// One movement per round, comma-separated (mitchell, danish, modified_danish,
+        /// round_robin).
+        #[arg(long, default_value = "mitchell,danish")]
+        rounds: String,
+        /// Duplicate boards at every table of a round.
+        #[arg(long)]
+        duplicate: bool,
+        /// Give up after this many seconds.
+        #[arg(long, default_value_t = 900)]
+        deadline: u64,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -109,6 +129,40 @@ async fn async_main(cli: Cli) -> anyhow::Result<()> {
     }
     let target = Target::parse(&cli.url)?;
     let strategy = Level::from_code(&cli.strategy).context("unknown strategy")?;
+    if let Some(Command::Tournament {
+        pairs,
+        rounds,
+        duplicate,
+        deadline,
+    }) = &cli.command
+    {
+        if *pairs < 2 || *pairs > 5_000 {
+            bail!("--pairs 2..=5000");
+        }
+        let summary = run_tournament(&TournamentRunOptions {
+            target,
+            pairs: *pairs,
+            rounds: rounds.split(',').map(|r| r.trim().to_owned()).collect(),
+            hands: cli.hands,
+            preset: cli.preset.clone(),
+            duplicate: *duplicate,
+            level: strategy,
+            deadline: Duration::from_secs(*deadline),
+            server_pid: cli.server_pid,
+        })
+        .await?;
+        let text = serde_json::to_string_pretty(&summary.to_json())?;
+        println!("{text}");
+        if let Some(path) = &cli.json {
+            std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
+        }
+        if let Some(max) = cli.max_errors
+            && summary.errors > max
+        {
+            bail!("{} errors > {max}", summary.errors);
+        }
+        return Ok(());
+    }
     let open_model = match cli.model.as_str() {
         "closed" => false,
         "open" => true,

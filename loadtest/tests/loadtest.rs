@@ -134,3 +134,67 @@ mod runs {
         server.abort();
     }
 }
+
+/// A tournament of bot pairs against a real server in-process, measured round by round.
+mod tournament {
+    use std::time::Duration;
+
+    use burraco_bot::Level;
+    use burraco_loadtest::target::Target;
+    use burraco_loadtest::tournament::{TournamentRunOptions, run_tournament};
+    use burraco_server::ServerConfig;
+    use tokio::net::TcpListener;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_tournament_of_eight_pairs_is_measured_round_by_round() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = ServerConfig {
+            data_dir: dir.path().to_owned(),
+            next_hand_delay: Duration::ZERO,
+            rate_per_sec: 100_000,
+            rate_burst: 100_000,
+            ..ServerConfig::default()
+        };
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(burraco_server::run(listener, config, async move {
+            let _ = stopped.await;
+        }));
+        let summary = run_tournament(&TournamentRunOptions {
+            target: Target::parse(&url).unwrap(),
+            pairs: 8,
+            rounds: vec!["mitchell".into(), "danish".into()],
+            hands: 1,
+            preset: "fitab".into(),
+            duplicate: true,
+            level: Level::Random,
+            deadline: Duration::from_secs(120),
+            // This process: the figure is read the same way as a separate server's.
+            server_pid: Some(std::process::id()),
+        })
+        .await
+        .expect("the tournament runs");
+        let json = summary.to_json();
+        assert_eq!(summary.errors, 0, "{json}");
+        assert_eq!(summary.rounds.len(), 2, "{json}");
+        for round in &summary.rounds {
+            assert_eq!(round.tables, 4, "{json}");
+            assert!(round.start_to_dealt > Duration::ZERO, "{json}");
+            assert!(round.start_to_dealt < Duration::from_secs(60), "{json}");
+            let standings = round
+                .last_end_to_standings
+                .expect("standings after each round");
+            assert!(standings < Duration::from_secs(10), "{json}");
+        }
+        assert!(
+            summary.server_peak_rss_bytes.is_some_and(|b| b > 0),
+            "{json}"
+        );
+        for key in ["tournament", "errors", "rounds", "server_peak_rss_mib"] {
+            assert!(!json[key].is_null(), "{key} missing: {json}");
+        }
+        let _ = stop.send(());
+        let _ = tokio::time::timeout(Duration::from_secs(20), server).await;
+    }
+}

@@ -31,6 +31,7 @@ fn settings(entrants: u32, rounds: &str, hands: u8) -> WireTournamentSettings {
 
 fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> TournamentOptions {
     TournamentOptions {
+        observer: None,
         url: format!("ws://{addr}/ws"),
         entrants,
         settings: settings(entrants, rounds, hands),
