@@ -45,7 +45,7 @@ use tracing::Instrument;
 
 use crate::Shared;
 use crate::log::LogError;
-use crate::outbound::Outbox;
+use crate::outbound::{Frame, Outbox};
 use settings::Settings;
 use state::TournamentState;
 
@@ -233,10 +233,16 @@ impl Tournaments {
 
     /// Sends a 1.1 message to `player`'s listed connection, if any.
     fn tell(&self, player: &str, message: ServerMessage) {
+        self.tell_frame(player, &Frame::new(message));
+    }
+
+    /// Sends a frame (shared by many players, encoded once) to `player`'s listed connection, if
+    /// its minor version allows the message.
+    fn tell_frame(&self, player: &str, frame: &Arc<Frame>) {
         if let Some(entry) = self.players.get(player) {
             let (out, minor) = &*entry;
-            if message.minor() <= *minor {
-                out.send_message(message);
+            if frame.message().minor() <= *minor {
+                out.send(frame.clone());
             }
         }
     }
@@ -257,6 +263,8 @@ struct TournamentActor {
     advance: bool,
     /// When this actor started (Unix ms): late arrivals count from no earlier.
     started_ms: i64,
+    /// Something changed that the players have not been told yet.
+    update_due: bool,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -336,6 +344,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         stopping: false,
         advance: false,
         started_ms: crate::unix_ms(),
+        update_due: false,
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
@@ -371,8 +380,9 @@ impl TournamentActor {
                     Some(command) => self.handle_command(command).await,
                     None => break,
                 },
-                _ = tick.tick(), if !self.state.finished => {
+                _ = tick.tick(), if !self.state.finished || self.update_due => {
                     self.tick(crate::unix_ms()).await;
+                    self.flush_update();
                 }
             }
         }
@@ -473,19 +483,42 @@ impl TournamentActor {
         }
     }
 
+    /// The tournament changed: every registered player is told at the next tick (changes in
+    /// between are told once: a list of a thousand filling up is not a thousand broadcasts).
+    fn broadcast_update(&mut self) {
+        self.update_due = true;
+    }
+
     /// Tells every registered player where the tournament stands (and their table), and a
-    /// 1.2 connection what else it shows (`tournament_status`).
-    fn broadcast_update(&self) {
+    /// 1.2 connection what else it shows (`tournament_status`). The standings are computed
+    /// once, and the players told the same thing (all but those seated in the round in play)
+    /// share one frame, encoded once.
+    fn flush_update(&mut self) {
+        if !std::mem::take(&mut self.update_due) {
+            return;
+        }
         let now_ms = crate::unix_ms();
-        for entrant in &self.state.entrants {
+        let state = &self.state;
+        let standings =
+            record::wire_standings(state, &state.standings_after(state.complete_rounds()));
+        let seats = record::seats_in_play(state);
+        let mut unseated: Option<Arc<Frame>> = None;
+        for entrant in &state.entrants {
             if entrant.unregistered || entrant.server_bot {
                 continue;
             }
+            let status = Frame::new(record::status_for(state, entrant, now_ms));
             for p in &entrant.players {
-                let message = record::update_for(&self.state, &p.player);
-                self.shared.tournaments.tell(&p.player, message);
-                let status = record::status_for(&self.state, entrant, now_ms);
-                self.shared.tournaments.tell(&p.player, status);
+                let update = match seats.get(p.player.as_str()) {
+                    Some(&seat) => Frame::new(record::update(state, standings.clone(), Some(seat))),
+                    None => unseated
+                        .get_or_insert_with(|| {
+                            Frame::new(record::update(state, standings.clone(), None))
+                        })
+                        .clone(),
+                };
+                self.shared.tournaments.tell_frame(&p.player, &update);
+                self.shared.tournaments.tell_frame(&p.player, &status);
             }
         }
     }

@@ -3,6 +3,8 @@
 //! their hand records, byes and their score, adjustments with their reasons, the standings after
 //! each round. Also the standings as the wire carries them, and each player's update.
 
+use std::collections::HashMap;
+
 use burraco_protocol::tournament_log::TournamentEntry;
 use burraco_protocol::wire::{ServerMessage, WireSeat, WireStanding};
 use burraco_rules::Seed;
@@ -283,30 +285,41 @@ fn duplicate_matchpoints(round: &Round) -> Vec<Option<[u32; 2]>> {
     sums.into_iter().map(Some).collect()
 }
 
-/// What `player` is told when the tournament changes: the standings after the last complete
-/// round, and their table in the round in play.
-pub fn update_for(state: &TournamentState, player: &str) -> ServerMessage {
-    let mut table = None;
-    let mut seat = None;
-    if let (Some(round), Some(entrant)) = (state.round_in_play(), state.entrant_of(player)) {
-        let index = entrant.players.iter().position(|p| p.player == player);
-        for t in &round.tables {
-            for (id, i, s, _) in state.settings.kind.places(t) {
-                if id == entrant.id && Some(i) == index {
-                    table = Some(t.table.clone());
-                    seat = Some(WireSeat(s));
-                }
+/// Where each player of the round in play sits: player id to (table, seat).
+pub fn seats_in_play(state: &TournamentState) -> HashMap<&str, (&str, WireSeat)> {
+    let mut seats = HashMap::new();
+    let Some(round) = state.round_in_play() else {
+        return seats;
+    };
+    for t in &round.tables {
+        for (entrant, index, seat, _) in state.settings.kind.places(t) {
+            if let Some(p) = state
+                .entrants
+                .get(entrant as usize)
+                .and_then(|e| e.players.get(index))
+            {
+                seats.insert(p.player.as_str(), (t.table.as_str(), WireSeat(seat)));
             }
         }
     }
+    seats
+}
+
+/// What a player is told when the tournament changes: the standings after the last complete
+/// round (computed once for everyone), and their table and seat in the round in play.
+pub fn update(
+    state: &TournamentState,
+    standings: Vec<WireStanding>,
+    seat: Option<(&str, WireSeat)>,
+) -> ServerMessage {
     ServerMessage::TournamentUpdate {
         tournament: state.id.clone(),
         status: state.status().to_owned(),
         round: state.rounds.len() as u32,
         rounds: state.planned_rounds(),
-        standings: wire_standings(state, &state.standings_after(state.complete_rounds())),
-        table,
-        seat,
+        standings,
+        table: seat.map(|(t, _)| t.to_owned()),
+        seat: seat.map(|(_, s)| s),
     }
 }
 
