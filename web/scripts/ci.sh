@@ -30,7 +30,7 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "== installing chromium (Debian)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update
-  $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 fi
 
 if [ -z "${BURRACO_SERVER_BIN:-}" ]; then
