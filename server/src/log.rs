@@ -50,6 +50,19 @@ pub trait TableLog: Send + Sync + std::fmt::Debug {
     /// Every entry of `table`'s log in order (none for a table never written).
     fn load(&self, table: &str) -> LogFuture<'_, Vec<Entry>>;
 
+    /// The logs of `tables`, in the order given (an empty log for a table never written).
+    /// Implementations that can read several in one pass should: a tournament reads the logs
+    /// of every table of a round that finished since its last look.
+    fn load_many<'a>(&'a self, tables: &'a [String]) -> LogFuture<'a, Vec<Vec<Entry>>> {
+        Box::pin(async move {
+            let mut logs = Vec::with_capacity(tables.len());
+            for table in tables {
+                logs.push(self.load(table).await?);
+            }
+            Ok(logs)
+        })
+    }
+
     /// The tables in play: written to, and not ended by an entry whose kind
     /// [`EntryKind::ends_table`], oldest first.
     fn in_play(&self) -> LogFuture<'_, Vec<String>>;

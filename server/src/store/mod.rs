@@ -312,10 +312,21 @@ impl TableLog for Store {
         let table = table.to_owned();
         let store = self.clone();
         Box::pin(async move {
-            let mut logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&table)))
+            let mut logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&[table])))
                 .await
                 .map_err(|_| StoreError::Closed)??;
             Ok(logs.pop().map(|(_, entries)| entries).unwrap_or_default())
+        })
+    }
+
+    fn load_many<'a>(&'a self, tables: &'a [String]) -> LogFuture<'a, Vec<Vec<Entry>>> {
+        let store = self.clone();
+        let wanted = tables.to_vec();
+        Box::pin(async move {
+            let logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&wanted)))
+                .await
+                .map_err(|_| StoreError::Closed)??;
+            Ok(logs.into_iter().map(|(_, entries)| entries).collect())
         })
     }
 
@@ -355,37 +366,41 @@ impl TableLog for Store {
 }
 
 impl Store {
-    /// The logs of one table (even if no longer in play), or of every table in play, reading
-    /// `table_log` once from the oldest first row among them.
-    fn read_logs(&self, only: Option<&str>) -> Result<Vec<(String, Vec<Entry>)>, StoreError> {
+    /// The logs of the tables named (even if no longer in play; in the order given, empty for
+    /// a table never written), or of every table in play (oldest first), reading `table_log`
+    /// once from the oldest first row among them: the log has no index by table, so that its
+    /// appends stay cheap, and one pass serves any number of tables.
+    fn read_logs(&self, only: Option<&[String]>) -> Result<Vec<(String, Vec<Entry>)>, StoreError> {
         let conn = self.reader()?;
-        let mut tables: Vec<(String, i64)> = match only {
-            Some(id) => conn
-                .query_row(
-                    "SELECT id, first_row FROM log_tables WHERE id = ?1",
-                    [id],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
-                )
-                .optional()?
-                .into_iter()
-                .collect(),
+        let mut tables: Vec<(String, Option<i64>)> = match only {
+            Some(ids) => {
+                let mut stmt = conn.prepare("SELECT first_row FROM log_tables WHERE id = ?1")?;
+                ids.iter()
+                    .map(|id| {
+                        let first = stmt.query_row([id], |r| r.get(0)).optional()?;
+                        Ok((id.clone(), first))
+                    })
+                    .collect::<Result<_, StoreError>>()?
+            }
             None => conn
                 .prepare(
                     "SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row",
                 )?
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .query_map([], |r| Ok((r.get(0)?, Some(r.get(1)?))))?
                 .collect::<Result<_, _>>()?,
         };
-        let Some(from) = tables.iter().map(|(_, first)| *first).min() else {
-            return Ok(Vec::new());
-        };
+        let from = tables.iter().filter_map(|(_, first)| *first).min();
         let index: HashMap<String, usize> = tables
             .iter()
             .enumerate()
+            .filter(|(_, (_, first))| first.is_some())
             .map(|(i, (id, _))| (id.clone(), i))
             .collect();
         let mut logs: Vec<(String, Vec<Entry>)> =
             tables.drain(..).map(|(id, _)| (id, Vec::new())).collect();
+        let Some(from) = from else {
+            return Ok(logs);
+        };
         let mut stmt =
             conn.prepare("SELECT table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid")?;
         let mut rows = stmt.query([from])?;

@@ -405,17 +405,24 @@ impl TournamentActor {
                 first_dealer: burraco_protocol::log::seat_of(b.first_dealer).ok()?,
             })
         });
-        for (table, result) in round.tables.iter().zip(&round.results) {
-            if result.is_some() {
-                continue;
+        let unscored: Vec<&RoundTable> = round
+            .tables
+            .iter()
+            .zip(&round.results)
+            .filter(|(_, result)| result.is_none())
+            .map(|(table, _)| table)
+            .collect();
+        let ids: Vec<String> = unscored.iter().map(|table| table.table.clone()).collect();
+        let logs = match self.shared.log.load_many(&ids).await {
+            Ok(logs) => logs,
+            Err(e) => {
+                tracing::error!(tournament = %self.id, "cannot read the round's table logs: {e}");
+                return;
             }
-            match self.shared.log.load(&table.table).await {
-                Ok(entries) if entries.is_empty() => {}
-                Ok(_) => continue,
-                Err(e) => {
-                    tracing::error!(table = %table.table, "cannot read the table's log: {e}");
-                    continue;
-                }
+        };
+        for (table, entries) in unscored.into_iter().zip(logs) {
+            if !entries.is_empty() {
+                continue;
             }
             let held = self.held_seats(table);
             if let Err(e) = table::create_held(
@@ -460,21 +467,31 @@ impl TournamentActor {
         let Some(round) = self.state.round_in_play().cloned() else {
             return;
         };
+        // A table still waiting or playing is skipped without reading its log (one that
+        // closed has left the directory).
+        let ended: Vec<&RoundTable> = round
+            .tables
+            .iter()
+            .zip(&round.results)
+            .filter(|(_, result)| result.is_none())
+            .map(|(table, _)| table)
+            .filter(|table| {
+                self.shared
+                    .directory
+                    .table(&table.table)
+                    .is_none_or(|handle| handle.info().finished)
+            })
+            .collect();
+        if ended.is_empty() {
+            return;
+        }
+        // Their logs in one read: a round's tables' entries are interleaved in the log.
+        let ids: Vec<String> = ended.iter().map(|table| table.table.clone()).collect();
+        let Ok(logs) = self.shared.log.load_many(&ids).await else {
+            return;
+        };
         let mut finished = Vec::new();
-        for (table, result) in round.tables.iter().zip(&round.results) {
-            if result.is_some() {
-                continue;
-            }
-            // A table still waiting or playing is skipped without reading its log (one that
-            // closed has left the directory).
-            if let Some(handle) = self.shared.directory.table(&table.table)
-                && !handle.info().finished
-            {
-                continue;
-            }
-            let Ok(entries) = self.shared.log.load(&table.table).await else {
-                continue;
-            };
+        for (table, entries) in ended.into_iter().zip(logs) {
             if let Some(outcome) = scoring::outcome(&entries) {
                 finished.push(TournamentEntry::MatchFinished {
                     round: round.number,

@@ -98,6 +98,23 @@ pub async fn conformance(log: Arc<dyn TableLog>) {
         log.load("t-c").await.unwrap(),
         vec![created(3), input(1), input(2)]
     );
+
+    // Several logs at once, in the order asked, ended or not, a table never written empty;
+    // each the same as its own load.
+    let asked: Vec<String> = ["t-c", "t-never", "t-a", "t-b"].map(String::from).to_vec();
+    let many = log.load_many(&asked).await.unwrap();
+    assert_eq!(many.len(), 4);
+    for (table, entries) in asked.iter().zip(&many) {
+        assert_eq!(*entries, log.load(table).await.unwrap(), "{table}");
+    }
+    assert_eq!(many[0].len(), 3);
+    assert!(many[1].is_empty());
+    assert_eq!(many[2].len(), 5);
+    assert_eq!(many[3], vec![created(2), TableEntry::Closed.encode()]);
+    assert_eq!(
+        log.load_many(&[]).await.unwrap(),
+        Vec::<Vec<Vec<u8>>>::new()
+    );
 }
 
 #[tokio::test]
