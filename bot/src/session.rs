@@ -124,6 +124,9 @@ pub struct Session {
     /// not an error: a hand's record does not say whether the match ends with it, and the next
     /// hand may be dealt (its delay over) before the ready arrives.
     ready_id: Option<u64>,
+    /// The `ready` said on taking the seat (or again, seeing a rebuilt table waiting for it),
+    /// until its reply.
+    seat_ready_id: Option<u64>,
     last_error: Option<String>,
     stats: SessionStats,
 }
@@ -208,6 +211,7 @@ impl Session {
             turn_seen: false,
             given_seat: false,
             ready_id: None,
+            seat_ready_id: None,
             last_error: None,
             stats: SessionStats::default(),
         }
@@ -323,6 +327,7 @@ impl Session {
         self.pending = None;
         self.sync_id = None;
         self.ready_id = None;
+        self.seat_ready_id = None;
         ClientMessage::Hello {
             version: protocol_version(),
             name: self.name.clone(),
@@ -440,6 +445,8 @@ impl Session {
                 self.stage = Stage::Seated;
                 self.last_seq = 0;
                 let id = self.id();
+                // In flight until its reply: the snapshot that follows does not say it again.
+                self.seat_ready_id = Some(id);
                 out.push(ClientMessage::Ready {
                     id,
                     table: table.clone(),
@@ -479,16 +486,28 @@ impl Session {
                 }
                 self.refused.clear();
                 // Caught up between hands (a resume, a gap too old to replay) with the hand's
-                // record never seen: the ready it would have said.
-                let waiting_for_us = view.status == "between_hands"
-                    && view.seats.iter().any(|s| s.seat.0 == seat && !s.ready);
-                if waiting_for_us {
+                // record never seen: the ready it would have said. Before the match, the same:
+                // a table rebuilt elsewhere (a takeover, a restart) has forgotten who was ready.
+                let not_ready = view.seats.iter().any(|s| s.seat.0 == seat && !s.ready);
+                if view.status == "between_hands" && not_ready {
                     self.ready_between_hands(out);
+                } else if view.status == "waiting"
+                    && not_ready
+                    && self.seat_ready_id.is_none()
+                    && !self.given_seat
+                    && let Some(table) = self.table.clone()
+                {
+                    let id = self.id();
+                    self.seat_ready_id = Some(id);
+                    out.push(ClientMessage::Ready { id, table });
                 }
             }
             M::Ok { id } => {
                 if self.sync_id == Some(*id) {
                     self.sync_id = None;
+                }
+                if self.seat_ready_id == Some(*id) {
+                    self.seat_ready_id = None;
                 }
                 if self.ready_id == Some(*id) {
                     self.ready_id = None;
@@ -510,6 +529,9 @@ impl Session {
                 ..
             } => {
                 let code = ErrorCode::parse(text);
+                if id.is_some() && *id == self.seat_ready_id {
+                    self.seat_ready_id = None;
+                }
                 if id.is_some() && *id == self.ready_id {
                     self.ready_id = None;
                     if code == Some(ErrorCode::TableStarted) {

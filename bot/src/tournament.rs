@@ -404,11 +404,30 @@ impl Player {
         let mut out = Vec::new();
         // The table of the last deal reported (only a table's first is).
         let mut dealt_at: Option<String> = None;
+        // The seat the tournament gave us last, and when to ask for it again after a join that
+        // failed (refused while the table moved between nodes: "resume and retry").
+        let mut assigned: Option<(String, Seat)> = None;
+        let mut rejoin_at: Option<Instant> = None;
         loop {
             if Instant::now() > self.deadline {
                 return Err(format!("{}: the deadline passed", self.name));
             }
-            let message = match timeout(Duration::from_secs(5), next(&mut ws)).await {
+            if let (Some(at), Some((table, seat))) = (rejoin_at, assigned.clone())
+                && Instant::now() >= at
+                && session.is_none()
+            {
+                rejoin_at = None;
+                let mut s = self.new_session(table, seat, games);
+                s.handle(
+                    &fresh_welcome(token.as_deref().unwrap_or(""), &self.name),
+                    &mut out,
+                );
+                *session = Some(s);
+            }
+            let wait = rejoin_at.map_or(Duration::from_secs(5), |at| {
+                at.saturating_duration_since(Instant::now())
+            });
+            let message = match timeout(wait, next(&mut ws)).await {
                 Err(_) => {
                     if let Some(s) = session.as_mut()
                         && s.is_stuck()
@@ -496,7 +515,12 @@ impl Player {
                         table: table.clone(),
                         at,
                     });
-                    let same = session.as_ref().is_some_and(|s| s.table() == Some(&table));
+                    assigned = Some((table.clone(), seat.0));
+                    // Told again (the tournament moved to another node): a join still
+                    // unanswered is asked again.
+                    let same = session
+                        .as_ref()
+                        .is_some_and(|s| s.table() == Some(&table) && s.seat().is_some());
                     if !same {
                         let mut s = self.new_session(table, seat.0, games);
                         s.handle(
@@ -559,6 +583,12 @@ impl Player {
                                 what: format!("{}: {code}: {message}", self.name),
                                 at,
                             });
+                            // The table is moving to another node: resume and retry, as the
+                            // refusal says (the resume's sync asks the new owner).
+                            if ErrorCode::parse(code) == Some(ErrorCode::ShuttingDown) {
+                                let _ = ws.close(None).await;
+                                return Ok(Ended::Dropped);
+                            }
                         }
                         _ => {}
                     }
@@ -567,7 +597,11 @@ impl Player {
                     }
                 }
             }
-            if session.as_ref().is_some_and(Session::is_finished) {
+            if let Some(s) = session.as_ref().filter(|s| s.is_finished()) {
+                // A join refused before the seat was ours: ask again shortly.
+                if s.stage() == crate::session::Stage::Failed && s.seat().is_none() {
+                    rejoin_at = Some(Instant::now() + Duration::from_millis(500));
+                }
                 *session = None;
             }
             if let Some(s) = session.as_mut()

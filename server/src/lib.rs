@@ -150,6 +150,9 @@ pub async fn run(
         cluster,
     });
     register_metrics();
+    if let Some(cluster) = &shared.cluster {
+        shared.tournaments.join_cluster(cluster);
+    }
     cluster::keeper::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
@@ -221,7 +224,7 @@ pub async fn run(
 }
 
 /// Cluster mode's drain (SIGTERM): readiness turns false and no table is created here; the
-/// tables stop after their last append and release their leases, so the other nodes take them
+/// tables (and tournaments) stop after their last append and release their leases, so the other nodes take them
 /// over at their next scan; only then do the connections close (their clients resume elsewhere
 /// and find the tables served). One node alone just stops.
 async fn drain(shared: &Arc<Shared>) {
@@ -232,7 +235,9 @@ async fn drain(shared: &Arc<Shared>) {
     tracing::info!("draining: handing the tables off");
     shared.stop_tables.cancel();
     let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    while !shared.directory.tables().is_empty() && tokio::time::Instant::now() < deadline {
+    while !(shared.directory.tables().is_empty() && shared.tournaments.all().is_empty())
+        && tokio::time::Instant::now() < deadline
+    {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     // The others see the released leases at once (their lease watch) and rebuild the tables.
@@ -363,7 +368,10 @@ async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) 
             .await
             .map_err(|e| e.to_string()),
     };
-    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
+    match records {
+        Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
+        Err(e) => json_or_500(Err(e)),
+    }
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
@@ -377,7 +385,10 @@ async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String
             .await
             .map_err(|e| e.to_string()),
     };
-    json_or_500(records.map(|r| shared.tournaments.without_embargoed(r)))
+    match records {
+        Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
+        Err(e) => json_or_500(Err(e)),
+    }
 }
 
 fn json_or_500(result: Result<String, String>) -> Response {

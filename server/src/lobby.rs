@@ -91,6 +91,29 @@ pub fn find(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
     (listing.owner != cluster.node()).then(|| remote(shared, id, &listing))
 }
 
+/// A table by id, as [`find`]; in cluster mode, a table another node has just created (leased
+/// before its first entry) or that is being taken over (in play, its lease lapsed) is waited
+/// for until this node can reach it (at most a second): a tournament tells its players their
+/// tables as soon as it created them, or took itself over.
+pub async fn find_soon(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
+    if let Some(handle) = find(shared, id) {
+        return Some(handle);
+    }
+    let cluster = shared.cluster.as_ref()?;
+    // Leased (just created), or in play with its lease lapsed (being taken over).
+    let leased = cluster.leases.holder(id).await.ok().flatten().is_some();
+    if !leased && !cluster.log.is_listed(id).await.unwrap_or(false) {
+        return None;
+    }
+    for _ in 0..40 {
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        if let Some(handle) = find(shared, id) {
+            return Some(handle);
+        }
+    }
+    None
+}
+
 /// A table by invite code.
 pub fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> {
     if let Some(handle) = shared.directory.table_by_invite(code) {

@@ -15,7 +15,8 @@ mod clocks;
 /// Cluster mode on real NATS servers (the pinned PyPI wheel) and nodes: the JetStream log's
 /// conformance, a hand across three nodes with every party's frames checked, kill -9 of a table's
 /// owner, SIGSTOP of an owner past its lease, kill -9 of the NATS server leading the log, a rolling
-/// restart, invites, quick play and sessions across nodes, readiness while draining.
+/// restart, invites, quick play and sessions across nodes, readiness while draining, a duplicate
+/// tournament played through another node than its own and finished after kill -9 of its node.
 mod cluster;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;

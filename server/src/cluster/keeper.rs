@@ -1,5 +1,6 @@
-//! A node's background work in the cluster: renewing its leases (stepping down from a table whose
-//! lease it lost), taking over tables nobody serves, and keeping the lobby and routes current.
+//! A node's background work in the cluster: renewing its leases (stepping down from a table or
+//! tournament whose lease it lost), taking over tables and tournaments nobody serves, and keeping
+//! the lobby and routes current.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -37,6 +38,7 @@ pub fn start(shared: &Arc<Shared>) {
                     if let Some(handle) = shared.directory.table(&table) {
                         handle.send(Command::StepDown).await;
                     }
+                    shared.tournaments.step_down(&table);
                 }
             }
         });
@@ -119,6 +121,14 @@ pub fn start(shared: &Arc<Shared>) {
             }
         });
     }
+    {
+        let shared = shared.clone();
+        tracker.spawn(async move {
+            if let Err(e) = super::tournaments::serve(shared).await {
+                tracing::error!("cannot serve the cluster's tournament requests: {e}");
+            }
+        });
+    }
 }
 
 /// How often a node lists every table in play to find those nobody serves (the backstop of the
@@ -158,11 +168,11 @@ async fn take_over(shared: &Arc<Shared>, table: &str) -> Result<(), crate::clust
     let Some(cluster) = shared.cluster.clone() else {
         return Ok(());
     };
-    // Tournaments run on the node that created them (not yet moved between nodes).
+    let tournament = burraco_protocol::tournament_log::is_tournament(table);
     if cluster.is_draining()
         || shared.shutdown.is_cancelled()
-        || burraco_protocol::tournament_log::is_tournament(table)
         || shared.directory.table(table).is_some()
+        || shared.tournaments.get(table).is_some()
         || !cluster.log.is_listed(table).await?
         || !cluster.leases.take(table).await?
     {
@@ -184,6 +194,20 @@ async fn take_over(shared: &Arc<Shared>, table: &str) -> Result<(), crate::clust
         cluster.log.unlist(table).await;
         cluster.leases.release(table).await;
         return Ok(());
+    }
+    if tournament {
+        // Rebuilt as after a restart: its tables restore themselves wherever they are taken.
+        return match crate::tournament::restore::restore(shared, table.to_owned(), entries) {
+            Ok(()) => {
+                tracing::info!(tournament = table, "took over the tournament");
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(tournament = table, "cannot rebuild the tournament: {e}");
+                cluster.leases.release(table).await;
+                Ok(())
+            }
+        };
     }
     match crate::table::restore(shared, table.to_owned(), entries) {
         Ok(()) => tracing::info!(table, "took over the table"),

@@ -163,7 +163,8 @@ impl Lobby {
         }
     }
 
-    async fn flush(&self) {
+    /// Writes what changed since the last flush now.
+    pub async fn flush(&self) {
         let changed: Vec<(String, Option<Listing>)> = self.dirty().drain().collect();
         for (table, listing) in changed {
             let written = match listing {

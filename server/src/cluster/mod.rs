@@ -11,6 +11,8 @@
 //!
 //! Requests for a table served by another node travel to it over NATS request-reply, and its
 //! frames for this node's connections come back on `burraco.conn.<node>.<conn>` ([`route`]).
+//! A tournament is served by one node too, the holder of its lease; the others forward their
+//! players' requests to it and deliver what it tells them ([`tournaments`]).
 //! Nothing here is a broker, a lease service or a consensus protocol of its own: JetStream's
 //! per-subject expected sequence fences the logs, and its KV revisions fence the leases.
 
@@ -20,6 +22,7 @@ pub mod lobby;
 pub mod log;
 pub mod records;
 pub mod route;
+pub mod tournaments;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +68,8 @@ pub struct Cluster {
     pub leases: lease::Leases,
     pub lobby: lobby::Lobby,
     pub router: route::Router,
+    /// Tournaments served elsewhere, and this node's serving others' requests for its own.
+    pub tournaments: tournaments::Remote,
     /// SIGTERM was received: readiness is false and this node takes no table.
     draining: AtomicBool,
 }
@@ -103,13 +108,14 @@ impl Cluster {
         js.set_timeout(Duration::from_secs(1));
         // A NATS cluster that is just starting has no JetStream leader yet: retry (bounded).
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
-        let (log, leases, lobby) = loop {
+        let (log, leases, lobby, tournaments) = loop {
             let opened = async {
                 let log =
                     log::JetStreamLog::open(js.clone(), &config.node, config.replicas).await?;
                 let leases = lease::Leases::open(&js, &config).await?;
                 let lobby = lobby::Lobby::open(&js, &config).await?;
-                Ok::<_, ClusterError>((Arc::new(log), leases, lobby))
+                let tournaments = tournaments::Remote::open(client.clone(), &js, &config).await?;
+                Ok::<_, ClusterError>((Arc::new(log), leases, lobby, tournaments))
             };
             match opened.await {
                 Ok(opened) => break opened,
@@ -128,6 +134,7 @@ impl Cluster {
             leases,
             lobby,
             router,
+            tournaments,
             draining: AtomicBool::new(false),
         }))
     }

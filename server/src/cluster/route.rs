@@ -104,6 +104,8 @@ enum Wire {
     Detach {
         player: String,
     },
+    /// A tournament closes a table whose match it scored without it.
+    Close,
 }
 
 /// The owner's answer to a forwarded command.
@@ -281,6 +283,13 @@ impl Router {
         let Some(handle) = shared.directory.table(&forwarded.table) else {
             return Answer::NotHere;
         };
+        if let Wire::Close = forwarded.command {
+            return match handle.try_send(Command::Close) {
+                Ok(()) => Answer::Queued,
+                Err(Unavailable::Busy) => Answer::Busy,
+                Err(Unavailable::Closed) => Answer::NotHere,
+            };
+        }
         let out = self.stand_in(shared, &forwarded.origin, forwarded.conn);
         let request = |id: u64| Request {
             id,
@@ -357,6 +366,7 @@ impl Router {
                 req: request(id),
             },
             Wire::Attach { player } => Command::Attach { player, out },
+            Wire::Close => Command::Close,
             Wire::Detach { player } => {
                 self.stand_ins_lock()
                     .remove(&(forwarded.origin.clone(), forwarded.conn));
@@ -507,7 +517,9 @@ impl Forwarder {
         if let Some(out) = &out {
             router.conns.insert(out.id(), out.clone());
         }
-        let Some(conn) = out.as_ref().map(Outbox::id).or(detached) else {
+        // A close comes from no connection: conn 0, which no stand-in is made for.
+        let closing = matches!(wire, Wire::Close).then_some(0);
+        let Some(conn) = out.as_ref().map(Outbox::id).or(detached).or(closing) else {
             return;
         };
         let payload = postcard::to_stdvec(&Forwarded {
@@ -662,8 +674,7 @@ fn to_wire(command: Command, table: &str) -> Option<(Wire, Option<Outbox>, Optio
         Command::Detach { player, conn: _ } => (Wire::Detach { player }, None, None),
         // A node's own decision about its own table, never forwarded.
         Command::StepDown => return None,
-        // A tournament closes the tables it created on its own node; one that moved with a
-        // failover is closed by no one and finishes its match, scored then as played.
-        Command::Close => return None,
+        // A tournament closes a table it scored without it, on whichever node serves it.
+        Command::Close => (Wire::Close, None, None),
     })
 }

@@ -261,7 +261,7 @@ impl Connection {
         id: u64,
         make: impl FnOnce(Request) -> Command,
     ) -> bool {
-        match lobby::find(&self.shared, table) {
+        match lobby::find_soon(&self.shared, table).await {
             Some(handle) => self.call(&handle, id, make).await,
             None => {
                 self.out.send_message(error(

@@ -293,9 +293,10 @@ impl TournamentActor {
         (round, table.table.clone(), result)
     }
 
-    /// Closes a round's table whose match the tournament scored without it.
+    /// Closes a round's table whose match the tournament scored without it (in cluster mode,
+    /// wherever it is served).
     pub(super) async fn close_table(&self, table: &str) {
-        if let Some(handle) = self.shared.directory.table(table) {
+        if let Some(handle) = crate::lobby::find(&self.shared, table) {
             handle.send(TableCommand::Close).await;
         }
     }

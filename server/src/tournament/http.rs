@@ -1,4 +1,5 @@
-//! `GET /api/tournaments` (the tournaments this process serves, finished ones included) and
+//! `GET /api/tournaments` (the tournaments this process serves, finished ones included, and in
+//! cluster mode those the other nodes list) and
 //! `GET /api/tournaments/{id}` (the tournament record, read from the log: docs/TOURNAMENT_RECORD.md).
 
 use std::sync::Arc;
@@ -12,14 +13,31 @@ use serde_json::json;
 use crate::Shared;
 
 pub async fn list(State(shared): State<Arc<Shared>>) -> Response {
-    let list: Vec<_> = shared
+    let mut all: Vec<(String, super::Summary)> = shared
         .tournaments
         .all()
         .iter()
-        .map(|h| {
-            let s = h.summary();
+        .map(|h| (h.id().to_owned(), h.summary()))
+        .collect();
+    // Cluster mode: the others' too, as their nodes list them.
+    if let Some(cluster) = &shared.cluster {
+        match cluster.tournaments.listed().await {
+            Ok(listed) => {
+                for (id, summary) in listed {
+                    if !all.iter().any(|(known, _)| *known == id) {
+                        all.push((id, summary));
+                    }
+                }
+            }
+            Err(e) => tracing::warn!("cannot read the cluster's tournament listings: {e}"),
+        }
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+    }
+    let list: Vec<_> = all
+        .into_iter()
+        .map(|(id, s)| {
             json!({
-                "tournament": h.id(),
+                "tournament": id,
                 "name": s.name,
                 "kind": s.kind,
                 "status": s.status,

@@ -117,10 +117,12 @@ pub enum Command {
         action: DirectorAction,
         reply: oneshot::Sender<Result<Option<String>, Refusal>>,
     },
+    /// Cluster mode: this node lost the tournament's lease; stop serving it at once.
+    StepDown,
 }
 
 /// What the list shows of a tournament, kept current by its actor.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Summary {
     pub name: String,
     pub kind: String,
@@ -178,11 +180,32 @@ pub struct Tournaments {
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
     embargo: DashMap<String, ()>,
+    /// Cluster mode: players connected to other nodes are told through it, and embargoes are
+    /// the cluster's (set once, at the start).
+    cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
 }
 
 impl Tournaments {
     pub fn get(&self, id: &str) -> Option<TournamentHandle> {
         self.handles.get(id).map(|h| h.clone())
+    }
+
+    /// Cluster mode: tell players on other nodes, and keep embargoes cluster-wide.
+    pub fn join_cluster(&self, cluster: &Arc<crate::cluster::Cluster>) {
+        let _ = self.cluster.set(cluster.clone());
+    }
+
+    /// Stops serving tournament `id` here (its lease was lost).
+    pub fn step_down(&self, id: &str) {
+        if let Some((_, handle)) = self.handles.remove(id) {
+            let _ = handle.tx.try_send(Command::StepDown);
+        }
+    }
+
+    /// Forgets the handle of an actor that stopped (unless a newer one took its place).
+    fn stopped(&self, id: &str, summary: &Arc<Mutex<Summary>>) {
+        self.handles
+            .remove_if(id, |_, h| Arc::ptr_eq(&h.summary, summary));
     }
 
     pub fn all(&self) -> Vec<TournamentHandle> {
@@ -221,14 +244,43 @@ impl Tournaments {
         serde_json::Value::from(list).to_string()
     }
 
-    /// Keeps a duplicate board's hand records from every route (`on`), or lets them out.
+    /// Keeps a duplicate board's hand records from every route (`on`), or lets them out; in
+    /// cluster mode, every node's routes.
     fn set_embargo(&self, seed: &[u8; 32], on: bool) {
         let commitment = burraco_rules::Seed(*seed).commitment_hex();
-        if on {
-            self.embargo.insert(commitment, ());
+        let changed = if on {
+            self.embargo.insert(commitment.clone(), ()).is_none()
         } else {
-            self.embargo.remove(&commitment);
+            self.embargo.remove(&commitment).is_some()
+        };
+        if let (true, Some(cluster)) = (changed, self.cluster.get()) {
+            let cluster = cluster.clone();
+            tokio::spawn(async move { cluster.tournaments.set_embargo(&commitment, on).await });
         }
+    }
+
+    /// Hand records (a JSON array) without those of duplicate boards in play anywhere: this
+    /// node's embargoes, and in cluster mode the other nodes' too.
+    pub async fn hide_embargoed(&self, records: String) -> String {
+        let records = self.without_embargoed(records);
+        let Some(cluster) = self.cluster.get() else {
+            return records;
+        };
+        let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
+            return records;
+        };
+        let mut commitments: Vec<String> = list
+            .iter()
+            .filter_map(|r| r["commitment"].as_str().map(str::to_owned))
+            .collect();
+        commitments.sort_unstable();
+        commitments.dedup();
+        if commitments.is_empty() {
+            return records;
+        }
+        let hidden = cluster.tournaments.embargoed(&commitments).await;
+        list.retain(|r| r["commitment"].as_str().is_none_or(|c| !hidden.contains(c)));
+        serde_json::Value::from(list).to_string()
     }
 
     /// Sends a 1.1 message to `player`'s listed connection, if any.
@@ -237,14 +289,26 @@ impl Tournaments {
     }
 
     /// Sends a frame (shared by many players, encoded once) to `player`'s listed connection, if
-    /// its minor version allows the message.
+    /// its minor version allows the message; in cluster mode, a player with no connection here
+    /// is told through the node that has one.
     fn tell_frame(&self, player: &str, frame: &Arc<Frame>) {
-        if let Some(entry) = self.players.get(player) {
-            let (out, minor) = &*entry;
-            if frame.message().minor() <= *minor {
-                out.send(frame.clone());
-            }
+        if !self.tell_here(player, frame)
+            && let Some(cluster) = self.cluster.get()
+        {
+            cluster.tournaments.tell(player, frame);
         }
+    }
+
+    /// Sends a frame to `player`'s connection on this node, if it has one; false if not.
+    pub fn tell_here(&self, player: &str, frame: &Arc<Frame>) -> bool {
+        let Some(entry) = self.players.get(player) else {
+            return false;
+        };
+        let (out, minor) = &*entry;
+        if frame.message().minor() <= *minor {
+            out.send(frame.clone());
+        }
+        true
     }
 }
 
@@ -265,6 +329,10 @@ struct TournamentActor {
     started_ms: i64,
     /// Something changed that the players have not been told yet.
     update_due: bool,
+    /// Cluster mode: the summary last written to the cluster's listing.
+    listed: Option<Summary>,
+    /// How many times the round's tables were looked at.
+    polls: u64,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -294,6 +362,15 @@ pub async fn create(
     };
     let state = TournamentState::created(id.clone(), &created)
         .map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    if let Some(cluster) = &shared.cluster {
+        // Leased before its first entry, as a table: one node serves it.
+        if cluster.is_draining() || !cluster.leases.take(&id).await.unwrap_or(false) {
+            return Err((
+                ErrorCode::InternalError,
+                "could not create the tournament: no lease".into(),
+            ));
+        }
+    }
     let log_len = shared
         .log
         .append(&id, 0, vec![created.encode()])
@@ -345,6 +422,8 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         advance: false,
         started_ms: crate::unix_ms(),
         update_due: false,
+        listed: None,
+        polls: 0,
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
@@ -367,7 +446,9 @@ fn summary_of(state: &TournamentState) -> Summary {
 impl TournamentActor {
     async fn run(&mut self) {
         self.resume().await;
-        let token = self.shared.shutdown.child_token();
+        // Stops with the tables: at shutdown, and when a cluster node drains (the tournament is
+        // then served by the node that takes its lease).
+        let token = self.shared.stop_tables.child_token();
         let shutdown = token.cancelled();
         tokio::pin!(shutdown);
         let mut tick = tokio::time::interval(POLL);
@@ -380,11 +461,42 @@ impl TournamentActor {
                     Some(command) => self.handle_command(command).await,
                     None => break,
                 },
-                _ = tick.tick(), if !self.state.finished || self.update_due => {
+                _ = tick.tick(), if !self.state.finished || self.update_due || self.listing_due() => {
                     self.tick(crate::unix_ms()).await;
                     self.flush_update();
+                    self.write_listing().await;
                 }
             }
+        }
+        self.shared.tournaments.stopped(&self.id, &self.summary);
+        if let Some(cluster) = &self.shared.cluster {
+            // Released only if still ours (a lease lost is not).
+            cluster.leases.release(&self.id).await;
+        }
+    }
+
+    /// Cluster mode: the listing other nodes read is behind this node's summary.
+    fn listing_due(&self) -> bool {
+        self.shared.cluster.is_some() && self.listed.as_ref() != Some(&self.summary_now())
+    }
+
+    fn summary_now(&self) -> Summary {
+        self.summary
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// Cluster mode: writes the tournament's listing when its summary changed (at most once a
+    /// tick: a list filling up is not one write per entrant).
+    async fn write_listing(&mut self) {
+        let Some(cluster) = self.shared.cluster.clone() else {
+            return;
+        };
+        let summary = self.summary_now();
+        if self.listed.as_ref() != Some(&summary) {
+            cluster.tournaments.list(&self.id, &summary).await;
+            self.listed = Some(summary);
         }
     }
 
@@ -436,6 +548,10 @@ impl TournamentActor {
                     self.direct(action).await
                 };
                 let _ = reply.send(answer);
+            }
+            Command::StepDown => {
+                tracing::warn!("lost the tournament's lease: stepping down");
+                self.stopping = true;
             }
         }
     }

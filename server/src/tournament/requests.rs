@@ -1,6 +1,6 @@
 //! A connection's tournament requests (protocol 1.1): refused on a connection whose hello said
 //! 1.0, so such a client never gets a reply it cannot read; otherwise routed to the tournament's
-//! actor, the answer sent on the connection's queue.
+//! actor (in cluster mode, the node serving it), the answer sent on the connection's queue.
 
 use std::sync::Arc;
 
@@ -12,7 +12,8 @@ use super::{Command, DirectorAction, Refusal};
 use crate::outbound::Outbox;
 use crate::{Session, Shared};
 
-/// Answers one tournament request on `out`.
+/// Answers one tournament request on `out`. In cluster mode a request for a tournament another
+/// node serves is answered by that node.
 pub async fn handle(
     shared: &Arc<Shared>,
     session: &Session,
@@ -20,10 +21,37 @@ pub async fn handle(
     out: &Outbox,
     request: ClientMessage,
 ) {
-    let Some(id) = request.id() else { return };
+    if let Some(reply) = reply(shared, session, minor, request, true).await {
+        out.send_message(reply);
+    }
+}
+
+/// The answer to a request forwarded by another node for a tournament this node serves (never
+/// forwarded again: a tournament that moved meanwhile is refused as busy, and retried).
+pub async fn reply_here(
+    shared: &Arc<Shared>,
+    session: &Session,
+    minor: u16,
+    request: ClientMessage,
+) -> ServerMessage {
+    let id = request.id();
+    reply(shared, session, minor, request, false)
+        .await
+        .unwrap_or_else(|| {
+            ServerMessage::error(id, ErrorCode::InvalidMessage, "not a request", None)
+        })
+}
+
+async fn reply(
+    shared: &Arc<Shared>,
+    session: &Session,
+    minor: u16,
+    request: ClientMessage,
+    may_forward: bool,
+) -> Option<ServerMessage> {
+    let id = request.id()?;
     if request.minor() > minor {
-        refuse(
-            out,
+        return Some(refusal(
             id,
             (
                 ErrorCode::NeedsMinor,
@@ -33,21 +61,98 @@ pub async fn handle(
                     request.minor()
                 ),
             ),
-        );
-        return;
+        ));
     }
-    match answer(shared, session, request).await {
+    let answered = match elsewhere(shared, &request, may_forward).await {
+        Ok(Some(owner)) => {
+            let cluster = shared.cluster.as_ref()?;
+            cluster
+                .tournaments
+                .forward(&owner, session, minor, &request)
+                .await
+        }
+        Ok(None) => answer(shared, session, request).await,
+        Err(refused) => Err(refused),
+    };
+    Some(match answered {
         Ok(message) => {
             debug_assert!(message.minor() <= minor);
-            out.send_message(message);
+            message
         }
-        Err(refusal) => refuse(out, id, refusal),
+        Err(refused) => refusal(id, refused),
+    })
+}
+
+/// The node serving the request's tournament, when it is another (cluster mode).
+async fn elsewhere(
+    shared: &Arc<Shared>,
+    request: &ClientMessage,
+    may_forward: bool,
+) -> Result<Option<String>, Refusal> {
+    let (Some(cluster), Some(tournament)) = (&shared.cluster, tournament_of(request)) else {
+        return Ok(None);
+    };
+    if shared.tournaments.get(tournament).is_some() {
+        return Ok(None);
+    }
+    let moving = || {
+        (
+            ErrorCode::TableBusy,
+            "the tournament is moving to another node; retry".to_owned(),
+        )
+    };
+    let holder = if burraco_protocol::tournament_log::is_tournament(tournament) {
+        cluster
+            .leases
+            .holder(tournament)
+            .await
+            .map_err(|_| moving())?
+    } else {
+        None
+    };
+    match holder {
+        Some(holder) => {
+            let node = crate::cluster::lease::node_of(&holder);
+            if node == cluster.node() || !may_forward {
+                // Leased here but not running yet (being rebuilt), or it moved again.
+                Err(moving())
+            } else {
+                Ok(Some(node.to_owned()))
+            }
+        }
+        // Nobody serves it: unknown (answered here), or between owners (its log is in play).
+        None if cluster.log.is_listed(tournament).await.unwrap_or(false) => Err(moving()),
+        None => Ok(None),
     }
 }
 
-fn refuse(out: &Outbox, id: u64, (code, message): Refusal) {
+/// The tournament a request names (every tournament request but `create_tournament`).
+fn tournament_of(request: &ClientMessage) -> Option<&str> {
+    use ClientMessage as C;
+    match request {
+        C::RegisterTournament { tournament, .. }
+        | C::RegisterInvited { tournament, .. }
+        | C::CheckInTournament { tournament, .. }
+        | C::ConfigureRegistration { tournament, .. }
+        | C::PauseTournament { tournament, .. }
+        | C::ResumeTournament { tournament, .. }
+        | C::WarnEntrant { tournament, .. }
+        | C::DisqualifyEntrant { tournament, .. }
+        | C::ForbidPairing { tournament, .. }
+        | C::SeatEntrants { tournament, .. }
+        | C::SetRoundTime { tournament, .. }
+        | C::UnregisterTournament { tournament, .. }
+        | C::StartRound { tournament, .. }
+        | C::AdjustScore { tournament, .. }
+        | C::WithdrawEntrant { tournament, .. }
+        | C::EndTournament { tournament, .. } => Some(tournament),
+        _ => None,
+    }
+}
+
+fn refusal(id: u64, (code, message): Refusal) -> ServerMessage {
     metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
-    out.send_message(ServerMessage::error(Some(id), code, message, None));
+    ServerMessage::error(Some(id), code, message, None)
 }
 
 async fn answer(

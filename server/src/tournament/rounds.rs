@@ -366,9 +366,18 @@ impl TournamentActor {
             self.advance = true;
         }
         self.create_missing_tables().await;
+        self.list_tables().await;
         self.send_players_to_tables();
         self.broadcast_update();
         Ok(())
+    }
+
+    /// Cluster mode: the round's new tables are written to the lobby now, so the nodes where
+    /// the players are connected know them when the players come.
+    pub(super) async fn list_tables(&self) {
+        if let Some(cluster) = &self.shared.cluster {
+            cluster.lobby.flush().await;
+        }
     }
 
     /// The seats each table of the round in play holds, by entrant.
@@ -467,19 +476,27 @@ impl TournamentActor {
         let Some(round) = self.state.round_in_play().cloned() else {
             return;
         };
-        // A table still waiting or playing is skipped without reading its log (one that
-        // closed has left the directory).
+        // A table still waiting or playing here is skipped without reading its log (one that
+        // closed has left the directory). One served by another node (cluster mode, after a
+        // takeover) is read from its log once a second.
+        self.polls += 1;
+        let look_elsewhere = self.polls.is_multiple_of(5);
         let ended: Vec<&RoundTable> = round
             .tables
             .iter()
             .zip(&round.results)
             .filter(|(_, result)| result.is_none())
             .map(|(table, _)| table)
-            .filter(|table| {
-                self.shared
-                    .directory
-                    .table(&table.table)
-                    .is_none_or(|handle| handle.info().finished)
+            .filter(|table| match self.shared.directory.table(&table.table) {
+                Some(handle) => handle.info().finished,
+                None => {
+                    look_elsewhere
+                        || self
+                            .shared
+                            .cluster
+                            .as_ref()
+                            .is_none_or(|c| c.lobby.listing(&table.table).is_none())
+                }
             })
             .collect();
         if ended.is_empty() {

@@ -748,3 +748,131 @@ async fn invites_quick_play_and_sessions_reach_across_nodes_and_a_drain_turns_re
     }
     drop(nats);
 }
+
+/// A duplicate tournament created on node-a, every player connected through node-b: requests
+/// forwarded to the owner, its messages relayed back, the listing and the boards' embargo read
+/// on node-b; then node-a killed mid-round, and node-b takes the tournament and its tables over
+/// and finishes it, with standings that the hand records recompute.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_played_through_another_node_survives_kill_9_of_its_node() {
+    use crate::tournament::{assert_same_standings, get_json, recompute, standings_of};
+    use burraco_bot::tournament as bots;
+
+    let nats = Nats::start(1);
+    let mut a = Node::start(&nats, "node-a");
+    let b = Node::start(&nats, "node-b");
+    let mut options = crate::tournament::options(b.addr, 8, "mitchell,mitchell,danish", 2);
+    options.settings.duplicate = Some(true);
+    let (tournament, token) = bots::create(&format!("ws://{}/ws", a.addr), &options.settings)
+        .await
+        .expect("created on node-a");
+    let players = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("registered through node-b");
+
+    // Node-b lists node-a's tournament, full.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = get_json(b.addr, "/api/tournaments").await;
+        let listed = list.as_array().expect("list").iter().any(|t| {
+            t["tournament"] == tournament.as_str()
+                && t["entrants"] == 8
+                && t["status"] == "registering"
+        });
+        if listed {
+            break;
+        }
+        assert!(Instant::now() < deadline, "node-b lists it: {list}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // The director's start, through node-b.
+    let (t, d) = (tournament.clone(), token.clone());
+    let started = bots::request(&options.url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await
+    .expect("a reply");
+    assert!(matches!(started, ServerMessage::Ok { .. }), "{started:?}");
+
+    // While round 1 plays: node-b serves a table's record of a board only once the owner
+    // revealed the board (it is in the record read after), and never a seed.
+    let path = format!("/api/tournaments/{tournament}");
+    let (mut hidden, mut served) = (0, 0);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let record = get_json(b.addr, &path).await;
+        let round = &record["rounds"][0];
+        let Some(tables) = round["tables"].as_array() else {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            continue;
+        };
+        let mut records = Vec::new();
+        for table in tables {
+            let hands = get_json(b.addr, table["hand_records"].as_str().expect("path")).await;
+            records.extend(hands.as_array().expect("records").clone());
+        }
+        let again = get_json(b.addr, &path).await;
+        let boards = again["rounds"][0]["boards"]["hands"]
+            .as_array()
+            .expect("boards")
+            .clone();
+        for hand in &records {
+            assert!(hand["seed"].is_null(), "a seed in {hand}");
+            let board = boards
+                .iter()
+                .find(|board| board["commitment"] == hand["commitment"])
+                .expect("a record of one of the round's boards");
+            assert!(
+                !board["seed"].is_null(),
+                "node-b served a hidden board's record"
+            );
+            served += 1;
+        }
+        hidden += boards.iter().filter(|b| b["seed"].is_null()).count();
+        if record["rounds"].as_array().expect("rounds").len() > 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "round 1 ends: {record}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(hidden > 0 && served > 0, "hidden {hidden}, served {served}");
+
+    // Mid-round 2 (its first board finished at every table), node-a dies.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let record = get_json(b.addr, &path).await;
+        if !record["rounds"][1]["boards"]["hands"][0]["seed"].is_null() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "round 2 plays: {record}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    a.process.kill().expect("SIGKILL");
+    a.process.wait().expect("reaped");
+
+    // Node-b takes the tournament and its tables over; the players resume and finish it.
+    let finished = tokio::time::timeout(Duration::from_secs(120), bots::finish(players)).await;
+    let Ok(finished) = finished else {
+        panic!("not finished in time: {}", get_json(b.addr, &path).await);
+    };
+    let standings = match finished {
+        Ok(standings) => standings,
+        Err(e) => panic!("{e}: {}", get_json(b.addr, &path).await),
+    };
+    assert_eq!(standings.len(), 8);
+    let record = get_json(b.addr, &path).await;
+    assert_eq!(record["status"], "finished");
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3);
+    for round in rounds {
+        for table in round["tables"].as_array().expect("tables") {
+            assert_eq!(table["result"]["played"], true, "{table}");
+            assert_eq!(table["result"]["hands"], 2, "{table}");
+        }
+    }
+    let after = recompute(b.addr, &record).await;
+    assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
+    drop(nats);
+}

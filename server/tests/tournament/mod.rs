@@ -29,7 +29,7 @@ fn settings(entrants: u32, rounds: &str, hands: u8) -> WireTournamentSettings {
     }
 }
 
-fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> TournamentOptions {
+pub fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> TournamentOptions {
     TournamentOptions {
         observer: None,
         url: format!("ws://{addr}/ws"),
@@ -41,7 +41,7 @@ fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> Tourname
     }
 }
 
-async fn get_json(addr: SocketAddr, path: &str) -> Value {
+pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
     let (status, body) = http_get(addr, path).await;
     assert_eq!(status, 200, "{path}: {body}");
     serde_json::from_str(&body).expect("json")
@@ -60,7 +60,7 @@ fn vp_for(margin: i32) -> i32 {
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Line {
+pub struct Line {
     vp: i32,
     mp: i32,
     burraco: i32,
@@ -68,7 +68,7 @@ struct Line {
 
 /// The standings after each round, computed from the hand records the record points to, the
 /// pairings the record lists, and the adjustments: nothing of the server's scoring.
-async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
+pub async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
     let mut lines: HashMap<u64, Line> = HashMap::new();
     for e in record["entrants"].as_array().expect("entrants") {
         lines.insert(e["entrant"].as_u64().expect("id"), Line::default());
@@ -137,7 +137,7 @@ async fn recompute(addr: SocketAddr, record: &Value) -> Vec<Vec<(u64, Line)>> {
     after
 }
 
-fn standings_of(value: &Value) -> Vec<(u64, Line)> {
+pub fn standings_of(value: &Value) -> Vec<(u64, Line)> {
     value
         .as_array()
         .expect("standings")
@@ -156,7 +156,7 @@ fn standings_of(value: &Value) -> Vec<(u64, Line)> {
 }
 
 /// Equal lines may be listed in either order: compare the values in order, and the set.
-fn assert_same_standings(server: &[(u64, Line)], test: &[(u64, Line)], what: &str) {
+pub fn assert_same_standings(server: &[(u64, Line)], test: &[(u64, Line)], what: &str) {
     let values = |s: &[(u64, Line)]| s.iter().map(|(_, l)| *l).collect::<Vec<_>>();
     assert_eq!(values(server), values(test), "{what}");
     let mut a: Vec<_> = server.to_vec();

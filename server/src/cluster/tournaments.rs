@@ -1,0 +1,335 @@
+//! Tournaments across nodes. A tournament is served by one node at a time, like a table: the
+//! holder of its lease (`burraco_leases`, key the tournament's id), which runs its actor and
+//! writes its log. The other nodes:
+//!
+//! - forward their connections' requests for it to that node (`burraco.node.<node>.tournament`,
+//!   request-reply; the request and its reply travel in the protocol's binary encoding), and
+//!   answer with what it answered;
+//! - deliver what it tells a player whose connection they hold: the owner publishes a message
+//!   for a player it has no connection of on `burraco.player.<player>`, and the node holding the
+//!   player's latest connection delivers it (checking the message's minor version there);
+//! - list it from the KV bucket `burraco_tournaments` (`summary.<id>`, written by the owner when
+//!   the summary changes), and keep a duplicate board's hand records out of their hand-record
+//!   routes while the owner's `embargo.<commitment>` key is there.
+//!
+//! A node that dies or drains leaves the lease to lapse or releases it, and the node that takes
+//! it rebuilds the tournament from its log (`tournament::restore`), as a restart would.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_nats::jetstream::{self, kv};
+use axum::body::Bytes;
+use burraco_protocol::ErrorCode;
+use burraco_protocol::codec;
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
+use futures_util::StreamExt;
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::{ClusterError, jetstream_error};
+use crate::Shared;
+use crate::config::ClusterConfig;
+use crate::directory::Session;
+use crate::outbound::Frame;
+use crate::tournament::{Refusal, Summary};
+
+pub const TOURNAMENT_BUCKET: &str = "burraco_tournaments";
+/// How long a forwarded request waits for the owner's answer (a register waits for its append).
+const FORWARD_TIMEOUT: Duration = Duration::from_secs(5);
+/// Messages for players on other nodes waiting to be published; past this, dropped (the
+/// player's next update, or a resume's welcome, tells them where things stand).
+const RELAY_QUEUE: usize = 65_536;
+
+fn request_subject(node: &str) -> String {
+    format!("burraco.node.{node}.tournament")
+}
+
+fn player_subject(player: &str) -> Option<String> {
+    // Player ids are the server's own (`p-` and hex); anything else is not a subject token.
+    let token_ok = !player.is_empty()
+        && player
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    token_ok.then(|| format!("burraco.player.{player}"))
+}
+
+/// A connection's tournament request on its way to the owner.
+#[derive(Debug, Serialize, Deserialize)]
+struct Call {
+    player: String,
+    name: String,
+    minor: u16,
+    /// The request in the binary wire format.
+    request: Vec<u8>,
+}
+
+/// A tournament's listing as the owner writes it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Listed {
+    name: String,
+    kind: String,
+    status: String,
+    entrants: usize,
+    round: u32,
+    rounds: u32,
+}
+
+/// This node's side of the tournaments of the cluster.
+#[derive(Debug)]
+pub struct Remote {
+    client: async_nats::Client,
+    node: String,
+    kv: kv::Store,
+    relay: mpsc::Sender<(String, Bytes)>,
+    relay_rx: std::sync::Mutex<Option<mpsc::Receiver<(String, Bytes)>>>,
+}
+
+impl Remote {
+    pub async fn open(
+        client: async_nats::Client,
+        js: &jetstream::Context,
+        config: &ClusterConfig,
+    ) -> Result<Remote, ClusterError> {
+        let kv = js
+            .create_or_update_key_value(super::bucket(TOURNAMENT_BUCKET, config.replicas))
+            .await
+            .map_err(jetstream_error)?;
+        let (relay, relay_rx) = mpsc::channel(RELAY_QUEUE);
+        Ok(Remote {
+            client,
+            node: config.node.clone(),
+            kv,
+            relay,
+            relay_rx: std::sync::Mutex::new(Some(relay_rx)),
+        })
+    }
+
+    /// Queues a message for `player`, whose connection is not on this node.
+    pub fn tell(&self, player: &str, frame: &Frame) {
+        if player_subject(player).is_none() {
+            return;
+        }
+        if self
+            .relay
+            .try_send((player.to_owned(), frame.binary().clone()))
+            .is_err()
+        {
+            tracing::warn!(player, "the tournament relay is full: a message is dropped");
+        }
+    }
+
+    /// The owner's request to its tournament, answered as the owner answered it.
+    pub async fn forward(
+        &self,
+        owner: &str,
+        session: &Session,
+        minor: u16,
+        request: &ClientMessage,
+    ) -> Result<ServerMessage, Refusal> {
+        let call = Call {
+            player: session.player.clone(),
+            name: session.name.clone(),
+            minor,
+            request: codec::to_binary(request),
+        };
+        let bytes = postcard::to_stdvec(&call).expect("a call encodes");
+        let busy = || {
+            (
+                ErrorCode::TableBusy,
+                "the tournament's node did not answer; retry".to_owned(),
+            )
+        };
+        let reply = tokio::time::timeout(
+            FORWARD_TIMEOUT,
+            self.client.request(request_subject(owner), bytes.into()),
+        )
+        .await
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
+        codec::from_binary::<ServerMessage>(&reply.payload, usize::MAX)
+            .result
+            .map_err(|_| busy())
+    }
+
+    /// The owner writes its tournament's listing (when it changed).
+    pub async fn list(&self, id: &str, summary: &Summary) {
+        let listed = Listed {
+            name: summary.name.clone(),
+            kind: summary.kind.clone(),
+            status: summary.status.to_owned(),
+            entrants: summary.entrants,
+            round: summary.round,
+            rounds: summary.rounds,
+        };
+        let json = serde_json::to_vec(&listed).expect("a listing serializes");
+        if let Err(e) = self.kv.put(format!("summary.{id}"), json.into()).await {
+            tracing::warn!(tournament = id, "cannot list the tournament: {e}");
+        }
+    }
+
+    /// Every tournament's listing, as `(id, summary)`.
+    pub async fn listed(&self) -> Result<Vec<(String, Summary)>, ClusterError> {
+        let mut keys = self.kv.keys().await.map_err(jetstream_error)?;
+        let mut ids = Vec::new();
+        while let Some(key) = keys.next().await {
+            let key = key.map_err(jetstream_error)?;
+            if let Some(id) = key.strip_prefix("summary.") {
+                ids.push(id.to_owned());
+            }
+        }
+        let mut listed = Vec::new();
+        for id in ids {
+            let Some(bytes) = self
+                .kv
+                .get(format!("summary.{id}"))
+                .await
+                .map_err(jetstream_error)?
+            else {
+                continue;
+            };
+            let Ok(l) = serde_json::from_slice::<Listed>(&bytes) else {
+                continue;
+            };
+            let status = match l.status.as_str() {
+                "registering" => "registering",
+                "playing" => "playing",
+                _ => "finished",
+            };
+            listed.push((
+                id,
+                Summary {
+                    name: l.name,
+                    kind: l.kind,
+                    status,
+                    entrants: l.entrants,
+                    round: l.round,
+                    rounds: l.rounds,
+                },
+            ));
+        }
+        Ok(listed)
+    }
+
+    /// The owner keeps a duplicate board's records from every node's routes (`on`), or lets
+    /// them out.
+    pub async fn set_embargo(&self, commitment: &str, on: bool) {
+        let key = format!("embargo.{commitment}");
+        let failed = if on {
+            self.kv
+                .put(key, Bytes::from_static(b"1"))
+                .await
+                .err()
+                .map(|e| e.to_string())
+        } else {
+            self.kv.purge(key).await.err().map(|e| e.to_string())
+        };
+        if let Some(e) = failed {
+            tracing::warn!(commitment, "cannot write a board's embargo: {e}");
+        }
+    }
+
+    /// Of `commitments`, those under embargo somewhere in the cluster. When the bucket cannot
+    /// be read, all of them: a board's records are never let out on a doubt.
+    pub async fn embargoed(&self, commitments: &[String]) -> HashSet<String> {
+        let mut hidden = HashSet::new();
+        for c in commitments {
+            match self.kv.get(format!("embargo.{c}")).await {
+                Ok(None) => {}
+                Ok(Some(_)) | Err(_) => {
+                    hidden.insert(c.clone());
+                }
+            }
+        }
+        hidden
+    }
+}
+
+/// Serves this node's side until shutdown: the requests other nodes forward to the tournaments
+/// it serves, the messages other nodes' tournaments send its connections, and the relay of its
+/// own tournaments' messages to players connected elsewhere.
+pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError> {
+    let Some(cluster) = shared.cluster.clone() else {
+        return Ok(());
+    };
+    let remote = &cluster.tournaments;
+    let mut requests = remote
+        .client
+        .subscribe(request_subject(&remote.node))
+        .await?;
+    let mut messages = remote.client.subscribe("burraco.player.*").await?;
+    let relay_rx = remote
+        .relay_rx
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .take();
+    if let Some(mut relay_rx) = relay_rx {
+        let client = remote.client.clone();
+        let stop = shared.shutdown.clone();
+        shared.tracker.spawn(async move {
+            loop {
+                let next = tokio::select! {
+                    _ = stop.cancelled() => return,
+                    next = relay_rx.recv() => next,
+                };
+                let Some((player, bytes)) = next else { return };
+                if let Some(subject) = player_subject(&player) {
+                    let _ = client.publish(subject, bytes).await;
+                }
+            }
+        });
+    }
+    let stop = shared.shutdown.clone();
+    loop {
+        tokio::select! {
+            _ = stop.cancelled() => return Ok(()),
+            Some(message) = requests.next() => {
+                let shared = shared.clone();
+                let client = remote.client.clone();
+                // Each request waits for its tournament's answer: none holds up the others.
+                tokio::spawn(async move {
+                    let Some(reply) = message.reply else { return };
+                    let answer = match postcard::from_bytes::<Call>(&message.payload) {
+                        Ok(call) => answer(&shared, call).await,
+                        Err(_) => ServerMessage::error(
+                            None,
+                            ErrorCode::InternalError,
+                            "a forwarded request does not decode",
+                            None,
+                        ),
+                    };
+                    let _ = client.publish(reply, codec::to_binary(&answer).into()).await;
+                });
+            }
+            Some(message) = messages.next() => {
+                let Some(player) = message.subject.as_str().strip_prefix("burraco.player.") else {
+                    continue;
+                };
+                if let Ok(m) = codec::from_binary::<ServerMessage>(&message.payload, usize::MAX).result {
+                    shared.tournaments.tell_here(player, &Frame::new(m));
+                }
+            }
+            else => return Ok(()),
+        }
+    }
+}
+
+async fn answer(shared: &Arc<Shared>, call: Call) -> ServerMessage {
+    let request = match codec::from_binary::<ClientMessage>(&call.request, usize::MAX).result {
+        Ok(request) => request,
+        Err(_) => {
+            return ServerMessage::error(
+                None,
+                ErrorCode::InternalError,
+                "a forwarded request does not decode",
+                None,
+            );
+        }
+    };
+    let session = Session {
+        player: call.player,
+        name: call.name,
+    };
+    crate::tournament::requests::reply_here(shared, &session, call.minor, request).await
+}
