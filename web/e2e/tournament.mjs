@@ -1,4 +1,6 @@
-// A tournament from the browser: a person creates a duplicate Sit&Go of four head-to-head entrants
+// A tournament from the browser. First another's pairs event, by invitation and with check-in: the
+// page registers with the invitation code, shows the partner code a protocol bot then joins with,
+// checks in and unregisters. Then a person creates a duplicate Sit&Go of four head-to-head entrants
 // (one round, one hand, fitab) on the Tournaments tab, directs it from its page (pause: a start is
 // refused with the page's own wording; the registration set to fill with server bots after 2 s;
 // resume), registers, is taken to the table by `go_to_table` (with a notice and the round timer),
@@ -9,6 +11,7 @@
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
 import { login, waitMyTurnOrEnd, playTurn } from './lib/page.mjs';
+import { Bot } from './lib/bot.mjs';
 
 export const name = 'a person creates, directs and plays a duplicate Sit&Go against server bots';
 
@@ -24,8 +27,40 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   page.on('pageerror', (e) => errors.push(e.message));
   await login(page, pageUrl, 'Dora');
 
-  // The Tournaments tab: the create form.
+  // Someone else's pairs event, by invitation, with check-in: Dora registers with the invitation
+  // code, gives her partner code to a bot that joins her entrant, checks in, then unregisters.
+  const ezio = new Bot(wsUrl, 'Ezio', { version: '1.2' });
+  await ezio.connect();
+  const pairs = await ezio.request('create_tournament', { settings: { name: 'Pairs by invitation', kind: 'pairs', rounds: ['mitchell'], hands: 1, preset: 'fitab',
+    max_entrants: 8, seating: 'registration', start_when_full: false, clocks: null, duplicate: false } });
+  const { invite } = await ezio.request('configure_registration', { tournament: pairs.tournament, director: pairs.director_token,
+    registration: { open: true, invite_only: true, closes_ms: null, starts_ms: null, check_in: true, bots_after_secs: null } });
   await page.click('[data-testid=tab-tournaments]');
+  await page.click(`[data-testid=tournament-row][data-tournament="${pairs.tournament}"] [data-testid=open-tournament]`);
+  await page.waitForSelector('[data-testid=tournament-registration]');
+  assert.match(await page.textContent('[data-testid=tournament-registration]'), /Registration open · by invitation · check-in required/);
+  assert.equal(await page.$('[data-testid=director-panel]'), null, 'no director\'s panel without the token');
+  await page.click('[data-testid=register]');
+  await until(async () => /By invitation only: the invitation code is missing or wrong/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refusal without the invitation code' });
+  await page.fill('[data-testid=t-invite]', invite.toLowerCase());
+  await page.click('[data-testid=register]');
+  const code = (await (await page.waitForSelector('[data-testid=partner-code]')).textContent()).trim();
+  assert.match(code, /^[0-9A-F]{8}$/);
+  const fabio = new Bot(wsUrl, 'Fabio', { version: '1.2' });
+  await fabio.connect();
+  assert.equal((await fabio.registerTournament(pairs.tournament, { partner_code: code, invite })).entrant, 0, 'the partner joins Dora\'s entrant');
+  await until(async () => /Dora & Fabio/.test(await page.textContent('[data-testid=entrant][data-entrant="0"]').catch(() => '')), { timeout: 5000, what: 'the pair on the list' });
+  await page.waitForSelector('[data-testid=partner-code]', { state: 'detached' });
+  await page.click('[data-testid=check-in]');
+  await page.waitForSelector('[data-testid=checked-in]');
+  assert.equal((await getJson(`/api/tournaments/${pairs.tournament}`)).entrants[0].checked_in, true);
+  await page.click('[data-testid=unregister]');
+  await page.waitForSelector('[data-testid=t-invite]');
+  assert.equal((await getJson(`/api/tournaments/${pairs.tournament}`)).entrants[0].unregistered, true);
+  ezio.close(); fabio.close();
+  await page.click('[data-testid=all-tournaments]');
+
+  // The Tournaments tab: the create form.
   await page.waitForSelector('[data-testid=create-tournament-form]');
   await page.fill('[data-testid=t-name]', 'Sit&Go e2e');
   await page.selectOption('[data-testid=t-kind]', 'singles');

@@ -189,6 +189,7 @@ const en = {
   dir_registration: 'Registration', dir_reg_open: 'Open', dir_invite_only: 'By invitation only', dir_check_in: 'Check-in required', dir_bots_after: 'Server bots after (s)',
   dir_configure: 'Apply', dir_invite_code: 'Invitation code to share: {code}', dir_done: 'Done: {what}', dir_reason_required: 'Give a reason.', dir_vp_required: 'Give the VP to add (negative takes off).',
   dir_two_entrants: 'Choose two different entrants.',
+  t_team_matches: 'Team matches (two tables each, on the same deals)',
   dir_entrant_required: 'Choose an entrant.', dir_minutes_required: 'Give the round time in minutes (1 to 240).',
   tour_banner: '{name} · round {n} of {total}', tour_page: 'Tournament page', back_to_tournament: 'Back to the tournament',
   err_unknown_tournament: 'No tournament has that id.', err_registration_closed: 'Registration is closed: the tournament started or is full, or that partner code is unknown or complete.',
@@ -196,7 +197,7 @@ const en = {
   err_not_director: "That is not this tournament's director key.", err_round_in_play: 'Not now: a round is in play, the tournament is over, or fewer than two complete entrants are registered.',
   err_needs_minor: 'This server needs a newer page for that: reload it.', err_tournament_paused: 'The tournament is paused: resume it first.',
   err_duplicate_in_play: 'The same deals are being played at other tables: you can watch once this match is over.',
-  err_bad_invite: 'That invitation code is not this tournament\'s.', err_invalid_settings: 'Those settings do not make a tournament: {msg}',
+  err_bad_invite: 'By invitation only: the invitation code is missing or wrong.', err_invalid_settings: 'Those settings do not make a tournament: {msg}',
 };
 
 /** @type {Record<keyof typeof en, string>} */
@@ -386,6 +387,7 @@ const it = {
   dir_registration: 'Iscrizioni', dir_reg_open: 'Aperte', dir_invite_only: 'Solo su invito', dir_check_in: 'Conferma di presenza', dir_bots_after: 'Bot del server dopo (s)',
   dir_configure: 'Applica', dir_invite_code: 'Codice di invito da condividere: {code}', dir_done: 'Fatto: {what}', dir_reason_required: 'Indica un motivo.', dir_vp_required: 'Indica i PV da aggiungere (negativi per togliere).',
   dir_two_entrants: 'Scegli due iscritti diversi.',
+  t_team_matches: 'Incontri a squadre (due tavoli ciascuno, sulle stesse smazzate)',
   dir_entrant_required: 'Scegli un iscritto.', dir_minutes_required: 'Indica il tempo del turno in minuti (da 1 a 240).',
   tour_banner: '{name} · turno {n} di {total}', tour_page: 'Pagina del torneo', back_to_tournament: 'Torna al torneo',
   err_unknown_tournament: 'Nessun torneo ha quel codice.', err_registration_closed: 'Iscrizioni chiuse: il torneo è cominciato o è completo, oppure il codice del compagno è sconosciuto o già completo.',
@@ -393,7 +395,7 @@ const it = {
   err_not_director: 'Questa non è la chiave del direttore di questo torneo.', err_round_in_play: 'Non ora: c\'è un turno in corso, il torneo è finito, o ci sono meno di due iscritti completi.',
   err_needs_minor: 'Per questo il server chiede una pagina più recente: ricaricala.', err_tournament_paused: 'Il torneo è sospeso: prima riprendilo.',
   err_duplicate_in_play: 'Le stesse smazzate si stanno giocando ad altri tavoli: potrai guardare a fine incontro.',
-  err_bad_invite: 'Quel codice di invito non è di questo torneo.', err_invalid_settings: 'Con queste impostazioni non si fa un torneo: {msg}',
+  err_bad_invite: 'Solo su invito: il codice di invito manca o è sbagliato.', err_invalid_settings: 'Con queste impostazioni non si fa un torneo: {msg}',
 };
 
 /** @typedef {keyof typeof en} Key */

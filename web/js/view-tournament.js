@@ -225,10 +225,16 @@ function roundsHtml(app, rec) {
         <td>${res ? res.hands : ''}</td>
         <td><a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small">${t('t_hand_records')}</a></td></tr>`;
     }).join('');
+    // A teams event: each match is two tables on the same deals, scored together.
+    const matches = (r.matches ?? []).map((/** @type {any} */ mt) => `<tr data-testid="match-row" data-round="${r.round}">
+        <td>${mt.tables.join(' + ')}</td><td>${entrantHtml(rec, mt.ns)}</td><td>${entrantHtml(rec, mt.ew)}</td>
+        <td>${mt.totals[0]} – ${mt.totals[1]}</td><td>${mt.vp[0]} – ${mt.vp[1]}</td><td>${signed(mt.mp[0])} / ${signed(mt.mp[1])}</td></tr>`).join('');
+    const teams = matches ? `<h4>${t('t_team_matches')}</h4><div class="table-scroll"><table class="ttable" data-testid="team-matches"><thead><tr><th>${t('col_tnum')}</th>
+      <th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th></tr></thead><tbody>${matches}</tbody></table></div>` : '';
     const bye = r.bye != null ? `<p class="small" data-testid="result-bye">${escapeHtml(t('t_bye', { name: entrantName(rec, r.bye), vp: rec.bye_score?.vp ?? '' }))}</p>` : '';
     return `<section class="round" data-testid="round-results" data-round="${r.round}"><h3>${t('t_round_title', { n: r.round, movement: movementLabel(r.movement) })}</h3>
       <div class="table-scroll"><table class="ttable"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th><th>${t('col_hands')}</th><th></th></tr></thead>
-      <tbody>${rows}</tbody></table></div>${bye}</section>`;
+      <tbody>${rows}</tbody></table></div>${teams}${bye}</section>`;
   }).join('');
   return `<div class="panel"><h2>${t('t_results')}</h2>${rounds}</div>`;
 }
