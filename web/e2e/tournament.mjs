@@ -117,6 +117,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   rec = await getJson(`/api/tournaments/${id}`);
   assert.equal(rec.entrants.length, 1, 'no bot fills a paused list');
   assert.equal(rec.status, 'registering');
+  await page.click('[data-action=dismiss]', { timeout: 1000 }).catch(() => {});
   await page.screenshot({ path: shots('tournament-director.png') });
 
   // Resume: the bots fill the list, the round starts, the page takes Dora to her table.
@@ -132,6 +133,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(rec.entrants.filter((e) => e.server_bot).length, 3, 'three server bots filled the list');
   const myTable = rec.rounds[0].tables.find((tb) => tb.ns === 0 || tb.ew === 0);
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__burraco.table.table), myTable.table, 'seated at the table the record pairs her at');
+  await page.click('[data-action=dismiss]', { timeout: 1000 }).catch(() => {});
   await page.screenshot({ path: shots('tournament-table.png'), animations: 'disabled' });
 
   // The match, by clicks.
@@ -193,6 +195,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.deepEqual(rec.adjustments.map((a) => [a.entrant, a.vp, a.reason]), [[last.entrant, -1, 'late at the table (e2e)']]);
   assert.equal(rec.standings.find((s) => s.entrant === last.entrant).vp, last.vp - 1);
   await until(async () => JSON.stringify(await standingsOnPage()) === JSON.stringify(fromRecord(rec)), { timeout: 5000, what: 'the adjusted standings' });
+  await page.click('[data-action=dismiss]', { timeout: 1000 }).catch(() => {});
   await page.screenshot({ path: shots('tournament-finished.png'), fullPage: true });
 
   // Over: no more rounds to start. Then Italian.

@@ -213,9 +213,11 @@ export class App {
         this.table = null;
       }
     } else if (m.seats.length > 0) {
-      // Back after a reload: the session still holds a seat.
+      // Back after a reload: the session still holds a seat (a tournament's: its record too).
       this.enterTable(m.seats[0].table, false);
       this.sync();
+      const tid = this.tourTables[m.seats[0].table];
+      if (tid) this.loadTour(tid);
     } else {
       this.listTables();
     }
