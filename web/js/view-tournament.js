@@ -48,15 +48,15 @@ function entrantHtml(record, n) {
 export function tournamentListHtml(app) {
   if (!app.tournaments.length) return `<p class="empty" data-testid="no-tournaments">${t('no_tournaments')}</p>`;
   const rows = app.tournaments.map((x) => `<tr data-testid="tournament-row" data-tournament="${escapeHtml(x.tournament)}">
-      <td><b>${escapeHtml(x.name)}</b> <span class="muted small mono">${escapeHtml(x.tournament)}</span></td>
-      <td>${kindLabel(x.kind)}</td>
+      <td><b>${escapeHtml(x.name)}</b> <span class="muted small mono tid">${escapeHtml(x.tournament)}</span></td>
+      <td class="kind">${kindLabel(x.kind)}</td>
       <td><span class="status tstatus-${escapeHtml(x.status)}">${tstatus(x.status)}</span></td>
       <td data-testid="tournament-entrants">${x.entrants}</td>
-      <td>${x.round}/${x.rounds}</td>
-      <td class="actions"><button class="btn small primary" data-action="open-tournament" data-tournament="${escapeHtml(x.tournament)}" data-testid="open-tournament"
+      <td class="rnd">${x.round}/${x.rounds}</td>
+      <td class="go"><button class="btn small primary" data-action="open-tournament" data-tournament="${escapeHtml(x.tournament)}" data-testid="open-tournament"
         data-focus="open-${escapeHtml(x.tournament)}">${t('open_tournament')}</button></td></tr>`).join('');
   return `<div class="table-scroll"><table class="ttable" data-testid="tournaments">
-    <thead><tr><th>${t('col_name')}</th><th>${t('col_kind')}</th><th>${t('col_status')}</th><th>${t('col_entrants')}</th><th>${t('col_round')}</th><th></th></tr></thead>
+    <thead><tr><th>${t('col_name')}</th><th class="kind">${t('col_kind')}</th><th>${t('col_status')}</th><th>${t('col_entrants')}</th><th class="rnd">${t('col_round')}</th><th></th></tr></thead>
     <tbody>${rows}</tbody></table></div>`;
 }
 
@@ -246,11 +246,12 @@ function duplicateHtml(app, rec) {
     const grid = duplicateGrid(r, app.tourHands, rec.settings.kind);
     const head = grid.boards.map((b) => `<th>${t('t_board_n', { n: b.hand })}${b.revealed ? '' : `<br><span class="muted small">${t('t_board_hidden')}</span>`}</th>`).join('');
     const rows = grid.rows.map((row) => {
+      const res = r.tables.find((/** @type {any} */ x) => x.table === row.table)?.result;
       const cells = row.cells.map((c, i) => {
-        if (!c) return `<td class="muted">${grid.boards[i].revealed ? '…' : '—'}</td>`;
+        // A revealed board whose record is on its way; a board not revealed, or a table that did not play.
+        if (!c) return `<td class="muted">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</td>`;
         return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} MP</span></td>`;
       }).join('');
-      const res = r.tables.find((/** @type {any} */ x) => x.table === row.table)?.result;
       return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row">${row.number}</th>
         <td>${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}</td>
         <td>${entrantHtml(rec, row.ew)}${row.ewPartner != null ? ` & ${entrantHtml(rec, row.ewPartner)}` : ''}</td>
