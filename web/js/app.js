@@ -5,7 +5,7 @@
  * the server's messages (state.js); a request only changes the screen when the server's events say so.
  */
 import { Connection, ServerError, serverUrl, ErrorCode, RuleCode } from './net.js';
-import { t, getLang, setLang, refusalText } from './i18n.js';
+import { t, getLang, setLang, refusalText, tournamentRefusalText } from './i18n.js';
 import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
 import { renderTable, clockText } from './view-table.js';
@@ -15,6 +15,8 @@ import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
 import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
 import { measure, play } from './motion.js';
+import { renderTournament, renderTournamentsLobby, tournamentStripHtml } from './view-tournament.js';
+import { tournamentSettings, handRecordsWanted } from './tournament.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
@@ -33,6 +35,9 @@ function speakerSvg(muted) {
 
 /** How far (px) a pressed hand card moves before it is dragged rather than tapped. */
 const DRAG_START = 8;
+
+/** The director's fields of the tournament page, untouched (the record's values show). */
+const DIRECTOR_FIELDS = Object.freeze({ dEntrant: '', dVp: '', dReason: '', dEntrant2: '', dEntrant3: '', dRoundMin: '', dOpen: null, dInviteOnly: null, dCheckIn: null, dBotsAfter: null });
 
 /** The steps by which the table view gets denser until it fits the window (styles.css). */
 const FIT_LEVELS = ['dense', 'denser'];
@@ -69,7 +74,39 @@ export class App {
     /** @type {any} */
     this.replayCache = null;
     this.firstWelcome = true;
-    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '' };
+    /**
+     * What the lobby's and the tournament page's fields hold (kept across re-renders): strings,
+     * checkboxes as booleans; `null` for a director's field not touched yet (the record's value shows).
+     * @type {Record<string, any>}
+     */
+    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '',
+      tName: '', tKind: 'pairs', tRoundCount: '1', tMove0: 'danish', tHands: '2', tPreset: 'fitab', tMax: '', tDup: false, tSeating: 'registration', tFull: false, tClocks: '',
+      tInvite: '', tPartner: '', ...DIRECTOR_FIELDS };
+    // ----- tournaments -----
+    /** The lobby's tab. @type {'tables'|'tournaments'} */
+    this.lobbyTab = session.get('burraco.lobbyTab') === 'tournaments' ? 'tournaments' : 'tables';
+    /** `GET /api/tournaments`. @type {any[]} */
+    this.tournaments = [];
+    /** The tournament page open, with its record. @type {{id: string, record: any, error: string|null}|null} */
+    this.tour = null;
+    /** The tournament page shown over the table this page is seated at (the match goes on). */
+    this.tourOverTable = false;
+    /** The last `tournament_update` and `tournament_status` of each tournament. @type {Record<string, {update?: Message, status?: Message}>} */
+    this.tourLive = {};
+    /** Tournament records fetched, by id. @type {Record<string, any>} */
+    this.tourRecords = {};
+    /** Hand records of tournament tables (the duplicate comparison), by table id; and how many boards were revealed when asked. @type {Record<string, any[]>} */
+    this.tourHands = {};
+    /** @type {Record<string, number>} */
+    this.tourHandsAsked = {};
+    /** The seat each `go_to_table` held for this player, by tournament. @type {Record<string, {table: string, seat: string, round: number}>} */
+    this.tourNext = {};
+    /** The tournament of each table this page was sent to (kept in the tab). @type {Record<string, string>} */
+    this.tourTables = session.get('burraco.tourTables') ?? {};
+    /** An invite-only list's code, as `registration_configured` gave it to the director. @type {Record<string, string>} */
+    this.dirInvite = {};
+    /** This session's stable player id (the welcome's `player`). @type {string|null} */
+    this.playerId = null;
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
     this.renderQueued = false;
     this.lastHandKey = '';
@@ -114,7 +151,7 @@ export class App {
     document.addEventListener('input', (e) => {
       // Keep what is typed (a re-render must not lose it), without re-rendering under the caret.
       const el = /** @type {HTMLInputElement} */ (e.target);
-      if (el.dataset && el.dataset.field) /** @type {any} */ (this.lobbyForm)[el.dataset.field] = el.value;
+      if (el.dataset && el.dataset.field && el.type !== 'checkbox') this.lobbyForm[el.dataset.field] = el.value;
     });
     document.addEventListener('submit', (e) => this.onSubmit(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
@@ -134,7 +171,9 @@ export class App {
     // re-render would replace what is being pressed, and a phone may fire resize often).
     addEventListener('resize', () => this.fitTable(true));
     // The lobby list refreshes itself while it is on screen.
-    setInterval(() => { if (!this.table && this.connState === 'online') this.listTables(); }, 5000);
+    setInterval(() => { if (!this.table && !this.tour && this.lobbyTab === 'tables' && this.connState === 'online') this.listTables(); }, 5000);
+    // So do the tournaments' list and the tournament page (the record is the whole event).
+    setInterval(() => this.refreshTournaments(), 2500);
     if (this.name) this.connect();
     this.render();
   }
@@ -158,6 +197,10 @@ export class App {
   async onWelcome(m) {
     const first = this.firstWelcome;
     this.firstWelcome = false;
+    this.playerId = m.player ?? null;
+    // Back after a reload on a tournament's page.
+    const page = session.get('burraco.tourPage');
+    if (first && typeof page === 'string' && !this.tour) this.openTournament(page);
     if (this.table) {
       // A reconnection: catch up from the last number seen.
       if (this.spectating) {
@@ -170,9 +213,11 @@ export class App {
         this.table = null;
       }
     } else if (m.seats.length > 0) {
-      // Back after a reload: the session still holds a seat.
+      // Back after a reload: the session still holds a seat (a tournament's: its record too).
       this.enterTable(m.seats[0].table, false);
       this.sync();
+      const tid = this.tourTables[m.seats[0].table];
+      if (tid) this.loadTour(tid);
     } else {
       this.listTables();
     }
@@ -192,11 +237,13 @@ export class App {
   onServerEvent(m) {
     if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
     if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
+    if (m.type === 'tournament_update' || m.type === 'tournament_status' || m.type === 'go_to_table') { this.onTournamentMessage(m); return; }
     const st = this.table;
     if (!st || m.table !== st.table) return;
     const now = Date.now();
     if (m.type === 'snapshot') {
       applyMessage(st, m, now);
+      this.tourBotSeats(st);
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
@@ -421,6 +468,337 @@ export class App {
     this.render();
   }
 
+  // ----- tournaments -------------------------------------------------------------------------
+
+  /** `tournament_update`, `tournament_status`, `go_to_table` (docs/PROTOCOL.md section 3). @param {Message} m */
+  onTournamentMessage(m) {
+    const id = /** @type {string} */ (m.tournament);
+    const live = this.tourLive[id] ?? (this.tourLive[id] = {});
+    if (m.type === 'tournament_update') {
+      live.update = m;
+      if (m.table) this.noteTourTable(m.table, id);
+      // The page shows the record: fetched again on every change.
+      if (this.tour?.id === id || (this.table && this.tourTables[this.table.table] === id)) this.loadTour(id);
+    } else if (m.type === 'tournament_status') {
+      live.status = m;
+    } else if (m.type === 'go_to_table') {
+      this.tourNext[id] = { table: m.table, seat: m.seat, round: m.round };
+      this.noteTourTable(m.table, id);
+      this.goToTable(id, m.table, m.seat, m.round);
+    }
+    this.render();
+  }
+
+  /**
+   * At a tournament's table, the seats of the server bots that fill a Sit&Go (the record's
+   * `server_bot` entrants, named "Bot 2"...) are bots of the server, not bots standing in for someone away.
+   * @param {TableState} st
+   */
+  tourBotSeats(st) {
+    const id = this.tourTables[st.table];
+    const rec = id ? this.tourRecords[id] : null;
+    if (!rec) return;
+    const names = new Set((rec.entrants ?? []).filter((/** @type {any} */ e) => e.server_bot).flatMap((/** @type {any} */ e) => e.names));
+    for (const s of st.seats) if (s.bot && s.standIn && !s.left && names.has(s.name)) s.standIn = false;
+  }
+
+  /** @param {string} table @param {string} id */
+  noteTourTable(table, id) {
+    if (this.tourTables[table] === id) return;
+    this.tourTables[table] = id;
+    session.set('burraco.tourTables', this.tourTables);
+  }
+
+  /**
+   * A round started: the page takes the player to the seat held for them (join, then ready), with
+   * a notice; unless they are in a match of their own, which they finish first (the tournament
+   * page then has "Go to my table").
+   * @param {string} id @param {string} table @param {string} seat @param {number} round
+   */
+  goToTable(id, table, seat, round) {
+    const cur = this.table;
+    if (cur && cur.table === table) return;
+    if (cur && !this.spectating && cur.you && (cur.status === 'playing' || cur.status === 'between_hands') && !this.tourTables[cur.table]) {
+      this.flash(t('t_go_pending', { round }), 'info');
+      return;
+    }
+    this.joinTournamentTable(id, table, seat, round);
+  }
+
+  /** @param {string} id @param {string} table @param {string} seat @param {number} round */
+  joinTournamentTable(id, table, seat, round) {
+    const cur = this.table;
+    if (cur && cur.table === table) { this.tourOverTable = false; this.overlay = null; this.render(); return; }
+    if (cur) {
+      // A table being watched, or waiting for its players, is left; a finished one is just closed.
+      if (this.spectating || cur.status === 'waiting') this.request('leave', { table: cur.table }).catch(() => {});
+      this.table = null; this.invite = null; this.overlay = null; this.hands = [];
+    }
+    this.tourOverTable = false;
+    this.loadTour(id);
+    const notice = () => this.flash(t('t_going', { round, seat: t(/** @type {any} */ (`seat_${seat}`)) }), 'info');
+    this.request('join', { table, seat, invite: null })
+      .then((r) => {
+        this.enterTable(r.table, false);
+        notice();
+        return this.request('ready', { table: r.table }).catch(() => { /* already started: nothing to be ready for */ });
+      })
+      .catch(() => {
+        // The seat is this session's already (the page was reloaded, or came back from the
+        // tournament page): catch up with the table.
+        this.enterTable(table, false);
+        notice();
+        this.sync();
+        this.request('ready', { table }).catch(() => {});
+      });
+  }
+
+  /** @param {string} id */
+  openTournament(id) {
+    if (this.tour?.id !== id) Object.assign(this.lobbyForm, DIRECTOR_FIELDS);
+    this.tour = { id, record: this.tourRecords[id] ?? null, error: null };
+    session.set('burraco.tourPage', id);
+    this.loadTour(id);
+    this.render();
+  }
+
+  closeTournament() {
+    this.tour = null;
+    this.tourOverTable = false;
+    session.set('burraco.tourPage', null);
+    this.lobbyTab = 'tournaments';
+    session.set('burraco.lobbyTab', this.lobbyTab);
+    this.listTournaments();
+    this.render();
+  }
+
+  /**
+   * GET a path of the server's /api: the parsed JSON, `null` for a 404, `undefined` when no base answered.
+   * @param {string} path
+   */
+  async fetchApi(path) {
+    for (const base of apiBases()) {
+      try {
+        const res = await fetch(`${base}${path}`);
+        if (res.status === 404) return null;
+        if (!res.ok) continue;
+        return await res.json();
+      } catch { /* the next base */ }
+    }
+    return undefined;
+  }
+
+  listTournaments() {
+    this.fetchApi('/api/tournaments').then((list) => {
+      if (!Array.isArray(list)) return;
+      const order = { registering: 0, playing: 1, finished: 2 };
+      this.tournaments = list.sort((a, b) => (/** @type {any} */ (order)[a.status] ?? 3) - (/** @type {any} */ (order)[b.status] ?? 3) || String(a.name).localeCompare(String(b.name)));
+      this.render();
+    });
+  }
+
+  /** The record of tournament `id` (and, for duplicate boards, the hand records its comparison needs). @param {string} id */
+  async loadTour(id) {
+    const rec = await this.fetchApi(`/api/tournaments/${encodeURIComponent(id)}`);
+    if (rec === undefined) return;
+    if (rec === null) {
+      if (this.tour?.id === id) { this.tour.error = t('err_unknown_tournament'); this.render(); }
+      return;
+    }
+    this.tourRecords[id] = rec;
+    if (this.tour?.id === id) { this.tour.record = rec; this.tour.error = null; }
+    if (this.table) this.tourBotSeats(this.table);
+    this.render();
+    for (const w of handRecordsWanted(rec, this.tourHands)) {
+      if (this.tourHandsAsked[w.table] === w.revealed) continue;
+      this.tourHandsAsked[w.table] = w.revealed;
+      const list = await this.fetchApi(w.url);
+      if (!Array.isArray(list)) continue;
+      this.tourHands[w.table] = list.map((r) => (typeof r === 'string' ? JSON.parse(r) : r));
+      this.render();
+    }
+  }
+
+  refreshTournaments() {
+    if (this.connState !== 'online' || document.hidden) return;
+    if (this.tour && (!this.table || this.tourOverTable)) this.loadTour(this.tour.id);
+    else if (!this.table && this.lobbyTab === 'tournaments') this.listTournaments();
+  }
+
+  /** @param {string} id @returns {string|null} */
+  directorToken(id) {
+    const v = session.get(`burraco.director.${id}`);
+    return typeof v === 'string' ? v : null;
+  }
+
+  /** The partner code this player got when registering (a pair's or team's first player). @param {string} id @returns {string|null} */
+  partnerCode(id) {
+    const v = session.get(`burraco.partner.${id}`);
+    return typeof v === 'string' ? v : null;
+  }
+
+  /** @param {unknown} e */
+  showTourError(e) {
+    if (e instanceof ServerError) this.flash(tournamentRefusalText(e), 'error');
+    else this.showError(e);
+  }
+
+  createTournament() {
+    const r = tournamentSettings(this.lobbyForm);
+    if ('error' in r) { this.flash(t(r.error), 'error'); return; }
+    this.request('create_tournament', { settings: r.settings })
+      .then((m) => {
+        session.set(`burraco.director.${m.tournament}`, m.director_token);
+        this.lobbyForm.tName = '';
+        this.openTournament(m.tournament);
+        this.flash(t('t_created'), 'info');
+      })
+      .catch((x) => this.showTourError(x));
+  }
+
+  registerTournament() {
+    const id = this.tour?.id;
+    if (!id) return;
+    const f = this.lobbyForm;
+    const partner = String(f.tPartner ?? '').trim().toUpperCase() || null;
+    const invite = String(f.tInvite ?? '').trim().toUpperCase();
+    const req = invite
+      ? this.request('register_invited', { tournament: id, invite, partner_code: partner, bot: null })
+      : this.request('register_tournament', { tournament: id, partner_code: partner, bot: null });
+    req.then((m) => {
+      if (m.partner_code) session.set(`burraco.partner.${id}`, m.partner_code);
+      f.tPartner = ''; f.tInvite = '';
+      this.loadTour(id);
+    }).catch((x) => this.showTourError(x));
+  }
+
+  /**
+   * A director's request with this tab's token; `what` names it in the notice.
+   * @param {string} type @param {Record<string, any>} fields @param {string} what
+   */
+  dirAct(type, fields, what) {
+    const id = this.tour?.id;
+    if (!id) return Promise.resolve(null);
+    return this.request(type, { tournament: id, director: this.directorToken(id), ...fields })
+      .then((m) => { this.flash(t('dir_done', { what }), 'info'); this.loadTour(id); return m; })
+      .catch((x) => { this.showTourError(x); return null; });
+  }
+
+  /** The entrant chosen in the director's panel, or null (said). @param {string} field */
+  dirEntrant(field) {
+    const v = String(this.lobbyForm[field] ?? '');
+    if (v === '') { this.flash(t('dir_entrant_required'), 'error'); return null; }
+    return Number(v);
+  }
+
+  /** The reason typed in the director's panel, or null (said). */
+  dirReason() {
+    const reason = String(this.lobbyForm.dReason ?? '').trim().slice(0, 200);
+    if (!reason) { this.flash(t('dir_reason_required'), 'error'); return null; }
+    return reason;
+  }
+
+  /** The director's panel and the tournament page's buttons. @param {string} a @param {DOMStringMap} d @returns {boolean} handled */
+  onTournamentClick(a, d) {
+    const f = this.lobbyForm;
+    const id = this.tour?.id ?? '';
+    const rec = this.tour?.record;
+    switch (a) {
+      case 'lobby-tab':
+        this.lobbyTab = d.tab === 'tournaments' ? 'tournaments' : 'tables';
+        session.set('burraco.lobbyTab', this.lobbyTab);
+        if (this.lobbyTab === 'tournaments') this.listTournaments(); else this.listTables();
+        this.render();
+        return true;
+      case 'refresh-tournaments': this.listTournaments(); return true;
+      case 'open-tournament': this.openTournament(/** @type {string} */ (d.tournament)); return true;
+      case 'close-tournament': this.closeTournament(); return true;
+      case 'refresh-tournament': if (id) this.loadTour(id); return true;
+      case 'tour-back': {
+        const tid = d.tournament ?? (this.table ? this.tourTables[this.table.table] : undefined);
+        if (!tid) return true;
+        this.overlay = null;
+        if (this.table && (this.table.status === 'finished' || this.spectating)) {
+          if (this.spectating) this.request('leave', { table: this.table.table }).catch(() => {});
+          this.table = null; this.hands = []; this.invite = null; this.tourOverTable = false;
+        } else if (this.table) {
+          this.tourOverTable = true;
+        }
+        this.openTournament(tid);
+        return true;
+      }
+      case 'tour-go': {
+        const next = this.tourNext[id] ?? (this.tourLive[id]?.update?.table ? { table: this.tourLive[id]?.update?.table, seat: this.tourLive[id]?.update?.seat, round: this.tourLive[id]?.update?.round } : null);
+        if (next) this.joinTournamentTable(id, next.table, next.seat, next.round);
+        return true;
+      }
+      case 'tour-unregister':
+        this.request('unregister_tournament', { tournament: id }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
+        return true;
+      case 'tour-check-in':
+        this.request('check_in_tournament', { tournament: id }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
+        return true;
+      case 'dir-start': this.dirAct('start_round', {}, t('dir_start')); return true;
+      case 'dir-pause': this.dirAct('pause_tournament', {}, t('dir_pause')); return true;
+      case 'dir-resume': this.dirAct('resume_tournament', {}, t('dir_resume')); return true;
+      case 'dir-end': this.dirAct('end_tournament', {}, t('dir_end')); return true;
+      case 'dir-adjust': {
+        const entrant = this.dirEntrant('dEntrant');
+        if (entrant == null) return true;
+        const vp = Number(f.dVp);
+        if (String(f.dVp).trim() === '' || !Number.isInteger(vp)) { this.flash(t('dir_vp_required'), 'error'); return true; }
+        const reason = this.dirReason();
+        if (reason == null) return true;
+        this.dirAct('adjust_score', { entrant, vp, reason }, t('dir_adjust')).then((m) => { if (m) { f.dVp = ''; f.dReason = ''; this.render(); } });
+        return true;
+      }
+      case 'dir-warn': case 'dir-withdraw': case 'dir-disqualify': {
+        const entrant = this.dirEntrant('dEntrant');
+        if (entrant == null) return true;
+        const reason = this.dirReason();
+        if (reason == null) return true;
+        const type = { 'dir-warn': 'warn_entrant', 'dir-withdraw': 'withdraw_entrant', 'dir-disqualify': 'disqualify_entrant' }[a];
+        const what = t(/** @type {any} */ (a.replace('-', '_')));
+        this.dirAct(/** @type {string} */ (type), { entrant, reason }, what).then((m) => { if (m) { f.dReason = ''; this.render(); } });
+        return true;
+      }
+      case 'dir-forbid': {
+        const a1 = String(f.dEntrant2 ?? ''), a2 = String(f.dEntrant3 ?? '');
+        if (a1 === '' || a2 === '' || a1 === a2) { this.flash(t('dir_two_entrants'), 'error'); return true; }
+        this.dirAct('forbid_pairing', { entrants: [Number(a1), Number(a2)] }, t('dir_forbid'));
+        return true;
+      }
+      case 'dir-round-time': {
+        const min = Number(f.dRoundMin);
+        if (!(min > 0 && min <= 240)) { this.flash(t('dir_minutes_required'), 'error'); return true; }
+        this.dirAct('set_round_time', { round_secs: Math.round(min * 60) }, t('dir_round_time'));
+        return true;
+      }
+      case 'dir-round-time-preset': this.dirAct('set_round_time', { round_secs: null }, t('dir_preset_time')); return true;
+      case 'dir-configure': {
+        const reg = rec?.registration ?? {};
+        const pick = (/** @type {any} */ v, /** @type {any} */ dflt) => (v == null ? !!dflt : v === true);
+        const bots = f.dBotsAfter == null ? (reg.bots_after_secs ?? null) : String(f.dBotsAfter).trim() === '' ? null : Number(f.dBotsAfter);
+        const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: reg.closes_ms ?? null,
+          starts_ms: reg.starts_ms ?? null, check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
+        this.dirAct('configure_registration', { registration }, t('dir_registration')).then((m) => {
+          if (!m) return;
+          if (m.invite) this.dirInvite[id] = m.invite;
+          Object.assign(f, { dOpen: null, dInviteOnly: null, dCheckIn: null, dBotsAfter: null });
+          this.render();
+        });
+        return true;
+      }
+      default: return false;
+    }
+  }
+
+  /** The strip over a tournament's table (empty at any other table). */
+  tournamentStrip() {
+    const id = this.table ? this.tourTables[this.table.table] : undefined;
+    return id ? tournamentStripHtml(this, id) : '';
+  }
+
   // ----- input -------------------------------------------------------------------------------
 
   /** @param {Event} e */
@@ -433,7 +811,7 @@ export class App {
     const st = this.table;
     switch (a) {
       case 'lang': setLang(/** @type {any} */ (d.lang)); this.render(); break;
-      case 'refresh': this.listTables(); break;
+      case 'refresh': if (this.lobbyTab === 'tournaments' && !this.table) this.listTournaments(); else this.listTables(); break;
       case 'dismiss': this.message = null; this.render(); break;
       case 'join':
         this.request('join', { table: d.table }).then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x));
@@ -558,7 +936,7 @@ export class App {
       case 'phrase': if (st) this.request('chat', { table: st.table, phrase: d.phrase }).catch((x) => this.showError(x)); break;
       case 'help': this.overlay = { kind: 'help' }; this.render(); break;
       case 'toggle-side': this.sideOpen = !this.sideOpen; this.render(); break;
-      default: break;
+      default: this.onTournamentClick(a, d); break;
     }
   }
 
@@ -686,6 +1064,8 @@ export class App {
         break;
       }
       case 'create': this.createTable(); break;
+      case 'create-tournament': this.createTournament(); break;
+      case 'tour-register': this.registerTournament(); break;
       case 'chat': {
         const text = String(data.get('text') ?? '').trim().slice(0, 200);
         const st = this.table;
@@ -834,17 +1214,21 @@ export class App {
     const headerHtml = this.headerHtml();
     if (header && headerHtml !== this.lastHeaderHtml) { header.innerHTML = headerHtml; this.lastHeaderHtml = headerHtml; }
     let body;
-    document.body.dataset.view = !this.name || !this.conn ? 'login' : this.table ? 'table' : 'lobby';
+    const tourPage = !!this.tour && (!this.table || this.tourOverTable);
+    document.body.dataset.view = !this.name || !this.conn ? 'login' : tourPage ? 'tournament' : this.table ? 'table' : 'lobby';
     if (!this.name || !this.conn) body = renderLogin(this);
-    else if (!this.table) body = renderLobby(this);
-    else body = renderTable(this);
+    else if (tourPage) body = renderTournament(this);
+    else if (this.table) body = renderTable(this);
+    else if (this.lobbyTab === 'tournaments') body = renderTournamentsLobby(this);
+    else body = renderLobby(this);
     // What did not change is not replaced (many events change nothing on screen): a press on a
     // button is not lost to a re-render that would put an identical button in its place.
     const html = body + this.messageHtml();
     if (html !== this.lastRootHtml) { this.root.innerHTML = html; this.lastRootHtml = html; }
     const overlay = document.getElementById('overlay');
     if (overlay) {
-      const dialog = renderOverlay(this);
+      // The table's dialogs wait while the tournament page is shown over it.
+      const dialog = tourPage && this.overlay?.kind !== 'howto' ? '' : renderOverlay(this);
       if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
       overlay.hidden = !dialog;
     }
@@ -920,6 +1304,13 @@ export class App {
       el.textContent = clockText(left);
       el.classList.toggle('in-grace', grace > 0 && left <= grace);
       el.classList.toggle('low', left <= 10000);
+    }
+    // A tournament round's clock (`round_ends_ms`): h:mm:ss or m:ss.
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-round-ends]'))) {
+      const left = Math.max(0, Number(el.dataset.roundEnds) - now);
+      const s = Math.ceil(left / 1000);
+      el.textContent = s >= 3600 ? `${Math.floor(s / 3600)}:${clockText((s % 3600) * 1000).padStart(5, '0')}` : clockText(left);
+      el.classList.toggle('low', left <= 60000);
     }
   }
 }

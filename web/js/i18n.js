@@ -142,6 +142,62 @@ const en = {
   ev_match_started: 'The match starts. First dealer: {seat}',
   ev_discarded: '{seat} discarded {card}', ev_drew: '{seat} drew', ev_picked_up: '{seat} picked up {n} cards', ev_picked_up_one: '{seat} picked up 1 card',
   playable_hint: 'Highlighted cards can be played (a hint; the server decides).',
+  tab_tables: 'Tables', tab_tournaments: 'Tournaments',
+  tournaments: 'Tournaments', no_tournaments: 'No tournaments on this server yet. Create one.',
+  col_name: 'Name', col_kind: 'Kind', col_entrants: 'Entrants', col_round: 'Round', open_tournament: 'Open',
+  tstatus_registering: 'Registration', tstatus_playing: 'In play', tstatus_finished: 'Finished',
+  kind_pairs: 'Pairs', kind_individual: 'Individual', kind_singles: 'Head to head', kind_teams: 'Teams',
+  mv_mitchell: 'Mitchell', mv_danish: 'Danish', mv_modified_danish: 'Modified Danish', mv_round_robin: 'Round robin', mv_knockout: 'Knock-out',
+  seating_registration: 'Registration order', seating_draw: 'Drawn', seating_director: "The director's order",
+  create_tournament: 'Create a tournament', t_name: 'Name', t_name_placeholder: 'e.g. Friday pairs', t_kind: 'Kind',
+  t_round_count: 'Rounds', t_round_n: 'Round {n}', t_hands: 'Hands per match', t_max: 'Max entrants', t_max_none: 'no limit',
+  t_duplicate: 'Duplicate boards (the same deals at every table)', t_seating: 'First-round seating', t_start_full: 'Start when full (Sit&Go)',
+  t_create: 'Create the tournament',
+  t_name_required: 'Please give the tournament a name.', t_rounds_invalid: 'Choose 1 to 20 rounds; a knock-out only as the last movement.',
+  t_hands_invalid: 'Hands per match: 1 to 8.', t_max_invalid: 'Max entrants: a whole number from 2 (needed to start when full).',
+  t_created: 'Tournament created. You direct it from this tab: the director\'s key is kept only here.',
+  all_tournaments: 'All tournaments', t_settings: 'Settings', t_round_of: 'Round {n} of {total}', t_not_started: 'not started',
+  t_paused: 'Paused by the director', t_reg_open: 'Registration open', t_reg_closed: 'Registration closed',
+  t_invite_only: 'by invitation', t_check_in_required: 'check-in required', t_bots_after: 'server bots fill the free places {s} s after the first registration',
+  t_duplicate_on: 'duplicate boards', t_start_full_on: 'starts when full', t_max_n: 'at most {n} entrants', t_hands_n: '{n} hands a match', t_hands_n_one: '1 hand a match',
+  t_entrants: 'Entrants ({n})', t_no_entrants: 'Nobody has registered yet.',
+  t_register: 'Register', t_register_partner: 'Join my partner', t_partner_code: "Partner's code",
+  t_partner_hint: 'Registering with a partner? The first of you registers; the other types the code the first one gets.',
+  t_invite: 'Invitation code', t_unregister: 'Unregister', t_registered: 'You are registered: entrant #{n}',
+  t_give_partner: 'Give your partner this code to register with you:',
+  t_check_in: 'Check in', t_checked_in: 'Checked in', t_check_in_needed: 'Check in before the first round, or you are left out of it.',
+  t_warnings: 'Warnings: {n}', t_no_show: 'no-show', t_withdrawn: 'withdrawn', t_disqualified: 'disqualified',
+  t_next_table: 'Your table', t_next_table_line: 'Round {round}: table {table}, seat {seat}', t_go_table: 'Go to my table',
+  t_round_ends: 'The round ends in', t_between_rounds: 'Between rounds: the next one starts when every table of this one has finished.',
+  t_going: 'Round {round} has started: you are taken to your table ({seat}).',
+  t_go_pending: 'Round {round} has started: your table is waiting.',
+  t_standings: 'Standings', t_standings_none: 'The standings come with the first round.',
+  col_rank: '#', col_entrant: 'Entrant', col_vp: 'VP', col_mp: 'MP', col_burraco: 'Burraco bonus', col_mps: 'Matchpoints',
+  col_vp_title: 'Victory points', col_mp_title: "Margin points: each match's total minus the opponents'",
+  t_results: 'Round results', t_round_title: 'Round {n} · {movement}', t_no_rounds: 'No round has started yet.',
+  col_tnum: 'Table', col_ns: 'North-South', col_ew: 'East-West', col_points: 'Points', col_hands: 'Hands',
+  t_in_play: 'in play', t_not_played: 'not played', t_bye: 'Bye: {name} ({vp} VP)', t_hand_records: 'Hand records',
+  awarded_late_arrival: 'late arrival', awarded_abandonment: 'abandonment', awarded_disqualification: 'disqualification', awarded_absent_opponent: 'absent opponent',
+  t_dup: 'Duplicate comparison', t_dup_hint: 'Every table was dealt the same boards. Each cell: North-South points – East-West points on that board, and North-South\'s matchpoints (2 per table that did worse with the same cards, 1 per equal).',
+  t_board_n: 'Board {n}', t_board_hidden: 'shown once every table has played it', t_dup_loading: 'Loading the hand records…',
+  t_adjustments: "Director's adjustments", t_warnings_list: 'Warnings', t_log_line: '{name}: {what} — {reason}',
+  t_winner: 'Winner: {name}', you_entrant: 'you',
+  dir_panel: "Director's panel", dir_hint: "Only you see this panel: this tab holds the tournament's director key.",
+  dir_start: 'Start the round', dir_pause: 'Pause', dir_resume: 'Resume', dir_end: 'End after this round',
+  dir_entrant: 'Entrant', dir_vp: 'VP (+/−)', dir_reason: 'Reason', dir_adjust: 'Adjust the score', dir_warn: 'Warn', dir_withdraw: 'Withdraw', dir_disqualify: 'Disqualify',
+  dir_forbid: 'Keep these two apart', dir_forbid_with: 'and', dir_round_time: 'Round time (minutes)', dir_set_time: 'Set', dir_preset_time: "The preset's clock",
+  dir_registration: 'Registration', dir_reg_open: 'Open', dir_invite_only: 'By invitation only', dir_check_in: 'Check-in required', dir_bots_after: 'Server bots after (s)',
+  dir_configure: 'Apply', dir_invite_code: 'Invitation code to share: {code}', dir_done: 'Done: {what}', dir_reason_required: 'Give a reason.', dir_vp_required: 'Give the VP to add (negative takes off).',
+  dir_two_entrants: 'Choose two different entrants.',
+  t_team_matches: 'Team matches (two tables each, on the same deals)',
+  dir_entrant_required: 'Choose an entrant.', dir_minutes_required: 'Give the round time in minutes (1 to 240).',
+  tour_banner: '{name} · round {n} of {total}', tour_page: 'Tournament page', back_to_tournament: 'Back to the tournament',
+  err_unknown_tournament: 'No tournament has that id.', err_registration_closed: 'Registration is closed: the tournament started or is full, or that partner code is unknown or complete.',
+  err_already_registered: 'You are already registered in this tournament.', err_not_registered: 'You are not registered in this tournament.',
+  err_not_director: "That is not this tournament's director key.", err_round_in_play: 'Not now: a round is in play, the tournament is over, or fewer than two complete entrants are registered.',
+  err_needs_minor: 'This server needs a newer page for that: reload it.', err_tournament_paused: 'The tournament is paused: resume it first.',
+  err_duplicate_in_play: 'The same deals are being played at other tables: you can watch once this match is over.',
+  err_bad_invite: 'By invitation only: the invitation code is missing or wrong.', err_invalid_settings: 'Those settings do not make a tournament: {msg}',
 };
 
 /** @type {Record<keyof typeof en, string>} */
@@ -284,6 +340,62 @@ const it = {
   ev_match_started: 'La partita comincia. Primo mazziere: {seat}',
   ev_discarded: '{seat} ha scartato {card}', ev_drew: '{seat} ha pescato', ev_picked_up: '{seat} ha raccolto {n} carte', ev_picked_up_one: '{seat} ha raccolto 1 carta',
   playable_hint: 'Le carte evidenziate si possono giocare (un suggerimento; decide il server).',
+  tab_tables: 'Tavoli', tab_tournaments: 'Tornei',
+  tournaments: 'Tornei', no_tournaments: 'Ancora nessun torneo su questo server. Creane uno.',
+  col_name: 'Nome', col_kind: 'Formula', col_entrants: 'Iscritti', col_round: 'Turno', open_tournament: 'Apri',
+  tstatus_registering: 'Iscrizioni', tstatus_playing: 'In corso', tstatus_finished: 'Concluso',
+  kind_pairs: 'Coppie', kind_individual: 'Individuale', kind_singles: 'Testa a testa', kind_teams: 'Squadre',
+  mv_mitchell: 'Mitchell', mv_danish: 'Danese', mv_modified_danish: 'Danese modificato', mv_round_robin: 'Girone all\'italiana', mv_knockout: 'Eliminazione diretta',
+  seating_registration: 'Ordine di iscrizione', seating_draw: 'Sorteggio', seating_director: 'Ordine del direttore',
+  create_tournament: 'Crea un torneo', t_name: 'Nome', t_name_placeholder: 'es. Coppie del venerdì', t_kind: 'Formula',
+  t_round_count: 'Turni', t_round_n: 'Turno {n}', t_hands: 'Smazzate per incontro', t_max: 'Iscritti al massimo', t_max_none: 'nessun limite',
+  t_duplicate: 'Smazzate duplicate (le stesse carte a ogni tavolo)', t_seating: 'Posti al primo turno', t_start_full: 'Parte quando è completo (Sit&Go)',
+  t_create: 'Crea il torneo',
+  t_name_required: 'Dai un nome al torneo.', t_rounds_invalid: 'Scegli da 1 a 20 turni; l\'eliminazione diretta solo come ultimo movimento.',
+  t_hands_invalid: 'Smazzate per incontro: da 1 a 8.', t_max_invalid: 'Iscritti al massimo: un numero intero da 2 (serve per partire quando è completo).',
+  t_created: 'Torneo creato. Lo dirigi da questa scheda: la chiave del direttore è conservata solo qui.',
+  all_tournaments: 'Tutti i tornei', t_settings: 'Impostazioni', t_round_of: 'Turno {n} di {total}', t_not_started: 'non iniziato',
+  t_paused: 'Sospeso dal direttore', t_reg_open: 'Iscrizioni aperte', t_reg_closed: 'Iscrizioni chiuse',
+  t_invite_only: 'su invito', t_check_in_required: 'conferma di presenza richiesta', t_bots_after: 'i bot del server occupano i posti liberi {s} s dopo la prima iscrizione',
+  t_duplicate_on: 'smazzate duplicate', t_start_full_on: 'parte quando è completo', t_max_n: 'al massimo {n} iscritti', t_hands_n: '{n} smazzate per incontro', t_hands_n_one: '1 smazzata per incontro',
+  t_entrants: 'Iscritti ({n})', t_no_entrants: 'Ancora nessun iscritto.',
+  t_register: 'Iscriviti', t_register_partner: 'Raggiungi il compagno', t_partner_code: 'Codice del compagno',
+  t_partner_hint: 'Ti iscrivi in coppia? Il primo si iscrive; l\'altro scrive il codice che riceve il primo.',
+  t_invite: 'Codice di invito', t_unregister: 'Ritira l\'iscrizione', t_registered: 'Sei iscritto: numero {n}',
+  t_give_partner: 'Dai al compagno questo codice per iscriversi con te:',
+  t_check_in: 'Conferma la presenza', t_checked_in: 'Presenza confermata', t_check_in_needed: 'Conferma la presenza prima del primo turno, o ne resti fuori.',
+  t_warnings: 'Ammonizioni: {n}', t_no_show: 'assente', t_withdrawn: 'ritirato', t_disqualified: 'squalificato',
+  t_next_table: 'Il tuo tavolo', t_next_table_line: 'Turno {round}: tavolo {table}, posto {seat}', t_go_table: 'Vai al mio tavolo',
+  t_round_ends: 'Il turno finisce tra', t_between_rounds: 'Tra un turno e l\'altro: il prossimo parte quando tutti i tavoli di questo hanno finito.',
+  t_going: 'Il turno {round} è cominciato: ti porto al tuo tavolo ({seat}).',
+  t_go_pending: 'Il turno {round} è cominciato: il tuo tavolo ti aspetta.',
+  t_standings: 'Classifica', t_standings_none: 'La classifica arriva con il primo turno.',
+  col_rank: '#', col_entrant: 'Iscritto', col_vp: 'PV', col_mp: 'MP', col_burraco: 'Bonus burraco', col_mps: 'Matchpoint',
+  col_vp_title: 'Punti vittoria', col_mp_title: 'Differenza punti: il totale di ogni incontro meno quello degli avversari',
+  t_results: 'Risultati dei turni', t_round_title: 'Turno {n} · {movement}', t_no_rounds: 'Nessun turno è ancora cominciato.',
+  col_tnum: 'Tavolo', col_ns: 'Nord-Sud', col_ew: 'Est-Ovest', col_points: 'Punti', col_hands: 'Smazzate',
+  t_in_play: 'in corso', t_not_played: 'non giocato', t_bye: 'Riposo: {name} ({vp} PV)', t_hand_records: 'Verbali',
+  awarded_late_arrival: 'ritardo', awarded_abandonment: 'abbandono', awarded_disqualification: 'squalifica', awarded_absent_opponent: 'avversario assente',
+  t_dup: 'Confronto duplicato', t_dup_hint: 'Ogni tavolo ha ricevuto le stesse smazzate. In ogni casella: punti di Nord-Sud – punti di Est-Ovest in quella smazzata, e i matchpoint di Nord-Sud (2 per ogni tavolo che con le stesse carte ha fatto peggio, 1 per ogni pari).',
+  t_board_n: 'Smazzata {n}', t_board_hidden: 'visibile quando tutti i tavoli l\'hanno giocata', t_dup_loading: 'Caricamento dei verbali…',
+  t_adjustments: 'Correzioni del direttore', t_warnings_list: 'Ammonizioni', t_log_line: '{name}: {what} — {reason}',
+  t_winner: 'Vince: {name}', you_entrant: 'tu',
+  dir_panel: 'Pannello del direttore', dir_hint: 'Solo tu vedi questo pannello: questa scheda conserva la chiave del direttore del torneo.',
+  dir_start: 'Avvia il turno', dir_pause: 'Sospendi', dir_resume: 'Riprendi', dir_end: 'Chiudi dopo questo turno',
+  dir_entrant: 'Iscritto', dir_vp: 'PV (+/−)', dir_reason: 'Motivo', dir_adjust: 'Correggi il punteggio', dir_warn: 'Ammonisci', dir_withdraw: 'Ritira', dir_disqualify: 'Squalifica',
+  dir_forbid: 'Non farli incontrare', dir_forbid_with: 'e', dir_round_time: 'Tempo del turno (minuti)', dir_set_time: 'Imposta', dir_preset_time: 'Tempo del regolamento',
+  dir_registration: 'Iscrizioni', dir_reg_open: 'Aperte', dir_invite_only: 'Solo su invito', dir_check_in: 'Conferma di presenza', dir_bots_after: 'Bot del server dopo (s)',
+  dir_configure: 'Applica', dir_invite_code: 'Codice di invito da condividere: {code}', dir_done: 'Fatto: {what}', dir_reason_required: 'Indica un motivo.', dir_vp_required: 'Indica i PV da aggiungere (negativi per togliere).',
+  dir_two_entrants: 'Scegli due iscritti diversi.',
+  t_team_matches: 'Incontri a squadre (due tavoli ciascuno, sulle stesse smazzate)',
+  dir_entrant_required: 'Scegli un iscritto.', dir_minutes_required: 'Indica il tempo del turno in minuti (da 1 a 240).',
+  tour_banner: '{name} · turno {n} di {total}', tour_page: 'Pagina del torneo', back_to_tournament: 'Torna al torneo',
+  err_unknown_tournament: 'Nessun torneo ha quel codice.', err_registration_closed: 'Iscrizioni chiuse: il torneo è cominciato o è completo, oppure il codice del compagno è sconosciuto o già completo.',
+  err_already_registered: 'Sei già iscritto a questo torneo.', err_not_registered: 'Non sei iscritto a questo torneo.',
+  err_not_director: 'Questa non è la chiave del direttore di questo torneo.', err_round_in_play: 'Non ora: c\'è un turno in corso, il torneo è finito, o ci sono meno di due iscritti completi.',
+  err_needs_minor: 'Per questo il server chiede una pagina più recente: ricaricala.', err_tournament_paused: 'Il torneo è sospeso: prima riprendilo.',
+  err_duplicate_in_play: 'Le stesse smazzate si stanno giocando ad altri tavoli: potrai guardare a fine incontro.',
+  err_bad_invite: 'Solo su invito: il codice di invito manca o è sbagliato.', err_invalid_settings: 'Con queste impostazioni non si fa un torneo: {msg}',
 };
 
 /** @typedef {keyof typeof en} Key */
@@ -406,7 +518,22 @@ export function withoutRuleRefs(text) {
  */
 export function refusalText(err) {
   const code = err.rule || err.code || '';
+  if (!err.rule && TOURNAMENT_ONLY_CODES.includes(code)) return t(/** @type {Key} */ (`err_${code}`), { msg: err.message });
   if (lang === 'it' && RULES_IT[code]) return withoutRuleRefs(RULES_IT[code]);
   if (lang === 'it' && RULES_IT[err.message]) return withoutRuleRefs(RULES_IT[err.message]);
   return withoutRuleRefs(err.message);
+}
+
+/** The refusals only tournament requests get, worded by the page in both languages (docs/PROTOCOL.md section 8). */
+export const TOURNAMENT_ONLY_CODES = ['unknown_tournament', 'registration_closed', 'already_registered', 'not_registered', 'not_director',
+  'round_in_play', 'needs_minor', 'tournament_paused', 'duplicate_in_play'];
+
+/**
+ * A tournament request's refusal: the codes tables share (`bad_invite`, `invalid_settings`) said
+ * of the tournament, the rest as any refusal.
+ * @param {{message: string, code?: string, rule?: string|null}} err
+ */
+export function tournamentRefusalText(err) {
+  if (err.code === 'bad_invite' || err.code === 'invalid_settings') return t(`err_${err.code}`, { msg: err.message });
+  return refusalText(err);
 }

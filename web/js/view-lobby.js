@@ -54,6 +54,13 @@ function select(field, value, options, testid) {
     .map(([v, l]) => `<option value="${v}" ${v === value ? 'selected' : ''}>${l}</option>`).join('')}</select>`;
 }
 
+/** The lobby's two lists: open tables and tournaments. @param {import('./app.js').App} app */
+export function lobbyTabsHtml(app) {
+  const tab = (/** @type {string} */ id, /** @type {string} */ label) => `<button type="button" role="tab" class="tab" aria-selected="${app.lobbyTab === id}"
+    data-action="lobby-tab" data-tab="${id}" data-testid="tab-${id}" data-focus="tab-${id}">${label}</button>`;
+  return `<h2 class="tabs" role="tablist">${tab('tables', t('open_tables'))}${tab('tournaments', t('tab_tournaments'))}</h2>`;
+}
+
 /** @param {import('./app.js').App} app */
 export function renderLobby(app) {
   const f = app.lobbyForm;
@@ -84,7 +91,7 @@ export function renderLobby(app) {
   const onOff = /** @type {[string,string][]} */ ([['', t('opt_default')], ['on', t('opt_on')], ['off', t('opt_off')]]);
   return `<section class="lobby">
     <div class="lobby-main panel">
-      <div class="panel-head"><h2>${t('open_tables')}</h2>
+      <div class="panel-head">${lobbyTabsHtml(app)}
         <button class="btn small ghost" data-action="refresh" data-focus="refresh">↻ ${t('refresh')}</button></div>
       ${app.tables.length ? `<div class="table-scroll"><table class="tables" data-testid="tables">
         <thead><tr><th>${t('col_table')}</th><th>${t('col_preset')}</th><th>${t('col_seats')}</th><th>${t('col_players')}</th><th>${t('col_status')}</th><th></th></tr></thead>

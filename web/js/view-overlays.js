@@ -169,7 +169,8 @@ function matchOverHtml(app) {
     <table class="score-table" data-testid="match-hands"><thead><tr><th></th>${sides.map((s) => `<th>${escapeHtml(s)}${s === side ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('')}</tr></thead>
     <tbody>${rows}<tr class="match"><th scope="row">${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>
     ${me.vp ? `<tr><th scope="row">${t('vp')}</th>${me.vp.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}</tbody></table>
-    ${st.you ? `<div class="row"><button class="btn primary" data-action="rematch" data-testid="rematch">${t('rematch')}</button>
+    ${st.you && app.tourTables[st.table] ? `<div class="row"><button class="btn primary" data-action="tour-back" data-tournament="${escapeHtml(app.tourTables[st.table])}" data-testid="back-to-tournament">${t('back_to_tournament')}</button></div>`
+      : st.you ? `<div class="row"><button class="btn primary" data-action="rematch" data-testid="rematch">${t('rematch')}</button>
       <button class="btn" data-action="leave">${t('back_to_lobby')}</button></div>` : ''}</div>`;
 }
 

@@ -171,6 +171,8 @@ export function renderTable(app) {
       <button type="button" class="toast-x" data-action="dismiss-notice" aria-label="${t('close')}">×</button></div>`);
   }
   if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
+  const strip = app.tournamentStrip();
+  if (strip) banners.unshift(strip);
 
   const topbar = `<div class="topbar">
     <button class="btn small ghost" data-action="leave" data-testid="leave" data-focus="leave">← ${app.spectating || st.status === 'finished' ? t('back_to_lobby') : t('leave')}</button>

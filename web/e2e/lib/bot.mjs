@@ -1,12 +1,13 @@
 // A small bot over the JSON protocol (Node `ws`), to fill seats while the server has no bots of its
 // own: draws, opens any three-card meld it holds, attaches what fits, discards its highest natural card.
+// With `version: '1.2'` it can also register in tournaments (as a bot entrant, or a pair's partner).
 import WebSocket from 'ws';
 import { isMeld, isWildish, normaKey } from '../../js/cards.js';
 import { removeCards } from '../../js/state.js';
 
 export class Bot {
-  constructor(url, name, { delay = 60 } = {}) {
-    this.url = url; this.name = name; this.delay = delay;
+  constructor(url, name, { delay = 60, version = '1.0' } = {}) {
+    this.url = url; this.name = name; this.delay = delay; this.version = version;
     this.nextId = 1; this.pending = new Map();
     this.table = null; this.seat = null; this.hand = []; this.melds = []; this.side = null; this.single = null;
     this.frames = []; this.ended = false; this.busy = false;
@@ -17,7 +18,7 @@ export class Bot {
     await new Promise((res, rej) => { this.ws.once('open', res); this.ws.once('error', rej); });
     this.ws.on('message', (d) => this.onMessage(JSON.parse(String(d))));
     const welcome = new Promise((res) => { this.onWelcome = res; });
-    this.ws.send(JSON.stringify({ type: 'hello', version: '1.0', name: this.name, resume: null }));
+    this.ws.send(JSON.stringify({ type: 'hello', version: this.version, name: this.name, resume: null }));
     await welcome;
   }
 
@@ -34,6 +35,16 @@ export class Bot {
   }
 
   ready() { return this.request('ready', { table: this.table }); }
+
+  /**
+   * Registers in a tournament (a 1.1 hello or later): as a bot entrant unless `bot` is false; with
+   * a pair's `partner_code` to join that entrant; with `invite` on an invite-only list (1.2).
+   */
+  registerTournament(tournament, { partner_code = null, invite = null, bot = true } = {}) {
+    return invite
+      ? this.request('register_invited', { tournament, invite, partner_code, bot })
+      : this.request('register_tournament', { tournament, partner_code, bot });
+  }
 
   onMessage(m) {
     this.frames.push(m);

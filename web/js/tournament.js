@@ -1,0 +1,148 @@
+// @ts-check
+/**
+ * Tournaments without the DOM: the create form's settings, names from the record, the duplicate
+ * comparison folded from a round and its tables' hand records (docs/TOURNAMENT_RECORD.md).
+ */
+
+/** Kinds and movements the server knows (docs/PROTOCOL.md section 3, "Tournaments"). */
+export const KINDS = /** @type {const} */ (['pairs', 'individual', 'singles', 'teams']);
+export const MOVEMENTS = /** @type {const} */ (['mitchell', 'danish', 'modified_danish', 'round_robin', 'knockout']);
+export const SEATINGS = /** @type {const} */ (['registration', 'draw', 'director']);
+/** The tournament requests the director's token authorises. */
+export const DIRECTOR_ACTIONS = /** @type {const} */ (['start_round', 'pause_tournament', 'resume_tournament', 'end_tournament', 'adjust_score',
+  'warn_entrant', 'withdraw_entrant', 'disqualify_entrant', 'forbid_pairing', 'set_round_time', 'configure_registration']);
+
+/**
+ * The create form's fields, as the page keeps them: `tName`, `tKind`, `tRoundCount`, `tMove0`...
+ * (each round's movement), `tHands`, `tPreset`, `tMax`, `tDup`, `tSeating`, `tFull`, `tClocks`
+ * (strings; checkboxes as booleans).
+ * @typedef {Record<string, any>} TourForm
+ */
+
+/** The movement chosen for round `i` (0-based): the form's, else the previous round's, else Danish. @param {TourForm} f @param {number} i */
+export function movementOf(f, i) {
+  for (let j = i; j >= 0; j--) {
+    const m = f[`tMove${j}`];
+    if (typeof m === 'string' && /** @type {readonly string[]} */ (MOVEMENTS).includes(m)) return m;
+  }
+  return 'danish';
+}
+
+/**
+ * `create_tournament`'s settings from the form, or the key of what is wrong with it.
+ * @param {TourForm} f
+ * @returns {{settings: Record<string, any>} | {error: 't_name_required'|'t_rounds_invalid'|'t_hands_invalid'|'t_max_invalid'}}
+ */
+export function tournamentSettings(f) {
+  const name = String(f.tName ?? '').trim();
+  if (!name) return { error: 't_name_required' };
+  const count = Number(f.tRoundCount);
+  if (!Number.isInteger(count) || count < 1 || count > 20) return { error: 't_rounds_invalid' };
+  const rounds = Array.from({ length: count }, (_, i) => movementOf(f, i));
+  // A knock-out only last (it repeats there until its final).
+  if (rounds.slice(0, -1).includes('knockout')) return { error: 't_rounds_invalid' };
+  const hands = Number(f.tHands);
+  if (!Number.isInteger(hands) || hands < 1 || hands > 8) return { error: 't_hands_invalid' };
+  const maxText = String(f.tMax ?? '').trim();
+  const max = maxText === '' ? null : Number(maxText);
+  if (max !== null && (!Number.isInteger(max) || max < 2)) return { error: 't_max_invalid' };
+  const full = f.tFull === true || f.tFull === 'on';
+  if (full && max === null) return { error: 't_max_invalid' };
+  return {
+    settings: {
+      name: name.slice(0, 80), kind: f.tKind || 'pairs', rounds, hands, preset: f.tPreset || 'fitab', max_entrants: max,
+      seating: f.tSeating || 'registration', start_when_full: full, clocks: f.tClocks || null,
+      duplicate: f.tDup === true || f.tDup === 'on',
+    },
+  };
+}
+
+/**
+ * An entrant's names as one line ("Anna & Bruno").
+ * @param {any} record the tournament record @param {number|null|undefined} n
+ */
+export function entrantName(record, n) {
+  if (n == null) return '';
+  const e = (record?.entrants ?? []).find((/** @type {any} */ x) => x.entrant === n);
+  return e ? e.names.join(' & ') : `#${n}`;
+}
+
+/**
+ * The entrant this player belongs to, if any (by its stable player id).
+ * @param {any} record @param {string|null} player
+ */
+export function myEntrant(record, player) {
+  if (!record || !player) return null;
+  return (record.entrants ?? []).find((/** @type {any} */ e) => (e.players ?? []).includes(player) && !e.unregistered) ?? null;
+}
+
+/** The side labels of a table's North-South and East-West entrants in its hand records. @param {string} kind */
+export function sideLabels(kind) {
+  return kind === 'singles' ? ['S', 'N'] : ['NS', 'EW'];
+}
+
+/**
+ * @typedef {{ns: number, ew: number, diff: number, mpNs: number, mpEw: number}} BoardCell one board as one table played it
+ * @typedef {{number: number, table: string, ns: number, ew: number, nsPartner: number|null, ewPartner: number|null,
+ *   cells: (BoardCell|null)[], totals: number[]|null, matchpoints: number[]|null, mpNs: number, mpEw: number}} DupRow
+ * @typedef {{boards: {hand: number, commitment: string, revealed: boolean}[], rows: DupRow[]}} DupGrid
+ */
+
+/**
+ * The duplicate comparison of a round: for each board, how each table played it (the hand record
+ * whose commitment is the board's), and the board's matchpoints (RULES.md section 11: on each board,
+ * 2 per other table where the same side's result, its hand total minus the other side's, was
+ * lower, 1 per equal one). `hands`: each table's hand records, by table id.
+ * @param {any} round a record's round @param {Record<string, any[]>} hands @param {string} kind
+ * @returns {DupGrid}
+ */
+export function duplicateGrid(round, hands, kind) {
+  const [nsLabel, ewLabel] = sideLabels(kind);
+  const boards = (round?.boards?.hands ?? []).map((/** @type {any} */ b) => ({ hand: b.hand, commitment: b.commitment, revealed: b.seed != null }));
+  /** @type {DupRow[]} */
+  const rows = (round?.tables ?? []).map((/** @type {any} */ tb) => {
+    const recs = hands[tb.table] ?? [];
+    const cells = boards.map((/** @type {any} */ b) => {
+      const rec = recs.find((r) => r && r.commitment === b.commitment && r.outcome);
+      if (!rec) return null;
+      const score = rec.outcome.score ?? [];
+      const ns = score.find((/** @type {any} */ s) => s.side === nsLabel)?.total ?? 0;
+      const ew = score.find((/** @type {any} */ s) => s.side === ewLabel)?.total ?? 0;
+      return { ns, ew, diff: ns - ew, mpNs: 0, mpEw: 0 };
+    });
+    return { number: tb.number, table: tb.table, ns: tb.ns, ew: tb.ew, nsPartner: tb.ns_partner ?? null, ewPartner: tb.ew_partner ?? null,
+      cells, totals: tb.result?.totals ?? null, matchpoints: tb.result?.matchpoints ?? null, mpNs: 0, mpEw: 0 };
+  });
+  boards.forEach((/** @type {any} */ _b, i) => {
+    const played = rows.map((r) => r.cells[i]).filter((c) => c !== null);
+    for (const c of /** @type {BoardCell[]} */ (played)) {
+      for (const o of /** @type {BoardCell[]} */ (played)) {
+        if (o === c) continue;
+        if (c.diff > o.diff) c.mpNs += 2; else if (c.diff === o.diff) { c.mpNs += 1; c.mpEw += 1; }
+        if (c.diff < o.diff) c.mpEw += 2;
+      }
+    }
+  });
+  for (const r of rows) for (const c of r.cells) if (c) { r.mpNs += c.mpNs; r.mpEw += c.mpEw; }
+  return { boards, rows };
+}
+
+/**
+ * The tables whose hand records the duplicate comparison still needs: a round with boards, some
+ * revealed (`revealed` of them), whose table has fewer records than that.
+ * @param {any} record @param {Record<string, any[]>} hands
+ */
+export function handRecordsWanted(record, hands) {
+  /** @type {{table: string, url: string, revealed: number}[]} */
+  const out = [];
+  if (!record?.settings?.duplicate) return out;
+  for (const r of record.rounds ?? []) {
+    const revealed = (r.boards?.hands ?? []).filter((/** @type {any} */ b) => b.seed != null).length;
+    if (!revealed) continue;
+    for (const tb of r.tables ?? []) {
+      if (!tb.result?.played && tb.result) continue;
+      if ((hands[tb.table]?.length ?? 0) < revealed) out.push({ table: tb.table, url: tb.hand_records, revealed });
+    }
+  }
+  return out;
+}
