@@ -207,8 +207,19 @@ impl TableActor {
                 "you are neither seated at nor watching this table",
             );
         };
-        self.shared.directory.forget_seat(player, &self.id);
         let id = req.id;
+        if self.status == Status::Waiting && self.shared.tournaments.holds_table(&self.id) {
+            // A tournament's seat stays its entrant's: the connection goes, the seat (and a
+            // ready already said) stays, the player may come back, and one who does not is late
+            // by the code. Leaving the event is `unregister_tournament`.
+            if let Some(slot) = self.seats[seat.index()].as_mut() {
+                slot.out = None;
+            }
+            req.reply(ServerMessage::Ok { id });
+            self.refresh_info();
+            return;
+        }
+        self.shared.directory.forget_seat(player, &self.id);
         match self.status {
             Status::Waiting => {
                 self.vacate(seat).await;

@@ -180,6 +180,9 @@ pub struct Tournaments {
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
     embargo: DashMap<String, ()>,
+    /// The tables of rounds in play whose matches are not scored yet: their seats are held for
+    /// their entrants (a `leave` there keeps the seat; the late-arrival rule judges it).
+    held_tables: DashMap<String, ()>,
     /// Cluster mode: players connected to other nodes are told through it, and embargoes are
     /// the cluster's (set once, at the start).
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
@@ -206,6 +209,11 @@ impl Tournaments {
     fn stopped(&self, id: &str, summary: &Arc<Mutex<Summary>>) {
         self.handles
             .remove_if(id, |_, h| Arc::ptr_eq(&h.summary, summary));
+    }
+
+    /// Whether `table` is a tournament's table whose match is to be played: its seats are held.
+    pub fn holds_table(&self, table: &str) -> bool {
+        self.held_tables.contains_key(table)
     }
 
     pub fn all(&self) -> Vec<TournamentHandle> {

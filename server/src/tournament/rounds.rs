@@ -422,6 +422,9 @@ impl TournamentActor {
             .map(|(table, _)| table)
             .collect();
         let ids: Vec<String> = unscored.iter().map(|table| table.table.clone()).collect();
+        for id in &ids {
+            self.shared.tournaments.held_tables.insert(id.clone(), ());
+        }
         let logs = match self.shared.log.load_many(&ids).await {
             Ok(logs) => logs,
             Err(e) => {
@@ -519,6 +522,11 @@ impl TournamentActor {
         }
         if finished.is_empty() {
             return;
+        }
+        for entry in &finished {
+            if let TournamentEntry::MatchFinished { table, .. } = entry {
+                self.shared.tournaments.held_tables.remove(table);
+            }
         }
         if self.log(finished).await.is_err() {
             return;

@@ -940,6 +940,17 @@ async fn record_until(addr: SocketAddr, id: &str, done: impl Fn(&Value) -> bool)
 /// the equivalent MP.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_entrant_who_never_comes_is_warned_then_loses_the_match_by_the_code() {
+    late_entrant_loses_by_the_code(false).await;
+}
+
+/// A `leave` at a tournament's table before the match keeps the seat held: the player is late
+/// as if never come (the table is not closed as an empty one, scoring nothing to anyone).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_who_sits_then_leaves_before_the_match_is_late_by_the_code() {
+    late_entrant_loses_by_the_code(true).await;
+}
+
+async fn late_entrant_loses_by_the_code(sits_then_leaves: bool) {
     let server = TestServer::with(|c| c.tournament_minute = Duration::from_millis(100)).await;
     let url = format!("ws://{}/ws", server.addr);
     let settings = singles(2, "danish");
@@ -974,10 +985,44 @@ async fn an_entrant_who_never_comes_is_warned_then_loses_the_match_by_the_code()
     })
     .await
     .expect("the round starts");
-    // Told where to go, the player stays away.
-    absent
+    // Told where to go, the player stays away (or sits and leaves at once).
+    let go = absent
         .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
         .await;
+    if sits_then_leaves {
+        let ServerMessage::GoToTable { table, seat, .. } = go else {
+            unreachable!()
+        };
+        let t = table.clone();
+        let reply = absent
+            .request(|id| ClientMessage::Join {
+                id,
+                table: Some(t),
+                invite: None,
+                seat: Some(seat),
+            })
+            .await;
+        assert!(matches!(reply, ServerMessage::Seated { .. }), "{reply:?}");
+        let t = table.clone();
+        let reply = absent
+            .request(|id| ClientMessage::Leave { id, table: t })
+            .await;
+        assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+        // The seat is still the entrant's: nobody else takes it.
+        let mut other = Player::connect(server.addr, "seat-taker").await;
+        let reply = other
+            .request(|id| ClientMessage::Join {
+                id,
+                table: Some(table),
+                invite: None,
+                seat: Some(seat),
+            })
+            .await;
+        assert!(
+            matches!(reply, ServerMessage::Error { .. }),
+            "the held seat was taken: {reply:?}"
+        );
+    }
     let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
     let table = &record["rounds"][0]["tables"][0];
     assert_eq!(table["awarded"], "late_arrival", "{table}");
