@@ -278,18 +278,15 @@ impl TournamentActor {
             self.state.settings.format(),
             totals[innocent] - totals[leaver],
         );
-        let mut result = MatchOutcome {
-            played: true,
-            totals: [0, 0],
-            vp: [0, 0],
+        let mut out = [false, false];
+        out[leaver] = true;
+        // The hands finished before the interruption stay in the record.
+        let result = MatchOutcome {
             burraco: partial.burraco,
             hands: partial.hands,
             hand_totals: partial.hand_totals,
+            ..scoring::awarded(out, scored.innocent, scored.leaver)
         };
-        // MP are the margin: the innocent side's total holds it.
-        result.totals[innocent] = scored.innocent.mp;
-        result.vp[innocent] = scored.innocent.vp;
-        result.vp[leaver] = scored.leaver.vp;
         (round, table.table.clone(), result)
     }
 
@@ -327,21 +324,6 @@ impl TournamentActor {
 /// A match lost by late arrival: the present side's score and the late side's (both late: both
 /// get the late score). MP are the margin: the present side's total holds it.
 fn forfeit(late_sides: &[usize], present: MatchScore, late: MatchScore) -> MatchOutcome {
-    let mut result = MatchOutcome {
-        played: true,
-        totals: [0, 0],
-        vp: [0, 0],
-        burraco: [0, 0],
-        hands: 0,
-        hand_totals: Vec::new(),
-    };
-    for side in 0..2 {
-        if late_sides.contains(&side) {
-            result.vp[side] = late.vp;
-        } else {
-            result.vp[side] = present.vp;
-            result.totals[side] = present.mp;
-        }
-    }
-    result
+    let out = [late_sides.contains(&0), late_sides.contains(&1)];
+    scoring::awarded(out, present, late)
 }

@@ -5,10 +5,11 @@
 //! starts (or the tournament finishes).
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{MatchOutcome, RoundBoards, RoundTable, TournamentEntry};
+use burraco_protocol::tournament_log::{RoundBoards, RoundTable, TournamentEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::tournament::{
-    self as movements, Entrant, Round, danish, drawn_order, first_round, modified_danish, ranking,
+    self as movements, Entrant, MatchScore, Round, danish, drawn_order, first_round,
+    modified_danish, ranking,
 };
 
 use super::settings::{Kind, Movement};
@@ -328,20 +329,8 @@ impl TournamentActor {
                     return None;
                 }
                 let bye = movements::bye_score(self.state.settings.format());
-                let mut result = MatchOutcome {
-                    played: true,
-                    totals: [0, 0],
-                    vp: [0, 0],
-                    burraco: [0, 0],
-                    hands: 0,
-                    hand_totals: Vec::new(),
-                };
-                for (side, gone) in gone.into_iter().enumerate() {
-                    if !gone {
-                        result.vp[side] = bye.vp;
-                        result.totals[side] = bye.mp;
-                    }
-                }
+                let nothing = MatchScore { vp: 0, mp: 0 };
+                let result = scoring::awarded(gone, bye, nothing);
                 Some(TournamentEntry::MatchAwarded {
                     round: number,
                     table: t.table.clone(),

@@ -6,6 +6,7 @@
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::record::HandRecord;
 use burraco_protocol::tournament_log::MatchOutcome;
+use burraco_rules::tournament::MatchScore;
 
 use crate::log::Entry;
 
@@ -44,6 +45,29 @@ impl SoFar {
             self.burraco[side] += score.burracos.iter().map(|b| b.bonus).sum::<i32>();
         }
     }
+}
+
+/// A match scored without its play by the code (late arrival, abandonment, an absent
+/// opponent): the sides `out` (late, gone) get `absent`'s VP, the others `present`'s VP with its
+/// MP as their total (MP are the margin). Nothing else is counted.
+pub fn awarded(out: [bool; 2], present: MatchScore, absent: MatchScore) -> MatchOutcome {
+    let mut result = MatchOutcome {
+        played: true,
+        totals: [0, 0],
+        vp: [0, 0],
+        burraco: [0, 0],
+        hands: 0,
+        hand_totals: Vec::new(),
+    };
+    for (side, out) in out.into_iter().enumerate() {
+        if out {
+            result.vp[side] = absent.vp;
+        } else {
+            result.vp[side] = present.vp;
+            result.totals[side] = present.mp;
+        }
+    }
+    result
 }
 
 /// The hands a table's log holds finished (a match abandoned is scored from these).

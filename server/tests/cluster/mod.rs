@@ -786,15 +786,7 @@ async fn a_tournament_played_through_another_node_survives_kill_9_of_its_node() 
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     // The director's start, through node-b.
-    let (t, d) = (tournament.clone(), token.clone());
-    let started = bots::request(&options.url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: d,
-    })
-    .await
-    .expect("a reply");
-    assert!(matches!(started, ServerMessage::Ok { .. }), "{started:?}");
+    crate::tournament::start_round(&options.url, &tournament, &token).await;
 
     // While round 1 plays: node-b serves a table's record of a board only once the owner
     // revealed the board (it is in the record read after), and never a seed.

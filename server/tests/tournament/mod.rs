@@ -41,6 +41,22 @@ pub fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> Tour
     }
 }
 
+/// The director's `start_round`, answered `ok`.
+pub async fn start_round(url: &str, tournament: &str, token: &str) {
+    let (t, d) = (tournament.to_owned(), token.to_owned());
+    let reply = bots::request(url, |id| ClientMessage::StartRound {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await
+    .expect("a reply");
+    assert!(
+        matches!(reply, ServerMessage::Ok { .. }),
+        "start_round: {reply:?}"
+    );
+}
+
 pub async fn get_json(addr: SocketAddr, path: &str) -> Value {
     let (status, body) = http_get(addr, path).await;
     assert_eq!(status, 200, "{path}: {body}");
@@ -532,14 +548,7 @@ async fn a_duplicate_table_is_not_watched_before_its_match_ends() {
     let (tournament, token) = bots::create(&url, &settings).await.expect("created");
     register_on_1_1(server.addr, "anna", &tournament).await;
     register_on_1_1(server.addr, "bruno", &tournament).await;
-    let t = tournament.clone();
-    bots::request(&url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: token,
-    })
-    .await
-    .expect("the round starts");
+    start_round(&url, &tournament, &token).await;
     let record = get_json(server.addr, &format!("/api/tournaments/{tournament}")).await;
     let table = record["rounds"][0]["tables"][0]["table"]
         .as_str()
@@ -656,14 +665,7 @@ async fn a_1_0_client_never_receives_a_1_1_message() {
         .expect("a bot registers");
     let session = register_on_1_1(server.addr, "anna", &tournament).await;
     let (mut anna, _) = Client::connect(server.addr, "anna", Some(&session)).await;
-    let (t, d) = (tournament.clone(), token.clone());
-    bots::request(&url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: d,
-    })
-    .await
-    .expect("the round starts");
+    start_round(&url, &tournament, &token).await;
     // The 1.0 connection reads for a while: nothing of 1.1 (no go_to_table, no update).
     let deadline = tokio::time::Instant::now() + Duration::from_secs(1);
     let mut read = 0;
@@ -760,14 +762,7 @@ async fn kill_9_mid_round_then_restart_and_the_tournament_finishes() {
     let players = bots::register_and_play(&options, &tournament)
         .await
         .expect("registered");
-    let (t, d) = (tournament.clone(), token.clone());
-    bots::request(&options.url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: d,
-    })
-    .await
-    .expect("started");
+    start_round(&options.url, &tournament, &token).await;
     // Mid-round: a round in play, some of its tables' hands dealt.
     let path = format!("/api/tournaments/{tournament}");
     loop {
@@ -977,14 +972,7 @@ async fn late_entrant_loses_by_the_code(sits_then_leaves: bool) {
         ),
         "{reply:?}"
     );
-    let (t, d) = (tournament.clone(), token.clone());
-    bots::request(&url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: d,
-    })
-    .await
-    .expect("the round starts");
+    start_round(&url, &tournament, &token).await;
     // Told where to go, the player stays away (or sits and leaves at once).
     let go = absent
         .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
@@ -1106,14 +1094,7 @@ async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
         ),
         "{reply:?}"
     );
-    let (t, d) = (tournament.clone(), token.clone());
-    bots::request(&url, |id| ClientMessage::StartRound {
-        id,
-        tournament: t,
-        director: d,
-    })
-    .await
-    .expect("the round starts");
+    start_round(&url, &tournament, &token).await;
     leaver
         .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
         .await;
