@@ -10,7 +10,7 @@
 // and the record; the page in Italian.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
-import { login, waitMyTurnOrEnd, playTurn } from './lib/page.mjs';
+import { login, waitMyTurnOrEnd, playTurn, fillField } from './lib/page.mjs';
 import { Bot } from './lib/bot.mjs';
 
 export const name = 'a person creates, directs and plays a duplicate Sit&Go against server bots';
@@ -42,7 +42,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(await page.$('[data-testid=director-panel]'), null, 'no director\'s panel without the token');
   await page.click('[data-testid=register]');
   await until(async () => /By invitation only: the invitation code is missing or wrong/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refusal without the invitation code' });
-  await page.fill('[data-testid=t-invite]', invite.toLowerCase());
+  await fillField(page, '[data-testid=t-invite]', invite.toLowerCase());
   await page.click('[data-testid=register]');
   const code = (await (await page.waitForSelector('[data-testid=partner-code]')).textContent()).trim();
   assert.match(code, /^[0-9A-F]{8}$/);
@@ -62,14 +62,14 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
 
   // The Tournaments tab: the create form.
   await page.waitForSelector('[data-testid=create-tournament-form]');
-  await page.fill('[data-testid=t-name]', 'Sit&Go e2e');
+  await fillField(page, '[data-testid=t-name]', 'Sit&Go e2e');
   await page.selectOption('[data-testid=t-kind]', 'singles');
   await page.selectOption('[data-testid=t-preset]', 'fitab');
-  await page.fill('[data-testid=t-round-count]', '1');
+  await fillField(page, '[data-testid=t-round-count]', '1');
   await page.dispatchEvent('[data-testid=t-round-count]', 'change');
   await page.selectOption('[data-testid=t-move-0]', 'danish');
-  await page.fill('[data-testid=t-hands]', '1');
-  await page.fill('[data-testid=t-max]', '4');
+  await fillField(page, '[data-testid=t-hands]', '1');
+  await fillField(page, '[data-testid=t-max]', '4');
   await page.selectOption('[data-testid=t-clocks]', 'relaxed');
   await page.check('[data-testid=t-duplicate]');
   await page.check('[data-testid=t-start-full]');
@@ -104,7 +104,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(async () => /paused: resume it first/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refused start' });
 
   // The list fills with server bots 2 s after the first registration (a Sit&Go).
-  await page.fill('[data-testid=dir-bots-after]', '2');
+  await fillField(page, '[data-testid=dir-bots-after]', '2');
   await page.click('[data-testid=dir-configure]');
   await until(async () => (await getJson(`/api/tournaments/${id}`)).registration.bots_after_secs === 2, { timeout: 5000, what: 'the registration configured' });
   await until(async () => /server bots fill the free places 2 s/.test(await page.textContent('[data-testid=tournament-registration]').catch(() => '')), { timeout: 5000, what: 'the registration shown' });
@@ -186,8 +186,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   // A director's adjustment: 1 VP off the last entrant, with a reason; the standings and the record show it.
   const last = rec.standings[rec.standings.length - 1];
   await page.selectOption('[data-testid=dir-entrant]', String(last.entrant));
-  await page.fill('[data-testid=dir-vp]', '-1');
-  await page.fill('[data-testid=dir-reason]', 'late at the table (e2e)');
+  await fillField(page, '[data-testid=dir-vp]', '-1');
+  await fillField(page, '[data-testid=dir-reason]', 'late at the table (e2e)');
   await page.click('[data-testid=dir-adjust]');
   await page.waitForSelector(`[data-testid=adjustment][data-entrant="${last.entrant}"]`, { timeout: 5000 });
   assert.match(await page.textContent('[data-testid=adjustments]'), /-1 VP — late at the table \(e2e\)/);

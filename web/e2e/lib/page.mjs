@@ -2,6 +2,18 @@
 import { isMeld, isWildish, normaKey } from '../../js/cards.js';
 import { until, sleep } from './harness.mjs';
 
+/**
+ * Fills a field and checks that the value stuck: the page re-renders itself (a list refreshed),
+ * and a re-render between the fill's select-all and its typing leaves the old value in front
+ * of the new one ("1" typed into "1" making "11").
+ */
+export async function fillField(page, selector, value) {
+  await until(async () => {
+    await page.fill(selector, value);
+    return (await page.inputValue(selector)) === value;
+  }, { timeout: 5000, interval: 50, what: `${selector} to hold ${JSON.stringify(value)}` });
+}
+
 export async function login(page, url, name) {
   await page.goto(url);
   await page.fill('[data-testid=name-input]', name);
