@@ -7,7 +7,9 @@
 //!   answer with what it answered;
 //! - deliver what it tells a player whose connection they hold: the owner publishes a message
 //!   for a player it has no connection of on `burraco.player.<player>`, and the node holding the
-//!   player's latest connection delivers it (checking the message's minor version there);
+//!   player's latest connection delivers it (checking the message's minor version there); a
+//!   player connecting announces itself on `burraco.arrived.<player>`, and the node of its
+//!   tournament tells it again where to play (a `go_to_table` sent while it was away);
 //! - list it from the KV bucket `burraco_tournaments` (`summary.<id>`, written by the owner when
 //!   the summary changes), and keep a duplicate board's hand records out of their hand-record
 //!   routes while the owner's `embargo.<commitment>` key is there.
@@ -46,13 +48,12 @@ fn request_subject(node: &str) -> String {
     format!("burraco.node.{node}.tournament")
 }
 
-fn player_subject(player: &str) -> Option<String> {
-    // Player ids are the server's own (`p-` and hex); anything else is not a subject token.
-    let token_ok = !player.is_empty()
+/// Player ids are the server's own (`p-` and hex); anything else is not a subject token.
+fn is_token(player: &str) -> bool {
+    !player.is_empty()
         && player
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-    token_ok.then(|| format!("burraco.player.{player}"))
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// A connection's tournament request on its way to the owner.
@@ -82,6 +83,7 @@ pub struct Remote {
     client: async_nats::Client,
     node: String,
     kv: kv::Store,
+    /// (subject, payload) to publish, in order.
     relay: mpsc::Sender<(String, Bytes)>,
     relay_rx: std::sync::Mutex<Option<mpsc::Receiver<(String, Bytes)>>>,
 }
@@ -108,15 +110,21 @@ impl Remote {
 
     /// Queues a message for `player`, whose connection is not on this node.
     pub fn tell(&self, player: &str, frame: &Frame) {
-        if player_subject(player).is_none() {
-            return;
+        if is_token(player) {
+            self.relay_out(format!("burraco.player.{player}"), frame.binary().clone());
         }
-        if self
-            .relay
-            .try_send((player.to_owned(), frame.binary().clone()))
-            .is_err()
-        {
-            tracing::warn!(player, "the tournament relay is full: a message is dropped");
+    }
+
+    /// `player` connected to this node: the node of its tournament tells it where to play.
+    pub fn arrived(&self, player: &str) {
+        if is_token(player) {
+            self.relay_out(format!("burraco.arrived.{player}"), Bytes::new());
+        }
+    }
+
+    fn relay_out(&self, subject: String, payload: Bytes) {
+        if self.relay.try_send((subject, payload)).is_err() {
+            tracing::warn!("the tournament relay is full: a message is dropped");
         }
     }
 
@@ -259,6 +267,7 @@ pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError
         .subscribe(request_subject(&remote.node))
         .await?;
     let mut messages = remote.client.subscribe("burraco.player.*").await?;
+    let mut arrivals = remote.client.subscribe("burraco.arrived.*").await?;
     let relay_rx = remote
         .relay_rx
         .lock()
@@ -273,10 +282,8 @@ pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError
                     _ = stop.cancelled() => return,
                     next = relay_rx.recv() => next,
                 };
-                let Some((player, bytes)) = next else { return };
-                if let Some(subject) = player_subject(&player) {
-                    let _ = client.publish(subject, bytes).await;
-                }
+                let Some((subject, bytes)) = next else { return };
+                let _ = client.publish(subject, bytes).await;
             }
         });
     }
@@ -308,6 +315,11 @@ pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError
                 };
                 if let Ok(m) = codec::from_binary::<ServerMessage>(&message.payload, usize::MAX).result {
                     shared.tournaments.tell_here(player, &Frame::new(m));
+                }
+            }
+            Some(message) = arrivals.next() => {
+                if let Some(player) = message.subject.as_str().strip_prefix("burraco.arrived.") {
+                    shared.tournaments.arrived_elsewhere(player);
                 }
             }
             else => return Ok(()),

@@ -28,6 +28,13 @@ impl TournamentActor {
             return;
         }
         if self.state.round_in_play().is_some() {
+            if self.tables_missing && self.polls.is_multiple_of(5) {
+                self.create_missing_tables().await;
+                if !self.tables_missing {
+                    self.list_tables().await;
+                    self.send_players_to_tables();
+                }
+            }
             self.reveal_boards(now_ms).await;
             self.poll_tables().await;
             if !self.state.paused {

@@ -183,6 +183,9 @@ pub struct Tournaments {
     /// The tables of rounds in play whose matches are not scored yet: their seats are held for
     /// their entrants (a `leave` there keeps the seat; the late-arrival rule judges it).
     held_tables: DashMap<String, ()>,
+    /// Each player's `go_to_table` while its table's match is to be played: told again on each
+    /// new connection (one made while it was sent, a resume after a drop, another node's).
+    going: DashMap<String, Arc<Frame>>,
     /// Cluster mode: players connected to other nodes are told through it, and embargoes are
     /// the cluster's (set once, at the start).
     cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
@@ -224,9 +227,36 @@ impl Tournaments {
 
     /// A connection of `player` past its hello, speaking minor version `minor`.
     pub fn connected(&self, player: &str, minor: u16, out: &Outbox) {
-        if minor >= 1 {
-            self.players.insert(player.to_owned(), (out.clone(), minor));
+        if minor < 1 {
+            return;
         }
+        self.players.insert(player.to_owned(), (out.clone(), minor));
+        if let Some(going) = self.going.get(player).map(|f| f.clone()) {
+            out.send(going);
+        } else if let Some(cluster) = self.cluster.get() {
+            // Its tournament may be served by another node: that node tells it again.
+            cluster.tournaments.arrived(player);
+        }
+    }
+
+    /// Another node says `player` connected there: its `go_to_table`, if this node has one.
+    pub fn arrived_elsewhere(&self, player: &str) {
+        if let Some(going) = self.going.get(player).map(|f| f.clone()) {
+            self.tell_frame(player, &going);
+        }
+    }
+
+    /// Sends `player` where to play (and keeps it, to tell again on a new connection).
+    fn send_to_table(&self, player: &str, go: &Arc<Frame>) {
+        self.going.insert(player.to_owned(), go.clone());
+        self.tell_frame(player, go);
+    }
+
+    /// `player`'s match at `table` was scored: no more telling it to go there.
+    fn played(&self, player: &str, table: &str) {
+        self.going.remove_if(player, |_, frame| {
+            matches!(frame.message(), ServerMessage::GoToTable { table: t, .. } if t == table)
+        });
     }
 
     /// Connection `conn` of `player` closed (a newer one stays listed).
@@ -291,11 +321,6 @@ impl Tournaments {
         serde_json::Value::from(list).to_string()
     }
 
-    /// Sends a 1.1 message to `player`'s listed connection, if any.
-    fn tell(&self, player: &str, message: ServerMessage) {
-        self.tell_frame(player, &Frame::new(message));
-    }
-
     /// Sends a frame (shared by many players, encoded once) to `player`'s listed connection, if
     /// its minor version allows the message; in cluster mode, a player with no connection here
     /// is told through the node that has one.
@@ -341,6 +366,8 @@ struct TournamentActor {
     listed: Option<Summary>,
     /// How many times the round's tables were looked at.
     polls: u64,
+    /// A table of the round in play could not be created yet: tried again (once a second).
+    tables_missing: bool,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -432,6 +459,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         update_due: false,
         listed: None,
         polls: 0,
+        tables_missing: false,
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
@@ -480,6 +508,22 @@ impl TournamentActor {
         if let Some(cluster) = &self.shared.cluster {
             // Released only if still ours (a lease lost is not).
             cluster.leases.release(&self.id).await;
+        }
+    }
+
+    /// A match scored: its players are no longer told to go to its table.
+    fn forget_going(&self, round: u32, table: &str) {
+        let Some(at) = self
+            .state
+            .rounds
+            .get((round as usize).wrapping_sub(1))
+            .and_then(|r| r.tables.iter().find(|t| t.table == table))
+            .cloned()
+        else {
+            return;
+        };
+        for held in self.held_seats(&at) {
+            self.shared.tournaments.played(&held.player, table);
         }
     }
 
@@ -587,6 +631,11 @@ impl TournamentActor {
             if let Err(e) = self.state.apply(entry) {
                 tracing::error!("a logged entry does not fold: {e}");
                 self.stopping = true;
+            }
+            if let TournamentEntry::MatchFinished { round, table, .. }
+            | TournamentEntry::MatchAwarded { round, table, .. } = entry
+            {
+                self.forget_going(*round, table);
             }
         }
         self.embargo_boards();

@@ -15,6 +15,7 @@ use burraco_rules::tournament::{
 use super::settings::{Kind, Movement};
 use super::state::TournamentState;
 use super::{Refusal, TournamentActor, scoring};
+use crate::outbound::Frame;
 use crate::table::{self, HeldSeat};
 
 /// An individual event's next round: partners by the Berger rotation of the first-round order
@@ -370,7 +371,7 @@ impl TournamentActor {
     }
 
     /// The seats each table of the round in play holds, by entrant.
-    fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
+    pub(super) fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
         self.state
             .settings
             .kind
@@ -392,7 +393,12 @@ impl TournamentActor {
     /// Creates the tables of the round in play that have no log yet (all of them at the round's
     /// start; after a restart, those the crash left uncreated). A table that has a log is
     /// restored (or finished) by the server like any other.
+    ///
+    /// A table that could not be created (the log unreachable; in a cluster, the table's lease
+    /// still held by a node that died creating it) is tried again at the next ticks
+    /// (`tables_missing`), and its players are told once it is.
     pub(super) async fn create_missing_tables(&mut self) {
+        self.tables_missing = false;
         let Some(round) = self.state.round_in_play().cloned() else {
             return;
         };
@@ -418,6 +424,7 @@ impl TournamentActor {
             Ok(logs) => logs,
             Err(e) => {
                 tracing::error!(tournament = %self.id, "cannot read the round's table logs: {e}");
+                self.tables_missing = true;
                 return;
             }
         };
@@ -436,7 +443,8 @@ impl TournamentActor {
             )
             .await
             {
-                tracing::error!(table = %table.table, "cannot create the round's table: {e}");
+                tracing::warn!(table = %table.table, "cannot create the round's table yet: {e}");
+                self.tables_missing = true;
             }
         }
     }
@@ -446,17 +454,18 @@ impl TournamentActor {
         let Some(round) = self.state.round_in_play() else {
             return;
         };
-        for table in &round.tables {
+        for (table, result) in round.tables.iter().zip(&round.results) {
+            if result.is_some() {
+                continue;
+            }
             for held in self.held_seats(table) {
-                self.shared.tournaments.tell(
-                    &held.player,
-                    ServerMessage::GoToTable {
-                        tournament: self.id.to_string(),
-                        round: round.number,
-                        table: table.table.clone(),
-                        seat: WireSeat(held.seat),
-                    },
-                );
+                let go = Frame::new(ServerMessage::GoToTable {
+                    tournament: self.id.to_string(),
+                    round: round.number,
+                    table: table.table.clone(),
+                    seat: WireSeat(held.seat),
+                });
+                self.shared.tournaments.send_to_table(&held.player, &go);
             }
         }
     }
