@@ -458,7 +458,12 @@ impl TournamentActor {
             if result.is_some() {
                 continue;
             }
-            for held in self.held_seats(table) {
+            // A server bot's seat is played by the table itself: nobody to tell.
+            for held in self
+                .held_seats(table)
+                .into_iter()
+                .filter(|h| h.bot.is_none())
+            {
                 let go = Frame::new(ServerMessage::GoToTable {
                     tournament: self.id.to_string(),
                     round: round.number,
