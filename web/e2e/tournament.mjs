@@ -109,6 +109,40 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(async () => (await getJson(`/api/tournaments/${id}`)).registration.bots_after_secs === 2, { timeout: 5000, what: 'the registration configured' });
   await until(async () => /server bots fill the free places 2 s/.test(await page.textContent('[data-testid=tournament-registration]').catch(() => '')), { timeout: 5000, what: 'the registration shown' });
 
+  // The director key: shown to its creator, and pasted in another browser (no sessionStorage of
+  // this tab) it directs from there: the round time set there is in the record. Ending the
+  // tournament asks first: "No" changes nothing.
+  const key = (await page.textContent('[data-testid=dir-key]')).trim();
+  assert.match(key, /^[0-9a-f]{32}$/);
+  await page.waitForSelector('[data-testid=dir-copy-key]');
+  const ctx2 = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
+  const page2 = await ctx2.newPage();
+  page2.on('pageerror', (e) => errors.push(e.message));
+  await login(page2, pageUrl, 'Ugo');
+  await page2.click('[data-testid=tab-tournaments]');
+  await page2.click(`[data-testid=tournament-row][data-tournament="${id}"] [data-testid=open-tournament]`);
+  await page2.waitForSelector('[data-testid=tournament-page]');
+  assert.equal(await page2.$('[data-testid=director-panel]'), null, 'no panel without the key');
+  await page2.click('[data-testid=dir-key-open]');
+  await fillField(page2, '[data-testid=dir-key-field]', 'not-a-key');
+  await page2.click('[data-testid=dir-use-key]');
+  await until(async () => /not a director key/.test(await page2.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'a malformed key refused' });
+  await page2.click('[data-action=dismiss]');
+  await fillField(page2, '[data-testid=dir-key-field]', key);
+  await page2.click('[data-testid=dir-use-key]');
+  await page2.waitForSelector('[data-testid=director-panel]');
+  await fillField(page2, '[data-testid=dir-round-min]', '30');
+  await page2.click('[data-testid=dir-round-time]');
+  await until(async () => (await getJson(`/api/tournaments/${id}`)).round_secs === 1800, { timeout: 5000, what: 'the round time set from the other browser' });
+  await page2.click('[data-testid=dir-end]');
+  await page2.waitForSelector('[data-testid=dir-confirm]');
+  assert.match(await page2.textContent('[data-testid=dir-confirm]'), /Really: End/i);
+  await page2.click('[data-testid=dir-confirm-no]');
+  await page2.waitForSelector('[data-testid=dir-confirm]', { state: 'detached' });
+  await sleep(300);
+  assert.equal((await getJson(`/api/tournaments/${id}`)).status, 'registering', '"No" did not end it');
+  await ctx2.close();
+
   // Register: entrant #0. While paused, no bot comes and no round starts.
   await page.click('[data-testid=register]');
   await page.waitForSelector('[data-testid=my-entrant][data-entrant="0"]');

@@ -105,6 +105,8 @@ export class App {
     this.tourTables = session.get('burraco.tourTables') ?? {};
     /** An invite-only list's code, as `registration_configured` gave it to the director. @type {Record<string, string>} */
     this.dirInvite = {};
+    /** The director's action waiting for its yes (withdraw, disqualify, end), if any. @type {string|null} */
+    this.dirConfirm = null;
     /** This session's stable player id (the welcome's `player`). @type {string|null} */
     this.playerId = null;
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -738,10 +740,37 @@ export class App {
       case 'tour-check-in':
         this.request('check_in_tournament', { tournament: id }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
         return true;
+      case 'dir-key-open': f.dKeyOpen = true; this.render(); return true;
+      case 'dir-use-key': {
+        const key = String(f.dKeyPaste ?? '').trim().toLowerCase();
+        // The server judges the key on the first request (`not_director`); only its shape here.
+        if (!/^[0-9a-f]{32}$/.test(key)) { this.flash(t('dir_key_bad'), 'error'); return true; }
+        session.set(`burraco.director.${id}`, key);
+        f.dKeyPaste = '';
+        f.dKeyOpen = false;
+        this.render();
+        return true;
+      }
+      case 'dir-copy-key': {
+        const key = this.directorToken(id) ?? '';
+        navigator.clipboard?.writeText(key).then(() => this.flash(t('dir_copied'), 'info'), () => {});
+        return true;
+      }
+      case 'dir-forget-key':
+        session.set(`burraco.director.${id}`, null);
+        this.dirConfirm = null;
+        this.render();
+        return true;
+      case 'dir-confirm-cancel': this.dirConfirm = null; this.render(); return true;
       case 'dir-start': this.dirAct('start_round', {}, t('dir_start')); return true;
       case 'dir-pause': this.dirAct('pause_tournament', {}, t('dir_pause')); return true;
       case 'dir-resume': this.dirAct('resume_tournament', {}, t('dir_resume')); return true;
-      case 'dir-end': this.dirAct('end_tournament', {}, t('dir_end')); return true;
+      case 'dir-end':
+        // Not undone: asked first.
+        if (!d.confirmed) { this.dirConfirm = a; this.render(); return true; }
+        this.dirConfirm = null;
+        this.dirAct('end_tournament', {}, t('dir_end'));
+        return true;
       case 'dir-adjust': {
         const entrant = this.dirEntrant('dEntrant');
         if (entrant == null) return true;
@@ -757,6 +786,9 @@ export class App {
         if (entrant == null) return true;
         const reason = this.dirReason();
         if (reason == null) return true;
+        // Withdrawing and disqualifying are not undone: asked first.
+        if (a !== 'dir-warn' && !d.confirmed) { this.dirConfirm = a; this.render(); return true; }
+        this.dirConfirm = null;
         const type = { 'dir-warn': 'warn_entrant', 'dir-withdraw': 'withdraw_entrant', 'dir-disqualify': 'disqualify_entrant' }[a];
         const what = t(/** @type {any} */ (a.replace('-', '_')));
         this.dirAct(/** @type {string} */ (type), { entrant, reason }, what).then((m) => { if (m) { f.dReason = ''; this.render(); } });

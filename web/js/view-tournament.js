@@ -145,7 +145,7 @@ export function renderTournament(app) {
       ${adjustmentsHtml(rec)}
     </div>
     <div class="tour-side">
-      ${app.directorToken(tour.id) ? directorHtml(app, rec, paused) : ''}
+      ${app.directorToken(tour.id) ? directorHtml(app, rec, paused) : directorKeyHtml(app, rec)}
       ${entrantsHtml(app, rec)}
     </div>
   </section>`;
@@ -289,6 +289,30 @@ function entrantsHtml(app, rec) {
   return `<div class="panel"><h2>${t('t_entrants', { n: list.length })}</h2>${list.length ? `<ul class="entrants">${items}</ul>` : `<p class="muted">${t('t_no_entrants')}</p>`}</div>`;
 }
 
+/** Without a director key here: a place to paste one (the creator's, from another device). @param {App} app @param {any} rec */
+function directorKeyHtml(app, rec) {
+  if (rec.status === 'finished') return '';
+  const f = app.lobbyForm;
+  // Opened by a button and kept open in the page's state: a re-render keeps what is typed.
+  if (!f.dKeyOpen) {
+    return `<div class="panel" data-testid="dir-key-entry"><button class="btn small ghost" data-action="dir-key-open" data-testid="dir-key-open">${t('dir_i_direct')}</button></div>`;
+  }
+  return `<div class="panel" data-testid="dir-key-entry"><h3>${t('dir_i_direct')}</h3>
+    <div class="row">
+      <label class="field grow"><span>${t('dir_key_field')}</span><input class="mono" autocomplete="off" spellcheck="false" maxlength="64" data-field="dKeyPaste" data-focus="f-dKeyPaste" value="${escapeHtml(f.dKeyPaste ?? '')}" data-testid="dir-key-field"></label>
+      <button class="btn small primary" data-action="dir-use-key" data-testid="dir-use-key">${t('dir_use_key')}</button>
+    </div></div>`;
+}
+
+/** A yes / no before a director's action that cannot be undone. @param {App} app @param {string} action */
+function confirmHtml(app, action) {
+  if (app.dirConfirm !== action) return '';
+  const what = t(/** @type {any} */ ({ 'dir-end': 'dir_end', 'dir-withdraw': 'dir_withdraw', 'dir-disqualify': 'dir_disqualify' })[action]);
+  return `<div class="banner stallo-warn row" data-testid="dir-confirm" role="alertdialog"><span>${escapeHtml(t('dir_confirm', { what }))}</span>
+    <button class="btn small primary" data-action="${action}" data-confirmed="1" data-testid="dir-confirm-yes">${t('dir_yes')}</button>
+    <button class="btn small" data-action="dir-confirm-cancel" data-testid="dir-confirm-no">${t('dir_no')}</button></div>`;
+}
+
 /** The director's panel (this tab holds the director token). @param {App} app @param {any} rec @param {boolean} paused */
 function directorHtml(app, rec, paused) {
   const f = app.lobbyForm;
@@ -301,12 +325,17 @@ function directorHtml(app, rec, paused) {
   return `<div class="panel director" data-testid="director-panel">
     <h2>${t('dir_panel')}</h2>
     <p class="muted small">${t('dir_hint')}</p>
+    <p class="small">${t('dir_key')}: <code class="mono" data-testid="dir-key">${escapeHtml(app.directorToken(rec.tournament) ?? '')}</code>
+      <button class="btn small ghost" data-action="dir-copy-key" data-testid="dir-copy-key">${t('dir_copy')}</button>
+      <button class="btn small ghost" data-action="dir-forget-key" data-testid="dir-forget-key">${t('dir_forget_key')}</button></p>
+    <p class="muted small">${t('dir_key_hint')}</p>
     <div class="row">
       <button class="btn primary" data-action="dir-start" data-testid="dir-start" ${over ? 'disabled' : ''}>${t('dir_start')}</button>
       ${paused ? `<button class="btn" data-action="dir-resume" data-testid="dir-resume" ${over ? 'disabled' : ''}>${t('dir_resume')}</button>`
         : `<button class="btn" data-action="dir-pause" data-testid="dir-pause" ${over ? 'disabled' : ''}>${t('dir_pause')}</button>`}
       <button class="btn" data-action="dir-end" data-testid="dir-end" ${over ? 'disabled' : ''}>${t('dir_end')}</button>
     </div>
+    ${confirmHtml(app, 'dir-end')}
     <h3>${t('dir_adjust')}</h3>
     <div class="grid2">
       <label class="field"><span>${t('dir_entrant')}</span>${select('dEntrant', f.dEntrant, opts, 'dir-entrant')}</label>
@@ -319,6 +348,7 @@ function directorHtml(app, rec, paused) {
       <button class="btn small" data-action="dir-withdraw" data-testid="dir-withdraw" ${over ? 'disabled' : ''}>${t('dir_withdraw')}</button>
       <button class="btn small" data-action="dir-disqualify" data-testid="dir-disqualify" ${over ? 'disabled' : ''}>${t('dir_disqualify')}</button>
     </div>
+    ${confirmHtml(app, 'dir-withdraw')}${confirmHtml(app, 'dir-disqualify')}
     <h3>${t('dir_forbid')}</h3>
     <div class="row">
       <label class="field grow">${select('dEntrant2', f.dEntrant2, opts, 'dir-entrant-2')}</label><span>${t('dir_forbid_with')}</span>
