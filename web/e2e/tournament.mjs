@@ -104,9 +104,16 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(async () => /paused: resume it first/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refused start' });
 
   // The list fills with server bots 2 s after the first registration (a Sit&Go).
+  // With a closing time far ahead (local time in the form, Unix ms in the record).
   await fillField(page, '[data-testid=dir-bots-after]', '2');
+  await fillField(page, '[data-testid=dir-closes]', '2099-01-01T12:00');
+  const closesMs = await page.evaluate(() => new Date('2099-01-01T12:00').getTime());
   await page.click('[data-testid=dir-configure]');
   await until(async () => (await getJson(`/api/tournaments/${id}`)).registration.bots_after_secs === 2, { timeout: 5000, what: 'the registration configured' });
+  const reg = (await getJson(`/api/tournaments/${id}`)).registration;
+  assert.equal(reg.closes_ms, closesMs, 'the closing time as set');
+  assert.equal(reg.starts_ms, null, 'no start time set');
+  assert.equal(await page.inputValue('[data-testid=dir-closes]'), '2099-01-01T12:00', 'shown back from the record');
   await until(async () => /server bots fill the free places 2 s/.test(await page.textContent('[data-testid=tournament-registration]').catch(() => '')), { timeout: 5000, what: 'the registration shown' });
 
   // The director key: shown to its creator, and pasted in another browser (no sessionStorage of

@@ -806,17 +806,25 @@ export class App {
         this.dirAct('set_round_time', { round_secs: Math.round(min * 60) }, t('dir_round_time'));
         return true;
       }
+      case 'dir-seat': {
+        const order = String(f.dOrder ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+        if (!order.length || order.some((n) => !Number.isInteger(n) || n < 0) || new Set(order).size !== order.length) { this.flash(t('dir_order_bad'), 'error'); return true; }
+        this.dirAct('seat_entrants', { order }, t('dir_seat')).then((m) => { if (m) { f.dOrder = null; this.render(); } });
+        return true;
+      }
       case 'dir-round-time-preset': this.dirAct('set_round_time', { round_secs: null }, t('dir_preset_time')); return true;
       case 'dir-configure': {
         const reg = rec?.registration ?? {};
         const pick = (/** @type {any} */ v, /** @type {any} */ dflt) => (v == null ? !!dflt : v === true);
         const bots = f.dBotsAfter == null ? (reg.bots_after_secs ?? null) : String(f.dBotsAfter).trim() === '' ? null : Number(f.dBotsAfter);
-        const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: reg.closes_ms ?? null,
-          starts_ms: reg.starts_ms ?? null, check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
+        // A datetime-local value is local time; empty is none.
+        const when = (/** @type {any} */ v, /** @type {any} */ dflt) => (v == null ? (dflt ?? null) : String(v).trim() === '' ? null : new Date(String(v)).getTime());
+        const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: when(f.dCloses, reg.closes_ms),
+          starts_ms: when(f.dStarts, reg.starts_ms), check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
         this.dirAct('configure_registration', { registration }, t('dir_registration')).then((m) => {
           if (!m) return;
           if (m.invite) this.dirInvite[id] = m.invite;
-          Object.assign(f, { dOpen: null, dInviteOnly: null, dCheckIn: null, dBotsAfter: null });
+          Object.assign(f, { dOpen: null, dInviteOnly: null, dCheckIn: null, dBotsAfter: null, dCloses: null, dStarts: null });
           this.render();
         });
         return true;

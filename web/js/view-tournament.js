@@ -289,6 +289,13 @@ function entrantsHtml(app, rec) {
   return `<div class="panel"><h2>${t('t_entrants', { n: list.length })}</h2>${list.length ? `<ul class="entrants">${items}</ul>` : `<p class="muted">${t('t_no_entrants')}</p>`}</div>`;
 }
 
+/** Unix ms as a `datetime-local` input's value (local time), or '' for none. @param {number|null|undefined} ms */
+function localInput(ms) {
+  if (ms == null) return '';
+  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60000);
+  return d.toISOString().slice(0, 16);
+}
+
 /** Without a director key here: a place to paste one (the creator's, from another device). @param {App} app @param {any} rec */
 function directorKeyHtml(app, rec) {
   if (rec.status === 'finished') return '';
@@ -367,11 +374,22 @@ function directorHtml(app, rec, paused) {
       ${checkbox('dInviteOnly', f.dInviteOnly == null ? !!reg.invite_only : f.dInviteOnly === true, t('dir_invite_only'), 'dir-invite-only')}
       ${checkbox('dCheckIn', f.dCheckIn == null ? !!reg.check_in : f.dCheckIn === true, t('dir_check_in'), 'dir-check-in')}
     </div>
+    <div class="grid2">
+      <label class="field"><span>${t('dir_closes')}</span><input type="datetime-local" data-field="dCloses" data-focus="f-dCloses"
+        value="${escapeHtml(f.dCloses == null ? localInput(reg.closes_ms) : f.dCloses)}" data-testid="dir-closes"></label>
+      <label class="field"><span>${t('dir_starts')}</span><input type="datetime-local" data-field="dStarts" data-focus="f-dStarts"
+        value="${escapeHtml(f.dStarts == null ? localInput(reg.starts_ms) : f.dStarts)}" data-testid="dir-starts"></label>
+    </div>
     <div class="row">
       <label class="field grow"><span>${t('dir_bots_after')}</span><input type="number" min="0" data-field="dBotsAfter" data-focus="f-dBotsAfter"
         value="${escapeHtml(f.dBotsAfter == null ? String(reg.bots_after_secs ?? '') : f.dBotsAfter)}" data-testid="dir-bots-after"></label>
       <button class="btn small primary" data-action="dir-configure" data-testid="dir-configure">${t('dir_configure')}</button>
     </div>
+    ${rec.settings?.seating === 'director' ? `<div class="row">
+      <label class="field grow"><span>${t('dir_order')}</span><input data-field="dOrder" data-focus="f-dOrder"
+        value="${escapeHtml(f.dOrder == null ? (rec.first_round_order ?? []).join(', ') : f.dOrder)}" data-testid="dir-order"></label>
+      <button class="btn small" data-action="dir-seat" data-testid="dir-seat">${t('dir_seat')}</button>
+    </div>` : ''}
     ${invite ? `<p data-testid="dir-invite">${t('dir_invite_code', { code: `<b class="mono">${escapeHtml(invite)}</b>` })}</p>` : ''}` : ''}
   </div>`;
 }
