@@ -856,14 +856,7 @@ async fn a_tournament_played_through_another_node_survives_kill_9_of_its_node() 
     assert_eq!(standings.len(), 8);
     let record = get_json(b.addr, &path).await;
     assert_eq!(record["status"], "finished");
-    let rounds = record["rounds"].as_array().expect("rounds");
-    assert_eq!(rounds.len(), 3);
-    for round in rounds {
-        for table in round["tables"].as_array().expect("tables") {
-            assert_eq!(table["result"]["played"], true, "{table}");
-            assert_eq!(table["result"]["hands"], 2, "{table}");
-        }
-    }
+    crate::tournament::assert_every_match_played(&record, 3, 2);
     let after = recompute(b.addr, &record).await;
     assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
     drop(nats);

@@ -41,6 +41,18 @@ pub fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> Tour
     }
 }
 
+/// The record has `rounds` rounds, every match of them played to its end in `hands` hands.
+pub fn assert_every_match_played(record: &Value, rounds: usize, hands: u64) {
+    let played = record["rounds"].as_array().expect("rounds");
+    assert_eq!(played.len(), rounds);
+    for round in played {
+        for table in round["tables"].as_array().expect("tables") {
+            assert_eq!(table["result"]["played"], true, "{table}");
+            assert_eq!(table["result"]["hands"], hands, "{table}");
+        }
+    }
+}
+
 /// The director's `start_round`, answered `ok`.
 pub async fn start_round(url: &str, tournament: &str, token: &str) {
     let (t, d) = (tournament.to_owned(), token.to_owned());
@@ -792,14 +804,7 @@ async fn kill_9_mid_round_then_restart_and_the_tournament_finishes() {
     assert_eq!(standings.len(), 4);
     let record = get_json(addr, &path).await;
     assert_eq!(record["status"], "finished");
-    let rounds = record["rounds"].as_array().expect("rounds");
-    assert_eq!(rounds.len(), 3);
-    for round in rounds {
-        for table in round["tables"].as_array().expect("tables") {
-            assert_eq!(table["result"]["played"], true, "{table}");
-            assert_eq!(table["result"]["hands"], 3, "{table}");
-        }
-    }
+    assert_every_match_played(&record, 3, 3);
     assert_eq!(standings_of(&record["standings"]).len(), 4);
 }
 
@@ -882,6 +887,18 @@ impl Player {
     }
 
     /// Reads until a message `pred` accepts (kept in `heard` too).
+    /// `register_tournament` as a plain entrant (no partner code, not a bot); the reply.
+    async fn register(&mut self, tournament: &str) -> ServerMessage {
+        let t = tournament.to_owned();
+        self.request(|id| ClientMessage::RegisterTournament {
+            id,
+            tournament: t,
+            partner_code: None,
+            bot: None,
+        })
+        .await
+    }
+
     async fn wait(&mut self, pred: impl Fn(&ServerMessage) -> bool) -> ServerMessage {
         if let Some(m) = self.heard.iter().find(|m| pred(m)) {
             return m.clone();
@@ -956,15 +973,7 @@ async fn late_entrant_loses_by_the_code(sits_then_leaves: bool) {
         .await
         .expect("the bot registers");
     let mut absent = Player::connect(server.addr, "absent").await;
-    let t = tournament.clone();
-    let reply = absent
-        .request(|id| ClientMessage::RegisterTournament {
-            id,
-            tournament: t,
-            partner_code: None,
-            bot: None,
-        })
-        .await;
+    let reply = absent.register(&tournament).await;
     assert!(
         matches!(
             reply,
@@ -1078,15 +1087,7 @@ async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
         .await
         .expect("three bots register");
     let mut leaver = Player::connect(server.addr, "leaver").await;
-    let t = tournament.clone();
-    let reply = leaver
-        .request(|id| ClientMessage::RegisterTournament {
-            id,
-            tournament: t,
-            partner_code: None,
-            bot: None,
-        })
-        .await;
+    let reply = leaver.register(&tournament).await;
     assert!(
         matches!(
             reply,
@@ -1381,15 +1382,7 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
     let mut players = Vec::new();
     for name in ["anna", "bruno", "carla"] {
         let mut p = Player::connect(server.addr, name).await;
-        let t = tournament.clone();
-        let plain = p
-            .request(|id| ClientMessage::RegisterTournament {
-                id,
-                tournament: t,
-                partner_code: None,
-                bot: None,
-            })
-            .await;
+        let plain = p.register(&tournament).await;
         assert_eq!(error_code(&plain), Some("bad_invite"), "{plain:?}");
         let t = tournament.clone();
         let wrong = p
@@ -1850,15 +1843,7 @@ async fn the_1_2_requests_are_refused_as_documented_on_a_raw_socket() {
     // Two entrants register.
     for name in ["anna", "bruno"] {
         let mut e = Player::connect(server.addr, name).await;
-        let t = tournament.clone();
-        let ok = e
-            .request(|id| ClientMessage::RegisterTournament {
-                id,
-                tournament: t,
-                partner_code: None,
-                bot: None,
-            })
-            .await;
+        let ok = e.register(&tournament).await;
         assert!(
             matches!(ok, ServerMessage::TournamentRegistered { .. }),
             "{ok:?}"
