@@ -31,7 +31,7 @@ export function movementOf(f, i) {
 /**
  * `create_tournament`'s settings from the form, or the key of what is wrong with it.
  * @param {TourForm} f
- * @returns {{settings: Record<string, any>} | {error: 't_name_required'|'t_rounds_invalid'|'t_hands_invalid'|'t_max_invalid'}}
+ * @returns {{settings: Record<string, any>} | {error: 't_name_required'|'t_rounds_invalid'|'t_hands_invalid'|'t_max_invalid'|'t_sitgo_size'}}
  */
 export function tournamentSettings(f) {
   const name = String(f.tName ?? '').trim();
@@ -47,7 +47,8 @@ export function tournamentSettings(f) {
   const max = maxText === '' ? null : Number(maxText);
   if (max !== null && (!Number.isInteger(max) || max < 2)) return { error: 't_max_invalid' };
   const full = f.tFull === true || f.tFull === 'on';
-  if (full && max === null) return { error: 't_max_invalid' };
+  // A Sit&Go's list is 2, 4, 8, 16 ... (RULES.md section 11: its bracket has no byes).
+  if (full && (max === null || (max & (max - 1)) !== 0)) return { error: 't_sitgo_size' };
   return {
     settings: {
       name: name.slice(0, 80), kind: f.tKind || 'pairs', rounds, hands, preset: f.tPreset || 'fitab', max_entrants: max,

@@ -24,7 +24,9 @@ test('the create form refuses what makes no tournament', () => {
   assert.deepEqual(tournamentSettings(form({ tRoundCount: '0' })), { error: 't_rounds_invalid' });
   assert.deepEqual(tournamentSettings(form({ tMove0: 'knockout' })), { error: 't_rounds_invalid' }, 'a knock-out only last');
   assert.deepEqual(tournamentSettings(form({ tHands: '9' })), { error: 't_hands_invalid' });
-  assert.deepEqual(tournamentSettings(form({ tFull: true, tMax: '' })), { error: 't_max_invalid' }, 'a Sit&Go needs its size');
+  assert.deepEqual(tournamentSettings(form({ tFull: true, tMax: '' })), { error: 't_sitgo_size' }, 'a Sit&Go needs its size');
+  assert.deepEqual(tournamentSettings(form({ tFull: true, tMax: '6' })), { error: 't_sitgo_size' }, 'a Sit&Go of 6 is no bracket');
+  assert.equal(tournamentSettings(form({ tFull: true, tMax: '8' })).settings?.max_entrants, 8, 'a Sit&Go of 8 is');
   assert.ok('settings' in tournamentSettings(form({ tRoundCount: '2', tMove1: 'knockout' })));
 });
 

@@ -382,7 +382,7 @@ pub async fn create(
             "the server is shutting down".into(),
         ));
     }
-    Settings::from_wire(wire).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    Settings::for_new(wire).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
     let id = format!(
         "{TOURNAMENT_PREFIX}{}",
         burraco_protocol::cards::to_hex(&crate::random_bytes::<5>())

@@ -18,22 +18,57 @@ use super::{Refusal, TournamentActor, scoring};
 use crate::outbound::Frame;
 use crate::table::{self, HeldSeat};
 
-/// An individual event's next round: partners by the Berger rotation of the first-round order
-/// (round r of a round robin among the players pairs the partners, so nobody partners anyone
-/// twice while the field allows it: n - 1 rounds), the partnerships meeting in that order, the
-/// first two at table 1. Tables as (North, East, South, West); `None` unless the players are a
-/// multiple of 4.
+/// An individual event's next round, by the criterion its movements announce (RULES.md section
+/// 11: partners change every round, the same partner never twice while the field allows it):
+///
+/// - the first round, and every `mitchell` or `round_robin` round: partners by the Berger
+///   rotation of the first-round order (round r of a round robin among the players pairs the
+///   partners, so nobody partners anyone twice in n - 1 such rounds), the partnerships meeting
+///   in that order, the first two at table 1;
+/// - a later `danish` or `modified_danish` round: by standing ([`individual_by_standing`]).
+///
+/// Tables as (North, East, South, West); `None` unless the players are a multiple of 4.
 pub fn individual_next(state: &TournamentState) -> Option<Vec<[u32; 4]>> {
     let active: Vec<Entrant> = state.active().into_iter().map(|e| e as usize).collect();
     if active.is_empty() || !active.len().is_multiple_of(4) {
         return None;
+    }
+    let index = state.rounds.len();
+    if index > 0
+        && matches!(
+            state.settings.movement_at(index),
+            Some(Movement::Danish | Movement::ModifiedDanish)
+        )
+    {
+        let standings: Vec<_> = state
+            .standings_after(state.complete_rounds())
+            .into_iter()
+            .filter(|s| active.contains(&s.entrant))
+            .collect();
+        let ranked = ranking(state.settings.preset, &standings);
+        let partnered: Vec<(u32, u32)> = state
+            .rounds
+            .iter()
+            .flat_map(|r| &r.tables)
+            .flat_map(|t| {
+                [
+                    t.ns_partner.map(|p| (t.ns, p)),
+                    t.ew_partner.map(|p| (t.ew, p)),
+                ]
+            })
+            .flatten()
+            .collect();
+        let ranked: Vec<u32> = ranked.into_iter().map(|e| e as u32).collect();
+        return Some(individual_by_standing(&ranked, |a, b| {
+            partnered.contains(&(a, b)) || partnered.contains(&(b, a))
+        }));
     }
     let order = if state.settings.draw {
         drawn_order(&active, state.seed)
     } else {
         active
     };
-    let rotation = state.rounds.len() % movements::round_robin_rounds(order.len());
+    let rotation = index % movements::round_robin_rounds(order.len());
     let partners = movements::round_robin(&order, rotation)?;
     Some(
         partners
@@ -45,6 +80,50 @@ pub fn individual_next(state: &TournamentState) -> Option<Vec<[u32; 4]>> {
             })
             .collect(),
     )
+}
+
+/// How far down the standings a table looks for players who have not partnered each other.
+const STANDING_WINDOW: usize = 12;
+
+/// An individual round by standing: table 1 takes the first four of `ranked` (the standings,
+/// best first), table 2 the next four, and so on; at a table of w, x, y, z in standing order
+/// the partners are w-z against x-y (the balanced pairing), else w-y against x-z, else w-x
+/// against y-z, the first of these in which nobody partners a player they `partnered` before.
+/// When none does, the table takes the three players nearest its leader in the standings (the
+/// least sum of places, up to [`STANDING_WINDOW`] places down) with whom one does; when the
+/// field does not allow it at all, the first four play the balanced pairing. Tables as (North,
+/// East, South, West): North-South w and its partner.
+pub fn individual_by_standing(
+    ranked: &[u32],
+    partnered: impl Fn(u32, u32) -> bool,
+) -> Vec<[u32; 4]> {
+    let fresh = |[w, x, y, z]: [u32; 4]| -> Option<[u32; 4]> {
+        [[w, x, z, y], [w, x, y, z], [w, y, x, z]]
+            .into_iter()
+            .find(|&[n, e, s, w]| !partnered(n, s) && !partnered(e, w))
+    };
+    let mut pool: Vec<u32> = ranked.to_vec();
+    let mut tables = Vec::with_capacity(pool.len() / 4);
+    while pool.len() >= 4 {
+        let window = pool.len().min(STANDING_WINDOW);
+        // The pool's leader and three others, those nearest it in the standings first.
+        let mut others: Vec<[usize; 3]> = (1..window)
+            .flat_map(|a| {
+                (a + 1..window).flat_map(move |b| (b + 1..window).map(move |c| [a, b, c]))
+            })
+            .collect();
+        others.sort_by_key(|&[a, b, c]| (a + b + c, [a, b, c]));
+        let chosen = others.into_iter().find_map(|[a, b, c]| {
+            fresh([pool[0], pool[a], pool[b], pool[c]]).map(|table| (table, [0, a, b, c]))
+        });
+        let (table, places) =
+            chosen.unwrap_or(([pool[0], pool[1], pool[3], pool[2]], [0, 1, 2, 3]));
+        for place in places.into_iter().rev() {
+            pool.remove(place);
+        }
+        tables.push(table);
+    }
+    tables
 }
 
 /// The pairing of the next round: its movement and who meets whom. `None` when every round of
@@ -576,11 +655,11 @@ mod tests {
 
     use super::*;
 
-    fn registered(kind: &str, rounds: usize, entrants: u32) -> TournamentState {
+    fn registered(kind: &str, movements: &[&str], entrants: u32) -> TournamentState {
         let wire = WireTournamentSettings {
             name: "t".into(),
             kind: kind.into(),
-            rounds: vec!["danish".into(); rounds],
+            rounds: movements.iter().map(|&m| m.to_owned()).collect(),
             hands: 1,
             preset: "fitab".into(),
             ..WireTournamentSettings::default()
@@ -611,7 +690,7 @@ mod tests {
 
     #[test]
     fn individual_partners_never_repeat_in_n_minus_1_rounds() {
-        let mut state = registered("individual", 7, 8);
+        let mut state = registered("individual", &["round_robin"; 7], 8);
         let mut partners = std::collections::HashSet::new();
         for round in 1..=7 {
             let tables = individual_next(&state).expect("8 players");
@@ -625,7 +704,7 @@ mod tests {
             }
             let entry = TournamentEntry::RoundStarted {
                 round,
-                movement: "danish".into(),
+                movement: "round_robin".into(),
                 tables: Vec::new(),
                 bye: None,
                 bracket: Vec::new(),
@@ -635,7 +714,80 @@ mod tests {
             state.apply(&entry).expect("round");
         }
         assert_eq!(partners.len(), 28, "everyone partnered everyone once");
-        assert!(individual_next(&registered("individual", 1, 6)).is_none());
+        assert!(individual_next(&registered("individual", &["danish"], 6)).is_none());
+    }
+
+    #[test]
+    fn individual_by_standing_seats_the_standings_in_fours_and_avoids_old_partners() {
+        let never = |_: u32, _: u32| false;
+        // Nobody partnered before: 1st with 4th against 2nd and 3rd, table by table.
+        assert_eq!(
+            individual_by_standing(&[7, 6, 5, 4, 3, 2, 1, 0], never),
+            [[7, 6, 4, 5], [3, 2, 0, 1]]
+        );
+        // 7 and 4 partnered: the next pairing at the table, 7-5 against 6-4.
+        let old = [(7, 4), (6, 5)];
+        let before = |a: u32, b: u32| old.contains(&(a, b)) || old.contains(&(b, a));
+        assert_eq!(
+            individual_by_standing(&[7, 6, 5, 4, 3, 2, 1, 0], before),
+            [[7, 6, 5, 4], [3, 2, 0, 1]]
+        );
+        // The top four partnered each other in every way, so a table holds at most two of
+        // them: the leader's takes the 2nd, 5th and 6th (7-2 against 6-3), the next the rest.
+        let old = [(7, 6), (7, 5), (7, 4), (6, 5), (6, 4), (5, 4)];
+        let before = |a: u32, b: u32| old.contains(&(a, b)) || old.contains(&(b, a));
+        let tables = individual_by_standing(&[7, 6, 5, 4, 3, 2, 1, 0], before);
+        assert_eq!(tables, [[7, 6, 2, 3], [5, 4, 0, 1]]);
+        for [n, e, s, w] in &tables {
+            assert!(!before(*n, *s) && !before(*e, *w), "{tables:?}");
+        }
+        // Four players who all partnered each other: the field does not allow it.
+        let four = individual_by_standing(&[7, 6, 5, 4], before);
+        assert_eq!(four, [[7, 6, 4, 5]]);
+    }
+
+    #[test]
+    fn an_individual_danish_round_follows_the_standings_and_no_partner_repeats() {
+        let mut state = registered("individual", &["round_robin", "danish", "danish"], 8);
+        let first = individual_next(&state).expect("8 players");
+        let entry = TournamentEntry::RoundStarted {
+            round: 1,
+            movement: "round_robin".into(),
+            tables: first
+                .iter()
+                .enumerate()
+                .map(|(i, [n, e, s, w])| RoundTable {
+                    number: i as u32 + 1,
+                    table: format!("t{i}"),
+                    ns: *n,
+                    ew: *e,
+                    ns_partner: Some(*s),
+                    ew_partner: Some(*w),
+                })
+                .collect(),
+            bye: None,
+            bracket: Vec::new(),
+            boards: None,
+            at_ms: 0,
+        };
+        state.apply(&entry).expect("round 1");
+        let second = individual_next(&state).expect("8 players");
+        let partners = |tables: &[[u32; 4]]| -> Vec<(u32, u32)> {
+            tables
+                .iter()
+                .flat_map(|[n, e, s, w]| [(*n.min(s), *n.max(s)), (*e.min(w), *e.max(w))])
+                .collect()
+        };
+        for pair in partners(&second) {
+            assert!(
+                !partners(&first).contains(&pair),
+                "{pair:?} partnered again"
+            );
+        }
+        // Nothing scored yet: the standings are registration order, 0-3 at table 1.
+        let mut top: Vec<u32> = second[0].to_vec();
+        top.sort_unstable();
+        assert_eq!(top, [0, 1, 2, 3], "{second:?}");
     }
 
     #[test]

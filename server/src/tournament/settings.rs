@@ -150,6 +150,8 @@ pub enum SettingsError {
     Seating(String),
     #[error("at least 2 entrants")]
     MaxEntrants,
+    #[error("a Sit&Go starts when its list is full: max_entrants 2, 4, 8, 16 ...")]
+    SitAndGoSize,
     #[error("the tables' settings: {0}")]
     Table(String),
 }
@@ -218,6 +220,21 @@ impl Settings {
             duplicate: wire.duplicate.unwrap_or(false) || kind == Kind::Teams,
             table,
         })
+    }
+
+    /// The settings of a tournament being created: [`Settings::from_wire`] plus the checks
+    /// added since logs were first written (a log keeps loading with the settings it was
+    /// created with).
+    pub fn for_new(wire: &WireTournamentSettings) -> Result<Settings, SettingsError> {
+        let settings = Settings::from_wire(wire)?;
+        // RULES.md section 11: a Sit&Go starts when its list is full, of 2, 4, 8, 16 ...
+        // entrants.
+        if wire.start_when_full == Some(true)
+            && !wire.max_entrants.is_some_and(u32::is_power_of_two)
+        {
+            return Err(SettingsError::SitAndGoSize);
+        }
+        Ok(settings)
     }
 
     pub fn format(&self) -> MatchFormat {

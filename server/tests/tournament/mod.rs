@@ -310,12 +310,23 @@ async fn a_singles_round_robin_of_three_rests_each_once_and_scores_the_byes() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_sit_and_go_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_one_winner() {
+async fn a_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_one_winner() {
     let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    // A Sit&Go's list is a power of two (RULES.md section 11): one of five is refused, by
+    // name, over the protocol; the same knock-out with the director starting it is not.
+    let mut sit_and_go = singles(5, "knockout");
+    sit_and_go.start_when_full = Some(true);
+    let refusal = bots::create(&url, &sit_and_go)
+        .await
+        .expect_err("a Sit&Go of five is refused");
+    assert!(
+        refusal.to_string().contains("invalid_settings")
+            && refusal.to_string().contains("2, 4, 8, 16"),
+        "{refusal}"
+    );
     let mut options = options(server.addr, 5, "knockout", 1);
     options.settings.kind = "singles".into();
-    // A Sit&Go: nobody starts it, the fifth registration does.
-    options.settings.start_when_full = Some(true);
     let summary = bots::run(&options).await.expect("the tournament finishes");
     let record = get_json(
         server.addr,
@@ -391,7 +402,8 @@ async fn a_sit_and_go_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_on
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
     let server = TestServer::start().await;
-    let mut options = options(server.addr, 8, "danish,danish,danish", 1);
+    // The announced criterion (RULES.md section 11): the rotation in round 1, then by standing.
+    let mut options = options(server.addr, 8, "round_robin,danish,danish", 1);
     options.settings.kind = "individual".into();
     let summary = bots::run(&options).await.expect("the tournament finishes");
     let record = get_json(
@@ -421,6 +433,25 @@ async fn an_individual_event_never_repeats_a_partner_and_scores_each_player() {
     }
     let after = recompute(server.addr, &record).await;
     assert_same_standings(&standings_of(&record["standings"]), &after[2], "final");
+    // A round by standing: each table in turn is led by the best-placed player (standings
+    // after the round before, as computed here) not seated at an earlier table.
+    for (round, before) in rounds.iter().zip(&after).skip(1) {
+        let place = |e: u64| before.iter().position(|(p, _)| *p == e).expect("ranked");
+        let mut unseated: Vec<u64> = before.iter().map(|(e, _)| *e).collect();
+        for table in round["tables"].as_array().expect("tables") {
+            let four: Vec<u64> = ["ns", "ew", "ns_partner", "ew_partner"]
+                .iter()
+                .map(|k| table[*k].as_u64().expect("a player"))
+                .collect();
+            let leader = four
+                .iter()
+                .copied()
+                .min_by_key(|&e| place(e))
+                .expect("four");
+            assert_eq!(leader, unseated[0], "round {}: {four:?}", round["round"]);
+            unseated.retain(|e| !four.contains(e));
+        }
+    }
     server.stop().await;
 }
 
