@@ -307,3 +307,23 @@ fn round_clock_by_preset_and_match_length() {
     let by_points = MatchLength::Points(2005);
     assert_eq!(round_clock(Preset::Fitab, federation, by_points), None);
 }
+
+/// RULES.md 8 and 9: a turn completed by the clock is a turn like any other: when its draw is the
+/// third-to-last tallone card, the hand ends with the automatic discard (art. 17).
+#[test]
+fn clock_expiry_on_the_third_to_last_card_ends_the_hand() {
+    let mut t = Table::new(Config::of(Preset::Fitab), &DeckBuilder::four());
+    for _ in 0..38 {
+        let events = t.clock();
+        assert_eq!(crate::support::hand_end(&events), None);
+    }
+    assert_eq!(t.game.tallone_len(), 3);
+    let events = t.clock();
+    assert_eq!(
+        crate::support::hand_end(&events),
+        Some(burraco_rules::HandEnd::TalloneExhausted)
+    );
+    assert_eq!(t.game.tallone_len(), 2);
+    let (_, score) = t.result().expect("over");
+    assert!(score.sides.iter().all(|s| s.closing == 0));
+}

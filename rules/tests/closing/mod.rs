@@ -331,3 +331,102 @@ fn reale_and_super_count_as_pulito_for_closing() {
     let kinds: Vec<BurracoKind> = ns.burracos.iter().map(|b| b.kind).collect();
     assert_eq!(kinds, vec![BurracoKind::Super]);
 }
+
+/// RULES.md 1 and 7: `fitab` and `feburit` allow closing during the first round of the hand.
+#[test]
+fn fitab_and_feburit_allow_closing_in_the_first_round() {
+    for preset in [Preset::Fitab, Preset::Feburit] {
+        let mut t = burraco_and_pozzetto(Config::of(preset), CLUBS);
+        assert_eq!(t.game.turns_played(), 0);
+        t.open(N, "3C 4C 5C 6C 7C 8C 9C 10C JC QC");
+        let events = t.discard(N, "KC");
+        assert_eq!(
+            crate::support::hand_end(&events),
+            Some(HandEnd::Closed { seat: N }),
+            "{preset:?}"
+        );
+    }
+}
+
+/// FEDIBUR art. 5 head to head: the first round is the first two turns, so the player who could
+/// not close in the first turn closes in the third.
+#[test]
+fn fedibur_first_round_head_to_head_is_two_turns() {
+    let deck = DeckBuilder::two()
+        .hand(N, HEARTS)
+        .tallone("AH")
+        .pozzetto(PozzettoId::A, CLUBS);
+    let mut t = Table::new(Config::head_to_head(Preset::Fedibur), &deck);
+    t.draw(N);
+    t.open(N, &format!("{HEARTS} AH"));
+    assert_eq!(
+        t.refused(N, open("3C 4C 5C 6C 7C 8C 9C 10C JC QC")),
+        IllegalAction::CloseInFirstRound
+    );
+    t.open(N, "3C 4C 5C 6C 7C 8C 9C 10C JC");
+    t.discard(N, "KC");
+    t.pass(); // S
+    assert_eq!(t.game.turns_played(), 2, "the second round");
+    t.draw(N);
+    t.attach(N, 1, "QC");
+    let closing = t.game.legal_discards();
+    assert_eq!(closing.len(), 1);
+    let events = t.act(N, burraco_rules::Action::Discard { card: closing[0] });
+    assert_eq!(
+        crate::support::hand_end(&events),
+        Some(HandEnd::Closed { seat: N })
+    );
+}
+
+/// RULES.md 7: with "closing requires a burraco pulito" on, a burraco semipulito (it has a wild)
+/// is not enough; only reale, super and pulito count as pulito.
+#[test]
+fn refusal_close_with_only_a_burraco_semipulito_when_pulito_is_required() {
+    let deck = DeckBuilder::four()
+        .hand(N, "3H 4H 5H 6H 7H 8H 9H JK 3S 4S 5S")
+        .tallone("6S")
+        .pozzetto(PozzettoId::A, "3C 4C 5C 6C 7C 8C 10D 10S 10C 10H KD");
+    let pulito = Config::new(&TableSettings {
+        preset: Preset::Fitab,
+        close_requires_pulito: Some(true),
+        ..TableSettings::default()
+    })
+    .expect("valid");
+    let mut t = Table::new(pulito, &deck);
+    t.draw(N);
+    t.open(N, "3H 4H 5H 6H 7H 8H 9H JK");
+    assert_eq!(
+        t.game.melds()[0].1.burraco_kind(true),
+        Some(BurracoKind::Semipulito)
+    );
+    t.open(N, "3S 4S 5S 6S");
+    assert_eq!(t.game.pozzetto_of(Side::NorthSouth), Some(PozzettoId::A));
+    t.open(N, "3C 4C 5C 6C 7C 8C");
+    t.open(N, "10D 10S 10C");
+    assert_eq!(
+        t.refused(N, attach(3, "10H")),
+        IllegalAction::CloseWithoutBurracoPulito
+    );
+}
+
+/// FITAB art. 32 D and RULES.md 13: "chiusura al monte" is closing in the same turn the pile was
+/// picked up; at the player's next turn, after a draw, closing is allowed again.
+#[test]
+fn fitab_allows_closing_the_turn_after_a_pile_pick_up() {
+    let mut t = pile_pickup_before_closing(Config::of(Preset::Fitab), false);
+    // N holds clubs 3..K, the KC just picked up; it keeps KC for the next turn.
+    t.open(N, "4C 5C 6C 7C 8C 9C 10C JC QC");
+    t.discard(N, "3C");
+    for _ in 0..3 {
+        t.pass();
+    }
+    t.draw(N);
+    t.attach(N, 1, "KC");
+    let closing = t.game.legal_discards();
+    assert_eq!(closing.len(), 1);
+    let events = t.act(N, burraco_rules::Action::Discard { card: closing[0] });
+    assert_eq!(
+        crate::support::hand_end(&events),
+        Some(HandEnd::Closed { seat: N })
+    );
+}

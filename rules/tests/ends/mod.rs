@@ -285,3 +285,103 @@ fn stallo_ending_discard_that_closes_earns_the_bonus() {
     assert_eq!(score.sides[north.index()].closing, 100);
     assert_eq!(score.sides[north.other().index()].closing, 0);
 }
+
+/// Art. 17: the player who drew the third-to-last card finishes the turn; when that discard closes,
+/// the hand ends closed and earns the closing bonus.
+#[test]
+fn tallone_exhausted_turn_that_closes_earns_the_closing_bonus() {
+    // S plays turns 2, 6, ..., 38: its first draw is the third tallone card (the ace of hearts),
+    // its tenth the 39th, the third-to-last of 41.
+    let hearts = "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH";
+    let mut tallone = cs(&filler_tallone_ending_in("5S"));
+    tallone[2] = "AH".parse().expect("card");
+    let tallone = tallone
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let deck = DeckBuilder::four()
+        .hand(S, hearts)
+        .tallone(&tallone)
+        .pozzetto(PozzettoId::A, "3C 4C 5C 6C 7C 8C 9C 10C JC QC KC");
+    let mut t = Table::new(Config::of(Preset::Fitab), &deck);
+    draw_and_throw_back(&mut t);
+    draw_and_throw_back(&mut t);
+    assert_eq!(t.on_turn(), S);
+    t.draw(S);
+    t.open(S, &format!("{hearts} AH"));
+    assert_eq!(t.game.pozzetto_of(Side::NorthSouth), Some(PozzettoId::A));
+    t.discard(S, "KC");
+    for _ in 3..38 {
+        let events = draw_and_throw_back(&mut t);
+        assert_eq!(hand_end(&events), None);
+    }
+    assert_eq!((t.on_turn(), t.game.tallone_len()), (S, 3));
+    t.draw(S);
+    assert_eq!(t.game.tallone_len(), 2);
+    t.open(S, "3C 4C 5C 6C 7C 8C 9C 10C JC QC");
+    let events = t.discard(S, "5S");
+    assert_eq!(hand_end(&events), Some(HandEnd::Closed { seat: S }));
+    let (_, score) = t.result().expect("over");
+    assert_eq!(score.sides[Side::NorthSouth.index()].closing, 100);
+    assert_eq!(score.sides[Side::EastWest.index()].closing, 0);
+}
+
+/// RULES.md 8: the server tells the table when a stallo is one round away (after one round of
+/// card exchanges: 4 with four players, 2 head to head), under every preset.
+#[test]
+fn the_table_is_warned_one_round_before_a_stallo_under_every_preset() {
+    for preset in Preset::ALL {
+        for (config, deck, players) in [
+            (Config::of(preset), DeckBuilder::four(), 4u8),
+            (Config::head_to_head(preset), DeckBuilder::two(), 2),
+        ] {
+            let mut t = Table::new(config, &deck);
+            for k in 1..=2 * players {
+                let events = exchange(&mut t);
+                let warnings = events
+                    .iter()
+                    .filter(|e| matches!(e, Event::StalloWarning { .. }))
+                    .count();
+                assert_eq!(
+                    warnings,
+                    usize::from(k == players),
+                    "{preset:?} {players} players, exchange {k}"
+                );
+                assert_eq!(
+                    events.iter().any(|e| matches!(e, Event::Stallo { .. })),
+                    k == 2 * players,
+                    "{preset:?} {players} players, exchange {k}"
+                );
+            }
+        }
+    }
+}
+
+/// RULES.md 8: under `fitab` and `feburit` only a card exchange right after the stallo ends the
+/// hand; a turn that draws instead ends the run, and the hand goes on.
+#[test]
+fn after_a_stallo_a_turn_that_draws_lets_the_hand_go_on() {
+    for preset in [Preset::Fitab, Preset::Feburit] {
+        for (config, deck, players) in [
+            (Config::of(preset), DeckBuilder::four(), 4u8),
+            (Config::head_to_head(preset), DeckBuilder::two(), 2),
+        ] {
+            let mut t = Table::new(config, &deck);
+            for _ in 0..2 * players {
+                exchange(&mut t);
+            }
+            assert_eq!(t.game.stallo().0, 2 * players);
+            let events = draw_and_throw_back(&mut t);
+            assert_eq!(hand_end(&events), None, "{preset:?} {players}");
+            assert!(!t.game.is_over());
+            assert_eq!(t.game.stallo(), (0, None));
+            // The next take is free, and the hand still goes on.
+            let seat = t.on_turn();
+            t.pick_up(seat);
+            let card = t.game.legal_discards()[0];
+            let events = t.act(seat, Action::Discard { card });
+            assert_eq!(hand_end(&events), None, "{preset:?} {players}");
+        }
+    }
+}
