@@ -270,3 +270,39 @@ fn deal_refuses_an_incomplete_deck_or_an_unseated_dealer() {
         Err(DealError::DealerNotSeated(Seat::East))
     );
 }
+
+/// RULES.md 2: 108 cards, two French decks of 52 plus 4 jokers; the wilds are the 4 jokers and the
+/// eight 2s.
+#[test]
+fn the_deck_is_two_french_decks_of_52_and_4_jokers_12_of_them_wild() {
+    let deck = canonical_deck();
+    assert_eq!(deck.len(), 108);
+    for face in (0..Card::FACES).map(|i| Card::from_index(i).expect("face")) {
+        let n = deck.iter().filter(|&&card| card == face).count();
+        assert_eq!(n, if face.is_joker() { 4 } else { 2 }, "{face}");
+    }
+    let wilds: Vec<Card> = deck.iter().copied().filter(|card| card.is_wild()).collect();
+    assert_eq!(wilds.len(), 12);
+    assert_eq!(wilds.iter().filter(|card| card.is_joker()).count(), 4);
+    assert!(
+        wilds
+            .iter()
+            .all(|card| card.is_joker() || card.rank() == Some(burraco_rules::Rank::Two))
+    );
+}
+
+/// RULES.md 2 "secondo norma": highest value first; equal values by suit order (hearts, diamonds,
+/// clubs, spades); within one suit by rank order (joker, 2, A, K, Q, J, 10, ..., 3).
+#[test]
+fn secondo_norma_orders_every_face_by_value_then_suit_then_rank() {
+    let mut faces: Vec<Card> = (0..Card::FACES)
+        .map(|i| Card::from_index(i).expect("face"))
+        .collect();
+    faces.sort_by_key(|card| std::cmp::Reverse(card.norma_key()));
+    let expected = cs("JK 2H 2D 2C 2S AH AD AC AS \
+         KH QH JH 10H 9H 8H KD QD JD 10D 9D 8D KC QC JC 10C 9C 8C KS QS JS 10S 9S 8S \
+         7H 6H 5H 4H 3H 7D 6D 5D 4D 3D 7C 6C 5C 4C 3C 7S 6S 5S 4S 3S");
+    assert_eq!(faces, expected);
+    // The example of RULES.md 2: of K♠ and Q♥, both 10 points, Q♥ goes first.
+    assert!(c("QH").norma_key() > c("KS").norma_key());
+}

@@ -209,3 +209,33 @@ fn unplayed_and_untaken_pozzetti() {
     );
     assert_eq!(t.game.pozzetto_cards(PozzettoId::B).len(), 11);
 }
+
+/// RULES.md 2: card values: joker 30, 2 (pinella) 20, A 15, K Q J 10 9 8 10 each, 7 6 5 4 3 5
+/// each, whatever the suit; a meld is worth the sum of its cards, a natural 2 and a wild included.
+#[test]
+fn card_values_are_joker_30_two_20_ace_15_king_to_8_10_and_7_to_3_5() {
+    let values = [
+        ("A", 15),
+        ("2", 20),
+        ("3", 5),
+        ("4", 5),
+        ("5", 5),
+        ("6", 5),
+        ("7", 5),
+        ("8", 10),
+        ("9", 10),
+        ("10", 10),
+        ("J", 10),
+        ("Q", 10),
+        ("K", 10),
+    ];
+    for (rank, points) in values {
+        for suit in ["H", "D", "C", "S"] {
+            let card: burraco_rules::Card = format!("{rank}{suit}").parse().expect("card");
+            assert_eq!(card.points(), points, "{card}");
+        }
+    }
+    assert_eq!(burraco_rules::Card::JOKER.points(), 30);
+    let meld = burraco_rules::Meld::open(&crate::support::cs("AH 2H 3H JK"), None).expect("meld");
+    assert_eq!(meld.points(), 15 + 20 + 5 + 30);
+}

@@ -331,3 +331,44 @@ fn single_picked_up_joker_may_go_back_with_another_joker() {
         IllegalAction::DiscardPickedUpCard { card: c("JK") }
     );
 }
+
+/// Art. 8: once the single card picked up has been melded, a copy of it reaching the hand later in
+/// the turn (here from the pozzetto taken in diretta) is an identical card held, and may go.
+#[test]
+fn single_picked_up_card_melded_then_a_copy_from_the_pozzetto_may_be_discarded() {
+    let deck = DeckBuilder::four()
+        .hand(N, "KS KD 3C 4C 5C 6C 7C 8C 9C 10C JC")
+        .up("KH")
+        .pozzetto(
+            burraco_rules::PozzettoId::A,
+            "KH 3S 4S 5S 6S 7S 8S 9S 10S JS QS",
+        );
+    let mut t = fitab(&deck);
+    t.pick_up(N);
+    assert_eq!(t.game.picked_single_card(), Some(c("KH")));
+    t.open(N, "KH KS KD");
+    t.open(N, "3C 4C 5C 6C 7C 8C 9C 10C JC");
+    assert_eq!(t.hand(N).len(), 11, "the pozzetto was taken in diretta");
+    assert!(t.hand(N).contains(&c("KH")));
+    assert!(t.game.legal_discards().contains(&c("KH")));
+    t.discard(N, "KH");
+    assert_eq!(t.game.pile(), &[c("KH")]);
+}
+
+/// RULES.md 4.2: melds are never merged: a card that would bridge two sequences of the side joins
+/// only the meld it is attached to, and the other is left as it was.
+#[test]
+fn melds_are_never_merged_a_bridging_card_joins_only_its_meld() {
+    let deck = DeckBuilder::four()
+        .hand(N, "3H 4H 5H 6H 7H 8H 9H 9S")
+        .tallone("QD");
+    let mut t = fitab(&deck);
+    t.draw(N);
+    t.open(N, "3H 4H 5H");
+    t.open(N, "7H 8H 9H");
+    let high_before = t.game.melds()[1];
+    t.act(N, crate::support::attach(0, "6H"));
+    assert_eq!(t.game.melds().len(), 2);
+    assert_eq!(t.game.melds()[0].1.cards(), &cs("3H 4H 5H 6H")[..]);
+    assert_eq!(t.game.melds()[1], high_before);
+}
