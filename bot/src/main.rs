@@ -60,6 +60,10 @@ struct TournamentArgs {
     /// A Sit&Go: the first round starts when the list is full (no director's start).
     #[arg(long)]
     sit_and_go: bool,
+    /// A teams event: each team's line-ups, round after round, e.g. `0123,0213,0312` (the
+    /// team's players by index, the first two its first pair); the list repeats.
+    #[arg(long, value_delimiter = ',')]
+    lineups: Vec<String>,
     /// First-round seating: registration or draw.
     #[arg(long, default_value = "registration")]
     seating: String,
@@ -210,6 +214,25 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A line-up as `--lineups` writes it: the team's four player indices, e.g. `0213`.
+fn lineup(text: &str) -> anyhow::Result<[u8; 4]> {
+    let digits: Vec<u8> = text
+        .trim()
+        .chars()
+        .map(|c| c.to_digit(4).map(|d| d as u8))
+        .collect::<Option<_>>()
+        .with_context(|| format!("a line-up is four digits 0-3, not {text:?}"))?;
+    let order: [u8; 4] = digits
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("a line-up is four digits 0-3, not {text:?}"))?;
+    let mut sorted = order;
+    sorted.sort_unstable();
+    if sorted != [0, 1, 2, 3] {
+        bail!("a line-up names each of the team's players 0-3 once, not {text:?}");
+    }
+    Ok(order)
+}
+
 fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
     let options = burraco_bot::tournament::TournamentOptions {
         observer: None,
@@ -234,6 +257,11 @@ fn tournament(args: TournamentArgs) -> anyhow::Result<()> {
         level: level(&args.strategy)?,
         seed: args.seed,
         deadline: Duration::from_secs(args.timeout),
+        lineups: args
+            .lineups
+            .iter()
+            .map(|l| lineup(l))
+            .collect::<anyhow::Result<_>>()?,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -36,6 +36,9 @@ pub struct TournamentOptions {
     pub deadline: Duration,
     /// Where the players report what they see, with when (a load test's measurements).
     pub observer: Option<mpsc::UnboundedSender<Observed>>,
+    /// A teams event: the line-ups each team plays, round after round (round r the
+    /// `(r - 1) % len`-th), set by its first player (`set_lineup`); empty: registration order.
+    pub lineups: Vec<[u8; 4]>,
 }
 
 /// What a player saw, and when: sent to [`TournamentOptions::observer`].
@@ -272,6 +275,11 @@ pub async fn register_and_play(
                     .wrapping_add(u64::from(e) * 2 + p as u64),
                 deadline,
                 observer: options.observer.clone(),
+                lineups: if p == 0 && per_entrant == 4 {
+                    options.lineups.clone()
+                } else {
+                    Vec::new()
+                },
             };
             tasks.push(tokio::spawn(player.run(tx)));
             match rx.await {
@@ -306,9 +314,24 @@ struct Player {
     seed: u64,
     deadline: Instant,
     observer: Option<mpsc::UnboundedSender<Observed>>,
+    /// A team's first player: the team's line-ups by round ([`TournamentOptions::lineups`]).
+    lineups: Vec<[u8; 4]>,
 }
 
 impl Player {
+    /// The `set_lineup` for round `round` (from 1), if this player sets its team's.
+    fn lineup_for(&self, round: u32) -> Option<ClientMessage> {
+        let len = self.lineups.len();
+        let order = self
+            .lineups
+            .get((round as usize).checked_sub(1)? % len.max(1))?;
+        Some(ClientMessage::SetLineup {
+            id: LINEUP,
+            tournament: self.tournament.clone(),
+            order: order.to_vec(),
+        })
+    }
+
     fn observe(&self, make: impl FnOnce(Instant) -> Observed) {
         if let Some(observer) = &self.observer {
             let _ = observer.send(make(Instant::now()));
@@ -402,6 +425,8 @@ impl Player {
         }
         const REGISTER: u64 = 1 << 40;
         let mut out = Vec::new();
+        // The round whose `go_to_table` last sent the next round's line-up.
+        let mut lineup_sent: Option<u32> = None;
         // The table of the last deal reported (only a table's first is).
         let mut dealt_at: Option<String> = None;
         // The seat the tournament gave us last, and when to ask for it again after a join that
@@ -492,7 +517,15 @@ impl Player {
                     if let Some(tx) = registered.take() {
                         let _ = tx.send(Ok(partner_code));
                     }
+                    out.extend(self.lineup_for(1));
                 }
+                // The line-up's answer: an `ok`, or a refusal once the event is over.
+                Some(
+                    ServerMessage::Ok { id: LINEUP }
+                    | ServerMessage::Error {
+                        id: Some(LINEUP), ..
+                    },
+                ) => {}
                 Some(ServerMessage::Error {
                     id: Some(id),
                     code,
@@ -516,6 +549,11 @@ impl Player {
                         at,
                     });
                     assigned = Some((table.clone(), seat.0));
+                    // A round has started: the team's line-up for the next one.
+                    if lineup_sent != Some(round) {
+                        lineup_sent = Some(round);
+                        out.extend(self.lineup_for(round + 1));
+                    }
                     // Told again (the tournament moved to another node): a join still
                     // unanswered is asked again.
                     let same = session
@@ -617,6 +655,9 @@ impl Player {
         }
     }
 }
+
+/// The id of a team's `set_lineup` requests.
+const LINEUP: u64 = 1 << 41;
 
 /// What starts a [`Session`] at a table: as if it had just been welcomed with no seat, it asks
 /// for its table's seat (a `join`, which the server answers for a held seat).

@@ -129,6 +129,7 @@ pub async fn run_tournament(
         seed: 7,
         deadline: options.deadline,
         observer: Some(tx),
+        lineups: Vec::new(),
     };
     let players = bots::register_and_play(&players_options, &tournament).await?;
     drop(players_options);

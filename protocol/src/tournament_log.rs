@@ -157,6 +157,13 @@ pub enum TournamentEntry {
     /// The director's round time (seconds; `None`: the preset's clock) for rounds started from
     /// now on.
     RoundTime { secs: Option<u32>, at_ms: i64 },
+    /// A team's line-up for the rounds started from now on: its players by index in the team,
+    /// the first two its first pair (`set_lineup`).
+    LineupSet {
+        entrant: u32,
+        order: [u8; 4],
+        at_ms: i64,
+    },
 }
 
 /// One player of an entrant.
@@ -363,6 +370,11 @@ mod tests {
             TournamentEntry::RoundTime {
                 secs: Some(2_700),
                 at_ms: 21,
+            },
+            TournamentEntry::LineupSet {
+                entrant: 1,
+                order: [0, 2, 1, 3],
+                at_ms: 22,
             },
         ]
     }

@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 2;
+pub const PROTOCOL_MINOR: u16 = 3;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -259,6 +259,24 @@ pub enum ClientMessage {
         director: String,
         round_secs: Option<u32>,
     },
+    /// 1.3, director: an entrant leaves the event for force majeure (FITAB art. 36): as
+    /// `withdraw_entrant`, but a match it has in play gives it the code's force-majeure score
+    /// (`fitab`: 6 VP, 8 in 4-hand matches) instead of 0.
+    ExcuseEntrant {
+        id: u64,
+        tournament: String,
+        director: String,
+        entrant: u32,
+        reason: String,
+    },
+    /// 1.3, a player of a teams entrant: the team's two pairs from the next round on (pairs may
+    /// change between matches, RULES.md section 11). `order` is the team's four players by
+    /// their index in the team (0-3, registration order), the first two the first pair.
+    SetLineup {
+        id: u64,
+        tournament: String,
+        order: Vec<u8>,
+    },
 }
 
 impl ClientMessage {
@@ -299,7 +317,9 @@ impl ClientMessage {
             | DisqualifyEntrant { id, .. }
             | ForbidPairing { id, .. }
             | SeatEntrants { id, .. }
-            | SetRoundTime { id, .. } => Some(*id),
+            | SetRoundTime { id, .. }
+            | ExcuseEntrant { id, .. }
+            | SetLineup { id, .. } => Some(*id),
         }
     }
 
@@ -341,6 +361,8 @@ impl ClientMessage {
             ForbidPairing { .. } => "forbid_pairing",
             SeatEntrants { .. } => "seat_entrants",
             SetRoundTime { .. } => "set_round_time",
+            ExcuseEntrant { .. } => "excuse_entrant",
+            SetLineup { .. } => "set_lineup",
         }
     }
 
@@ -366,6 +388,7 @@ impl ClientMessage {
             | ForbidPairing { .. }
             | SeatEntrants { .. }
             | SetRoundTime { .. } => 2,
+            ExcuseEntrant { .. } | SetLineup { .. } => 3,
             _ => 0,
         }
     }

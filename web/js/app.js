@@ -16,7 +16,7 @@ import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
 import { measure, play } from './motion.js';
 import { renderTournament, renderTournamentsLobby, tournamentStripHtml } from './view-tournament.js';
-import { tournamentSettings, handRecordsWanted } from './tournament.js';
+import { tournamentSettings, handRecordsWanted, LINEUPS } from './tournament.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
@@ -105,7 +105,7 @@ export class App {
     this.tourTables = session.get('burraco.tourTables') ?? {};
     /** An invite-only list's code, as `registration_configured` gave it to the director. @type {Record<string, string>} */
     this.dirInvite = {};
-    /** The director's action waiting for its yes (withdraw, disqualify, end), if any. @type {string|null} */
+    /** The director's action waiting for its yes (withdraw, excuse, disqualify, end), if any. @type {string|null} */
     this.dirConfirm = null;
     /** This session's stable player id (the welcome's `player`). @type {string|null} */
     this.playerId = null;
@@ -737,6 +737,11 @@ export class App {
       case 'tour-unregister':
         this.request('unregister_tournament', { tournament: id }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
         return true;
+      case 'tour-lineup': {
+        const order = LINEUPS[Number(d.lineup)];
+        if (order) this.request('set_lineup', { tournament: id, order: [...order] }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
+        return true;
+      }
       case 'tour-check-in':
         this.request('check_in_tournament', { tournament: id }).then(() => this.loadTour(id)).catch((x) => this.showTourError(x));
         return true;
@@ -781,7 +786,7 @@ export class App {
         this.dirAct('adjust_score', { entrant, vp, reason }, t('dir_adjust')).then((m) => { if (m) { f.dVp = ''; f.dReason = ''; this.render(); } });
         return true;
       }
-      case 'dir-warn': case 'dir-withdraw': case 'dir-disqualify': {
+      case 'dir-warn': case 'dir-withdraw': case 'dir-excuse': case 'dir-disqualify': {
         const entrant = this.dirEntrant('dEntrant');
         if (entrant == null) return true;
         const reason = this.dirReason();
@@ -789,7 +794,7 @@ export class App {
         // Withdrawing and disqualifying are not undone: asked first.
         if (a !== 'dir-warn' && !d.confirmed) { this.dirConfirm = a; this.render(); return true; }
         this.dirConfirm = null;
-        const type = { 'dir-warn': 'warn_entrant', 'dir-withdraw': 'withdraw_entrant', 'dir-disqualify': 'disqualify_entrant' }[a];
+        const type = { 'dir-warn': 'warn_entrant', 'dir-withdraw': 'withdraw_entrant', 'dir-excuse': 'excuse_entrant', 'dir-disqualify': 'disqualify_entrant' }[a];
         const what = t(/** @type {any} */ (a.replace('-', '_')));
         this.dirAct(/** @type {string} */ (type), { entrant, reason }, what).then((m) => { if (m) { f.dReason = ''; this.render(); } });
         return true;

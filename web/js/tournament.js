@@ -10,7 +10,27 @@ export const MOVEMENTS = /** @type {const} */ (['mitchell', 'danish', 'modified_
 export const SEATINGS = /** @type {const} */ (['registration', 'draw', 'director']);
 /** The tournament requests the director's token authorises. */
 export const DIRECTOR_ACTIONS = /** @type {const} */ (['start_round', 'pause_tournament', 'resume_tournament', 'end_tournament', 'adjust_score',
-  'warn_entrant', 'withdraw_entrant', 'disqualify_entrant', 'forbid_pairing', 'set_round_time', 'configure_registration']);
+  'warn_entrant', 'withdraw_entrant', 'excuse_entrant', 'disqualify_entrant', 'forbid_pairing', 'set_round_time', 'configure_registration']);
+
+/** A team's three ways to make two pairs of its four players (`set_lineup`, 1.3): indices, the first two the first pair. */
+export const LINEUPS = /** @type {const} */ ([[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]]);
+
+/**
+ * Which of [`LINEUPS`] a team's line-up is (the other pair's order aside), 0 for registration order.
+ * @param {readonly number[]|null|undefined} order
+ */
+export function lineupIndex(order) {
+  if (!order || order.length !== 4 || !order.includes(0)) return 0;
+  // Player 0's partner (the other of its pair: places 0-1, 2-3) names the line-up.
+  const partner = order[order.indexOf(0) ^ 1];
+  return Math.max(0, partner - 1);
+}
+
+/** A line-up as its two pairs of names ("Anna & Bruno · Carla & Dario"). @param {readonly string[]} names @param {readonly number[]} order */
+export function lineupLabel(names, order) {
+  const n = (/** @type {number} */ i) => names[order[i]] ?? `#${order[i] + 1}`;
+  return `${n(0)} & ${n(1)} · ${n(2)} & ${n(3)}`;
+}
 
 /**
  * The create form's fields, as the page keeps them: `tName`, `tKind`, `tRoundCount`, `tMove0`...

@@ -8,7 +8,7 @@
 import { t, localBotName } from './i18n.js';
 import { escapeHtml } from './dom.js';
 import { botBadge, lobbyTabsHtml } from './view-lobby.js';
-import { KINDS, MOVEMENTS, SEATINGS, entrantName, myEntrant, duplicateGrid, movementOf } from './tournament.js';
+import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
 
 /** @typedef {import('./app.js').App} App */
 
@@ -171,6 +171,12 @@ function myPanelHtml(app, rec, st, regOpen) {
         : `<p>${t('t_check_in_needed')}</p><button class="btn primary" data-action="tour-check-in" data-testid="check-in">${t('t_check_in')}</button>`);
     }
     if (rec.status === 'registering') parts.push(`<button class="btn small" data-action="tour-unregister" data-testid="unregister">${t('t_unregister')}</button>`);
+    // A team's pairs for its next match (set_lineup): any of its players chooses.
+    if (rec.settings.kind === 'teams' && mine.names.length === 4 && rec.status !== 'finished') {
+      const current = lineupIndex(mine.lineup);
+      parts.push(`<div class="lineup" data-testid="lineup"><h3>${t('t_lineup')}</h3><p class="muted small">${t('t_lineup_hint')}</p><div class="row">${LINEUPS.map((order, i) =>
+        `<button class="btn small${i === current ? ' primary' : ''}" data-action="tour-lineup" data-lineup="${i}" data-testid="lineup-${i}" aria-pressed="${i === current}">${escapeHtml(lineupLabel(mine.names, order))}</button>`).join('')}</div></div>`);
+    }
   } else if (rec.status === 'registering') {
     const pairs = rec.settings.kind === 'pairs' || rec.settings.kind === 'teams';
     const invite = rec.registration?.invite_only;
@@ -314,7 +320,7 @@ function directorKeyHtml(app, rec) {
 /** A yes / no before a director's action that cannot be undone. @param {App} app @param {string} action */
 function confirmHtml(app, action) {
   if (app.dirConfirm !== action) return '';
-  const what = t(/** @type {any} */ ({ 'dir-end': 'dir_end', 'dir-withdraw': 'dir_withdraw', 'dir-disqualify': 'dir_disqualify' })[action]);
+  const what = t(/** @type {any} */ ({ 'dir-end': 'dir_end', 'dir-withdraw': 'dir_withdraw', 'dir-excuse': 'dir_excuse', 'dir-disqualify': 'dir_disqualify' })[action]);
   return `<div class="banner stallo-warn row" data-testid="dir-confirm" role="alertdialog"><span>${escapeHtml(t('dir_confirm', { what }))}</span>
     <button class="btn small primary" data-action="${action}" data-confirmed="1" data-testid="dir-confirm-yes">${t('dir_yes')}</button>
     <button class="btn small" data-action="dir-confirm-cancel" data-testid="dir-confirm-no">${t('dir_no')}</button></div>`;
@@ -353,9 +359,10 @@ function directorHtml(app, rec, paused) {
       <button class="btn small primary" data-action="dir-adjust" data-testid="dir-adjust">${t('dir_adjust')}</button>
       <button class="btn small" data-action="dir-warn" data-testid="dir-warn" ${over ? 'disabled' : ''}>${t('dir_warn')}</button>
       <button class="btn small" data-action="dir-withdraw" data-testid="dir-withdraw" ${over ? 'disabled' : ''}>${t('dir_withdraw')}</button>
+      <button class="btn small" data-action="dir-excuse" data-testid="dir-excuse" ${over ? 'disabled' : ''} title="${t('dir_excuse_hint')}">${t('dir_excuse')}</button>
       <button class="btn small" data-action="dir-disqualify" data-testid="dir-disqualify" ${over ? 'disabled' : ''}>${t('dir_disqualify')}</button>
     </div>
-    ${confirmHtml(app, 'dir-withdraw')}${confirmHtml(app, 'dir-disqualify')}
+    ${confirmHtml(app, 'dir-withdraw')}${confirmHtml(app, 'dir-excuse')}${confirmHtml(app, 'dir-disqualify')}
     <h3>${t('dir_forbid')}</h3>
     <div class="row">
       <label class="field grow">${select('dEntrant2', f.dEntrant2, opts, 'dir-entrant-2')}</label><span>${t('dir_forbid_with')}</span>

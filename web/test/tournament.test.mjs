@@ -1,7 +1,7 @@
 // Tournaments without the DOM: the create form's settings, the duplicate comparison, the refusals' words.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { tournamentSettings, duplicateGrid, handRecordsWanted, myEntrant, entrantName } from '../js/tournament.js';
+import { tournamentSettings, duplicateGrid, handRecordsWanted, myEntrant, entrantName, LINEUPS, lineupIndex, lineupLabel } from '../js/tournament.js';
 import { setLang, tournamentRefusalText, refusalText, TOURNAMENT_ONLY_CODES, hasKey } from '../js/i18n.js';
 
 const form = (over = {}) => ({ tName: ' Friday pairs ', tKind: 'pairs', tRoundCount: '3', tMove0: 'mitchell', tMove1: 'mitchell', tMove2: 'danish', tHands: '2',
@@ -94,4 +94,14 @@ test('the tournament refusals have the page\'s words in both languages', () => {
   assert.match(refusalText({ code: 'bad_invite', message: 'no table has that invite code' }), /tavolo/);
   setLang('en');
   assert.equal(refusalText({ code: 'not_director', message: 'x' }), "That is not this tournament's director key.");
+});
+
+test('team line-ups: the three ways to pair four players, named, and which one an order in the record is', () => {
+  const names = ['Anna', 'Bruno', 'Carla', 'Dario'];
+  assert.deepEqual(LINEUPS.map((o) => lineupLabel(names, o)), ['Anna & Bruno · Carla & Dario', 'Anna & Carla · Bruno & Dario', 'Anna & Dario · Bruno & Carla']);
+  assert.equal(lineupIndex(null), 0, 'registration order');
+  assert.equal(lineupIndex([0, 2, 1, 3]), 1);
+  assert.equal(lineupIndex([1, 3, 2, 0]), 1, 'Anna with Carla, whatever the order');
+  assert.equal(lineupIndex([3, 0, 1, 2]), 2);
+  assert.equal(lineupIndex([2, 3, 0, 1]), 0);
 });

@@ -224,6 +224,18 @@ pub fn client_samples() -> Vec<ClientMessage> {
             director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
             round_secs: Some(2_700),
         },
+        ExcuseEntrant {
+            id: 37,
+            tournament: "T-5d0c2a9e71".into(),
+            director: "9b2e4c6a8d0f1e3c5a7b9d1f3e5c7a9b".into(),
+            entrant: 4,
+            reason: "taken ill".into(),
+        },
+        SetLineup {
+            id: 38,
+            tournament: "T-5d0c2a9e71".into(),
+            order: vec![0, 2, 1, 3],
+        },
     ]
 }
 

@@ -206,7 +206,7 @@ impl Connection {
                 })
                 .await;
             }
-            // Protocol 1.1 and 1.2: the tournament's requests (refused there to a connection whose
+            // Protocol 1.1 to 1.3: the tournament's requests (refused there to a connection whose
             // hello said an older minor).
             request @ (C::CreateTournament { .. }
             | C::RegisterTournament { .. }
@@ -224,7 +224,9 @@ impl Connection {
             | C::DisqualifyEntrant { .. }
             | C::ForbidPairing { .. }
             | C::SeatEntrants { .. }
-            | C::SetRoundTime { .. }) => {
+            | C::SetRoundTime { .. }
+            | C::ExcuseEntrant { .. }
+            | C::SetLineup { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 crate::tournament::requests::handle(
                     &shared,

@@ -9,7 +9,9 @@
 use std::time::Duration;
 
 use burraco_protocol::tournament_log::{MatchOutcome, RoundTable, TournamentEntry};
-use burraco_rules::tournament::{LateArrival, MatchScore, abandonment, late_arrival};
+use burraco_rules::tournament::{
+    LateArrival, MatchScore, abandonment, force_majeure_leaver_score, late_arrival,
+};
 
 use super::TournamentActor;
 use super::scoring;
@@ -248,7 +250,11 @@ impl TournamentActor {
 
     /// The tables in play of the match entrant `entrant` leaves (a team's two), each scored by
     /// the abandonment rule from the hands it finished (art. 36), as (round, table, result).
-    pub(super) async fn abandoned_matches(&self, entrant: u32) -> Vec<(u32, String, MatchOutcome)> {
+    pub(super) async fn abandoned_matches(
+        &self,
+        entrant: u32,
+        force_majeure: bool,
+    ) -> Vec<(u32, String, MatchOutcome)> {
         let Some(round) = self.state.round_in_play() else {
             return Vec::new();
         };
@@ -261,7 +267,10 @@ impl TournamentActor {
             .filter(|(_, r)| r.is_none())
             .filter(|(t, _)| kind.sides(t).iter().any(|s| s.contains(&entrant)))
         {
-            scored.push(self.abandoned_table(round.number, table, entrant).await);
+            scored.push(
+                self.abandoned_table(round.number, table, entrant, force_majeure)
+                    .await,
+            );
         }
         scored
     }
@@ -271,6 +280,7 @@ impl TournamentActor {
         round: u32,
         table: &RoundTable,
         entrant: u32,
+        force_majeure: bool,
     ) -> (u32, String, MatchOutcome) {
         let kind = self.state.settings.kind;
         let leaver = usize::from(!kind.sides(table)[0].contains(&entrant));
@@ -281,10 +291,13 @@ impl TournamentActor {
             .iter()
             .fold([0, 0], |acc, h| [acc[0] + h[0], acc[1] + h[1]]);
         let innocent = 1 - leaver;
-        let scored = abandonment(
-            self.state.settings.format(),
-            totals[innocent] - totals[leaver],
-        );
+        let format = self.state.settings.format();
+        let mut scored = abandonment(format, totals[innocent] - totals[leaver]);
+        // FITAB art. 36: a side that cannot go on for force majeure gets 6 VP (8 in 4-hand
+        // matches) instead of 0; the other codes give it nothing more.
+        if force_majeure && let Some(excused) = force_majeure_leaver_score(format) {
+            scored.leaver = excused;
+        }
         let mut out = [false, false];
         out[leaver] = true;
         // The hands finished before the interruption stay in the record.

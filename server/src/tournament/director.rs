@@ -7,34 +7,57 @@ use burraco_protocol::tournament_log::TournamentEntry;
 
 use super::{DirectorAction, Refusal, TournamentActor};
 
+/// How an entrant leaves the event after its start: what its match in play is scored by, and
+/// the rule the record names for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leaving {
+    /// It left (`unregister_tournament`, `withdraw_entrant`): "a 0" (art. 36).
+    Abandonment,
+    /// It cannot go on for force majeure (`excuse_entrant`): the code's force-majeure score.
+    ForceMajeure,
+    /// Expelled (`disqualify_entrant`, art. 37 bis).
+    Disqualification,
+}
+
+impl Leaving {
+    /// The rule a match it leaves is awarded by, as the record names it.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Leaving::Abandonment => "abandonment",
+            Leaving::ForceMajeure => "force_majeure",
+            Leaving::Disqualification => "disqualification",
+        }
+    }
+}
+
 /// The longest reason a director may give (it is in the record for good).
 const MAX_REASON: usize = 200;
 
 impl TournamentActor {
-    /// Entrant `entrant` leaves the event after its start (withdrawn, expelled, or abandoning):
-    /// a match it has in play is scored by the abandonment rule (`reason`, art. 36) and its
-    /// table closed; then it is logged gone.
+    /// Entrant `entrant` leaves the event after its start (withdrawn, expelled, abandoning, or
+    /// for force majeure): a match it has in play is scored by the abandonment rule (art. 36)
+    /// and its table closed; then it is logged gone.
     pub(super) async fn leave_event(
         &mut self,
         entrant: u32,
-        rule: &str,
+        leaving: Leaving,
         reason: String,
-        disqualified: bool,
     ) -> Result<(), Refusal> {
         let at_ms = crate::unix_ms();
         let mut entries = Vec::new();
         let mut close = Vec::new();
-        for (round, table, result) in self.abandoned_matches(entrant).await {
+        let force_majeure = leaving == Leaving::ForceMajeure;
+        for (round, table, result) in self.abandoned_matches(entrant, force_majeure).await {
             close.push(table.clone());
             entries.push(TournamentEntry::MatchAwarded {
                 round,
                 table,
                 result,
-                reason: rule.to_owned(),
+                reason: leaving.rule().to_owned(),
                 at_ms,
             });
         }
-        entries.push(if disqualified {
+        entries.push(if leaving == Leaving::Disqualification {
             TournamentEntry::Disqualified {
                 entrant,
                 reason,
@@ -70,6 +93,7 @@ impl TournamentActor {
         let at_ms = crate::unix_ms();
         if let DirectorAction::Adjust { reason, .. }
         | DirectorAction::Withdraw { reason, .. }
+        | DirectorAction::Excuse { reason, .. }
         | DirectorAction::Warn { reason, .. }
         | DirectorAction::Disqualify { reason, .. } = &action
             && reason.chars().count() > MAX_REASON
@@ -79,6 +103,7 @@ impl TournamentActor {
                 format!("a reason is at most {MAX_REASON} characters"),
             ));
         }
+        let excused = matches!(action, DirectorAction::Excuse { .. });
         match action {
             DirectorAction::StartRound => {
                 if self.state.paused {
@@ -146,7 +171,7 @@ impl TournamentActor {
                 if self.state.entrants[entrant as usize].disqualified.is_some() {
                     return Ok(());
                 }
-                self.leave_event(entrant, "disqualification", reason, true)
+                self.leave_event(entrant, Leaving::Disqualification, reason)
                     .await
             }
             DirectorAction::Forbid { entrants } => {
@@ -222,15 +247,19 @@ impl TournamentActor {
                 self.broadcast_update();
                 Ok(())
             }
-            DirectorAction::Withdraw { entrant, reason } => {
+            DirectorAction::Withdraw { entrant, reason }
+            | DirectorAction::Excuse { entrant, reason } => {
                 self.known(entrant)?;
                 if self.state.started() {
                     if self.state.entrants[entrant as usize].gone() {
                         return Ok(());
                     }
-                    return self
-                        .leave_event(entrant, "abandonment", reason, false)
-                        .await;
+                    let leaving = if excused {
+                        Leaving::ForceMajeure
+                    } else {
+                        Leaving::Abandonment
+                    };
+                    return self.leave_event(entrant, leaving, reason).await;
                 }
                 self.log(vec![TournamentEntry::Withdrawn {
                     entrant,

@@ -68,6 +68,11 @@ pub enum DirectorAction {
         entrant: u32,
         reason: String,
     },
+    /// A withdrawal for force majeure (FITAB art. 36).
+    Excuse {
+        entrant: u32,
+        reason: String,
+    },
     End,
     /// Answered with the invitation code of an invite-only list.
     Registration(WireRegistration),
@@ -109,6 +114,12 @@ pub enum Command {
     },
     Unregister {
         player: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// A team's player sets its line-up (`set_lineup`).
+    SetLineup {
+        player: String,
+        order: Vec<u8>,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Answered with the invitation code for `DirectorAction::Registration`, else `None`.
@@ -513,16 +524,13 @@ impl TournamentActor {
 
     /// A match scored: its players are no longer told to go to its table.
     fn forget_going(&self, round: u32, table: &str) {
-        let Some(at) = self
-            .state
-            .rounds
-            .get((round as usize).wrapping_sub(1))
-            .and_then(|r| r.tables.iter().find(|t| t.table == table))
-            .cloned()
-        else {
+        let Some(round) = self.state.rounds.get((round as usize).wrapping_sub(1)) else {
             return;
         };
-        for held in self.held_seats(&at) {
+        let Some(at) = round.tables.iter().find(|t| t.table == table) else {
+            return;
+        };
+        for held in self.held_seats(round, at) {
             self.shared.tournaments.played(&held.player, table);
         }
     }
@@ -572,6 +580,18 @@ impl TournamentActor {
             }
             Command::CheckIn { player, reply } => {
                 let answer = self.check_in(&player).await;
+                let changed = answer.is_ok();
+                let _ = reply.send(answer);
+                if changed {
+                    self.broadcast_update();
+                }
+            }
+            Command::SetLineup {
+                player,
+                order,
+                reply,
+            } => {
+                let answer = self.set_lineup(&player, &order).await;
                 let changed = answer.is_ok();
                 let _ = reply.send(answer);
                 if changed {

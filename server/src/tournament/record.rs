@@ -71,6 +71,7 @@ pub fn record(state: &TournamentState) -> Value {
                 "checked_in": e.checked_in,
                 "server_bot": e.server_bot,
                 "warnings": state.warnings_of(e.id),
+                "lineup": e.lineup,
             })
         })
         .collect();
@@ -131,6 +132,14 @@ pub fn record(state: &TournamentState) -> Value {
                 "bye": r.bye,
                 "bracket": if r.bracket.is_empty() { Value::Null } else { json!(r.bracket) },
                 "matches": team_matches(state, r),
+                "lineups": if state.settings.kind == Kind::Teams {
+                    json!(r.lineups.iter().map(|(entrant, order)| json!({
+                        "entrant": entrant,
+                        "order": order,
+                    })).collect::<Vec<_>>())
+                } else {
+                    Value::Null
+                },
                 "complete": r.is_complete(),
                 "standings": if r.is_complete() { standings_json(state, i + 1) } else { Value::Null },
             })
@@ -293,11 +302,7 @@ pub fn seats_in_play(state: &TournamentState) -> HashMap<&str, (&str, WireSeat)>
     };
     for t in &round.tables {
         for (entrant, index, seat, _) in state.settings.kind.places(t) {
-            if let Some(p) = state
-                .entrants
-                .get(entrant as usize)
-                .and_then(|e| e.players.get(index))
-            {
+            if let Some(p) = state.player_at(round, entrant, index) {
                 seats.insert(p.player.as_str(), (t.table.as_str(), WireSeat(seat)));
             }
         }

@@ -5,6 +5,8 @@
 use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::{EntrantPlayer, TournamentEntry};
 
+use super::director::Leaving;
+use super::settings::Kind;
 use super::{Refusal, TournamentActor};
 
 impl TournamentActor {
@@ -111,9 +113,8 @@ impl TournamentActor {
             return self
                 .leave_event(
                     entrant,
-                    "abandonment",
+                    Leaving::Abandonment,
                     "abandoned the tournament".into(),
-                    false,
                 )
                 .await;
         }
@@ -157,6 +158,42 @@ impl TournamentActor {
         }
         self.log(vec![TournamentEntry::CheckedIn {
             entrant,
+            at_ms: crate::unix_ms(),
+        }])
+        .await
+    }
+
+    /// A team's player sets the team's line-up for the rounds started from now on (RULES.md
+    /// section 11: a team's pairs may change between matches).
+    pub(super) async fn set_lineup(&mut self, player: &str, order: &[u8]) -> Result<(), Refusal> {
+        let entrant = self.state.entrant_of(player).map(|e| e.id).ok_or((
+            ErrorCode::NotRegistered,
+            "you are not registered in this tournament".to_owned(),
+        ))?;
+        if self.state.settings.kind != Kind::Teams {
+            return Err((
+                ErrorCode::InvalidMessage,
+                "only a teams event has line-ups".into(),
+            ));
+        }
+        let order: [u8; 4] = order
+            .try_into()
+            .ok()
+            .filter(|o: &[u8; 4]| {
+                let mut sorted = *o;
+                sorted.sort_unstable();
+                sorted == [0, 1, 2, 3]
+            })
+            .ok_or((
+                ErrorCode::InvalidMessage,
+                "a line-up is the team's four players, 0 to 3, each once".to_owned(),
+            ))?;
+        if self.state.finished || self.state.end_requested {
+            return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
+        }
+        self.log(vec![TournamentEntry::LineupSet {
+            entrant,
+            order,
             at_ms: crate::unix_ms(),
         }])
         .await

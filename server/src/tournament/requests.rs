@@ -145,7 +145,9 @@ fn tournament_of(request: &ClientMessage) -> Option<&str> {
         | C::StartRound { tournament, .. }
         | C::AdjustScore { tournament, .. }
         | C::WithdrawEntrant { tournament, .. }
-        | C::EndTournament { tournament, .. } => Some(tournament),
+        | C::EndTournament { tournament, .. }
+        | C::ExcuseEntrant { tournament, .. }
+        | C::SetLineup { tournament, .. } => Some(tournament),
         _ => None,
     }
 }
@@ -355,6 +357,31 @@ async fn answer(
             tournament,
             director: token,
         } => director(id, tournament, token, DirectorAction::End).await,
+        C::ExcuseEntrant {
+            id,
+            tournament,
+            director: token,
+            entrant,
+            reason,
+        } => {
+            let action = DirectorAction::Excuse { entrant, reason };
+            director(id, tournament, token, action).await
+        }
+        C::SetLineup {
+            id,
+            tournament,
+            order,
+        } => {
+            let player = session.player.clone();
+            find(&tournament)?
+                .ask(|reply| Command::SetLineup {
+                    player,
+                    order,
+                    reply,
+                })
+                .await?;
+            Ok(ServerMessage::Ok { id })
+        }
         other => Err((
             ErrorCode::InvalidMessage,
             format!("{} is not a tournament request", other.kind()),

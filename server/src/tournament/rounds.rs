@@ -13,7 +13,7 @@ use burraco_rules::tournament::{
 };
 
 use super::settings::{Kind, Movement};
-use super::state::TournamentState;
+use super::state::{self, TournamentState};
 use super::{Refusal, TournamentActor, scoring};
 use crate::outbound::Frame;
 use crate::table::{self, HeldSeat};
@@ -449,16 +449,16 @@ impl TournamentActor {
         }
     }
 
-    /// The seats each table of the round in play holds, by entrant.
-    pub(super) fn held_seats(&self, table: &RoundTable) -> Vec<HeldSeat> {
+    /// The seats a table of `round` holds, by entrant.
+    pub(super) fn held_seats(&self, round: &state::Round, table: &RoundTable) -> Vec<HeldSeat> {
         self.state
             .settings
             .kind
             .places(table)
             .into_iter()
-            .filter_map(|(entrant, index, seat, _)| {
-                let entrant = self.state.entrants.get(entrant as usize)?;
-                let player = entrant.players.get(index)?;
+            .filter_map(|(id, index, seat, _)| {
+                let entrant = self.state.entrants.get(id as usize)?;
+                let player = self.state.player_at(round, id, index)?;
                 Some(HeldSeat {
                     seat,
                     player: player.player.clone(),
@@ -511,7 +511,10 @@ impl TournamentActor {
             if !entries.is_empty() {
                 continue;
             }
-            let held = self.held_seats(table);
+            let Some(round) = self.state.round_in_play() else {
+                return;
+            };
+            let held = self.held_seats(round, table);
             if let Err(e) = table::create_held(
                 &self.shared,
                 table.table.clone(),
@@ -539,7 +542,7 @@ impl TournamentActor {
             }
             // A server bot's seat is played by the table itself: nobody to tell.
             for held in self
-                .held_seats(table)
+                .held_seats(round, table)
                 .into_iter()
                 .filter(|h| h.bot.is_none())
             {

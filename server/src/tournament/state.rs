@@ -27,6 +27,9 @@ pub struct Entrant {
     pub checked_in: bool,
     /// Server bots play it (a Sit&Go's filled places).
     pub server_bot: bool,
+    /// A team's line-up for the next round (`set_lineup`): its players by index, the first two
+    /// its first pair; `None`: registration order.
+    pub lineup: Option<[u8; 4]>,
 }
 
 impl Entrant {
@@ -97,6 +100,8 @@ pub struct Round {
     pub awarded: Vec<Option<String>>,
     /// Duplicate boards 1 to this one were finished at every table: revealed.
     pub revealed: u32,
+    /// The teams' line-ups in force when the round started, for those that set one.
+    pub lineups: Vec<(u32, [u8; 4])>,
 }
 
 impl Round {
@@ -272,6 +277,7 @@ impl TournamentState {
                         no_show: false,
                         checked_in: false,
                         server_bot: false,
+                        lineup: None,
                     });
                 } else {
                     return Err(FoldError::Entrant(*entrant));
@@ -300,6 +306,11 @@ impl TournamentState {
                 boards: boards.clone(),
                 started_ms: *at_ms,
                 awarded: vec![None; tables.len()],
+                lineups: self
+                    .entrants
+                    .iter()
+                    .filter_map(|e| e.lineup.map(|l| (e.id, l)))
+                    .collect(),
                 revealed: 0,
             }),
             TournamentEntry::MatchFinished {
@@ -433,6 +444,9 @@ impl TournamentState {
                 });
             }
             TournamentEntry::RoundTime { secs, .. } => self.round_secs = *secs,
+            TournamentEntry::LineupSet { entrant, order, .. } => {
+                self.entrant_mut(*entrant)?.lineup = Some(*order);
+            }
             TournamentEntry::BoardsRevealed { round, hand, .. } => {
                 let r = self
                     .rounds
@@ -465,6 +479,7 @@ impl TournamentState {
                         no_show: false,
                         checked_in: true,
                         server_bot: true,
+                        lineup: None,
                     });
                 }
             }
@@ -557,6 +572,18 @@ impl TournamentState {
     /// The round being played, if one is.
     pub fn round_in_play(&self) -> Option<&Round> {
         self.rounds.last().filter(|r| !r.is_complete())
+    }
+
+    /// The player of `entrant` at place `index` of a table of `round` (`Kind::places`): for a
+    /// team, through the line-up in force when the round started.
+    pub fn player_at(&self, round: &Round, entrant: u32, index: usize) -> Option<&EntrantPlayer> {
+        let index = round
+            .lineups
+            .iter()
+            .find(|(e, _)| *e == entrant)
+            .and_then(|(_, order)| order.get(index))
+            .map_or(index, |&i| usize::from(i));
+        self.entrants.get(entrant as usize)?.players.get(index)
     }
 
     /// Entrants with all their players, still registered and not withdrawn, in registration order.

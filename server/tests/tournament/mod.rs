@@ -38,6 +38,7 @@ pub fn options(addr: SocketAddr, entrants: u32, rounds: &str, hands: u8) -> Tour
         level: Level::Greedy,
         seed: 11,
         deadline: Duration::from_secs(120),
+        lineups: Vec::new(),
     }
 }
 
@@ -1172,6 +1173,137 @@ async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
     server.stop().await;
 }
 
+/// FITAB art. 36: a side that cannot go on for force majeure (`excuse_entrant`, 1.3) gets 6 VP
+/// in a match of 2 or 3 hands, with their equivalent MP, instead of "a 0"; the innocent side
+/// the bye score. A 1.2 connection is refused the request by name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_excused_for_force_majeure_gets_the_codes_6_vp() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let settings = singles(2, "danish");
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, 1, "danish", 1);
+    options.settings = settings;
+    let bot = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("a bot registers");
+    let mut excused = Player::connect(server.addr, "excused").await;
+    let reply = excused.register(&tournament).await;
+    assert!(
+        matches!(
+            reply,
+            ServerMessage::TournamentRegistered { entrant: 1, .. }
+        ),
+        "{reply:?}"
+    );
+    start_round(&url, &tournament, &token).await;
+    excused
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    let excuse = |id: u64| ClientMessage::ExcuseEntrant {
+        id,
+        tournament: tournament.clone(),
+        director: token.clone(),
+        entrant: 1,
+        reason: "taken ill".into(),
+    };
+    let mut old = Player::connect_saying(server.addr, "old director", "1.2").await;
+    let reply = old.request(excuse).await;
+    assert_eq!(error_code(&reply), Some("needs_minor"), "{reply:?}");
+    let mut director = Player::connect(server.addr, "director").await;
+    let reply = director.request(excuse).await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    assert_eq!(record["entrants"][1]["withdrawn"], "taken ill");
+    let table = &record["rounds"][0]["tables"][0];
+    assert_eq!(table["awarded"], "force_majeure", "{table}");
+    let excused_side = usize::from(table["ew"] == 1);
+    let innocent = 1 - excused_side;
+    // FITAB, one hand (the 2-hand column): the bye's 14 VP / 315 MP; 6 VP are the 14-6 row's
+    // loser, -315 MP.
+    assert_eq!(table["result"]["vp"][innocent], 14, "{table}");
+    assert_eq!(table["result"]["mp"][innocent], 315, "{table}");
+    assert_eq!(table["result"]["vp"][excused_side], 6, "{table}");
+    assert_eq!(table["result"]["mp"][excused_side], -315, "{table}");
+    let standings = standings_of(&record["standings"]);
+    assert_eq!(standings.last().map(|(e, l)| (*e, l.vp)), Some((1, 6)));
+    drop(bot);
+    server.stop().await;
+}
+
+/// `set_lineup` on a raw socket: a team's player sets it (in the record at once, as the
+/// entrant's `lineup`); a line-up that is not the team's four players, a player of no team, and
+/// an event without teams are refused by name, and nothing changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_lineup_is_a_teams_players_and_refused_as_documented() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut teams = settings(2, "danish", 1);
+    teams.kind = "teams".into();
+    let (tournament, _) = bots::create(&url, &teams).await.expect("created");
+    let lineup = |order: Vec<u8>| {
+        let tournament = tournament.clone();
+        move |id| ClientMessage::SetLineup {
+            id,
+            tournament,
+            order,
+        }
+    };
+    let mut outsider = Player::connect(server.addr, "outsider").await;
+    let reply = outsider.request(lineup(vec![0, 2, 1, 3])).await;
+    assert_eq!(error_code(&reply), Some("not_registered"), "{reply:?}");
+    let mut captain = Player::connect(server.addr, "captain").await;
+    let reply = captain.register(&tournament).await;
+    assert!(
+        matches!(
+            reply,
+            ServerMessage::TournamentRegistered { entrant: 0, .. }
+        ),
+        "{reply:?}"
+    );
+    for bad in [
+        vec![0, 1, 2],
+        vec![0, 0, 1, 2],
+        vec![0, 1, 2, 4],
+        vec![0, 1, 2, 3, 0],
+    ] {
+        let reply = captain.request(lineup(bad.clone())).await;
+        assert_eq!(
+            error_code(&reply),
+            Some("invalid_message"),
+            "{bad:?}: {reply:?}"
+        );
+    }
+    assert_eq!(
+        record_of(server.addr, &tournament).await["entrants"][0]["lineup"],
+        Value::Null
+    );
+    let reply = captain.request(lineup(vec![0, 3, 1, 2])).await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    assert_eq!(
+        record_of(server.addr, &tournament).await["entrants"][0]["lineup"],
+        serde_json::json!([0, 3, 1, 2])
+    );
+    // Pairs: no line-ups.
+    let (pairs, _) = bots::create(&url, &settings(2, "danish", 1))
+        .await
+        .expect("created");
+    let reply = captain.register(&pairs).await;
+    assert!(
+        matches!(reply, ServerMessage::TournamentRegistered { .. }),
+        "{reply:?}"
+    );
+    let reply = captain
+        .request(|id| ClientMessage::SetLineup {
+            id,
+            tournament: pairs.clone(),
+            order: vec![0, 1, 2, 3],
+        })
+        .await;
+    assert_eq!(error_code(&reply), Some("invalid_message"), "{reply:?}");
+    server.stop().await;
+}
+
 /// Sends a director request on a fresh 1.2 connection; the reply.
 async fn direct(url: &str, make: impl FnOnce(u64) -> ClientMessage) -> ServerMessage {
     match bots::request(url, make).await {
@@ -1758,6 +1890,11 @@ async fn a_teams_event_scores_each_match_over_its_two_tables() {
     let server = TestServer::start().await;
     let mut options = options(server.addr, 4, "round_robin,round_robin,round_robin", 1);
     options.settings.kind = "teams".into();
+    // Pairs may change between matches (RULES.md section 11): each team's first player sets
+    // the next round's line-up (`set_lineup`) as a round starts, so every two of its players
+    // partner once.
+    let lineups: [[u8; 4]; 3] = [[0, 1, 2, 3], [0, 2, 1, 3], [0, 3, 1, 2]];
+    options.lineups = lineups.to_vec();
     let summary = bots::run(&options).await.expect("the tournament finishes");
     let record = record_of(server.addr, &summary.tournament).await;
     let rounds = record["rounds"].as_array().expect("rounds");
@@ -1775,8 +1912,52 @@ async fn a_teams_event_scores_each_match_over_its_two_tables() {
         let mut tables: Vec<Value> = round["tables"].as_array().expect("tables").clone();
         tables.sort_by_key(|t| t["number"].as_u64());
         assert_eq!(tables.len(), 4, "two matches of two tables");
+        // Rounds 2 and 3 were set while the round before was in play; round 1's line-up,
+        // registration order, may have landed after the start (then it is not listed).
+        for set in round["lineups"]
+            .as_array()
+            .expect("a teams event's line-ups")
+        {
+            assert_eq!(
+                set["order"],
+                serde_json::json!(lineups[r]),
+                "round {}",
+                r + 1
+            );
+        }
+        if r > 0 {
+            assert_eq!(round["lineups"].as_array().map(Vec::len), Some(4));
+        }
+        let order = lineups[r];
+        let name = |team: &Value, index: u8| -> String {
+            let e = team.as_u64().expect("team") as usize;
+            record["entrants"][e]["names"][usize::from(order[usize::from(index)])]
+                .as_str()
+                .expect("a name")
+                .to_owned()
+        };
         for two in tables.chunks(2) {
             let (first, second) = (&two[0], &two[1]);
+            // Who sits where by the line-up: the team North-South at a table seats the pair
+            // it plays there North and South.
+            for (table, pair) in [(first, 0), (second, 2)] {
+                let hands = get_json(server.addr, table["hand_records"].as_str().expect("a")).await;
+                let seats = &hands[0]["seats"];
+                let at = |seat: &str| -> String {
+                    seats
+                        .as_array()
+                        .expect("seats")
+                        .iter()
+                        .find(|s| s["seat"] == seat)
+                        .and_then(|s| s["name"].as_str())
+                        .expect("the seat's name")
+                        .to_owned()
+                };
+                assert_eq!(at("N"), name(&table["ns"], pair), "round {}", r + 1);
+                assert_eq!(at("S"), name(&table["ns"], pair + 1), "round {}", r + 1);
+                assert_eq!(at("E"), name(&table["ew"], pair), "round {}", r + 1);
+                assert_eq!(at("W"), name(&table["ew"], pair + 1), "round {}", r + 1);
+            }
             assert_eq!(
                 first["ns"], second["ew"],
                 "sides swapped at the second table"
