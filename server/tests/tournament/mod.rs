@@ -996,28 +996,9 @@ async fn an_entrant_who_sits_then_leaves_before_the_match_is_late_by_the_code() 
 
 async fn late_entrant_loses_by_the_code(sits_then_leaves: bool) {
     let server = TestServer::with(|c| c.tournament_minute = Duration::from_millis(100)).await;
-    let url = format!("ws://{}/ws", server.addr);
-    let settings = singles(2, "danish");
-    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
-    let mut options = options(server.addr, 1, "danish", 1);
-    options.settings = settings;
-    let bot = bots::register_and_play(&options, &tournament)
-        .await
-        .expect("the bot registers");
-    let mut absent = Player::connect(server.addr, "absent").await;
-    let reply = absent.register(&tournament).await;
-    assert!(
-        matches!(
-            reply,
-            ServerMessage::TournamentRegistered { entrant: 1, .. }
-        ),
-        "{reply:?}"
-    );
-    start_round(&url, &tournament, &token).await;
     // Told where to go, the player stays away (or sits and leaves at once).
-    let go = absent
-        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
-        .await;
+    let (tournament, _, bot, mut absent, go) =
+        started_with_one_player(&server, 2, "danish", "absent").await;
     if sits_then_leaves {
         let ServerMessage::GoToTable { table, seat, .. } = go else {
             unreachable!()
@@ -1110,27 +1091,8 @@ async fn late_entrant_loses_by_the_code(sits_then_leaves: bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
     let server = TestServer::start().await;
-    let url = format!("ws://{}/ws", server.addr);
-    let settings = singles(4, "mitchell,mitchell");
-    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
-    let mut options = options(server.addr, 3, "mitchell,mitchell", 1);
-    options.settings = settings;
-    let bots_playing = bots::register_and_play(&options, &tournament)
-        .await
-        .expect("three bots register");
-    let mut leaver = Player::connect(server.addr, "leaver").await;
-    let reply = leaver.register(&tournament).await;
-    assert!(
-        matches!(
-            reply,
-            ServerMessage::TournamentRegistered { entrant: 3, .. }
-        ),
-        "{reply:?}"
-    );
-    start_round(&url, &tournament, &token).await;
-    leaver
-        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
-        .await;
+    let (tournament, _, bots_playing, mut leaver, _) =
+        started_with_one_player(&server, 4, "mitchell,mitchell", "leaver").await;
     // Leaving after the start is abandoning.
     let t = tournament.clone();
     let reply = leaver
@@ -1179,27 +1141,8 @@ async fn an_entrant_that_abandons_loses_and_its_opponents_get_the_bye_score() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_entrant_excused_for_force_majeure_gets_the_codes_6_vp() {
     let server = TestServer::start().await;
-    let url = format!("ws://{}/ws", server.addr);
-    let settings = singles(2, "danish");
-    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
-    let mut options = options(server.addr, 1, "danish", 1);
-    options.settings = settings;
-    let bot = bots::register_and_play(&options, &tournament)
-        .await
-        .expect("a bot registers");
-    let mut excused = Player::connect(server.addr, "excused").await;
-    let reply = excused.register(&tournament).await;
-    assert!(
-        matches!(
-            reply,
-            ServerMessage::TournamentRegistered { entrant: 1, .. }
-        ),
-        "{reply:?}"
-    );
-    start_round(&url, &tournament, &token).await;
-    excused
-        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
-        .await;
+    let (tournament, token, bot, _excused, _) =
+        started_with_one_player(&server, 2, "danish", "excused").await;
     let excuse = |id: u64| ClientMessage::ExcuseEntrant {
         id,
         tournament: tournament.clone(),
@@ -1302,6 +1245,36 @@ async fn set_lineup_is_a_teams_players_and_refused_as_documented() {
         .await;
     assert_eq!(error_code(&reply), Some("invalid_message"), "{reply:?}");
     server.stop().await;
+}
+
+/// A singles tournament of `rounds` (one hand a match) with `entrants` - 1 bots and, last, a
+/// player on a raw socket called `name`; its first round started and the player told its table
+/// (the `go_to_table`): (tournament, director token, the bots playing, the player, the message).
+async fn started_with_one_player(
+    server: &TestServer,
+    entrants: u32,
+    rounds: &str,
+    name: &str,
+) -> (String, String, bots::Players, Player, ServerMessage) {
+    let url = format!("ws://{}/ws", server.addr);
+    let settings = singles(entrants, rounds);
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, entrants - 1, rounds, 1);
+    options.settings = settings;
+    let bots_playing = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("the bots register");
+    let mut player = Player::connect(server.addr, name).await;
+    let reply = player.register(&tournament).await;
+    assert!(
+        matches!(reply, ServerMessage::TournamentRegistered { entrant, .. } if entrant == entrants - 1),
+        "{reply:?}"
+    );
+    start_round(&url, &tournament, &token).await;
+    let go = player
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    (tournament, token, bots_playing, player, go)
 }
 
 /// Sends a director request on a fresh 1.2 connection; the reply.
