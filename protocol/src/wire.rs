@@ -277,6 +277,12 @@ pub enum ClientMessage {
         tournament: String,
         order: Vec<u8>,
     },
+    /// 1.3: hear every `tournament_update` of a tournament without being an entrant (while
+    /// connected).
+    WatchTournament {
+        id: u64,
+        tournament: String,
+    },
 }
 
 impl ClientMessage {
@@ -319,7 +325,8 @@ impl ClientMessage {
             | SeatEntrants { id, .. }
             | SetRoundTime { id, .. }
             | ExcuseEntrant { id, .. }
-            | SetLineup { id, .. } => Some(*id),
+            | SetLineup { id, .. }
+            | WatchTournament { id, .. } => Some(*id),
         }
     }
 
@@ -363,6 +370,7 @@ impl ClientMessage {
             SetRoundTime { .. } => "set_round_time",
             ExcuseEntrant { .. } => "excuse_entrant",
             SetLineup { .. } => "set_lineup",
+            WatchTournament { .. } => "watch_tournament",
         }
     }
 
@@ -388,7 +396,7 @@ impl ClientMessage {
             | ForbidPairing { .. }
             | SeatEntrants { .. }
             | SetRoundTime { .. } => 2,
-            ExcuseEntrant { .. } | SetLineup { .. } => 3,
+            ExcuseEntrant { .. } | SetLineup { .. } | WatchTournament { .. } => 3,
             _ => 0,
         }
     }

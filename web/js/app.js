@@ -107,6 +107,10 @@ export class App {
     this.dirInvite = {};
     /** The director's action waiting for its yes (withdraw, excuse, disqualify, end), if any. @type {string|null} */
     this.dirConfirm = null;
+    /** The tournament this connection watches (`watch_tournament`), once the server said ok. @type {string|null} */
+    this.watchingTour = null;
+    /** Counts the refresh timer's ticks (a watched tournament's record is read every fourth). */
+    this.refreshTicks = 0;
     /** This session's stable player id (the welcome's `player`). @type {string|null} */
     this.playerId = null;
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -203,6 +207,9 @@ export class App {
     // Back after a reload on a tournament's page.
     const page = session.get('burraco.tourPage');
     if (first && typeof page === 'string' && !this.tour) this.openTournament(page);
+    // A new connection watches nothing yet.
+    this.watchingTour = null;
+    if (!first && this.tour) this.watchTour(this.tour.id);
     if (this.table) {
       // A reconnection: catch up from the last number seen.
       if (this.spectating) {
@@ -561,7 +568,20 @@ export class App {
     this.tour = { id, record: this.tourRecords[id] ?? null, error: null };
     session.set('burraco.tourPage', id);
     this.loadTour(id);
+    this.watchTour(id);
     this.render();
+  }
+
+  /**
+   * Asks to hear the tournament's updates (`watch_tournament`, 1.3): the page then follows them
+   * and polls the record only now and then; without the answer (an older server) it polls.
+   * @param {string} id
+   */
+  watchTour(id) {
+    if (this.connState !== 'online') return;
+    this.request('watch_tournament', { tournament: id })
+      .then(() => { this.watchingTour = id; })
+      .catch(() => { this.watchingTour = null; });
   }
 
   closeTournament() {
@@ -623,7 +643,10 @@ export class App {
 
   refreshTournaments() {
     if (this.connState !== 'online' || document.hidden) return;
-    if (this.tour && (!this.table || this.tourOverTable)) this.loadTour(this.tour.id);
+    this.refreshTicks = (this.refreshTicks + 1) % 4;
+    // Watched: the updates bring the changes; the record is read again every fourth tick.
+    const watched = this.tour && this.watchingTour === this.tour.id;
+    if (this.tour && (!this.table || this.tourOverTable) && (!watched || this.refreshTicks === 0)) this.loadTour(this.tour.id);
     else if (!this.table && this.lobbyTab === 'tournaments') this.listTournaments();
   }
 

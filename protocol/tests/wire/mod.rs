@@ -236,6 +236,10 @@ pub fn client_samples() -> Vec<ClientMessage> {
             tournament: "T-5d0c2a9e71".into(),
             order: vec![0, 2, 1, 3],
         },
+        WatchTournament {
+            id: 39,
+            tournament: "T-5d0c2a9e71".into(),
+        },
     ]
 }
 

@@ -226,7 +226,8 @@ impl Connection {
             | C::SeatEntrants { .. }
             | C::SetRoundTime { .. }
             | C::ExcuseEntrant { .. }
-            | C::SetLineup { .. }) => {
+            | C::SetLineup { .. }
+            | C::WatchTournament { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 crate::tournament::requests::handle(
                     &shared,

@@ -14,7 +14,8 @@
 //! - [`scoring`]: a table's match read from the table's own log;
 //! - [`record`]: the tournament record (`GET /api/tournaments/{id}`) and the wire standings;
 //! - [`http`]: `GET /api/tournaments` and `/api/tournaments/{id}`;
-//! - [`restore`]: rebuilding after a restart; [`requests`]: a connection's tournament requests.
+//! - [`restore`]: rebuilding after a restart; [`requests`]: a connection's tournament requests;
+//! - [`watch`]: players who are no entrants hearing the updates (`watch_tournament`).
 //!
 //! The log lives behind the tables' [`crate::log::TableLog`] under an id starting with `T-`
 //! (see `burraco_protocol::tournament_log`). A tournament never touches a table's state: it
@@ -32,6 +33,7 @@ mod rounds;
 pub mod scoring;
 pub mod settings;
 pub mod state;
+mod watch;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -113,6 +115,11 @@ pub enum Command {
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     Unregister {
+        player: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// A player hears the updates without being an entrant (`watch_tournament`).
+    Watch {
         player: String,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
@@ -270,6 +277,11 @@ impl Tournaments {
         });
     }
 
+    /// Whether `player` has a connection on this node.
+    pub fn is_connected(&self, player: &str) -> bool {
+        self.players.contains_key(player)
+    }
+
     /// Connection `conn` of `player` closed (a newer one stays listed).
     pub fn disconnected(&self, player: &str, conn: u64) {
         self.players
@@ -379,6 +391,8 @@ struct TournamentActor {
     polls: u64,
     /// A table of the round in play could not be created yet: tried again (once a second).
     tables_missing: bool,
+    /// Players who are told the updates without being entrants.
+    watchers: watch::Watchers,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -471,6 +485,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         listed: None,
         polls: 0,
         tables_missing: false,
+        watchers: watch::Watchers::default(),
     };
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
@@ -586,6 +601,10 @@ impl TournamentActor {
                     self.broadcast_update();
                 }
             }
+            Command::Watch { player, reply } => {
+                self.watch(&player);
+                let _ = reply.send(Ok(()));
+            }
             Command::SetLineup {
                 player,
                 order,
@@ -695,7 +714,7 @@ impl TournamentActor {
         let standings =
             record::wire_standings(state, &state.standings_after(state.complete_rounds()));
         let seats = record::seats_in_play(state);
-        let mut unseated: Option<Arc<Frame>> = None;
+        let unseated = Frame::new(record::update(state, standings.clone(), None));
         for entrant in &state.entrants {
             if entrant.unregistered || entrant.server_bot {
                 continue;
@@ -704,15 +723,20 @@ impl TournamentActor {
             for p in &entrant.players {
                 let update = match seats.get(p.player.as_str()) {
                     Some(&seat) => Frame::new(record::update(state, standings.clone(), Some(seat))),
-                    None => unseated
-                        .get_or_insert_with(|| {
-                            Frame::new(record::update(state, standings.clone(), None))
-                        })
-                        .clone(),
+                    None => unseated.clone(),
                 };
                 self.shared.tournaments.tell_frame(&p.player, &update);
                 self.shared.tournaments.tell_frame(&p.player, &status);
             }
         }
+        self.tell_watchers(&unseated);
+    }
+
+    /// The update a player with no seat in the round in play hears.
+    fn unseated_update(&self) -> ServerMessage {
+        let state = &self.state;
+        let standings =
+            record::wire_standings(state, &state.standings_after(state.complete_rounds()));
+        record::update(state, standings, None)
     }
 }

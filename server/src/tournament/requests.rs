@@ -147,7 +147,8 @@ fn tournament_of(request: &ClientMessage) -> Option<&str> {
         | C::WithdrawEntrant { tournament, .. }
         | C::EndTournament { tournament, .. }
         | C::ExcuseEntrant { tournament, .. }
-        | C::SetLineup { tournament, .. } => Some(tournament),
+        | C::SetLineup { tournament, .. }
+        | C::WatchTournament { tournament, .. } => Some(tournament),
         _ => None,
     }
 }
@@ -366,6 +367,13 @@ async fn answer(
         } => {
             let action = DirectorAction::Excuse { entrant, reason };
             director(id, tournament, token, action).await
+        }
+        C::WatchTournament { id, tournament } => {
+            let player = session.player.clone();
+            find(&tournament)?
+                .ask(|reply| Command::Watch { player, reply })
+                .await?;
+            Ok(ServerMessage::Ok { id })
         }
         C::SetLineup {
             id,

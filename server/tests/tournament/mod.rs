@@ -1277,6 +1277,59 @@ async fn started_with_one_player(
     (tournament, token, bots_playing, player, go)
 }
 
+/// `watch_tournament` (1.3) on a raw socket: a player who is no entrant hears where the
+/// tournament stands at once and an update on every change (a registration here, then the
+/// round's start), never a seat, a `go_to_table` or an entrant's `tournament_status`; refused
+/// by name on a 1.2 connection and for an unknown tournament.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watcher_hears_every_update_and_nothing_an_entrant_alone_hears() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let (tournament, token) = bots::create(&url, &singles(2, "danish"))
+        .await
+        .expect("created");
+    let watch = |tournament: &str| {
+        let tournament = tournament.to_owned();
+        move |id| ClientMessage::WatchTournament { id, tournament }
+    };
+    let mut old = Player::connect_saying(server.addr, "old", "1.2").await;
+    let reply = old.request(watch(&tournament)).await;
+    assert_eq!(error_code(&reply), Some("needs_minor"), "{reply:?}");
+    let mut watcher = Player::connect(server.addr, "watcher").await;
+    let reply = watcher.request(watch("T-0000000000")).await;
+    assert_eq!(error_code(&reply), Some("unknown_tournament"), "{reply:?}");
+    let reply = watcher.request(watch(&tournament)).await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let update = |round: u32, status: &'static str, entrants: usize| {
+        move |m: &ServerMessage| {
+            matches!(m, ServerMessage::TournamentUpdate { round: r, status: s, standings, .. }
+                if *r == round && s == status && standings.len() == entrants)
+        }
+    };
+    watcher.wait(update(0, "registering", 0)).await;
+    let mut anna = Player::connect(server.addr, "anna").await;
+    anna.register(&tournament).await;
+    watcher.wait(update(0, "registering", 1)).await;
+    let mut bruno = Player::connect(server.addr, "bruno").await;
+    bruno.register(&tournament).await;
+    start_round(&url, &tournament, &token).await;
+    watcher.wait(update(1, "playing", 2)).await;
+    anna.wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    for m in &watcher.heard {
+        assert!(
+            !matches!(
+                m,
+                ServerMessage::GoToTable { .. }
+                    | ServerMessage::TournamentStatus { .. }
+                    | ServerMessage::TournamentUpdate { table: Some(_), .. }
+            ),
+            "a watcher heard {m:?}"
+        );
+    }
+    server.stop().await;
+}
+
 /// Sends a director request on a fresh 1.2 connection; the reply.
 async fn direct(url: &str, make: impl FnOnce(u64) -> ClientMessage) -> ServerMessage {
     match bots::request(url, make).await {
