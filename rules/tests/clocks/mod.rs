@@ -263,8 +263,10 @@ fn clock_expiry_completes_turns_in_a_row() {
 
 /// RULES.md 1 and 9: the round clock of a match of N hands is 22/32/42 minutes for 2/3/4 hands
 /// under `fitab` and 25/35/45 under `feburit` (art. 5); lengths the codes do not list take ten
-/// minutes a hand plus 2 (FITAB) or plus 5 (FE.BUR.IT). A casual `fedibur` table, a match by
-/// points and clocks off have no round clock, so no TIME OUT comes from the table.
+/// minutes a hand plus 2 (FITAB) or plus 5 (FE.BUR.IT); relaxed clocks double it as they double
+/// the move limits (section 1's "relaxed = doubled"; section 9 names only the move limits). A
+/// casual `fedibur` table, a match by points and clocks off have no round clock, so no TIME OUT
+/// comes from the table.
 #[test]
 fn round_clock_by_preset_and_match_length() {
     let round_clock = |preset, clocks, length| {
@@ -297,6 +299,12 @@ fn round_clock_by_preset_and_match_length() {
             round_clock(Preset::Feburit, federation, length),
             minutes(feburit),
             "feburit, {hands} hands"
+        );
+        // "Relaxed = doubled" (RULES.md section 1): the round clock as the move clock.
+        assert_eq!(
+            round_clock(Preset::Fitab, ClockMode::Relaxed, length),
+            minutes(2 * fitab),
+            "fitab relaxed, {hands} hands"
         );
         assert_eq!(round_clock(Preset::Fitab, ClockMode::Off, length), None);
         assert_eq!(round_clock(Preset::Fedibur, ClockMode::Off, length), None);
