@@ -6,7 +6,7 @@
 
 /** Kinds and movements the server knows (docs/PROTOCOL.md section 3, "Tournaments"). */
 export const KINDS = /** @type {const} */ (['pairs', 'individual', 'singles', 'teams']);
-export const MOVEMENTS = /** @type {const} */ (['mitchell', 'danish', 'modified_danish', 'round_robin', 'knockout']);
+export const MOVEMENTS = /** @type {const} */ (['mitchell', 'danish', 'modified_danish', 'round_robin', 'knockout', 'knockout_drawn']);
 export const SEATINGS = /** @type {const} */ (['registration', 'draw', 'director']);
 /** The tournament requests the director's token authorises. */
 export const DIRECTOR_ACTIONS = /** @type {const} */ (['start_round', 'pause_tournament', 'resume_tournament', 'end_tournament', 'adjust_score',
@@ -60,7 +60,8 @@ export function tournamentSettings(f) {
   if (!Number.isInteger(count) || count < 1 || count > 20) return { error: 't_rounds_invalid' };
   const rounds = Array.from({ length: count }, (_, i) => movementOf(f, i));
   // A knock-out only last (it repeats there until its final).
-  if (rounds.slice(0, -1).includes('knockout')) return { error: 't_rounds_invalid' };
+  const knockout = rounds.findIndex((m) => m.startsWith('knockout'));
+  if (knockout >= 0 && rounds.slice(knockout).some((m) => m !== rounds[knockout])) return { error: 't_rounds_invalid' };
   const hands = Number(f.tHands);
   if (!Number.isInteger(hands) || hands < 1 || hands > 8) return { error: 't_hands_invalid' };
   const maxText = String(f.tMax ?? '').trim();

@@ -28,6 +28,8 @@ test('the create form refuses what makes no tournament', () => {
   assert.deepEqual(tournamentSettings(form({ tFull: true, tMax: '6' })), { error: 't_sitgo_size' }, 'a Sit&Go of 6 is no bracket');
   assert.equal(tournamentSettings(form({ tFull: true, tMax: '8' })).settings?.max_entrants, 8, 'a Sit&Go of 8 is');
   assert.ok('settings' in tournamentSettings(form({ tRoundCount: '2', tMove1: 'knockout' })));
+  assert.deepEqual(tournamentSettings(form({ tRoundCount: '2', tMove1: 'knockout_drawn' })).settings?.rounds, ['mitchell', 'knockout_drawn'], 'byes by draw');
+  assert.deepEqual(tournamentSettings(form({ tRoundCount: '3', tMove1: 'knockout', tMove2: 'knockout_drawn' })), { error: 't_rounds_invalid' }, 'one kind of knock-out');
 });
 
 /** A round of three duplicate tables, one board, as the record gives it. */

@@ -162,14 +162,21 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
             danish(&ranked, &had_bye)
         }
     };
-    if movement == Movement::Knockout {
+    if let Movement::Knockout { drawn } = movement {
         let bracket = match state.rounds.last() {
-            Some(last) if last.movement == Movement::Knockout.code() => last.knockout_winners(),
+            Some(last) if Movement::is_knockout_code(&last.movement) => last.knockout_winners(),
             // The first knock-out round seeds by the standings (by the first-round order when
-            // nothing was played yet).
+            // nothing was played yet), or by a draw of its own (the tournament's seed and the
+            // round's number), so the byes fall by draw.
             _ => {
-                let seeds = if index == 0 { &active_order } else { &ranked };
-                seeded_bracket(seeds)
+                let seeds = if drawn {
+                    drawn_order(&ranked, state.seed.wrapping_add(index as u64 + 1))
+                } else if index == 0 {
+                    active_order
+                } else {
+                    ranked
+                };
+                seeded_bracket(&seeds)
             }
         };
         // A winner gone since (withdrawn, expelled) leaves its place empty: its next opponent
@@ -216,7 +223,7 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
             }
             _ => avoid_forbidden(state, by_standing()),
         },
-        Movement::Knockout => unreachable!("paired above"),
+        Movement::Knockout { .. } => unreachable!("paired above"),
     };
     Some((movement, round, Vec::new()))
 }
@@ -791,6 +798,39 @@ mod tests {
         let mut top: Vec<u32> = second[0].to_vec();
         top.sort_unstable();
         assert_eq!(top, [0, 1, 2, 3], "{second:?}");
+    }
+
+    #[test]
+    fn a_drawn_knockout_gives_its_byes_by_draw() {
+        let mut bye_holders = std::collections::BTreeSet::new();
+        for seed in 0..24u64 {
+            let mut state = registered("singles", &["knockout_drawn"], 5);
+            state.seed = seed;
+            let (movement, round, bracket) = pair_next(&state).expect("a round");
+            assert_eq!(movement, Movement::Knockout { drawn: true });
+            assert_eq!(bracket.len(), 8);
+            assert_eq!(
+                round.tables.len(),
+                1,
+                "five in a bracket of eight: one match, three byes"
+            );
+            for place in bracket.chunks(2) {
+                match place {
+                    [Some(a), None] | [None, Some(a)] => {
+                        bye_holders.insert(*a);
+                    }
+                    [Some(_), Some(_)] => {}
+                    other => panic!("two empty places meet: {other:?}"),
+                }
+            }
+            // The same seed draws the same bracket (a restart pairs it again the same).
+            assert_eq!(pair_next(&state).expect("a round").2, bracket);
+        }
+        // Seeded by the standings the byes would go to entrants 0, 1 and 2 every time.
+        assert!(
+            bye_holders.iter().any(|&e| e > 2),
+            "byes by draw reach every entrant: {bye_holders:?}"
+        );
     }
 
     #[test]

@@ -87,9 +87,13 @@ pub enum Movement {
     Danish,
     ModifiedDanish,
     RoundRobin,
-    /// A knock-out bracket to the next power of two, byes to the top seeds; last in the
-    /// settings, it repeats until one entrant is left.
-    Knockout,
+    /// A knock-out bracket to the next power of two (RULES.md section 11); last in the
+    /// settings, it repeats until one entrant is left. Its first bracket is seeded by the
+    /// standings, byes to the top seeds (`knockout`), or drawn, the byes falling by draw
+    /// (`knockout_drawn`).
+    Knockout {
+        drawn: bool,
+    },
 }
 
 impl Movement {
@@ -99,9 +103,19 @@ impl Movement {
             "danish" => Movement::Danish,
             "modified_danish" => Movement::ModifiedDanish,
             "round_robin" => Movement::RoundRobin,
-            "knockout" => Movement::Knockout,
+            "knockout" => Movement::Knockout { drawn: false },
+            "knockout_drawn" => Movement::Knockout { drawn: true },
             _ => return None,
         })
+    }
+
+    pub fn is_knockout(self) -> bool {
+        matches!(self, Movement::Knockout { .. })
+    }
+
+    /// Whether a round logged with movement `code` was a knock-out round.
+    pub fn is_knockout_code(code: &str) -> bool {
+        Movement::from_code(code).is_some_and(Movement::is_knockout)
     }
 
     pub fn code(self) -> &'static str {
@@ -110,7 +124,8 @@ impl Movement {
             Movement::Danish => "danish",
             Movement::ModifiedDanish => "modified_danish",
             Movement::RoundRobin => "round_robin",
-            Movement::Knockout => "knockout",
+            Movement::Knockout { drawn: false } => "knockout",
+            Movement::Knockout { drawn: true } => "knockout_drawn",
         }
     }
 }
@@ -136,11 +151,13 @@ pub struct Settings {
 pub enum SettingsError {
     #[error("kind {0:?}: pairs, individual, singles or teams")]
     Kind(String),
-    #[error("movement {0:?}: mitchell, danish, modified_danish, round_robin or knockout")]
+    #[error(
+        "movement {0:?}: mitchell, danish, modified_danish, round_robin, knockout or knockout_drawn"
+    )]
     Movement(String),
     #[error("a tournament has 1 to 20 rounds")]
     Rounds,
-    #[error("a knock-out comes last: no other movement after it")]
+    #[error("a knock-out comes last: no other movement after it, not even the other knock-out")]
     KnockoutLast,
     #[error("an individual event has no knock-out (partners change every round)")]
     IndividualKnockout,
@@ -174,15 +191,16 @@ impl Settings {
             return Err(SettingsError::Rounds);
         }
         // A knock-out ends the event: nothing else may follow its bracket.
-        if let Some(first) = movements.iter().position(|&m| m == Movement::Knockout)
-            && movements[first..].iter().any(|&m| m != Movement::Knockout)
+        if let Some(first) = movements.iter().position(|m| m.is_knockout())
+            && movements[first..].iter().any(|&m| m != movements[first])
         {
             return Err(SettingsError::KnockoutLast);
         }
-        if kind == Kind::Individual && movements.contains(&Movement::Knockout) {
+        let knockout = movements.iter().any(|m| m.is_knockout());
+        if kind == Kind::Individual && knockout {
             return Err(SettingsError::IndividualKnockout);
         }
-        if kind == Kind::Teams && movements.contains(&Movement::Knockout) {
+        if kind == Kind::Teams && knockout {
             return Err(SettingsError::TeamsKnockout);
         }
         let draw = match wire.seating.as_deref() {
@@ -251,13 +269,14 @@ impl Settings {
 
     /// The movement of round `index` (from 0): a knock-out last in the list goes on.
     pub fn movement_at(&self, index: usize) -> Option<Movement> {
-        self.movements.get(index).copied().or_else(|| {
-            (self.movements.last() == Some(&Movement::Knockout)).then_some(Movement::Knockout)
-        })
+        self.movements
+            .get(index)
+            .copied()
+            .or_else(|| self.movements.last().copied().filter(|m| m.is_knockout()))
     }
 
     /// Whether the settings end with a knock-out.
     pub fn ends_in_knockout(&self) -> bool {
-        self.movements.last() == Some(&Movement::Knockout)
+        self.movements.last().is_some_and(|m| m.is_knockout())
     }
 }

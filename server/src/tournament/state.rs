@@ -765,8 +765,8 @@ impl TournamentState {
         let index = self.rounds.len();
         match self.settings.movement_at(index) {
             None => false,
-            Some(Movement::Knockout) => match self.rounds.last() {
-                Some(last) if last.movement == Movement::Knockout.code() => {
+            Some(Movement::Knockout { .. }) => match self.rounds.last() {
+                Some(last) if Movement::is_knockout_code(&last.movement) => {
                     last.knockout_winners().iter().flatten().count() > 1
                 }
                 _ => self.active().len() > 1,
@@ -789,7 +789,7 @@ impl TournamentState {
     /// The knock-out's winner, once its final is over.
     pub fn knockout_winner(&self) -> Option<u32> {
         let last = self.rounds.last()?;
-        if last.movement != Movement::Knockout.code() || !last.is_complete() {
+        if !Movement::is_knockout_code(&last.movement) || !last.is_complete() {
             return None;
         }
         match last.knockout_winners()[..] {

@@ -397,6 +397,22 @@ async fn a_knockout_of_five_gives_the_top_seeds_byes_and_ends_with_one_winner() 
             .is_some_and(|w| last.contains(&Some(w)))
     );
     assert_eq!(record["status"], "finished");
+    // The byes by draw (`knockout_drawn`): a bracket of eight, three empty places each facing
+    // an entrant, played to one winner.
+    let mut drawn = self::options(server.addr, 5, "knockout_drawn", 1);
+    drawn.settings.kind = "singles".into();
+    let summary = bots::run(&drawn)
+        .await
+        .expect("the drawn knock-out finishes");
+    let record = record_of(server.addr, &summary.tournament).await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3, "{record}");
+    assert!(rounds.iter().all(|r| r["movement"] == "knockout_drawn"));
+    let first = bracket(&rounds[0]);
+    assert_eq!(first.len(), 8);
+    assert_eq!(first.iter().filter(|p| p.is_none()).count(), 3);
+    assert!(first.chunks(2).all(|p| p.iter().any(Option::is_some)));
+    assert!(record["knockout_winner"].as_u64().is_some(), "{record}");
     server.stop().await;
 }
 
