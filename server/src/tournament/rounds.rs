@@ -164,7 +164,9 @@ pub fn pair_next(state: &TournamentState) -> Option<(Movement, Round, Vec<Option
     };
     if let Movement::Knockout { drawn } = movement {
         let bracket = match state.rounds.last() {
-            Some(last) if Movement::is_knockout_code(&last.movement) => last.knockout_winners(),
+            Some(last) if Movement::is_knockout_code(&last.movement) => {
+                state.knockout_winners(last)
+            }
             // The first knock-out round seeds by the standings (by the first-round order when
             // nothing was played yet), or by a draw of its own (the tournament's seed and the
             // round's number), so the byes fall by draw.

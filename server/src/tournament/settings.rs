@@ -161,8 +161,6 @@ pub enum SettingsError {
     KnockoutLast,
     #[error("an individual event has no knock-out (partners change every round)")]
     IndividualKnockout,
-    #[error("a teams event has no knock-out yet (its ties are two tables)")]
-    TeamsKnockout,
     #[error("seating {0:?}: registration, draw or director")]
     Seating(String),
     #[error("at least 2 entrants")]
@@ -199,9 +197,6 @@ impl Settings {
         let knockout = movements.iter().any(|m| m.is_knockout());
         if kind == Kind::Individual && knockout {
             return Err(SettingsError::IndividualKnockout);
-        }
-        if kind == Kind::Teams && knockout {
-            return Err(SettingsError::TeamsKnockout);
         }
         let draw = match wire.seating.as_deref() {
             None | Some("registration") | Some("director") => false,

@@ -114,39 +114,6 @@ impl Round {
     pub fn board_revealed(&self, hand: u32) -> bool {
         hand <= self.revealed || self.is_complete()
     }
-
-    /// A complete knock-out round's winners in bracket order: the next round's bracket.
-    pub fn knockout_winners(&self) -> Vec<Option<u32>> {
-        self.bracket
-            .chunks(2)
-            .map(|place| match place {
-                [Some(a), Some(b)] => self.winner_between(*a, *b),
-                [Some(a), None] | [None, Some(a)] | [Some(a)] => Some(*a),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// Who won the match between `a` (the higher place) and `b`: VP, then MP, then burraco
-    /// bonus; equal on all three, the higher place (each tie is one match).
-    fn winner_between(&self, a: u32, b: u32) -> Option<u32> {
-        let (table, result) = self
-            .tables
-            .iter()
-            .zip(&self.results)
-            .find(|(t, _)| (t.ns == a && t.ew == b) || (t.ns == b && t.ew == a))?;
-        let result = result.as_ref()?;
-        let side_of_a = usize::from(table.ns != a);
-        let key = |side: usize| {
-            let s = score_of(result, side);
-            (s.vp, s.mp, result.burraco[side])
-        };
-        Some(if key(1 - side_of_a) > key(side_of_a) {
-            b
-        } else {
-            a
-        })
-    }
 }
 
 #[derive(Debug, Clone)]
@@ -760,6 +727,21 @@ impl TournamentState {
             .count() as u32
     }
 
+    /// A complete knock-out round's winners in bracket order: the next round's bracket. A tie
+    /// is one match (a teams event's, its two tables together).
+    pub fn knockout_winners(&self, round: &Round) -> Vec<Option<u32>> {
+        let matches = self.scored_matches(round);
+        round
+            .bracket
+            .chunks(2)
+            .map(|place| match place {
+                [Some(a), Some(b)] => winner_between(&matches, *a, *b),
+                [Some(a), None] | [None, Some(a)] | [Some(a)] => Some(*a),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether another round is to be paired once the last one is complete.
     pub fn has_next_round(&self) -> bool {
         let index = self.rounds.len();
@@ -767,7 +749,7 @@ impl TournamentState {
             None => false,
             Some(Movement::Knockout { .. }) => match self.rounds.last() {
                 Some(last) if Movement::is_knockout_code(&last.movement) => {
-                    last.knockout_winners().iter().flatten().count() > 1
+                    self.knockout_winners(last).iter().flatten().count() > 1
                 }
                 _ => self.active().len() > 1,
             },
@@ -792,7 +774,7 @@ impl TournamentState {
         if !Movement::is_knockout_code(&last.movement) || !last.is_complete() {
             return None;
         }
-        match last.knockout_winners()[..] {
+        match self.knockout_winners(last)[..] {
             [Some(winner)] => Some(winner),
             _ => None,
         }
@@ -859,4 +841,23 @@ pub fn score_of(result: &MatchOutcome, side: usize) -> MatchScore {
         vp: result.vp[side],
         mp: result.totals[side] - result.totals[1 - side],
     }
+}
+
+/// Who won the match between `a` (the higher place) and `b` among a round's `matches` (as
+/// [`TournamentState::scored_matches`] gives them): VP, then MP, then burraco bonus; equal on
+/// all three, the higher place (each tie is one match). `None` while it is not over.
+fn winner_between(matches: &[(RoundTable, MatchOutcome)], a: u32, b: u32) -> Option<u32> {
+    let (table, result) = matches
+        .iter()
+        .find(|(t, _)| (t.ns == a && t.ew == b) || (t.ns == b && t.ew == a))?;
+    let side_of_a = usize::from(table.ns != a);
+    let key = |side: usize| {
+        let s = score_of(result, side);
+        (s.vp, s.mp, result.burraco[side])
+    };
+    Some(if key(1 - side_of_a) > key(side_of_a) {
+        b
+    } else {
+        a
+    })
 }

@@ -1923,6 +1923,102 @@ fn teams_vp_for(margin: i32) -> i32 {
     if margin >= 0 { 10 + steps } else { 10 - steps }
 }
 
+/// A teams match from its two tables' hand records, computed here: the teams (the first
+/// table's North-South first), each team's total over both tables and its burraco bonus. Checks
+/// that eight different players sat, each team's two pairs one at each table.
+async fn team_match(
+    addr: SocketAddr,
+    first: &Value,
+    second: &Value,
+) -> ([u64; 2], [i32; 2], [i32; 2]) {
+    let mut totals = [0i32; 2];
+    let mut burraco = [0i32; 2];
+    let mut seats = Vec::new();
+    for (k, table) in [first, second].into_iter().enumerate() {
+        let hands = get_json(addr, table["hand_records"].as_str().expect("an address")).await;
+        for hand in hands.as_array().expect("hands") {
+            let score = hand["outcome"]["score"].as_array().expect("score");
+            for (side, score) in score.iter().take(2).enumerate() {
+                // The first team is North-South at the first table, East-West at the second.
+                let team = if k == 0 { side } else { 1 - side };
+                totals[team] += score["total"].as_i64().expect("total") as i32;
+                burraco[team] += score["burracos"]
+                    .as_array()
+                    .expect("burracos")
+                    .iter()
+                    .map(|b| b["bonus"].as_i64().expect("bonus") as i32)
+                    .sum::<i32>();
+            }
+            for seat in hand["seats"].as_array().expect("seats") {
+                seats.push(seat["name"].as_str().expect("name").to_owned());
+            }
+        }
+    }
+    seats.sort();
+    seats.dedup();
+    assert_eq!(seats.len(), 8, "{seats:?}");
+    let teams = [
+        first["ns"].as_u64().expect("ns"),
+        first["ew"].as_u64().expect("ew"),
+    ];
+    (teams, totals, burraco)
+}
+
+/// A teams knock-out (RULES.md section 11's online formats, teams kind): three teams in a
+/// bracket of four, the top seed through on a bye; each tie is one match of two tables, won by
+/// the team ahead on VP (then MP, then burraco bonus, then the higher place) as computed here
+/// from the hand records; the winner of the final is the record's `knockout_winner`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_teams_knockout_sends_each_ties_winner_over_its_two_tables_through() {
+    let server = TestServer::start().await;
+    let mut options = options(server.addr, 3, "knockout", 1);
+    options.settings.kind = "teams".into();
+    let summary = bots::run(&options).await.expect("the tournament finishes");
+    let record = record_of(server.addr, &summary.tournament).await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(
+        rounds.len(),
+        2,
+        "a bracket of four: semi-finals and the final"
+    );
+    let bracket = |r: &Value| -> Vec<Option<u64>> {
+        r["bracket"]
+            .as_array()
+            .expect("a bracket")
+            .iter()
+            .map(Value::as_u64)
+            .collect()
+    };
+    // Seeded by registration: 1 v (4), 2 v 3.
+    assert_eq!(bracket(&rounds[0]), [Some(0), None, Some(1), Some(2)]);
+    let mut winners = Vec::new();
+    for (r, round) in rounds.iter().enumerate() {
+        let mut tables: Vec<Value> = round["tables"].as_array().expect("tables").clone();
+        tables.sort_by_key(|t| t["number"].as_u64());
+        assert_eq!(tables.len(), 2, "round {}: one tie, two tables", r + 1);
+        let (teams, totals, burraco) = team_match(server.addr, &tables[0], &tables[1]).await;
+        let key = |side: usize| {
+            let margin = totals[side] - totals[1 - side];
+            (teams_vp_for(margin), margin, burraco[side])
+        };
+        // Equal on everything, the higher place (here the lower entrant number) goes through.
+        let winner = match key(0).cmp(&key(1)) {
+            std::cmp::Ordering::Greater => teams[0],
+            std::cmp::Ordering::Less => teams[1],
+            std::cmp::Ordering::Equal => teams[0].min(teams[1]),
+        };
+        winners.push(winner);
+    }
+    assert_eq!(
+        bracket(&rounds[1]),
+        [Some(0), Some(winners[0])],
+        "the bye's team meets the semi-final's winner"
+    );
+    assert_eq!(record["knockout_winner"].as_u64(), Some(winners[1]));
+    assert_eq!(record["status"], "finished");
+    server.stop().await;
+}
+
 /// A teams event: four players a team, each match two tables on the same deals (the teams'
 /// first pairs at one, their second pairs at the other, sides swapped), the team's total its
 /// two tables' totals and its VP from the teams column; the standings after every round
@@ -2005,38 +2101,7 @@ async fn a_teams_event_scores_each_match_over_its_two_tables() {
                 "sides swapped at the second table"
             );
             assert_eq!(first["ew"], second["ns"]);
-            let mut totals = [0i32; 2];
-            let mut burraco = [0i32; 2];
-            let mut seats = Vec::new();
-            for (k, table) in two.iter().enumerate() {
-                let hands = get_json(server.addr, table["hand_records"].as_str().expect("a")).await;
-                for hand in hands.as_array().expect("hands") {
-                    let score = hand["outcome"]["score"].as_array().expect("score");
-                    for (side, score) in score.iter().take(2).enumerate() {
-                        // The first team is North-South at the first table, East-West at the
-                        // second.
-                        let team = if k == 0 { side } else { 1 - side };
-                        totals[team] += score["total"].as_i64().expect("total") as i32;
-                        burraco[team] += score["burracos"]
-                            .as_array()
-                            .expect("burracos")
-                            .iter()
-                            .map(|b| b["bonus"].as_i64().expect("bonus") as i32)
-                            .sum::<i32>();
-                    }
-                    for seat in hand["seats"].as_array().expect("seats") {
-                        seats.push(seat["name"].as_str().expect("name").to_owned());
-                    }
-                }
-            }
-            // Eight different players: each team's two pairs, one at each table.
-            seats.sort();
-            seats.dedup();
-            assert_eq!(seats.len(), 8, "{seats:?}");
-            let teams = [
-                first["ns"].as_u64().expect("ns"),
-                first["ew"].as_u64().expect("ew"),
-            ];
+            let (teams, totals, burraco) = team_match(server.addr, first, second).await;
             for side in 0..2 {
                 let margin = totals[side] - totals[1 - side];
                 let line = lines.get_mut(&teams[side]).expect("team");
