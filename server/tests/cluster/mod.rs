@@ -785,8 +785,18 @@ async fn a_tournament_played_through_another_node_survives_kill_9_of_its_node() 
         assert!(Instant::now() < deadline, "node-b lists it: {list}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // A watcher on node-b (no entrant) hears node-a's tournament: now, and at the start.
+    let (mut watcher, _) = Client::connect_saying(b.addr, "watcher", None, false, "1.3").await;
+    let t = tournament.clone();
+    let reply = watcher
+        .request(|id| ClientMessage::WatchTournament { id, tournament: t })
+        .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let status_is = |status: &'static str| move |m: &ServerMessage| matches!(m, ServerMessage::TournamentUpdate { status: s, table: None, .. } if s == status);
+    watcher.wait(status_is("registering")).await;
     // The director's start, through node-b.
     crate::tournament::start_round(&options.url, &tournament, &token).await;
+    watcher.wait(status_is("playing")).await;
 
     // While round 1 plays: node-b serves a table's record of a board only once the owner
     // revealed the board (it is in the record read after), and never a seed.

@@ -211,6 +211,17 @@ impl Client {
         resume: Option<&str>,
         binary: bool,
     ) -> (Client, ServerMessage) {
+        Client::connect_saying(addr, name, resume, binary, "1.0").await
+    }
+
+    /// Connects with a hello that says `version`.
+    pub async fn connect_saying(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+        binary: bool,
+        version: &str,
+    ) -> (Client, ServerMessage) {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
             .await
             .expect("ws connect");
@@ -231,7 +242,7 @@ impl Client {
         };
         client
             .send(&ClientMessage::Hello {
-                version: "1.0".into(),
+                version: version.into(),
                 name: name.into(),
                 resume: resume.map(str::to_owned),
             })
