@@ -6,21 +6,15 @@
 // match awarded by that rule, 14 VP to the innocent side and the code's 6 to the excused one.
 import assert from 'node:assert/strict';
 import { until } from './lib/harness.mjs';
-import { login, fillField } from './lib/page.mjs';
+import { fillField, desktopLogin, apiGetter } from './lib/page.mjs';
 import { Bot } from './lib/bot.mjs';
 
 export const name = 'a team chooses its pairs and the director excuses an entrant for force majeure';
 
-const apiOf = (wsUrl) => wsUrl.replace(/^ws:/, 'http:').replace(/\/ws$/, '');
-
 export async function run({ browser, pageUrl, wsUrl, shots }) {
-  const api = apiOf(wsUrl);
-  const getJson = async (path) => { const r = await fetch(api + path); assert.ok(r.ok, `${path}: ${r.status}`); return r.json(); };
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
-  const page = await ctx.newPage();
+  const getJson = apiGetter(wsUrl);
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await login(page, pageUrl, 'Dora');
+  const { ctx, page } = await desktopLogin(browser, pageUrl, 'Dora', errors);
   const bots = [];
   const bot = async (name) => { const b = new Bot(wsUrl, name, { version: '1.3' }); await b.connect(); bots.push(b); return b; };
 
@@ -74,8 +68,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(rec.entrants[1].withdrawn, 'taken ill (e2e)');
   assert.equal(table.result.vp[excused], 6, 'the code\'s force-majeure VP');
   assert.equal(table.result.vp[1 - excused], 14, 'the bye score to the innocent side');
-  await page.waitForSelector('[data-testid=entrant][data-entrant="1"]');
-  assert.match(await page.textContent('[data-testid=entrant][data-entrant="1"]'), /withdrawn/);
+  await until(async () => /withdrawn/.test(await page.textContent('[data-testid=entrant][data-entrant="1"]').catch(() => '')),
+    { timeout: 5000, what: 'the entrant shown withdrawn' });
   for (const b of bots) b.close();
   assert.deepEqual(errors, [], 'no page errors');
   await ctx.close();

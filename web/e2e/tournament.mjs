@@ -10,22 +10,15 @@
 // and the record; the page in Italian.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
-import { login, waitMyTurnOrEnd, playTurn, fillField } from './lib/page.mjs';
+import { waitMyTurnOrEnd, playTurn, fillField, desktopLogin, apiGetter } from './lib/page.mjs';
 import { Bot } from './lib/bot.mjs';
 
 export const name = 'a person creates, directs and plays a duplicate Sit&Go against server bots';
 
-/** The server's /api, from the WebSocket address the harness gives. */
-const apiOf = (wsUrl) => wsUrl.replace(/^ws:/, 'http:').replace(/\/ws$/, '');
-
 export async function run({ browser, pageUrl, wsUrl, shots }) {
-  const api = apiOf(wsUrl);
-  const getJson = async (path) => { const r = await fetch(api + path); assert.ok(r.ok, `${path}: ${r.status}`); return r.json(); };
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
-  const page = await ctx.newPage();
+  const getJson = apiGetter(wsUrl);
   const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await login(page, pageUrl, 'Dora');
+  const { ctx, page } = await desktopLogin(browser, pageUrl, 'Dora', errors);
 
   // Someone else's pairs event, by invitation, with check-in: Dora registers with the invitation
   // code, gives her partner code to a bot that joins her entrant, checks in, then unregisters.
@@ -122,10 +115,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   const key = (await page.textContent('[data-testid=dir-key]')).trim();
   assert.match(key, /^[0-9a-f]{32}$/);
   await page.waitForSelector('[data-testid=dir-copy-key]');
-  const ctx2 = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
-  const page2 = await ctx2.newPage();
-  page2.on('pageerror', (e) => errors.push(e.message));
-  await login(page2, pageUrl, 'Ugo');
+  const { ctx: ctx2, page: page2 } = await desktopLogin(browser, pageUrl, 'Ugo', errors);
   await page2.click('[data-testid=tab-tournaments]');
   await page2.click(`[data-testid=tournament-row][data-tournament="${id}"] [data-testid=open-tournament]`);
   await page2.waitForSelector('[data-testid=tournament-page]');

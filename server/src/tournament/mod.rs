@@ -99,6 +99,19 @@ pub enum DirectorAction {
     },
 }
 
+/// What a player asks for itself (no director token).
+#[derive(Debug)]
+pub enum PlayerRequest {
+    CheckIn,
+    Unregister,
+    /// Hear the updates without being an entrant (`watch_tournament`).
+    Watch,
+    /// A team's line-up (`set_lineup`).
+    SetLineup {
+        order: Vec<u8>,
+    },
+}
+
 /// What a tournament can be asked. Closed: the actor answers exactly these.
 #[derive(Debug)]
 pub enum Command {
@@ -110,23 +123,10 @@ pub enum Command {
         invite: Option<String>,
         reply: oneshot::Sender<Result<(u32, Option<String>), Refusal>>,
     },
-    CheckIn {
+    /// A player's own request, answered `ok` or refused.
+    Player {
         player: String,
-        reply: oneshot::Sender<Result<(), Refusal>>,
-    },
-    Unregister {
-        player: String,
-        reply: oneshot::Sender<Result<(), Refusal>>,
-    },
-    /// A player hears the updates without being an entrant (`watch_tournament`).
-    Watch {
-        player: String,
-        reply: oneshot::Sender<Result<(), Refusal>>,
-    },
-    /// A team's player sets its line-up (`set_lineup`).
-    SetLineup {
-        player: String,
-        order: Vec<u8>,
+        request: PlayerRequest,
         reply: oneshot::Sender<Result<(), Refusal>>,
     },
     /// Answered with the invitation code for `DirectorAction::Registration`, else `None`.
@@ -593,32 +593,21 @@ impl TournamentActor {
                 }
                 self.start_if_full().await;
             }
-            Command::CheckIn { player, reply } => {
-                let answer = self.check_in(&player).await;
-                let changed = answer.is_ok();
-                let _ = reply.send(answer);
-                if changed {
-                    self.broadcast_update();
-                }
-            }
-            Command::Watch { player, reply } => {
-                self.watch(&player);
-                let _ = reply.send(Ok(()));
-            }
-            Command::SetLineup {
+            Command::Player {
                 player,
-                order,
+                request,
                 reply,
             } => {
-                let answer = self.set_lineup(&player, &order).await;
-                let changed = answer.is_ok();
-                let _ = reply.send(answer);
-                if changed {
-                    self.broadcast_update();
-                }
-            }
-            Command::Unregister { player, reply } => {
-                let answer = self.unregister(&player).await;
+                let answer = match request {
+                    PlayerRequest::CheckIn => self.check_in(&player).await,
+                    PlayerRequest::Unregister => self.unregister(&player).await,
+                    PlayerRequest::SetLineup { order } => self.set_lineup(&player, &order).await,
+                    PlayerRequest::Watch => {
+                        self.watch(&player);
+                        let _ = reply.send(Ok(()));
+                        return;
+                    }
+                };
                 let changed = answer.is_ok();
                 let _ = reply.send(answer);
                 if changed {

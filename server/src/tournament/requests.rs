@@ -8,7 +8,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::EntrantPlayer;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
-use super::{Command, DirectorAction, Refusal};
+use super::{Command, DirectorAction, PlayerRequest, Refusal};
 use crate::outbound::Outbox;
 use crate::{Session, Shared};
 
@@ -180,6 +180,18 @@ async fn answer(
             .await
             .map(|_| ServerMessage::Ok { id })
     };
+    // A player's own request: answered `ok`.
+    let as_player = |id: u64, tournament: String, request: PlayerRequest| async move {
+        let player = session.player.clone();
+        find(&tournament)?
+            .ask(|reply| Command::Player {
+                player,
+                request,
+                reply,
+            })
+            .await
+            .map(|()| ServerMessage::Ok { id })
+    };
     let register = |tournament: String, partner_code, bot: Option<bool>, invite| async move {
         let player = EntrantPlayer {
             player: session.player.clone(),
@@ -237,11 +249,7 @@ async fn answer(
             })
         }
         C::CheckInTournament { id, tournament } => {
-            let player = session.player.clone();
-            find(&tournament)?
-                .ask(|reply| Command::CheckIn { player, reply })
-                .await?;
-            Ok(ServerMessage::Ok { id })
+            as_player(id, tournament, PlayerRequest::CheckIn).await
         }
         C::ConfigureRegistration {
             id,
@@ -317,11 +325,7 @@ async fn answer(
             director(id, tournament, token, action).await
         }
         C::UnregisterTournament { id, tournament } => {
-            let player = session.player.clone();
-            find(&tournament)?
-                .ask(|reply| Command::Unregister { player, reply })
-                .await?;
-            Ok(ServerMessage::Ok { id })
+            as_player(id, tournament, PlayerRequest::Unregister).await
         }
         C::StartRound {
             id,
@@ -369,27 +373,13 @@ async fn answer(
             director(id, tournament, token, action).await
         }
         C::WatchTournament { id, tournament } => {
-            let player = session.player.clone();
-            find(&tournament)?
-                .ask(|reply| Command::Watch { player, reply })
-                .await?;
-            Ok(ServerMessage::Ok { id })
+            as_player(id, tournament, PlayerRequest::Watch).await
         }
         C::SetLineup {
             id,
             tournament,
             order,
-        } => {
-            let player = session.player.clone();
-            find(&tournament)?
-                .ask(|reply| Command::SetLineup {
-                    player,
-                    order,
-                    reply,
-                })
-                .await?;
-            Ok(ServerMessage::Ok { id })
-        }
+        } => as_player(id, tournament, PlayerRequest::SetLineup { order }).await,
         other => Err((
             ErrorCode::InvalidMessage,
             format!("{} is not a tournament request", other.kind()),

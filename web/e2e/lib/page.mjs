@@ -21,6 +21,28 @@ export async function login(page, url, name) {
   await page.waitForSelector('[data-testid=conn-state]:has-text("Online"), [data-testid=conn-state]:has-text("In linea")');
 }
 
+/**
+ * A desktop browser page (English) with `name` logged in; its page errors are pushed to `errors`.
+ * @returns {Promise<{ctx: any, page: any}>}
+ */
+export async function desktopLogin(browser, url, name, errors) {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 900 }, locale: 'en-US' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(e.message));
+  await login(page, url, name);
+  return { ctx, page };
+}
+
+/** GETs JSON from the server's /api (its address from the harness's WebSocket one), asserting a 2xx. */
+export function apiGetter(wsUrl) {
+  const api = wsUrl.replace(/^ws:/, 'http:').replace(/\/ws$/, '');
+  return async (path) => {
+    const r = await fetch(api + path);
+    if (!r.ok) throw new Error(`${path}: ${r.status}`);
+    return r.json();
+  };
+}
+
 /** The hand as shown: [{key, code}] in display order. */
 export async function handOnScreen(page) {
   return page.$$eval('[data-testid=hand-card]', (els) => els.map((e) => ({ key: e.dataset.key, code: e.dataset.code })));
