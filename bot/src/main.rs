@@ -35,14 +35,14 @@ struct TournamentArgs {
     /// Server WebSocket URL.
     #[arg(long, env = "BURRACO_URL", default_value = "ws://127.0.0.1:8080/ws")]
     url: String,
-    /// Entrants to register (pairs: two bot players each).
+    /// Entrants to register (pairs: two bot players each; teams: four).
     #[arg(long, default_value_t = 8)]
     entrants: u32,
     /// pairs | individual | singles | teams.
     #[arg(long, default_value = "pairs")]
     kind: String,
-    /// One movement per round: mitchell, danish, modified_danish, round_robin; or knockout
-    /// (last: a bracket to the end).
+    /// One movement per round: mitchell, danish, modified_danish, round_robin; or knockout /
+    /// knockout_drawn (last: a bracket to the end, the byes to the top seeds / by draw).
     #[arg(long, default_value = "mitchell,danish")]
     rounds: String,
     /// Hands per match.
