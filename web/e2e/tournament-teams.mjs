@@ -70,6 +70,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(table.result.vp[1 - excused], 14, 'the bye score to the innocent side');
   await until(async () => /withdrawn/.test(await page.textContent('[data-testid=entrant][data-entrant="1"]').catch(() => '')),
     { timeout: 5000, what: 'the entrant shown withdrawn' });
+  await until(async () => /\(force majeure\)/.test(await page.textContent('[data-testid=result-totals]').catch(() => '')),
+    { timeout: 5000, what: 'the round result marked force majeure' });
   for (const b of bots) b.close();
   assert.deepEqual(errors, [], 'no page errors');
   await ctx.close();

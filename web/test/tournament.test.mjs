@@ -107,3 +107,10 @@ test('team line-ups: the three ways to pair four players, named, and which one a
   assert.equal(lineupIndex([3, 0, 1, 2]), 2);
   assert.equal(lineupIndex([2, 3, 0, 1]), 0);
 });
+
+test('every rule the record names for a match scored without its end has words on the page', () => {
+  // docs/TOURNAMENT_RECORD.md, a table's `awarded`.
+  for (const rule of ['late_arrival', 'abandonment', 'disqualification', 'absent_opponent', 'force_majeure']) {
+    assert.ok(hasKey(`awarded_${rule}`), rule);
+  }
+});
