@@ -216,21 +216,17 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
 
 /// A line-up as `--lineups` writes it: the team's four player indices, e.g. `0213`.
 fn lineup(text: &str) -> anyhow::Result<[u8; 4]> {
-    let digits: Vec<u8> = text
+    let digits: Option<Vec<u8>> = text
         .trim()
         .chars()
         .map(|c| c.to_digit(4).map(|d| d as u8))
-        .collect::<Option<_>>()
-        .with_context(|| format!("a line-up is four digits 0-3, not {text:?}"))?;
-    let order: [u8; 4] = digits
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("a line-up is four digits 0-3, not {text:?}"))?;
-    let mut sorted = order;
-    sorted.sort_unstable();
-    if sorted != [0, 1, 2, 3] {
-        bail!("a line-up names each of the team's players 0-3 once, not {text:?}");
-    }
-    Ok(order)
+        .collect();
+    digits
+        .as_deref()
+        .and_then(burraco_protocol::tournament_log::lineup)
+        .with_context(|| {
+            format!("a line-up names each of the team's players 0-3 once, not {text:?}")
+        })
 }
 
 fn tournament(args: TournamentArgs) -> anyhow::Result<()> {

@@ -166,6 +166,15 @@ pub enum TournamentEntry {
     },
 }
 
+/// A team's line-up (`set_lineup`) from the wire's list: its four players by index in the team,
+/// each of 0 to 3 once; `None` for anything else.
+pub fn lineup(order: &[u8]) -> Option<[u8; 4]> {
+    let order: [u8; 4] = order.try_into().ok()?;
+    let mut sorted = order;
+    sorted.sort_unstable();
+    (sorted == [0, 1, 2, 3]).then_some(order)
+}
+
 /// One player of an entrant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EntrantPlayer {
@@ -377,6 +386,19 @@ mod tests {
                 at_ms: 22,
             },
         ]
+    }
+
+    #[test]
+    fn a_lineup_is_the_four_players_each_once() {
+        assert_eq!(lineup(&[0, 2, 1, 3]), Some([0, 2, 1, 3]));
+        for bad in [
+            &[0, 1, 2][..],
+            &[0, 0, 1, 2],
+            &[0, 1, 2, 4],
+            &[0, 1, 2, 3, 0],
+        ] {
+            assert_eq!(lineup(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

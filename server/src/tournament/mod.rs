@@ -40,7 +40,9 @@ use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::{EntrantPlayer, TOURNAMENT_PREFIX, TournamentEntry};
-use burraco_protocol::wire::{ServerMessage, WireRegistration, WireTournamentSettings};
+use burraco_protocol::wire::{
+    ServerMessage, WireRegistration, WireStanding, WireTournamentSettings,
+};
 use dashmap::DashMap;
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -598,17 +600,18 @@ impl TournamentActor {
                 request,
                 reply,
             } => {
+                // A watcher changes nothing the others hear of.
+                let watching = matches!(request, PlayerRequest::Watch);
                 let answer = match request {
                     PlayerRequest::CheckIn => self.check_in(&player).await,
                     PlayerRequest::Unregister => self.unregister(&player).await,
                     PlayerRequest::SetLineup { order } => self.set_lineup(&player, &order).await,
                     PlayerRequest::Watch => {
                         self.watch(&player);
-                        let _ = reply.send(Ok(()));
-                        return;
+                        Ok(())
                     }
                 };
-                let changed = answer.is_ok();
+                let changed = answer.is_ok() && !watching;
                 let _ = reply.send(answer);
                 if changed {
                     self.broadcast_update();
@@ -700,8 +703,7 @@ impl TournamentActor {
         }
         let now_ms = crate::unix_ms();
         let state = &self.state;
-        let standings =
-            record::wire_standings(state, &state.standings_after(state.complete_rounds()));
+        let standings = self.standings_now();
         let seats = record::seats_in_play(state);
         let unseated = Frame::new(record::update(state, standings.clone(), None));
         for entrant in &state.entrants {
@@ -721,11 +723,14 @@ impl TournamentActor {
         self.tell_watchers(&unseated);
     }
 
+    /// The standings after the last complete round, as the updates carry them.
+    fn standings_now(&self) -> Vec<WireStanding> {
+        let state = &self.state;
+        record::wire_standings(state, &state.standings_after(state.complete_rounds()))
+    }
+
     /// The update a player with no seat in the round in play hears.
     fn unseated_update(&self) -> ServerMessage {
-        let state = &self.state;
-        let standings =
-            record::wire_standings(state, &state.standings_after(state.complete_rounds()));
-        record::update(state, standings, None)
+        record::update(&self.state, self.standings_now(), None)
     }
 }

@@ -176,18 +176,10 @@ impl TournamentActor {
                 "only a teams event has line-ups".into(),
             ));
         }
-        let order: [u8; 4] = order
-            .try_into()
-            .ok()
-            .filter(|o: &[u8; 4]| {
-                let mut sorted = *o;
-                sorted.sort_unstable();
-                sorted == [0, 1, 2, 3]
-            })
-            .ok_or((
-                ErrorCode::InvalidMessage,
-                "a line-up is the team's four players, 0 to 3, each once".to_owned(),
-            ))?;
+        let order = burraco_protocol::tournament_log::lineup(order).ok_or((
+            ErrorCode::InvalidMessage,
+            "a line-up is the team's four players, 0 to 3, each once".to_owned(),
+        ))?;
         if self.state.finished || self.state.end_requested {
             return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
         }

@@ -520,10 +520,7 @@ impl TournamentActor {
             if !entries.is_empty() {
                 continue;
             }
-            let Some(round) = self.state.round_in_play() else {
-                return;
-            };
-            let held = self.held_seats(round, table);
+            let held = self.held_seats(&round, table);
             if let Err(e) = table::create_held(
                 &self.shared,
                 table.table.clone(),

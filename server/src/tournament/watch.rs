@@ -4,7 +4,7 @@
 //! watcher whose connection is gone when an update goes out is dropped (it watches again after
 //! reconnecting).
 
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 use std::sync::Arc;
 
 use crate::outbound::Frame;
@@ -64,13 +64,16 @@ impl TournamentActor {
             let tournaments = &self.shared.tournaments;
             self.watchers.retain(|p| tournaments.is_connected(p));
         }
-        let state = &self.state;
+        // The entrants' players heard it already; gathered once, not searched per watcher.
+        let entrants: HashSet<&str> = self
+            .state
+            .entrants
+            .iter()
+            .filter(|e| !e.unregistered)
+            .flat_map(|e| e.players.iter().map(|p| p.player.as_str()))
+            .collect();
         for player in self.watchers.iter() {
-            let entrant = state
-                .entrants
-                .iter()
-                .any(|e| !e.unregistered && e.players.iter().any(|p| &p.player == player));
-            if !entrant {
+            if !entrants.contains(player.as_str()) {
                 self.shared.tournaments.tell_frame(player, update);
             }
         }
