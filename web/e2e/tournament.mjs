@@ -106,7 +106,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   const reg = (await getJson(`/api/tournaments/${id}`)).registration;
   assert.equal(reg.closes_ms, closesMs, 'the closing time as set');
   assert.equal(reg.starts_ms, null, 'no start time set');
-  assert.equal(await page.inputValue('[data-testid=dir-closes]'), '2099-01-01T12:00', 'shown back from the record');
+  await until(async () => (await page.inputValue('[data-testid=dir-closes]')) === '2099-01-01T12:00', { timeout: 5000, what: 'the closing time shown back from the record' });
   await until(async () => /server bots fill the free places 2 s/.test(await page.textContent('[data-testid=tournament-registration]').catch(() => '')), { timeout: 5000, what: 'the registration shown' });
 
   // The director key: shown to its creator, and pasted in another browser (no sessionStorage of

@@ -705,7 +705,9 @@ export class App {
     const id = this.tour?.id;
     if (!id) return Promise.resolve(null);
     return this.request(type, { tournament: id, director: this.directorToken(id), ...fields })
-      .then((m) => { this.flash(t('dir_done', { what }), 'info'); this.loadTour(id); return m; })
+      // The record is read again before the caller clears its fields: a form shown from the old
+      // record would blank what was just set until the next read.
+      .then(async (m) => { this.flash(t('dir_done', { what }), 'info'); await this.loadTour(id); return m; })
       .catch((x) => { this.showTourError(x); return null; });
   }
 
