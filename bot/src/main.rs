@@ -26,7 +26,7 @@ struct Cli {
 enum Command {
     /// Duplicate matches between strategies, in-process.
     Arena(ArenaArgs),
-    /// Create a tournament at a server, register bot entrants, play it to its end (protocol 1.1).
+    /// Create a tournament at a server, register bot entrants, play it to its end.
     Tournament(TournamentArgs),
 }
 

@@ -408,8 +408,18 @@ fn metrics_handle() -> PrometheusHandle {
                 0.00005, 0.0001, 0.00025, 0.0005, 0.00075, 0.001, 0.0015, 0.002, 0.003, 0.005,
                 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
             ];
+            // A tournament's round turns over hundreds of tables: seconds, not milliseconds.
+            let tournament_buckets = [
+                0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+            ];
             let recorder = PrometheusBuilder::new()
                 .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &buckets)
+                .and_then(|b| {
+                    b.set_buckets_for_metric(
+                        Matcher::Prefix("burraco_tournament_".into()),
+                        &tournament_buckets,
+                    )
+                })
                 .map(PrometheusBuilder::build_recorder);
             match recorder {
                 Ok(recorder) => {
@@ -432,7 +442,12 @@ fn metrics_handle() -> PrometheusHandle {
 /// (and rate() has a starting point). Adding zero changes nothing for a server that shares the
 /// process-wide recorder with another (as in tests).
 fn register_metrics() {
-    for gauge in ["burraco_connections", "burraco_tables", "burraco_bots"] {
+    for gauge in [
+        "burraco_connections",
+        "burraco_tables",
+        "burraco_bots",
+        tournament::telemetry::IN_PLAY,
+    ] {
         metrics::gauge!(gauge).increment(0.0);
     }
     for counter in [

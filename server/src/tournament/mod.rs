@@ -33,6 +33,7 @@ mod rounds;
 pub mod scoring;
 pub mod settings;
 pub mod state;
+pub mod telemetry;
 mod watch;
 
 use std::sync::{Arc, Mutex};
@@ -395,6 +396,8 @@ struct TournamentActor {
     tables_missing: bool,
     /// Players who are told the updates without being entrants.
     watchers: watch::Watchers,
+    /// Counted in `burraco_tournaments` (running, not finished).
+    counted_in_play: bool,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -488,7 +491,10 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         polls: 0,
         tables_missing: false,
         watchers: watch::Watchers::default(),
+        counted_in_play: false,
     };
+    // Counted before the server listens (a restart restores its tournaments first).
+    actor.count_in_play(true);
     let span = tracing::info_span!("tournament", id = %actor.id);
     shared
         .tracker
@@ -532,6 +538,7 @@ impl TournamentActor {
                 }
             }
         }
+        self.count_in_play(false);
         self.shared.tournaments.stopped(&self.id, &self.summary);
         if let Some(cluster) = &self.shared.cluster {
             // Released only if still ours (a lease lost is not).
@@ -671,6 +678,7 @@ impl TournamentActor {
         }
         self.embargo_boards();
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary_of(&self.state);
+        self.count_in_play(!self.stopping);
         Ok(())
     }
 
@@ -701,6 +709,7 @@ impl TournamentActor {
         if !std::mem::take(&mut self.update_due) {
             return;
         }
+        let started = std::time::Instant::now();
         let now_ms = crate::unix_ms();
         let state = &self.state;
         let standings = self.standings_now();
@@ -721,6 +730,7 @@ impl TournamentActor {
             }
         }
         self.tell_watchers(&unseated);
+        telemetry::record_since(telemetry::UPDATE, started);
     }
 
     /// The standings after the last complete round, as the updates carry them.

@@ -297,6 +297,7 @@ impl TournamentActor {
     /// Pairs and starts the next round: logged first (with its tables' ids), then the tables are
     /// created and the players told.
     pub(super) async fn start_round(&mut self) -> Result<(), Refusal> {
+        let started = std::time::Instant::now();
         if self.state.finished || self.state.end_requested {
             return Err((ErrorCode::RoundInPlay, "the tournament is over".into()));
         }
@@ -447,6 +448,7 @@ impl TournamentActor {
         self.list_tables().await;
         self.send_players_to_tables();
         self.broadcast_update();
+        super::telemetry::record_since(super::telemetry::ROUND_START, started);
         Ok(())
     }
 
@@ -596,6 +598,7 @@ impl TournamentActor {
         if ended.is_empty() {
             return;
         }
+        let started = std::time::Instant::now();
         // Their logs in one read: a round's tables' entries are interleaved in the log.
         let ids: Vec<String> = ended.iter().map(|table| table.table.clone()).collect();
         let Ok(logs) = self.shared.log.load_many(&ids).await else {
@@ -622,6 +625,7 @@ impl TournamentActor {
         if self.log(finished).await.is_err() {
             return;
         }
+        super::telemetry::record_since(super::telemetry::RESULTS, started);
         if self.state.round_in_play().is_none() {
             // The next round starts at the next tick, unless the director paused.
             self.advance = true;

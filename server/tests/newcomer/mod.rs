@@ -358,6 +358,7 @@ async fn metrics_are_listed_at_zero_from_the_start() {
         "burraco_connections",
         "burraco_tables",
         "burraco_bots",
+        "burraco_tournaments",
         "burraco_actions_total",
         "burraco_slow_clients_dropped_total",
         "burraco_bot_refusals_total",

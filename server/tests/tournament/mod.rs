@@ -839,11 +839,22 @@ async fn kill_9_mid_round_then_restart_and_the_tournament_finishes() {
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+    // The operator's view of this process: one tournament in play, one round started.
+    assert_eq!(metric_at(addr, "burraco_tournaments").await, 1.0);
+    assert_eq!(
+        metric_at(addr, "burraco_tournament_round_start_seconds_count").await,
+        1.0
+    );
     child.kill().expect("SIGKILL");
     child.wait().expect("reaped");
 
     // Same data, same address: the bots reconnect and resume.
     let (_child, addr) = start_at(data.path(), &addr.to_string());
+    assert_eq!(
+        metric_at(addr, "burraco_tournaments").await,
+        1.0,
+        "restored in play"
+    );
     let finished = tokio::time::timeout(Duration::from_secs(60), bots::finish(players)).await;
     let Ok(finished) = finished else {
         panic!("not finished in time: {}", get_json(addr, &path).await);
@@ -854,6 +865,24 @@ async fn kill_9_mid_round_then_restart_and_the_tournament_finishes() {
     assert_eq!(record["status"], "finished");
     assert_every_match_played(&record, 3, 3);
     assert_eq!(standings_of(&record["standings"]).len(), 4);
+    // This process resumed round 1 and started rounds 2 and 3; finished, nothing is in play.
+    assert_eq!(metric_at(addr, "burraco_tournaments").await, 0.0);
+    assert_eq!(
+        metric_at(addr, "burraco_tournament_round_start_seconds_count").await,
+        2.0
+    );
+    assert!(metric_at(addr, "burraco_tournament_results_seconds_count").await >= 3.0);
+    assert!(metric_at(addr, "burraco_tournament_update_seconds_count").await >= 3.0);
+}
+
+/// A series' value in the `/metrics` of the server process at `addr` (its own process: exact).
+async fn metric_at(addr: SocketAddr, series: &str) -> f64 {
+    let (status, body) = http_get(addr, "/metrics").await;
+    assert_eq!(status, 200, "{body}");
+    body.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map(|value| value.trim().parse().expect("a number"))
+        .unwrap_or_else(|| panic!("{series} missing from:\n{body}"))
 }
 
 /// A player on a raw socket whose hello says this server's version (1.2): sends requests and
