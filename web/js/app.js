@@ -619,7 +619,7 @@ export class App {
     });
   }
 
-  /** The record of tournament `id` (and, for duplicate boards, the hand records its comparison needs). @param {string} id */
+  /** The record of tournament `id`, then (not awaited) the hand records its duplicate comparison needs. @param {string} id */
   async loadTour(id) {
     const rec = await this.fetchApi(`/api/tournaments/${encodeURIComponent(id)}`);
     if (rec === undefined) return;
@@ -631,6 +631,12 @@ export class App {
     if (this.tour?.id === id) { this.tour.record = rec; this.tour.error = null; }
     if (this.table) this.tourBotSeats(this.table);
     this.render();
+    // Not awaited: whoever waits for the record does not wait for the comparison's hand records.
+    this.loadTourHands(rec).catch(() => {});
+  }
+
+  /** The hand records the duplicate comparison of record `rec` needs and has not asked for yet. @param {any} rec */
+  async loadTourHands(rec) {
     for (const w of handRecordsWanted(rec, this.tourHands)) {
       if (this.tourHandsAsked[w.table] === w.revealed) continue;
       this.tourHandsAsked[w.table] = w.revealed;

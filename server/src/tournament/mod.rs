@@ -678,7 +678,7 @@ impl TournamentActor {
         }
         self.embargo_boards();
         *self.summary.lock().unwrap_or_else(|e| e.into_inner()) = summary_of(&self.state);
-        self.count_in_play(!self.stopping);
+        self.count_in_play(true);
         Ok(())
     }
 
