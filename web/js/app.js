@@ -1311,8 +1311,9 @@ export class App {
     if (focusKey) {
       const el = /** @type {HTMLElement|null} */ (document.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`));
       if (el) {
-        el.focus();
-        // A re-render (the lobby refreshes itself) must not move the caret of a field being typed in.
+        // A re-render (the lobby refreshes itself) must not scroll the page back to the field
+        // (a phone's reader may have scrolled away from it), nor move the caret of a field being typed in.
+        el.focus({ preventScroll: true });
         if (caret && el instanceof HTMLInputElement) { try { el.setSelectionRange(caret[0], caret[1]); } catch { /* number inputs */ } }
       }
     }
