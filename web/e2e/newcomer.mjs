@@ -128,6 +128,8 @@ export async function run({ browser, pageUrl, shots }) {
   // The log and chat open over the table and fold away again.
   await page.tap('[data-testid=side-toggle]');
   await page.waitForSelector('[data-testid=side-panel] .log', { state: 'visible' });
+  const [toggleBox, panelBox] = [await (await page.$('[data-testid=side-toggle]')).boundingBox(), await (await page.$('[data-testid=side-panel]')).boundingBox()];
+  assert.ok(panelBox.y >= toggleBox.y + toggleBox.height, `the open panel (top ${panelBox.y}) leaves its toggle (bottom ${toggleBox.y + toggleBox.height}) free`);
   await page.tap('[data-testid=side-toggle]');
   await page.waitForSelector('[data-testid=side-panel]', { state: 'hidden' });
 

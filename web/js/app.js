@@ -175,7 +175,7 @@ export class App {
     setInterval(() => this.tickClocks(), 250);
     // The table is laid out for the window's size (fitTable): fitted again, not re-rendered (a
     // re-render would replace what is being pressed, and a phone may fire resize often).
-    addEventListener('resize', () => this.fitTable(true));
+    addEventListener('resize', () => { this.fitTable(true); this.placeSidePanel(); });
     // The lobby list refreshes itself while it is on screen.
     setInterval(() => { if (!this.table && !this.tour && this.lobbyTab === 'tables' && this.connState === 'online') this.listTables(); }, 5000);
     // So do the tournaments' list and the tournament page (the record is the whole event).
@@ -1319,6 +1319,7 @@ export class App {
     }
     this.fresh = null;
     this.fitTable();
+    this.placeSidePanel();
     if (before && this.table) play(this.root, before, this.moves);
     this.moves = [];
     if (this.scrollToMeld != null) {
@@ -1346,6 +1347,16 @@ export class App {
       if (!over()) return;
       view.classList.add(level);
     }
+  }
+
+  /**
+   * On a phone the log and chat open over the table just under its top bar, which takes one line
+   * or two (names, scores, clocks): a fixed offset put the panel over its own toggle.
+   */
+  placeSidePanel() {
+    const panel = this.root.querySelector('.side-panel.side-open');
+    const bar = this.root.querySelector('.table-view .topbar');
+    if (panel instanceof HTMLElement && bar) panel.style.top = `${Math.ceil(bar.getBoundingClientRect().bottom) + 6}px`;
   }
 
   headerHtml() {
