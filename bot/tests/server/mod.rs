@@ -101,7 +101,8 @@ async fn a_dropped_bot_resumes_and_a_private_table_fills_by_invite() {
     let (tx, mut rx) = tokio::sync::watch::channel(None);
     let mut options = ClientOptions::new(url.clone());
     options.deadline = Duration::from_secs(50);
-    options.drop_after_actions = Some(6);
+    // Early: a one-hand match can close before the host's third turn (a CI run saw 4 actions).
+    options.drop_after_actions = Some(2);
     options.invite = Some(tx);
     let host = tokio::spawn(async move {
         let r = client::run(&mut creator, &options).await;
