@@ -12,7 +12,7 @@ use dashmap::DashMap;
 use crate::table::TableHandle;
 
 /// A player's session: the resume token maps to it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Session {
     pub player: String,
     pub name: String,

@@ -16,12 +16,11 @@ use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
-use crate::conn::{
+use crate::conn::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
 };
 use crate::outbound::{Frame, Outbox};
-use crate::store::Write;
 use crate::table::Command;
 use crate::{Session, Shared};
 
@@ -135,11 +134,7 @@ async fn resume_session(shared: &Shared, token: String) -> Option<(String, Sessi
     if let Some(session) = shared.directory.session(&token) {
         return Some((token, session));
     }
-    let (player, name) = match &shared.cluster {
-        Some(cluster) => cluster.lobby.session(&token).await?,
-        None => shared.store.session(token.clone()).await.ok()??,
-    };
-    let session = Session { player, name };
+    let session = shared.backplane.sessions.find(&token).await?;
     shared.directory.open_session(&token, session.clone());
     Some((token, session))
 }
@@ -152,24 +147,8 @@ async fn open_session(shared: &Shared, name: String) -> Option<(String, Session)
         player: crate::random_id("p", 6),
         name,
     };
-    match &shared.cluster {
-        Some(cluster) => {
-            if !cluster
-                .lobby
-                .open_session(&token, &session.player, &session.name)
-                .await
-            {
-                return None;
-            }
-        }
-        None => {
-            let write = Write::Session {
-                token: token.clone(),
-                player: session.player.clone(),
-                name: session.name.clone(),
-            };
-            shared.store.write(vec![write]).await.ok()?;
-        }
+    if !shared.backplane.sessions.open(&token, &session).await {
+        return None;
     }
     shared.directory.open_session(&token, session.clone());
     Some((token, session))
@@ -196,7 +175,7 @@ pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbo
             .collect(),
     });
     for (table, _) in &seats {
-        if let Some(handle) = crate::lobby::find(shared, table) {
+        if let Some(handle) = crate::lobby::find(shared, table).await {
             handle
                 .send(Command::Attach {
                     player: session.player.clone(),

@@ -36,6 +36,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub mod assets;
+pub mod backplane;
 pub mod bots;
 pub mod cluster;
 pub mod config;
@@ -66,10 +67,10 @@ pub const CHAT_PHRASES: &[&str] = &[
 #[derive(Debug)]
 pub struct Shared {
     pub config: ServerConfig,
-    /// Sessions and what the HTTP API reads.
+    /// The SQLite store (one node: the logs, sessions and records behind the backplane's ports).
     pub store: store::Store,
-    /// The tables' durable logs (the same SQLite store, behind the trait a cluster replaces).
-    pub log: Arc<dyn log::TableLog>,
+    /// The state nodes share, as ports: in process on one node, on NATS in a cluster.
+    pub backplane: backplane::Backplane,
     /// Tables, invite codes, sessions and seats.
     pub directory: Directory,
     /// Tournaments, and the 1.1 connections they may tell things.
@@ -81,8 +82,6 @@ pub struct Shared {
     pub quick_play: tokio::sync::Mutex<()>,
     /// Bot decisions running at once (one per core): many bot tables never crowd out the rest.
     pub bot_permits: Arc<tokio::sync::Semaphore>,
-    /// Cluster mode (`--nats`): the logs, leases, lobby and routes on NATS JetStream.
-    pub cluster: Option<Arc<cluster::Cluster>>,
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
     pub stop_tables: CancellationToken,
     metrics: PrometheusHandle,
@@ -121,23 +120,27 @@ pub async fn run(
         config.store_wait_blocking,
         config.wal_autocheckpoint,
     )?;
-    let cluster = match &config.cluster {
-        Some(settings) => Some(cluster::Cluster::connect(settings.clone()).await?),
-        None => None,
-    };
-    // One node rebuilds its tables from its own store; in a cluster, tables in play are taken
-    // over from the shared log by whichever node leases them first (see cluster::keeper).
-    let (log, logs): (Arc<dyn log::TableLog>, _) = match &cluster {
-        Some(cluster) => (cluster.log.clone(), Vec::new()),
-        None => (Arc::new(store.clone()), store.load_in_play().await?),
+    // The one place the modes differ. One node rebuilds its tables from its own store; in a
+    // cluster, tables in play are taken over from the shared log by whichever node leases them
+    // first (see cluster::keeper).
+    let (backplane, logs) = match &config.cluster {
+        Some(settings) => {
+            let cluster = cluster::Cluster::connect(settings.clone()).await?;
+            (cluster.backplane(), Vec::new())
+        }
+        None => (
+            backplane::Backplane::local(&store, "local"),
+            store.load_in_play().await?,
+        ),
     };
     let shutdown_token = CancellationToken::new();
+    let tournaments = tournament::Tournaments::new(&backplane);
     let shared = Arc::new(Shared {
         config,
-        log,
+        backplane,
         store,
         directory: Directory::new(),
-        tournaments: tournament::Tournaments::default(),
+        tournaments,
         stop_tables: shutdown_token.child_token(),
         shutdown: shutdown_token,
         tracker: TaskTracker::new(),
@@ -147,13 +150,9 @@ pub async fn run(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
         metrics: metrics_handle(),
-        cluster,
     });
     register_metrics();
-    if let Some(cluster) = &shared.cluster {
-        shared.tournaments.join_cluster(cluster);
-    }
-    cluster::keeper::start(&shared);
+    shared.backplane.node.start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -223,36 +222,22 @@ pub async fn run(
     Ok(())
 }
 
-/// Cluster mode's drain (SIGTERM): readiness turns false and no table is created here; the
-/// tables (and tournaments) stop after their last append and release their leases, so the other nodes take them
-/// over at their next scan; only then do the connections close (their clients resume elsewhere
-/// and find the tables served). One node alone just stops.
+/// The drain (SIGTERM): in a cluster, readiness turns false and no table is created here; the
+/// tables (and tournaments) stop after their last append and release their leases, so the
+/// other nodes take them over; only then do the connections close (their clients resume
+/// elsewhere and find the tables served). One node alone just stops.
 async fn drain(shared: &Arc<Shared>) {
-    let Some(cluster) = &shared.cluster else {
-        return;
-    };
-    cluster.start_draining();
-    tracing::info!("draining: handing the tables off");
-    shared.stop_tables.cancel();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
-    while !(shared.directory.tables().is_empty() && shared.tournaments.all().is_empty())
-        && tokio::time::Instant::now() < deadline
-    {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    // The others see the released leases at once (their lease watch) and rebuild the tables.
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    tracing::info!("drained");
+    shared.backplane.node.drain(shared).await;
 }
 
 /// Readiness: false while draining or (cluster mode) cut off from NATS.
 async fn ready(State(shared): State<Arc<Shared>>) -> Response {
-    let ready =
-        !shared.shutdown.is_cancelled() && shared.cluster.as_ref().is_none_or(|c| c.ready());
+    let node = &shared.backplane.node;
+    let ready = !shared.shutdown.is_cancelled() && node.ready();
     if ready {
         "ready".into_response()
     } else {
-        let why = if shared.cluster.as_ref().is_some_and(|c| c.is_draining()) {
+        let why = if node.is_draining() {
             "draining"
         } else {
             "not ready"
@@ -357,17 +342,12 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
 
 // Both leave out the hand records of duplicate boards still being played at other tables.
 async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    let records = match &shared.cluster {
-        // In a cluster the records are read from the table's log, on any node.
-        Some(cluster) => cluster::records::of_table(&cluster.log, &id)
-            .await
-            .map_err(|e| e.to_string()),
-        None => shared
-            .store
-            .table_records(id)
-            .await
-            .map_err(|e| e.to_string()),
-    };
+    let records = shared
+        .backplane
+        .records
+        .of_table(&id)
+        .await
+        .map_err(|e| e.to_string());
     match records {
         Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
         Err(e) => json_or_500(Err(e)),
@@ -375,16 +355,12 @@ async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) 
 }
 
 async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
-    let records = match &shared.cluster {
-        Some(cluster) => cluster::records::of_player(&cluster.log, &name)
-            .await
-            .map_err(|e| e.to_string()),
-        None => shared
-            .store
-            .player_records(name)
-            .await
-            .map_err(|e| e.to_string()),
-    };
+    let records = shared
+        .backplane
+        .records
+        .of_player(&name)
+        .await
+        .map_err(|e| e.to_string());
     match records {
         Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
         Err(e) => json_or_500(Err(e)),

@@ -10,6 +10,7 @@ use burraco_protocol::wire::{TableSummary, WireSettings};
 use burraco_rules::{ClockMode, Config, Players, Preset, TableSettings};
 
 use crate::Shared;
+use crate::backplane::Listing;
 use crate::table::{self, TableHandle, TableInfo};
 
 /// Why a lobby request failed: (code, message).
@@ -40,8 +41,7 @@ pub async fn create(
     private: bool,
     bots: Option<Level>,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
-    let draining = shared.cluster.as_ref().is_some_and(|c| c.is_draining());
-    if shared.shutdown.is_cancelled() || draining {
+    if shared.shutdown.is_cancelled() || shared.backplane.node.is_draining() {
         return Err((
             ErrorCode::ShuttingDown,
             "the server is shutting down".into(),
@@ -62,6 +62,17 @@ pub async fn create(
                 format!("could not create the table: {e}"),
             )
         })?;
+    // Listed before the creator hears of it: its id and invite code work through every node
+    // the moment the creator can pass them on.
+    let backplane = &shared.backplane;
+    let listing = Listing::new(
+        backplane.node.name(),
+        &handle.info(),
+        invite.as_deref(),
+        Vec::new(),
+    );
+    backplane.listings.publish(handle.id(), listing);
+    backplane.listings.flush().await;
     Ok((handle, invite))
 }
 
@@ -81,33 +92,33 @@ fn relaxed_for_bots(config: Config) -> Config {
 }
 
 /// A table by id; private tables are found by id too (the invite code is what lets you sit).
-/// In cluster mode, a table served by another node is reached through a forwarding handle.
-pub fn find(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
+/// A table served by another node is reached through a forwarding handle; one it listed an
+/// instant ago is found too (the listing is read through, not only from what this node saw).
+pub async fn find(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
     if let Some(handle) = shared.directory.table(id) {
         return Some(handle);
     }
-    let cluster = shared.cluster.as_ref()?;
-    let listing = cluster.lobby.listing(id)?;
-    (listing.owner != cluster.node()).then(|| remote(shared, id, &listing))
+    let listing = shared.backplane.listings.listing(id).await?;
+    elsewhere_handle(shared, id, &listing)
 }
 
-/// A table by id, as [`find`]; in cluster mode, a table another node has just created (leased
-/// before its first entry) or that is being taken over (in play, its lease lapsed) is waited
-/// for until this node can reach it (at most a second): a tournament tells its players their
-/// tables as soon as it created them, or took itself over.
+/// A table by id, as [`find`]; a table another node has just created (leased before its first
+/// entry) or that is being taken over (in play, its lease lapsed) is waited for until this node
+/// can reach it (at most a second): a tournament tells its players their tables as soon as it
+/// created them, or took itself over.
 pub async fn find_soon(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
-    if let Some(handle) = find(shared, id) {
+    if let Some(handle) = find(shared, id).await {
         return Some(handle);
     }
-    let cluster = shared.cluster.as_ref()?;
+    let backplane = &shared.backplane;
     // Leased (just created), or in play with its lease lapsed (being taken over).
-    let leased = cluster.leases.holder(id).await.ok().flatten().is_some();
-    if !leased && !cluster.log.is_listed(id).await.unwrap_or(false) {
+    let leased = backplane.leases.holder(id).await.ok().flatten().is_some();
+    if !leased && !backplane.log.is_in_play(id).await.unwrap_or(false) {
         return None;
     }
     for _ in 0..40 {
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
-        if let Some(handle) = find(shared, id) {
+        if let Some(handle) = find(shared, id).await {
             return Some(handle);
         }
     }
@@ -115,50 +126,53 @@ pub async fn find_soon(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
 }
 
 /// A table by invite code.
-pub fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> {
+pub async fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> {
     if let Some(handle) = shared.directory.table_by_invite(code) {
         return Some(handle);
     }
-    let cluster = shared.cluster.as_ref()?;
-    let (id, listing) = cluster.lobby.by_invite(code)?;
-    (listing.owner != cluster.node()).then(|| remote(shared, &id, &listing))
+    let (id, listing) = shared.backplane.listings.by_invite(code).await?;
+    elsewhere_handle(shared, &id, &listing)
 }
 
-/// The seats a player holds, at this node's tables and (cluster mode) at the others'.
+/// The seats a player holds, at this node's tables and at the others'.
 pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, burraco_rules::Seat)> {
     let mut seats = shared.directory.seats_of(player);
-    if let Some(cluster) = &shared.cluster {
-        for seat in cluster.lobby.seats_of(player) {
-            if !seats.iter().any(|(t, _)| *t == seat.0) {
-                seats.push(seat);
-            }
+    for seat in shared.backplane.listings.seats_of(player) {
+        if !seats.iter().any(|(t, _)| *t == seat.0) {
+            seats.push(seat);
         }
     }
     seats
 }
 
-/// Tables served by other nodes (cluster mode), as the lobby knows them.
+/// Tables served by other nodes, as the lobby knows them.
 fn elsewhere(shared: &Shared) -> Vec<(String, TableInfo)> {
-    let Some(cluster) = &shared.cluster else {
-        return Vec::new();
-    };
-    cluster
-        .lobby
+    shared
+        .backplane
+        .listings
         .elsewhere()
         .into_iter()
         .map(|(id, listing)| (id, listing.info()))
         .collect()
 }
 
-fn remote(shared: &Arc<Shared>, id: &str, listing: &crate::cluster::lobby::Listing) -> TableHandle {
-    let cluster = shared.cluster.as_ref().expect("cluster mode");
-    cluster
-        .router
-        .remote_table(shared, id, &listing.owner, listing.info())
+/// A forwarding handle to a table another node serves (`None` for one of this node's, which
+/// the directory would have had).
+fn elsewhere_handle(shared: &Arc<Shared>, id: &str, listing: &Listing) -> Option<TableHandle> {
+    let backplane = &shared.backplane;
+    (listing.owner != backplane.node.name()).then(|| {
+        backplane
+            .peers
+            .remote_table(id, &listing.owner, listing.info())
+    })
 }
 
 /// The first open public table of this kind with a free seat.
-pub fn quick_match(shared: &Arc<Shared>, preset: Preset, players: Players) -> Option<TableHandle> {
+pub async fn quick_match(
+    shared: &Arc<Shared>,
+    preset: Preset,
+    players: Players,
+) -> Option<TableHandle> {
     let fits = |info: &TableInfo| {
         !info.private
             && info.waiting
@@ -184,5 +198,5 @@ pub fn quick_match(shared: &Arc<Shared>, preset: Preset, players: Players) -> Op
         .collect();
     elsewhere.sort_by(|a, b| a.0.cmp(&b.0));
     let (id, _) = elsewhere.into_iter().next()?;
-    find(shared, &id)
+    find(shared, &id).await
 }

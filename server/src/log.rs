@@ -67,6 +67,17 @@ pub trait TableLog: Send + Sync + std::fmt::Debug {
     /// [`EntryKind::ends_table`], oldest first.
     fn in_play(&self) -> LogFuture<'_, Vec<String>>;
 
+    /// Whether `table` is in play: written to, and its last entry does not end it.
+    /// Implementations that keep an index of the tables in play should answer from it.
+    fn is_in_play<'a>(&'a self, table: &'a str) -> LogFuture<'a, bool> {
+        Box::pin(async move {
+            let entries = self.load(table).await?;
+            Ok(entries
+                .last()
+                .is_some_and(|e| !EntryKind::of(e).is_some_and(EntryKind::ends_table)))
+        })
+    }
+
     /// The logs of every table in play, oldest first. Implementations that can read them in one
     /// pass should (a restart loads them all).
     fn load_in_play(&self) -> LogFuture<'_, Vec<(String, Vec<Entry>)>> {

@@ -34,6 +34,10 @@ mod newcomer;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;
+/// The backplane's ports (leases, sessions, the lobby's listings, tournament listings, duplicate
+/// boards' embargo): one conformance suite each, run on the in-process implementation and on
+/// NATS.
+mod ports;
 /// Reconnection mid-hand: by replay from the buffer and by snapshot.
 mod reconnect;
 /// A log holding every kind of input rebuilds the table (every view as uninterrupted), and play

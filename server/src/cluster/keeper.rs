@@ -8,16 +8,16 @@ use std::time::Duration;
 
 use burraco_protocol::log::EntryKind;
 
+use tokio::sync::Semaphore;
+
 use crate::Shared;
 use crate::cluster::route::Router;
 use crate::log::TableLog as _;
 use crate::table::Command;
 
 /// Starts every background task of cluster mode (nothing without `--nats`).
-pub fn start(shared: &Arc<Shared>) {
-    let Some(cluster) = shared.cluster.clone() else {
-        return;
-    };
+pub fn start(shared: &Arc<Shared>, cluster: &Arc<super::Cluster>) {
+    let cluster = cluster.clone();
     let lease = cluster.leases.duration();
     let tracker = &shared.tracker;
     let stop = shared.shutdown.clone();
@@ -70,21 +70,21 @@ pub fn start(shared: &Arc<Shared>) {
     }
     {
         let shared = shared.clone();
+        let cluster = cluster.clone();
         let stop = stop.clone();
+        let in_flight = Arc::new(Semaphore::new(TAKEOVERS_IN_FLIGHT));
         tracker.spawn(async move {
             let mut tick = tokio::time::interval(full_scan(lease));
             loop {
                 tokio::select! {
                     _ = stop.cancelled() => return,
                     _ = tick.tick() => {
-                        if let Err(e) = take_over_orphans(&shared).await {
+                        if let Err(e) = take_over_orphans(&shared, &cluster, &in_flight).await {
                             tracing::warn!("takeover scan: {e}");
                         }
                     }
                     Some(table) = released.recv() => {
-                        if let Err(e) = take_over(&shared, &table).await {
-                            tracing::warn!(table, "takeover: {e}");
-                        }
+                        spawn_take_over(&shared, &cluster, &in_flight, table).await;
                     }
                 }
             }
@@ -115,20 +115,47 @@ pub fn start(shared: &Arc<Shared>) {
     }
     {
         let shared = shared.clone();
+        let cluster = cluster.clone();
         tracker.spawn(async move {
-            if let Err(e) = Router::serve(shared).await {
+            if let Err(e) = Router::serve(shared, cluster).await {
                 tracing::error!("cannot serve routed requests: {e}");
             }
         });
     }
     {
         let shared = shared.clone();
+        let cluster = cluster.clone();
         tracker.spawn(async move {
-            if let Err(e) = super::tournaments::serve(shared).await {
+            if let Err(e) = super::tournaments::serve(shared, cluster).await {
                 tracing::error!("cannot serve the cluster's tournament requests: {e}");
             }
         });
     }
+}
+
+/// Tables taken over at once: each takeover waits mostly on NATS (the lease, the log), so a
+/// dead node's thousand tables are taken in parallel rather than one after the other; bounded,
+/// so a takeover storm leaves room for play.
+const TAKEOVERS_IN_FLIGHT: usize = 64;
+
+/// Takes `table` over in a task of its own, once one of the [`TAKEOVERS_IN_FLIGHT`] places is
+/// free (waits for it: the watch's queue holds the rest).
+async fn spawn_take_over(
+    shared: &Arc<Shared>,
+    cluster: &Arc<super::Cluster>,
+    in_flight: &Arc<Semaphore>,
+    table: String,
+) {
+    let Ok(permit) = in_flight.clone().acquire_owned().await else {
+        return;
+    };
+    let (shared, cluster) = (shared.clone(), cluster.clone());
+    shared.tracker.clone().spawn(async move {
+        if let Err(e) = take_over(&shared, &cluster, &table).await {
+            tracing::warn!(table, "takeover: {e}");
+        }
+        drop(permit);
+    });
 }
 
 /// How often a node lists every table in play to find those nobody serves (the backstop of the
@@ -138,10 +165,11 @@ pub fn full_scan(lease: Duration) -> Duration {
 }
 
 /// Leases and rebuilds every table in play that no node holds a lease on.
-async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::ClusterError> {
-    let Some(cluster) = shared.cluster.clone() else {
-        return Ok(());
-    };
+async fn take_over_orphans(
+    shared: &Arc<Shared>,
+    cluster: &Arc<super::Cluster>,
+    in_flight: &Arc<Semaphore>,
+) -> Result<(), crate::cluster::ClusterError> {
     if cluster.is_draining() || shared.shutdown.is_cancelled() {
         return Ok(());
     }
@@ -150,7 +178,7 @@ async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::C
     let in_play: HashSet<&String> = listed.iter().collect();
     for table in &listed {
         if !leased.contains(table) {
-            take_over(shared, table).await?;
+            spawn_take_over(shared, cluster, in_flight, table.clone()).await;
         }
     }
     // Listings nobody will update: the table ended, or its node died after it finished.
@@ -164,10 +192,11 @@ async fn take_over_orphans(shared: &Arc<Shared>) -> Result<(), crate::cluster::C
 }
 
 /// Leases `table` if nobody does and it is in play, and rebuilds it here by replaying its log.
-async fn take_over(shared: &Arc<Shared>, table: &str) -> Result<(), crate::cluster::ClusterError> {
-    let Some(cluster) = shared.cluster.clone() else {
-        return Ok(());
-    };
+async fn take_over(
+    shared: &Arc<Shared>,
+    cluster: &Arc<super::Cluster>,
+    table: &str,
+) -> Result<(), crate::cluster::ClusterError> {
     let tournament = burraco_protocol::tournament_log::is_tournament(table);
     if cluster.is_draining()
         || shared.shutdown.is_cancelled()

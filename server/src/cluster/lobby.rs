@@ -14,49 +14,20 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use async_nats::jetstream::{self, kv};
-use burraco_protocol::wire::TableSummary;
 use burraco_rules::Seat;
 use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 
 use super::{ClusterError, jetstream_error};
+pub use crate::backplane::Listing;
 use crate::config::ClusterConfig;
-use crate::table::TableInfo;
 
 pub const LOBBY_BUCKET: &str = "burraco_lobby";
 pub const SESSION_BUCKET: &str = "burraco_sessions";
+/// Invite code to table id: a point lookup for a code no cache has seen yet.
+pub const INVITE_BUCKET: &str = "burraco_invites";
 /// How often changed listings are written.
 const FLUSH_EVERY: Duration = Duration::from_millis(100);
-
-/// A table as the lobby of every node knows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Listing {
-    /// The node serving the table.
-    pub owner: String,
-    pub summary: TableSummary,
-    pub private: bool,
-    pub invite: Option<String>,
-    pub free_seats: usize,
-    pub waiting: bool,
-    pub finished: bool,
-    /// Player id and seat index of every seated player (bots included).
-    pub players: Vec<(String, u8)>,
-}
-
-impl Listing {
-    pub fn info(&self) -> TableInfo {
-        TableInfo {
-            summary: self.summary.clone(),
-            private: self.private,
-            free_seats: self.free_seats,
-            waiting: self.waiting,
-            finished: self.finished,
-            // Lateness is judged where the table is served.
-            absent: Vec::new(),
-            hands_finished: 0,
-        }
-    }
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct StoredSession {
@@ -69,6 +40,7 @@ struct StoredSession {
 pub struct Lobby {
     tables: kv::Store,
     sessions: kv::Store,
+    invites: kv::Store,
     node: String,
     /// Every table's listing, kept current by [`Lobby::watch`].
     cache: Mutex<HashMap<String, Listing>>,
@@ -90,9 +62,14 @@ impl Lobby {
             .create_or_update_key_value(bucket(SESSION_BUCKET))
             .await
             .map_err(jetstream_error)?;
+        let invites = js
+            .create_or_update_key_value(bucket(INVITE_BUCKET))
+            .await
+            .map_err(jetstream_error)?;
         Ok(Lobby {
             tables,
             sessions,
+            invites,
             node: config.node.clone(),
             cache: Mutex::new(HashMap::new()),
             dirty: Mutex::new(HashMap::new()),
@@ -166,9 +143,24 @@ impl Lobby {
     /// Writes what changed since the last flush now.
     pub async fn flush(&self) {
         let changed: Vec<(String, Option<Listing>)> = self.dirty().drain().collect();
+        self.write(changed).await;
+    }
+
+    /// Writes one table's change now, if it has one.
+    pub async fn flush_table(&self, table: &str) {
+        let changed = self.dirty().remove_entry(table);
+        self.write(changed.into_iter().collect()).await;
+    }
+
+    async fn write(&self, changed: Vec<(String, Option<Listing>)>) {
         for (table, listing) in changed {
             let written = match listing {
                 Some(listing) => {
+                    if let Some(code) = &listing.invite
+                        && let Err(e) = self.invites.put(code, table.clone().into()).await
+                    {
+                        tracing::warn!(table, "invite not indexed: {e}");
+                    }
                     let json = serde_json::to_vec(&listing).expect("a listing serializes");
                     self.tables
                         .put(&table, json.into())
@@ -176,7 +168,13 @@ impl Lobby {
                         .map(drop)
                         .map_err(|e| e.to_string())
                 }
-                None => self.tables.delete(&table).await.map_err(|e| e.to_string()),
+                None => {
+                    let code = self.cache().get(&table).and_then(|l| l.invite.clone());
+                    if let Some(code) = code {
+                        let _ = self.invites.delete(&code).await;
+                    }
+                    self.tables.delete(&table).await.map_err(|e| e.to_string())
+                }
             };
             if let Err(e) = written {
                 tracing::warn!(table, "lobby not updated: {e}");
@@ -185,26 +183,7 @@ impl Lobby {
     }
 
     /// Records a listing of one of this node's tables (written at the next flush).
-    pub fn publish(
-        &self,
-        table: &str,
-        info: &TableInfo,
-        invite: Option<&str>,
-        players: Vec<(String, Seat)>,
-    ) {
-        let listing = Listing {
-            owner: self.node.clone(),
-            summary: info.summary.clone(),
-            private: info.private,
-            invite: invite.map(str::to_owned),
-            free_seats: info.free_seats,
-            waiting: info.waiting,
-            finished: info.finished,
-            players: players
-                .into_iter()
-                .map(|(p, s)| (p, s.index() as u8))
-                .collect(),
-        };
+    pub fn publish(&self, table: &str, listing: Listing) {
         self.dirty().insert(table.to_owned(), Some(listing));
     }
 
@@ -246,13 +225,37 @@ impl Lobby {
     pub fn seats_of(&self, player: &str) -> Vec<(String, Seat)> {
         self.cache()
             .iter()
-            .flat_map(|(t, l)| {
-                l.players
-                    .iter()
-                    .filter(|(p, _)| p == player)
-                    .filter_map(|(_, s)| Seat::ALL.get(usize::from(*s)).map(|s| (t.clone(), *s)))
-            })
+            .flat_map(|(t, l)| l.seats_of(player).map(|s| (t.clone(), s)))
             .collect()
+    }
+
+    /// A table's listing: the cache's, else the bucket's (a table another node listed an
+    /// instant ago, before this node's watch delivered it).
+    pub async fn read_listing(&self, table: &str) -> Option<Listing> {
+        if let Some(listing) = self.listing(table) {
+            return Some(listing);
+        }
+        // Not a key of the bucket (a dot, a wildcard): no such table.
+        if table.is_empty() || table.contains(['.', '*', '>', ' ']) {
+            return None;
+        }
+        let bytes = self.tables.get(table).await.ok()??;
+        serde_json::from_slice(&bytes).ok()
+    }
+
+    /// The table an invite code leads to: the cache's, else the invite index's.
+    pub async fn read_invite(&self, code: &str) -> Option<(String, Listing)> {
+        if let Some(found) = self.by_invite(code) {
+            return Some(found);
+        }
+        let code = code.to_uppercase();
+        if code.is_empty() || !code.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return None;
+        }
+        let table = self.invites.get(&code).await.ok()??;
+        let table = String::from_utf8(table.to_vec()).ok()?;
+        let listing = self.read_listing(&table).await?;
+        (listing.invite.as_deref() == Some(code.as_str())).then_some((table, listing))
     }
 
     /// The session of a resume token.

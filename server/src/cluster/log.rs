@@ -428,6 +428,10 @@ impl TableLog for JetStreamLog {
         })
     }
 
+    fn is_in_play<'a>(&'a self, table: &'a str) -> LogFuture<'a, bool> {
+        Box::pin(self.is_listed(table))
+    }
+
     fn in_play(&self) -> LogFuture<'_, Vec<String>> {
         Box::pin(self.in_play_inner())
     }

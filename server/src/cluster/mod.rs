@@ -20,6 +20,7 @@ pub mod keeper;
 pub mod lease;
 pub mod lobby;
 pub mod log;
+pub mod ports;
 pub mod records;
 pub mod route;
 pub mod tournaments;
@@ -72,6 +73,11 @@ pub struct Cluster {
     pub tournaments: tournaments::Remote,
     /// SIGTERM was received: readiness is false and this node takes no table.
     draining: AtomicBool,
+    /// This node's own embargoes, answered without a round trip.
+    embargo_here: crate::backplane::local::MemoryEmbargo,
+    /// The server this node serves for, once its background work started (a forwarder to
+    /// another node's table runs as one of its tasks).
+    shared: std::sync::OnceLock<std::sync::Weak<crate::Shared>>,
 }
 
 impl Cluster {
@@ -136,6 +142,8 @@ impl Cluster {
             router,
             tournaments,
             draining: AtomicBool::new(false),
+            embargo_here: Default::default(),
+            shared: Default::default(),
         }))
     }
 

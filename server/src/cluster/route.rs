@@ -189,6 +189,7 @@ impl Router {
     pub fn remote_table(
         &self,
         shared: &Arc<Shared>,
+        cluster: &Arc<super::Cluster>,
         table: &str,
         owner: &str,
         info: TableInfo,
@@ -204,6 +205,7 @@ impl Router {
         self.remote.insert(table.to_owned(), handle.clone());
         let forwarder = Forwarder {
             shared: shared.clone(),
+            cluster: cluster.clone(),
             table: table.to_owned(),
             owner: owner.to_owned(),
             holder: None,
@@ -215,10 +217,10 @@ impl Router {
 
     /// Serves this node's side: commands for its tables, frames for its connections. Returns
     /// when the server shuts down.
-    pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError> {
-        let Some(cluster) = shared.cluster.clone() else {
-            return Ok(());
-        };
+    pub async fn serve(
+        shared: Arc<Shared>,
+        cluster: Arc<super::Cluster>,
+    ) -> Result<(), async_nats::SubscribeError> {
         let router = &cluster.router;
         let mut commands = router.client.subscribe(table_subject(&router.node)).await?;
         let mut frames = router
@@ -431,6 +433,7 @@ impl Router {
 /// Sends one remote table's commands to the node serving it.
 struct Forwarder {
     shared: Arc<Shared>,
+    cluster: Arc<super::Cluster>,
     table: String,
     /// The node serving the table (its subject).
     owner: String,
@@ -443,9 +446,7 @@ struct Forwarder {
 
 impl Forwarder {
     async fn run(mut self, mut rx: mpsc::Receiver<Box<Command>>) {
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return;
-        };
+        let cluster = self.cluster.clone();
         let check_every = cluster.leases.duration() / 2;
         let mut check = tokio::time::interval(check_every);
         check.tick().await;
@@ -468,9 +469,7 @@ impl Forwarder {
 
     /// False once the table has ended (no lease, no listing): the forwarder stops.
     async fn owner_still_serves(&mut self) -> bool {
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return false;
-        };
+        let cluster = self.cluster.clone();
         let holder = cluster.leases.holder(&self.table).await.ok().flatten();
         let first = self.holder.is_none();
         if let Some(current) = &holder
@@ -502,9 +501,7 @@ impl Forwarder {
     }
 
     async fn forward(&mut self, command: Command) {
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return;
-        };
+        let cluster = self.cluster.clone();
         let router = &cluster.router;
         let table = self.table.clone();
         let detached = match &command {

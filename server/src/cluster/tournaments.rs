@@ -257,10 +257,10 @@ impl Remote {
 /// Serves this node's side until shutdown: the requests other nodes forward to the tournaments
 /// it serves, the messages other nodes' tournaments send its connections, and the relay of its
 /// own tournaments' messages to players connected elsewhere.
-pub async fn serve(shared: Arc<Shared>) -> Result<(), async_nats::SubscribeError> {
-    let Some(cluster) = shared.cluster.clone() else {
-        return Ok(());
-    };
+pub async fn serve(
+    shared: Arc<Shared>,
+    cluster: Arc<super::Cluster>,
+) -> Result<(), async_nats::SubscribeError> {
     let remote = &cluster.tournaments;
     let mut requests = remote
         .client

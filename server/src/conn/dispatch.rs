@@ -60,10 +60,10 @@ impl Connection {
                 seat,
             } => {
                 let handle = match (&table, &invite) {
-                    (_, Some(code)) => lobby::by_invite(&self.shared, code),
-                    (Some(table), None) => {
-                        lobby::find(&self.shared, table).filter(|h| !h.info().private)
-                    }
+                    (_, Some(code)) => lobby::by_invite(&self.shared, code).await,
+                    (Some(table), None) => lobby::find(&self.shared, table)
+                        .await
+                        .filter(|h| !h.info().private),
                     (None, None) => {
                         self.out.send_message(error(
                             Some(id),
@@ -129,7 +129,7 @@ impl Connection {
                 };
                 let shared = self.shared.clone();
                 let _guard = shared.quick_play.lock().await;
-                let handle = match lobby::quick_match(&shared, preset, players) {
+                let handle = match lobby::quick_match(&shared, preset, players).await {
                     Some(handle) => handle,
                     None => {
                         let settings = burraco_protocol::wire::WireSettings {

@@ -8,16 +8,12 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::codec::{self, DecodeError, Decoded, MAX_CLIENT_FRAME};
 use burraco_protocol::convert::TableAction;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use burraco_rules::{Action, Players, Preset};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use hyper_util::rt::TokioIo;
-use tokio::io::AsyncReadExt;
 use tokio::sync::oneshot;
-use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
@@ -27,39 +23,6 @@ use crate::hello::{self, Greeted};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
 use crate::table::{Command, Request};
 use crate::{Session, Shared, lobby};
-
-/// Frames up to this size are read (and refused with `frame_too_large` above
-/// [`MAX_CLIENT_FRAME`]); anything larger closes the connection (close code 1009).
-pub const MAX_READ_FRAME: usize = 4 * MAX_CLIENT_FRAME;
-
-/// Bytes a connection's WebSocket may hold unsent (the socket is not taking them): beyond this
-/// the write fails and the connection closes, like a full outbound queue.
-pub const MAX_WRITE_BUFFER: usize = 256 * 1024;
-
-/// An upgraded connection's WebSocket.
-pub type WebSocket = WebSocketStream<TokioIo<hyper::upgrade::Upgraded>>;
-
-/// Close codes (RFC 6455; 4000-4999 are the application's own).
-pub(crate) const CLOSE_NORMAL: u16 = 1000;
-pub(crate) const CLOSE_GOING_AWAY: u16 = 1001;
-pub(crate) const CLOSE_PROTOCOL: u16 = 1002;
-pub(crate) const CLOSE_POLICY: u16 = 1008;
-pub(crate) const CLOSE_TOO_BIG: u16 = 1009;
-/// "Service restart" (RFC 6455 as registered with IANA): a table this connection was at is now
-/// served by another node (cluster mode); resume, through any node.
-pub(crate) const CLOSE_MOVED: u16 = 1012;
-/// Another connection resumed this session and took its seats: not a fault of this one, and not
-/// one to resume from (two clients resuming in turn would take the session from each other for
-/// ever), so neither 1008 nor a code a client reconnects on.
-pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
-
-/// How long a connection the server closes goes on reading (and discarding) what the client
-/// still sends, until the client's close frame. Closing a TCP socket with unread input makes the
-/// kernel send a reset, and a reset can destroy what was sent last (the replies owed, the error,
-/// the close frame) before the client reads it: the client would see a dead connection (1006).
-const CLOSE_LINGER: Duration = Duration::from_secs(1);
-/// The most bytes that lingering reads: a client that never stops sending gets its reset.
-const CLOSE_LINGER_BYTES: usize = 1 << 20;
 
 /// The bytes of a refused frame searched for its request id (ids come first).
 const ID_PEEK: usize = 256;
@@ -131,20 +94,6 @@ struct Connection {
     spectating: HashSet<String>,
     bucket: TokenBucket,
     strikes: u32,
-}
-
-/// An error reply to a connection (counted by code; a table's refusals are counted by the table).
-pub(crate) fn error(id: Option<u64>, code: ErrorCode, message: impl Into<String>) -> ServerMessage {
-    metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(1);
-    ServerMessage::error(id, code, message, None)
-}
-
-pub(crate) fn decode(message: &Message) -> Option<(bool, Decoded<ClientMessage>)> {
-    match message {
-        Message::Text(text) => Some((false, codec::from_json(text.as_str(), MAX_CLIENT_FRAME))),
-        Message::Binary(bytes) => Some((true, codec::from_binary(bytes, MAX_CLIENT_FRAME))),
-        _ => None,
-    }
 }
 
 impl Connection {
@@ -314,7 +263,7 @@ async fn goodbye(
             .map(|(t, _)| t),
     );
     for table in tables {
-        if let Some(handle) = lobby::find(&shared, &table) {
+        if let Some(handle) = lobby::find(&shared, &table).await {
             handle
                 .send(Command::Detach {
                     player: player.clone(),
@@ -328,52 +277,13 @@ async fn goodbye(
     if !shared.directory.is_seated(&player) {
         shared.directory.close_session(&session_token);
     }
-    if let Some(cluster) = &shared.cluster {
-        cluster.router.forget_conn(conn);
-    }
+    shared.backplane.peers.forget_conn(conn);
     closing.cancel();
     drop(this);
     match tokio::time::timeout(Duration::from_secs(2), writer).await {
         Ok(Ok(sink)) => sink,
         _ => None,
     }
-}
-
-/// After the server's close frame: reads and discards what the client still sends, until its
-/// close frame, the end of the stream, [`CLOSE_LINGER`] or [`CLOSE_LINGER_BYTES`], so that the
-/// socket is not closed with unread input (see [`CLOSE_LINGER`]). `raw`: a frame was refused by
-/// its header and its payload is still on the wire; the WebSocket layer would buffer that payload
-/// whole to go on, so only raw bytes are read past it.
-pub(crate) async fn linger(mut socket: WebSocket, raw: bool) {
-    let deadline = tokio::time::Instant::now() + CLOSE_LINGER;
-    if !raw {
-        loop {
-            match tokio::time::timeout_at(deadline, socket.next()).await {
-                Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Err(_) => return,
-                Ok(Some(Ok(_))) => {}
-                Ok(Some(Err(WsError::Capacity(_)))) => break,
-                Ok(Some(Err(_))) => return,
-            }
-        }
-    }
-    let io = socket.get_mut();
-    let mut buffer = [0u8; 4096];
-    let mut drained = 0;
-    while drained < CLOSE_LINGER_BYTES {
-        match tokio::time::timeout_at(deadline, io.read(&mut buffer)).await {
-            Ok(Ok(n)) if n > 0 => drained += n,
-            _ => return,
-        }
-    }
-}
-
-/// The reply to a frame above [`MAX_READ_FRAME`], before the close (1009).
-pub(crate) fn too_big_to_read() -> ServerMessage {
-    error(
-        None,
-        ErrorCode::FrameTooLarge,
-        format!("a frame above {MAX_READ_FRAME} bytes closes the connection"),
-    )
 }
 
 impl Connection {
@@ -415,40 +325,14 @@ impl Connection {
     }
 }
 
-/// The typed reply to an undecodable frame, with the request's id when it could be read (for a
-/// frame refused by its size, from the frame's beginning).
-pub(crate) fn decode_error(message: &Message, id: Option<u64>, e: &DecodeError) -> ServerMessage {
-    let id = match e {
-        DecodeError::TooLarge { .. } => id.or_else(|| peek_id(message)),
-        _ => id,
-    };
-    error(id, e.error_code(), e.to_string())
-}
-
-/// What a connection's first data frame turned out to be.
-pub(crate) enum FirstFrame {
-    Data(Message),
-    /// Above [`MAX_READ_FRAME`]: refused by its header, unread.
-    TooBig,
-    /// The client closed or the connection failed.
-    Gone,
-}
-
-/// The next text or binary frame (pings and pongs are answered by the WebSocket layer).
-pub(crate) async fn next_data_frame(socket: &mut WebSocket) -> FirstFrame {
-    loop {
-        match socket.next().await {
-            Some(Ok(m @ (Message::Text(_) | Message::Binary(_)))) => return FirstFrame::Data(m),
-            Some(Err(WsError::Capacity(_))) => return FirstFrame::TooBig,
-            Some(Ok(Message::Close(_)) | Err(_)) | None => return FirstFrame::Gone,
-            Some(Ok(_)) => {}
-        }
-    }
-}
-
 mod dispatch;
+pub mod frames;
 mod peek;
 mod writer;
 
-use peek::peek_id;
+pub(crate) use frames::{
+    CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TAKEN_OVER, CLOSE_TOO_BIG,
+    decode, decode_error, error, linger, too_big_to_read,
+};
+pub use frames::{MAX_READ_FRAME, MAX_WRITE_BUFFER, WebSocket};
 use writer::write_loop;

@@ -56,11 +56,9 @@ pub async fn create_held(
     boards: Option<Boards>,
     round_clock_ms: Option<u64>,
 ) -> Result<TableHandle, LogError> {
-    if let Some(cluster) = &shared.cluster {
-        // Leased before its first entry, as any new table (see `table::create`).
-        if !cluster.leases.take(&id).await.unwrap_or(false) {
-            return Err(LogError::Unavailable("cannot lease a new table".into()));
-        }
+    // Leased before its first entry, as any new table (see `table::create`).
+    if !shared.backplane.leases.take(&id).await {
+        return Err(LogError::Unavailable("cannot lease a new table".into()));
     }
     let mut entries = vec![TableEntry::Created {
         settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
@@ -89,7 +87,7 @@ pub async fn create_held(
         });
     }
     let encoded = entries.iter().map(TableEntry::encode).collect();
-    let log_len = shared.log.append(&id, 0, encoded).await?;
+    let log_len = shared.backplane.log.append(&id, 0, encoded).await?;
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, false);
     actor.log_len = log_len;
     actor.boards = boards;

@@ -149,11 +149,9 @@ pub async fn create(
     bots: Option<Level>,
 ) -> Result<TableHandle, LogError> {
     let id = crate::random_id("t", 5);
-    if let Some(cluster) = &shared.cluster {
-        // Leased before its first entry: no other node can take a table it sees in play.
-        if !cluster.leases.take(&id).await.unwrap_or(false) {
-            return Err(LogError::Unavailable("cannot lease a new table".into()));
-        }
+    // Leased before its first entry: no other node can take a table it sees in play.
+    if !shared.backplane.leases.take(&id).await {
+        return Err(LogError::Unavailable("cannot lease a new table".into()));
     }
     let created = TableEntry::Created {
         settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
@@ -162,7 +160,11 @@ pub async fn create(
         bots: bots.map(|level| level.code().to_owned()),
         created_ms: crate::unix_ms(),
     };
-    let log_len = shared.log.append(&id, 0, vec![created.encode()]).await?;
+    let log_len = shared
+        .backplane
+        .log
+        .append(&id, 0, vec![created.encode()])
+        .await?;
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
     actor.log_len = log_len;
     actor.bot_level = bots;
@@ -187,17 +189,19 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
                 .shared
                 .directory
                 .forget_table(&actor.id, actor.invite.as_deref());
-            if let Some(cluster) = actor.shared.cluster.clone() {
-                // After the last append: the next owner replays everything this one wrote.
-                if actor.status == Status::Finished || actor.closed {
-                    cluster.lobby.unlist(&actor.id);
-                } else {
-                    // Handed off (a drain): its clients resume wherever it is served next.
-                    cluster.lobby.forget_pending(&actor.id);
-                    actor.stop_serving();
-                }
-                cluster.leases.release(&actor.id).await;
+            // After the last append: the next owner replays everything this one wrote.
+            let backplane = actor.shared.backplane.clone();
+            if actor.status == Status::Finished || actor.closed {
+                backplane.listings.unlist(&actor.id);
+            } else if backplane.node.hands_tables_off() {
+                // Handed off (a drain): its clients resume wherever it is served next.
+                backplane.listings.forget_pending(&actor.id);
+                actor.stop_serving();
+            } else {
+                // Stopped with the server: rebuilt from its log after the restart.
+                backplane.listings.unlist(&actor.id);
             }
+            backplane.leases.release(&actor.id).await;
             metrics::gauge!("burraco_tables").decrement(1.0);
         }
         .instrument(span),
@@ -354,6 +358,7 @@ impl TableActor {
     async fn append_encoded(&mut self, entries: Vec<Entry>) -> Result<(), LogError> {
         match self
             .shared
+            .backplane
             .log
             .append(&self.id, self.log_len, entries)
             .await

@@ -93,6 +93,9 @@ impl TableActor {
             grace_until: None,
             bot: None,
         });
+        // Every node finds the seat (a resume through another) before the player hears of it.
+        self.refresh_info();
+        self.shared.backplane.listings.flush_table(&self.id).await;
         let creating = created.is_some();
         let out = req.out.clone();
         // Connected before the snapshot is made: the seat's own first snapshot shows it so.

@@ -11,6 +11,7 @@ use tokio::time::Instant;
 use super::clocks::Stage;
 use super::handle::TableInfo;
 use super::{Status, TableActor};
+use crate::backplane::Listing;
 
 impl TableActor {
     pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMessage {
@@ -128,17 +129,15 @@ impl TableActor {
             },
         };
         let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(cluster) = &self.shared.cluster
-            && *current != info
-        {
+        if *current != info {
             // Other nodes' lobbies learn of the change (only of a change: this runs per action).
             let players = Seat::ALL
                 .into_iter()
                 .filter_map(|seat| Some((self.seats[seat.index()].as_ref()?.player.clone(), seat)))
                 .collect();
-            cluster
-                .lobby
-                .publish(&self.id, &info, self.invite.as_deref(), players);
+            let listings = &self.shared.backplane.listings;
+            let listing = Listing::new(listings.node(), &info, self.invite.as_deref(), players);
+            listings.publish(&self.id, listing);
         }
         *current = info;
     }

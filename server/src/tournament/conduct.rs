@@ -284,7 +284,13 @@ impl TournamentActor {
     ) -> (u32, String, MatchOutcome) {
         let kind = self.state.settings.kind;
         let leaver = usize::from(!kind.sides(table)[0].contains(&entrant));
-        let entries = self.shared.log.load(&table.table).await.unwrap_or_default();
+        let entries = self
+            .shared
+            .backplane
+            .log
+            .load(&table.table)
+            .await
+            .unwrap_or_default();
         let partial = scoring::so_far(&entries);
         let totals: [i32; 2] = partial
             .hand_totals
@@ -313,7 +319,7 @@ impl TournamentActor {
     /// Closes a round's table whose match the tournament scored without it (in cluster mode,
     /// wherever it is served).
     pub(super) async fn close_table(&self, table: &str) {
-        if let Some(handle) = crate::lobby::find(&self.shared, table) {
+        if let Some(handle) = crate::lobby::find(&self.shared, table).await {
             handle.send(TableCommand::Close).await;
         }
     }

@@ -19,20 +19,18 @@ pub async fn list(State(shared): State<Arc<Shared>>) -> Response {
         .iter()
         .map(|h| (h.id().to_owned(), h.summary()))
         .collect();
-    // Cluster mode: the others' too, as their nodes list them.
-    if let Some(cluster) = &shared.cluster {
-        match cluster.tournaments.listed().await {
-            Ok(listed) => {
-                for (id, summary) in listed {
-                    if !all.iter().any(|(known, _)| *known == id) {
-                        all.push((id, summary));
-                    }
+    // The other nodes' too, as they list them.
+    match shared.backplane.tournament_listings.listed().await {
+        Ok(listed) => {
+            for (id, summary) in listed {
+                if !all.iter().any(|(known, _)| *known == id) {
+                    all.push((id, summary));
                 }
             }
-            Err(e) => tracing::warn!("cannot read the cluster's tournament listings: {e}"),
         }
-        all.sort_by(|a, b| a.0.cmp(&b.0));
+        Err(e) => tracing::warn!("cannot read the tournament listings: {e}"),
     }
+    all.sort_by(|a, b| a.0.cmp(&b.0));
     let list: Vec<_> = all
         .into_iter()
         .map(|(id, s)| {
@@ -54,7 +52,7 @@ pub async fn record(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -
     if !is_tournament(&id) {
         return (StatusCode::NOT_FOUND, "no such tournament").into_response();
     }
-    let log = match shared.log.load(&id).await {
+    let log = match shared.backplane.log.load(&id).await {
         Ok(log) => log,
         Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     };

@@ -49,6 +49,7 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 
 use crate::Shared;
+use crate::backplane::{Backplane, Embargo, Peers};
 use crate::log::LogError;
 use crate::outbound::{Frame, Outbox};
 use settings::Settings;
@@ -193,33 +194,38 @@ impl TournamentHandle {
 /// Tournaments by id, and the connections that may hear from them: the latest connection of each
 /// player whose hello said 1.1 or later (a 1.0 connection is never listed, so it never receives a
 /// message new in 1.1).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Tournaments {
     handles: DashMap<String, TournamentHandle>,
     /// Each player's latest connection past a 1.1 hello, with the minor it said.
     players: DashMap<String, (Outbox, u16)>,
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
-    embargo: DashMap<String, ()>,
+    embargo: Arc<dyn Embargo>,
     /// The tables of rounds in play whose matches are not scored yet: their seats are held for
     /// their entrants (a `leave` there keeps the seat; the late-arrival rule judges it).
     held_tables: DashMap<String, ()>,
     /// Each player's `go_to_table` while its table's match is to be played: told again on each
     /// new connection (one made while it was sent, a resume after a drop, another node's).
     going: DashMap<String, Arc<Frame>>,
-    /// Cluster mode: players connected to other nodes are told through it, and embargoes are
-    /// the cluster's (set once, at the start).
-    cluster: std::sync::OnceLock<Arc<crate::cluster::Cluster>>,
+    /// Players connected to other nodes are told through them.
+    peers: Arc<dyn Peers>,
 }
 
 impl Tournaments {
-    pub fn get(&self, id: &str) -> Option<TournamentHandle> {
-        self.handles.get(id).map(|h| h.clone())
+    pub fn new(backplane: &Backplane) -> Tournaments {
+        Tournaments {
+            handles: DashMap::new(),
+            players: DashMap::new(),
+            embargo: backplane.embargo.clone(),
+            held_tables: DashMap::new(),
+            going: DashMap::new(),
+            peers: backplane.peers.clone(),
+        }
     }
 
-    /// Cluster mode: tell players on other nodes, and keep embargoes cluster-wide.
-    pub fn join_cluster(&self, cluster: &Arc<crate::cluster::Cluster>) {
-        let _ = self.cluster.set(cluster.clone());
+    pub fn get(&self, id: &str) -> Option<TournamentHandle> {
+        self.handles.get(id).map(|h| h.clone())
     }
 
     /// Stops serving tournament `id` here (its lease was lost).
@@ -254,9 +260,9 @@ impl Tournaments {
         self.players.insert(player.to_owned(), (out.clone(), minor));
         if let Some(going) = self.going.get(player).map(|f| f.clone()) {
             out.send(going);
-        } else if let Some(cluster) = self.cluster.get() {
+        } else {
             // Its tournament may be served by another node: that node tells it again.
-            cluster.tournaments.arrived(player);
+            self.peers.arrived(player);
         }
     }
 
@@ -291,45 +297,14 @@ impl Tournaments {
             .remove_if(player, |_, (out, _)| out.id() == conn);
     }
 
-    /// Hand records (a JSON array, as the store serves them) without those of duplicate boards
-    /// still in play.
-    pub fn without_embargoed(&self, records: String) -> String {
-        if self.embargo.is_empty() {
-            return records;
-        }
-        let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
-            return records;
-        };
-        list.retain(|r| {
-            r["commitment"]
-                .as_str()
-                .is_none_or(|c| !self.embargo.contains_key(c))
-        });
-        serde_json::Value::from(list).to_string()
-    }
-
-    /// Keeps a duplicate board's hand records from every route (`on`), or lets them out; in
-    /// cluster mode, every node's routes.
+    /// Keeps a duplicate board's hand records from every node's routes (`on`), or lets them out.
     fn set_embargo(&self, seed: &[u8; 32], on: bool) {
-        let commitment = burraco_rules::Seed(*seed).commitment_hex();
-        let changed = if on {
-            self.embargo.insert(commitment.clone(), ()).is_none()
-        } else {
-            self.embargo.remove(&commitment).is_some()
-        };
-        if let (true, Some(cluster)) = (changed, self.cluster.get()) {
-            let cluster = cluster.clone();
-            tokio::spawn(async move { cluster.tournaments.set_embargo(&commitment, on).await });
-        }
+        self.embargo
+            .set(&burraco_rules::Seed(*seed).commitment_hex(), on);
     }
 
-    /// Hand records (a JSON array) without those of duplicate boards in play anywhere: this
-    /// node's embargoes, and in cluster mode the other nodes' too.
+    /// Hand records (a JSON array) without those of duplicate boards in play on any node.
     pub async fn hide_embargoed(&self, records: String) -> String {
-        let records = self.without_embargoed(records);
-        let Some(cluster) = self.cluster.get() else {
-            return records;
-        };
         let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
             return records;
         };
@@ -342,7 +317,10 @@ impl Tournaments {
         if commitments.is_empty() {
             return records;
         }
-        let hidden = cluster.tournaments.embargoed(&commitments).await;
+        let hidden = self.embargo.hidden(&commitments).await;
+        if hidden.is_empty() {
+            return records;
+        }
         list.retain(|r| r["commitment"].as_str().is_none_or(|c| !hidden.contains(c)));
         serde_json::Value::from(list).to_string()
     }
@@ -351,10 +329,8 @@ impl Tournaments {
     /// its minor version allows the message; in cluster mode, a player with no connection here
     /// is told through the node that has one.
     fn tell_frame(&self, player: &str, frame: &Arc<Frame>) {
-        if !self.tell_here(player, frame)
-            && let Some(cluster) = self.cluster.get()
-        {
-            cluster.tournaments.tell(player, frame);
+        if !self.tell_here(player, frame) {
+            self.peers.tell(player, frame);
         }
     }
 
@@ -427,16 +403,15 @@ pub async fn create(
     };
     let state = TournamentState::created(id.clone(), &created)
         .map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
-    if let Some(cluster) = &shared.cluster {
-        // Leased before its first entry, as a table: one node serves it.
-        if cluster.is_draining() || !cluster.leases.take(&id).await.unwrap_or(false) {
-            return Err((
-                ErrorCode::InternalError,
-                "could not create the tournament: no lease".into(),
-            ));
-        }
+    // Leased before its first entry, as a table: one node serves it.
+    if !shared.backplane.leases.take(&id).await {
+        return Err((
+            ErrorCode::InternalError,
+            "could not create the tournament: no lease".into(),
+        ));
     }
     let log_len = shared
+        .backplane
         .log
         .append(&id, 0, vec![created.encode()])
         .await
@@ -540,10 +515,8 @@ impl TournamentActor {
         }
         self.count_in_play(false);
         self.shared.tournaments.stopped(&self.id, &self.summary);
-        if let Some(cluster) = &self.shared.cluster {
-            // Released only if still ours (a lease lost is not).
-            cluster.leases.release(&self.id).await;
-        }
+        // Released only if still ours (a lease lost is not).
+        self.shared.backplane.leases.release(&self.id).await;
     }
 
     /// A match scored: its players are no longer told to go to its table.
@@ -559,9 +532,9 @@ impl TournamentActor {
         }
     }
 
-    /// Cluster mode: the listing other nodes read is behind this node's summary.
+    /// The listing other nodes read is behind this node's summary.
     fn listing_due(&self) -> bool {
-        self.shared.cluster.is_some() && self.listed.as_ref() != Some(&self.summary_now())
+        self.listed.as_ref() != Some(&self.summary_now())
     }
 
     fn summary_now(&self) -> Summary {
@@ -571,15 +544,13 @@ impl TournamentActor {
             .clone()
     }
 
-    /// Cluster mode: writes the tournament's listing when its summary changed (at most once a
-    /// tick: a list filling up is not one write per entrant).
+    /// Writes the tournament's listing when its summary changed (at most once a tick: a list
+    /// filling up is not one write per entrant).
     async fn write_listing(&mut self) {
-        let Some(cluster) = self.shared.cluster.clone() else {
-            return;
-        };
         let summary = self.summary_now();
         if self.listed.as_ref() != Some(&summary) {
-            cluster.tournaments.list(&self.id, &summary).await;
+            let listings = &self.shared.backplane.tournament_listings;
+            listings.list(&self.id, &summary).await;
             self.listed = Some(summary);
         }
     }
@@ -652,6 +623,7 @@ impl TournamentActor {
         let encoded = entries.iter().map(TournamentEntry::encode).collect();
         match self
             .shared
+            .backplane
             .log
             .append(&self.id, self.log_len, encoded)
             .await

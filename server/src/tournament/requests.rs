@@ -65,10 +65,9 @@ async fn reply(
     }
     let answered = match elsewhere(shared, &request, may_forward).await {
         Ok(Some(owner)) => {
-            let cluster = shared.cluster.as_ref()?;
-            cluster
-                .tournaments
-                .forward(&owner, session, minor, &request)
+            let peers = &shared.backplane.peers;
+            peers
+                .forward_tournament(&owner, session, minor, &request)
                 .await
         }
         Ok(None) => answer(shared, session, request).await,
@@ -83,15 +82,16 @@ async fn reply(
     })
 }
 
-/// The node serving the request's tournament, when it is another (cluster mode).
+/// The node serving the request's tournament, when it is another.
 async fn elsewhere(
     shared: &Arc<Shared>,
     request: &ClientMessage,
     may_forward: bool,
 ) -> Result<Option<String>, Refusal> {
-    let (Some(cluster), Some(tournament)) = (&shared.cluster, tournament_of(request)) else {
+    let Some(tournament) = tournament_of(request) else {
         return Ok(None);
     };
+    let backplane = &shared.backplane;
     if shared.tournaments.get(tournament).is_some() {
         return Ok(None);
     }
@@ -102,7 +102,7 @@ async fn elsewhere(
         )
     };
     let holder = if burraco_protocol::tournament_log::is_tournament(tournament) {
-        cluster
+        backplane
             .leases
             .holder(tournament)
             .await
@@ -111,17 +111,16 @@ async fn elsewhere(
         None
     };
     match holder {
-        Some(holder) => {
-            let node = crate::cluster::lease::node_of(&holder);
-            if node == cluster.node() || !may_forward {
+        Some(node) => {
+            if node == backplane.node.name() || !may_forward {
                 // Leased here but not running yet (being rebuilt), or it moved again.
                 Err(moving())
             } else {
-                Ok(Some(node.to_owned()))
+                Ok(Some(node))
             }
         }
         // Nobody serves it: unknown (answered here), or between owners (its log is in play).
-        None if cluster.log.is_listed(tournament).await.unwrap_or(false) => Err(moving()),
+        None if backplane.log.is_in_play(tournament).await.unwrap_or(false) => Err(moving()),
         None => Ok(None),
     }
 }

@@ -452,12 +452,10 @@ impl TournamentActor {
         Ok(())
     }
 
-    /// Cluster mode: the round's new tables are written to the lobby now, so the nodes where
-    /// the players are connected know them when the players come.
+    /// The round's new tables are written to the lobby now, so the nodes where the players are
+    /// connected know them when the players come.
     pub(super) async fn list_tables(&self) {
-        if let Some(cluster) = &self.shared.cluster {
-            cluster.lobby.flush().await;
-        }
+        self.shared.backplane.listings.flush().await;
     }
 
     /// The seats a table of `round` holds, by entrant.
@@ -510,7 +508,7 @@ impl TournamentActor {
         for id in &ids {
             self.shared.tournaments.held_tables.insert(id.clone(), ());
         }
-        let logs = match self.shared.log.load_many(&ids).await {
+        let logs = match self.shared.backplane.log.load_many(&ids).await {
             Ok(logs) => logs,
             Err(e) => {
                 tracing::error!(tournament = %self.id, "cannot read the round's table logs: {e}");
@@ -586,12 +584,7 @@ impl TournamentActor {
             .filter(|table| match self.shared.directory.table(&table.table) {
                 Some(handle) => handle.info().finished,
                 None => {
-                    look_elsewhere
-                        || self
-                            .shared
-                            .cluster
-                            .as_ref()
-                            .is_none_or(|c| c.lobby.listing(&table.table).is_none())
+                    look_elsewhere || self.shared.backplane.listings.seen(&table.table).is_none()
                 }
             })
             .collect();
@@ -601,7 +594,7 @@ impl TournamentActor {
         let started = std::time::Instant::now();
         // Their logs in one read: a round's tables' entries are interleaved in the log.
         let ids: Vec<String> = ended.iter().map(|table| table.table.clone()).collect();
-        let Ok(logs) = self.shared.log.load_many(&ids).await else {
+        let Ok(logs) = self.shared.backplane.log.load_many(&ids).await else {
             return;
         };
         let mut finished = Vec::new();

@@ -60,7 +60,7 @@ impl TournamentActor {
         if self.watchers.is_empty() {
             return;
         }
-        if self.shared.cluster.is_none() {
+        if !self.shared.backplane.peers.may_reach_others() {
             let tournaments = &self.shared.tournaments;
             self.watchers.retain(|p| tournaments.is_connected(p));
         }
