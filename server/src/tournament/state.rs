@@ -1369,4 +1369,50 @@ mod tests {
     fn record_bye(state: &TournamentState, round: usize) -> Value {
         super::super::record::record(state)["rounds"][round]["bye"].clone()
     }
+
+    /// A knock-out of four: a finalist withdrawn before the final leaves the other through (the
+    /// final has no table, and that one wins); a winner of the final who leaves afterwards
+    /// stays the winner.
+    #[test]
+    fn a_knockout_finalist_who_leaves() {
+        let semis_won_by_ns = |state: &mut TournamentState| -> Vec<u32> {
+            let semis = start_round(state, 10);
+            assert_eq!(semis.len(), 2);
+            for (_, _, table) in &semis {
+                finish(state, table, [400, 0]);
+            }
+            semis.iter().map(|(ns, _, _)| *ns).collect()
+        };
+        let mut state = registered(&["knockout"], 4);
+        let finalists = semis_won_by_ns(&mut state);
+        state
+            .apply(&TournamentEntry::Withdrawn {
+                entrant: finalists[0],
+                reason: "had to leave".into(),
+                at_ms: 15,
+            })
+            .expect("withdrawn");
+        assert!(state.has_next_round());
+        let final_ = start_round(&mut state, 20);
+        assert!(final_.is_empty(), "{final_:?}");
+        assert_eq!(state.rounds[1].bracket, [None, Some(finalists[1])]);
+        assert!(state.rounds[1].is_complete());
+        assert!(!state.has_next_round());
+        assert_eq!(state.knockout_winner(), Some(finalists[1]));
+
+        let mut state = registered(&["knockout"], 4);
+        semis_won_by_ns(&mut state);
+        let final_ = start_round(&mut state, 20);
+        let (winner, _, table) = final_[0].clone();
+        finish(&mut state, &table, [400, 0]);
+        assert_eq!(state.knockout_winner(), Some(winner));
+        state
+            .apply(&TournamentEntry::Disqualified {
+                entrant: winner,
+                reason: "signalling".into(),
+                at_ms: 30,
+            })
+            .expect("expelled");
+        assert_eq!(state.knockout_winner(), Some(winner));
+    }
 }
