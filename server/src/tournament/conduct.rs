@@ -229,7 +229,7 @@ impl TournamentActor {
                         round: round.number,
                         table: table.table.clone(),
                         result,
-                        reason: "late_arrival".into(),
+                        reason: scoring::Award::LateArrival.code().into(),
                         at_ms: now_ms,
                     });
                     close.push(table.table.clone());

@@ -5,6 +5,7 @@
 use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::TournamentEntry;
 
+use super::scoring::Award;
 use super::{DirectorAction, Refusal, TournamentActor};
 
 /// How an entrant leaves the event after its start: what its match in play is scored by, and
@@ -20,12 +21,12 @@ pub enum Leaving {
 }
 
 impl Leaving {
-    /// The rule a match it leaves is awarded by, as the record names it.
-    pub fn rule(self) -> &'static str {
+    /// The rule a match it leaves is awarded by.
+    pub fn rule(self) -> Award {
         match self {
-            Leaving::Abandonment => "abandonment",
-            Leaving::ForceMajeure => "force_majeure",
-            Leaving::Disqualification => "disqualification",
+            Leaving::Abandonment => Award::Abandonment,
+            Leaving::ForceMajeure => Award::ForceMajeure,
+            Leaving::Disqualification => Award::Disqualification,
         }
     }
 }
@@ -53,7 +54,7 @@ impl TournamentActor {
                 round,
                 table,
                 result,
-                reason: leaving.rule().to_owned(),
+                reason: leaving.rule().code().to_owned(),
                 at_ms,
             });
         }

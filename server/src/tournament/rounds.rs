@@ -425,7 +425,7 @@ impl TournamentActor {
                     round: number,
                     table: t.table.clone(),
                     result,
-                    reason: "absent_opponent".into(),
+                    reason: scoring::Award::AbsentOpponent.code().into(),
                     at_ms,
                 })
             })

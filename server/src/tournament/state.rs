@@ -10,6 +10,7 @@ use burraco_rules::tournament::{
     MatchFormat, MatchScore, Standing, bye_score, expelled_opponent_vp, standings,
 };
 
+use super::scoring::Award;
 use super::settings::{Kind, Movement, Settings};
 
 #[derive(Debug, Clone)]
@@ -21,7 +22,9 @@ pub struct Entrant {
     pub code: Option<String>,
     pub unregistered: bool,
     pub withdrawn: Option<String>,
+    pub withdrawn_at: Option<Moment>,
     pub disqualified: Option<String>,
+    pub disqualified_at: Option<Moment>,
     /// Not checked in when the first round started.
     pub no_show: bool,
     pub checked_in: bool,
@@ -38,6 +41,30 @@ impl Entrant {
     pub fn gone(&self) -> bool {
         self.withdrawn.is_some() || self.disqualified.is_some()
     }
+
+    /// Withdrawn or expelled before the first round: never paired, like an entrant that
+    /// unregistered, so not in the standings.
+    fn gone_before_the_start(&self) -> bool {
+        [self.withdrawn_at, self.disqualified_at]
+            .iter()
+            .flatten()
+            .any(|m| m.after_round == 0)
+    }
+
+    /// Expelled, counted in the standings after `rounds` rounds (FITAB art. 37 bis): from the
+    /// standings after the round in play when it was expelled, as an adjustment counts; the
+    /// standings after earlier rounds stay as they were.
+    fn expelled_by(&self, rounds: usize) -> bool {
+        self.disqualified_at
+            .is_some_and(|m| m.after_round as usize <= rounds)
+    }
+}
+
+/// When something happened to an entrant: the time, and how many rounds had started by then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Moment {
+    pub at_ms: i64,
+    pub after_round: u32,
 }
 
 /// How the entry list works (`configure_registration`; open to all by default).
@@ -240,7 +267,9 @@ impl TournamentState {
                         code: if complete { None } else { code.clone() },
                         unregistered: false,
                         withdrawn: None,
+                        withdrawn_at: None,
                         disqualified: None,
+                        disqualified_at: None,
                         no_show: false,
                         checked_in: false,
                         server_bot: false,
@@ -268,7 +297,10 @@ impl TournamentState {
                 movement: movement.clone(),
                 tables: tables.clone(),
                 results: vec![None; tables.len()],
-                bye: *bye,
+                // A fixed schedule keeps an entrant gone since the start in its place: the rest
+                // it would have had there is nobody's (a leaver scores nothing after it left,
+                // art. 36).
+                bye: bye.filter(|&b| !self.entrants.get(b as usize).is_some_and(Entrant::gone)),
                 bracket: bracket.clone(),
                 boards: boards.clone(),
                 started_ms: *at_ms,
@@ -318,8 +350,15 @@ impl TournamentState {
                 });
             }
             TournamentEntry::Withdrawn {
-                entrant, reason, ..
-            } => self.entrant_mut(*entrant)?.withdrawn = Some(reason.clone()),
+                entrant,
+                reason,
+                at_ms,
+            } => {
+                let at = self.moment(*at_ms);
+                let e = self.entrant_mut(*entrant)?;
+                e.withdrawn = Some(reason.clone());
+                e.withdrawn_at = Some(at);
+            }
             TournamentEntry::RegistrationConfigured {
                 open,
                 invite,
@@ -365,8 +404,15 @@ impl TournamentState {
                 });
             }
             TournamentEntry::Disqualified {
-                entrant, reason, ..
-            } => self.entrant_mut(*entrant)?.disqualified = Some(reason.clone()),
+                entrant,
+                reason,
+                at_ms,
+            } => {
+                let at = self.moment(*at_ms);
+                let e = self.entrant_mut(*entrant)?;
+                e.disqualified = Some(reason.clone());
+                e.disqualified_at = Some(at);
+            }
             TournamentEntry::Forbidden { entrants, .. } => {
                 for e in entrants {
                     self.entrant_mut(*e)?;
@@ -442,7 +488,9 @@ impl TournamentState {
                         code: None,
                         unregistered: false,
                         withdrawn: None,
+                        withdrawn_at: None,
                         disqualified: None,
+                        disqualified_at: None,
                         no_show: false,
                         checked_in: true,
                         server_bot: true,
@@ -526,6 +574,14 @@ impl TournamentState {
             && r.starts_ms.is_none_or(|t| now_ms < t)
     }
 
+    /// `at_ms`, with the rounds started by now.
+    fn moment(&self, at_ms: i64) -> Moment {
+        Moment {
+            at_ms,
+            after_round: self.rounds.len() as u32,
+        }
+    }
+
     fn entrant_mut(&mut self, entrant: u32) -> Result<&mut Entrant, FoldError> {
         self.entrants
             .get_mut(entrant as usize)
@@ -572,7 +628,10 @@ impl TournamentState {
         self.entrants
             .iter()
             .filter(|e| {
-                !e.unregistered && !e.no_show && e.players.len() == self.settings.kind.players()
+                !e.unregistered
+                    && !e.no_show
+                    && !e.gone_before_the_start()
+                    && e.players.len() == self.settings.kind.players()
             })
             .map(|e| e.id)
             .collect()
@@ -608,9 +667,10 @@ impl TournamentState {
     }
 
     /// The standings after the first `rounds` complete rounds (byes, adjustments and warnings
-    /// made by then), best first: VP, then MP, then burraco bonus (RULES.md section 11). An
-    /// expelled entrant's opponents get at least 12 VP from their match with it (FITAB art. 37
-    /// bis), and it ranks last.
+    /// made by then), best first: VP, then MP, then burraco bonus (RULES.md section 11). From
+    /// the standings after the round in play when it was expelled, an expelled entrant ranks
+    /// last and those that met it at a table get at least 12 VP from that match (FITAB art. 37
+    /// bis: not those paired with it by a fixed schedule after it was gone, nor a forfeit).
     pub fn standings_after(&self, rounds: usize) -> Vec<Standing> {
         let mut lines: Vec<Standing> = self
             .ranked()
@@ -621,16 +681,16 @@ impl TournamentState {
         let expelled = |entrant: u32| {
             self.entrants
                 .get(entrant as usize)
-                .is_some_and(|e| e.disqualified.is_some())
+                .is_some_and(|e| e.expelled_by(rounds))
         };
         let mut changes: Vec<(usize, MatchScore, i32, bool)> = Vec::new();
         for round in self.rounds.iter().take(rounds) {
-            for (table, result) in self.scored_matches(round) {
-                let result = &result;
-                let sides = self.settings.kind.sides(&table);
+            for scored in self.scored_meetings(round) {
+                let result = &scored.outcome;
+                let sides = self.settings.kind.sides(&scored.table);
                 for (side, entrants) in sides.iter().enumerate() {
                     let mut score = score_of(result, side);
-                    if sides[1 - side].iter().any(|&e| expelled(e)) {
+                    if scored.met && sides[1 - side].iter().any(|&e| expelled(e)) {
                         score.vp = expelled_opponent_vp(score.vp);
                     }
                     for &entrant in entrants {
@@ -689,10 +749,26 @@ impl TournamentState {
     /// total its two tables' totals, VP from the teams column by the margin; a match with a
     /// table scored by the code (`awarded`) takes that table's score.
     pub fn scored_matches(&self, round: &Round) -> Vec<(RoundTable, MatchOutcome)> {
+        self.scored_meetings(round)
+            .into_iter()
+            .map(|m| (m.table, m.outcome))
+            .collect()
+    }
+
+    /// [`Self::scored_matches`], each with whether its sides met at a table (a teams event's,
+    /// at either of its two).
+    fn scored_meetings(&self, round: &Round) -> Vec<ScoredMatch> {
         let tables = round.tables.iter().zip(&round.results).zip(&round.awarded);
         if self.settings.kind != Kind::Teams {
             return tables
-                .filter_map(|((t, r), _)| Some((t.clone(), r.clone()?)))
+                .filter_map(|((t, r), awarded)| {
+                    let outcome = r.clone()?;
+                    Some(ScoredMatch {
+                        table: t.clone(),
+                        met: sides_met(&outcome, awarded),
+                        outcome,
+                    })
+                })
                 .collect();
         }
         let all: Vec<_> = tables.collect();
@@ -701,6 +777,7 @@ impl TournamentState {
                 let [((first, Some(a)), a_awarded), ((_, Some(b)), b_awarded)] = two else {
                     return None;
                 };
+                let met = sides_met(a, a_awarded) || sides_met(b, b_awarded);
                 let outcome = if a_awarded.is_some() {
                     a.clone()
                 } else if b_awarded.is_some() {
@@ -714,7 +791,11 @@ impl TournamentState {
                 } else {
                     team_match(self.settings.format(), a, b)
                 };
-                Some(((*first).clone(), outcome))
+                Some(ScoredMatch {
+                    table: (*first).clone(),
+                    outcome,
+                    met,
+                })
             })
             .collect()
     }
@@ -758,13 +839,20 @@ impl TournamentState {
     }
 
     /// The rounds the tournament will have: as many as the settings list, a knock-out's as many
-    /// as its bracket needs.
+    /// as its bracket needs: fixed by its first round's bracket once that is paired (entrants
+    /// leaving later leave places empty, they do not shorten it), by the entrants still in
+    /// before.
     pub fn planned_rounds(&self) -> u32 {
         let listed = self.settings.movements.len() as u32;
         if !self.settings.ends_in_knockout() {
             return listed;
         }
-        let field = self.active().len().max(2) as u32;
+        let field = self
+            .rounds
+            .iter()
+            .find(|r| Movement::is_knockout_code(&r.movement))
+            .map_or_else(|| self.active().len(), |r| r.bracket.len())
+            .max(2) as u32;
         listed - 1 + field.next_power_of_two().trailing_zeros()
     }
 
@@ -792,6 +880,25 @@ impl TournamentState {
             .filter_map(|r| r.bye.map(|b| b as usize))
             .collect()
     }
+}
+
+/// A match that is over, as the standings count it.
+struct ScoredMatch {
+    table: RoundTable,
+    outcome: MatchOutcome,
+    /// The sides sat at a table against each other (FITAB art. 37 bis's "met").
+    met: bool,
+}
+
+/// Whether a table's sides met: its match began (played to its end, or left mid-match), not
+/// closed unplayed nor scored without play ([`Award::sides_met`]). A reason this build does
+/// not know counts as a meeting.
+fn sides_met(outcome: &MatchOutcome, awarded: &Option<String>) -> bool {
+    outcome.played
+        && awarded
+            .as_deref()
+            .and_then(Award::from_code)
+            .is_none_or(Award::sides_met)
 }
 
 /// A team match from its two tables' outcomes (the second seats the teams the other way round):
@@ -860,4 +967,452 @@ fn winner_between(matches: &[(RoundTable, MatchOutcome)], a: u32, b: u32) -> Opt
     } else {
         a
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use burraco_protocol::tournament_log::EntrantPlayer;
+    use burraco_rules::vp::VpTable;
+    use serde_json::Value;
+
+    use super::super::rounds::pair_next;
+    use super::super::scoring::{self, Award};
+    use super::*;
+
+    /// A `fitab` singles event of one-hand matches, `entrants` registered.
+    fn registered(movements: &[&str], entrants: u32) -> TournamentState {
+        registered_with(movements, entrants, |_| {})
+    }
+
+    fn registered_with(
+        movements: &[&str],
+        entrants: u32,
+        change: impl FnOnce(&mut WireTournamentSettings),
+    ) -> TournamentState {
+        let mut wire = WireTournamentSettings {
+            name: "t".into(),
+            kind: "singles".into(),
+            rounds: movements.iter().map(|&m| m.to_owned()).collect(),
+            hands: 1,
+            preset: "fitab".into(),
+            ..WireTournamentSettings::default()
+        };
+        change(&mut wire);
+        let created = TournamentEntry::Created {
+            settings: serde_json::to_string(&wire).expect("json"),
+            created_ms: 0,
+            director_hash: [0; 32],
+            seed: 1,
+        };
+        let mut state = TournamentState::created("T-0".into(), &created).expect("settings");
+        for entrant in 0..entrants {
+            state
+                .apply(&TournamentEntry::Registered {
+                    entrant,
+                    player: EntrantPlayer {
+                        player: format!("p{entrant}"),
+                        name: format!("n{entrant}"),
+                    },
+                    bot: true,
+                    code: None,
+                    at_ms: 0,
+                })
+                .expect("registered");
+        }
+        state
+    }
+
+    /// Starts the next round as the actor does: paired by its movement (duplicate boards dealt
+    /// if the settings say so), and a table with an
+    /// entrant gone since the start scored `absent_opponent` (the bye score to the present
+    /// side). Its tables, as (ns, ew, table id).
+    fn start_round(state: &mut TournamentState, at_ms: i64) -> Vec<(u32, u32, String)> {
+        let (movement, round, bracket) = pair_next(state).expect("a round to pair");
+        let number = state.rounds.len() as u32 + 1;
+        let tables: Vec<RoundTable> = round
+            .tables
+            .iter()
+            .map(|t| RoundTable {
+                number: t.number as u32,
+                table: format!("t-{number}-{}", t.number),
+                ns: t.ns as u32,
+                ew: t.ew as u32,
+                ns_partner: None,
+                ew_partner: None,
+            })
+            .collect();
+        state
+            .apply(&TournamentEntry::RoundStarted {
+                round: number,
+                movement: movement.code().to_owned(),
+                tables: tables.clone(),
+                bye: round.bye.map(|b| b as u32),
+                bracket,
+                // Duplicate boards, as the actor draws them (the seeds do not matter here).
+                boards: state.settings.duplicate.then(|| RoundBoards {
+                    seeds: vec![[7; 32]; usize::from(state.settings.hands)],
+                    first_dealer: 0,
+                }),
+                at_ms,
+            })
+            .expect("round");
+        for t in &tables {
+            let gone = [t.ns, t.ew].map(|e| state.entrants[e as usize].gone());
+            if gone != [false, false] {
+                let result =
+                    scoring::awarded(gone, bye_score(state.settings.format()), MatchScore::ZERO);
+                state
+                    .apply(&TournamentEntry::MatchAwarded {
+                        round: number,
+                        table: t.table.clone(),
+                        result,
+                        reason: Award::AbsentOpponent.code().into(),
+                        at_ms,
+                    })
+                    .expect("awarded");
+            }
+        }
+        tables.into_iter().map(|t| (t.ns, t.ew, t.table)).collect()
+    }
+
+    /// A one-hand match played to its end with these totals (VP from FITAB's 2-hand column).
+    fn finish(state: &mut TournamentState, table: &str, totals: [i32; 2]) {
+        let (won, lost) = VpTable::FitabTwoHands.victory_points(totals[0] - totals[1]);
+        let vp = if totals[0] >= totals[1] {
+            [won, lost]
+        } else {
+            [lost, won]
+        };
+        let round = state.rounds.len() as u32;
+        state
+            .apply(&TournamentEntry::MatchFinished {
+                round,
+                table: table.into(),
+                result: MatchOutcome {
+                    played: true,
+                    totals,
+                    vp,
+                    burraco: [0, 0],
+                    hands: 1,
+                    hand_totals: vec![totals],
+                },
+            })
+            .expect("finished");
+    }
+
+    fn table_of(tables: &[(u32, u32, String)], a: u32, b: u32) -> String {
+        tables
+            .iter()
+            .find(|(ns, ew, _)| (*ns, *ew) == (a, b) || (*ns, *ew) == (b, a))
+            .map(|(_, _, id)| id.clone())
+            .unwrap_or_else(|| panic!("{a} and {b} do not meet in {tables:?}"))
+    }
+
+    fn vp_by_entrant(lines: &[Standing]) -> Vec<(usize, i32)> {
+        lines.iter().map(|s| (s.entrant, s.vp)).collect()
+    }
+
+    /// The case an independent recomputation found: in a singles round robin of four (Berger:
+    /// 0-3 and 1-2, then 3-2 and 0-1, then 1-3 and 2-0), entrant 1 withdraws in round 2 and
+    /// entrant 3 is expelled before round 3, where the two were to meet: that table is scored
+    /// `absent_opponent`, 0 VP to both. Art. 37 bis gives at least 12 VP to the entrants the
+    /// expelled one met at a table (0 and 2), never to 1, who never played it.
+    fn withdrawal_then_expulsion() -> TournamentState {
+        let mut state = registered(&["round_robin", "round_robin", "round_robin"], 4);
+        let first = start_round(&mut state, 10);
+        assert_eq!(
+            first.iter().map(|(a, b, _)| (*a, *b)).collect::<Vec<_>>(),
+            [(0, 3), (1, 2)]
+        );
+        // 3 beats 0 17-3; 1 loses to 2 9-11.
+        finish(&mut state, &table_of(&first, 0, 3), [0, 700]);
+        finish(&mut state, &table_of(&first, 1, 2), [100, 160]);
+        let second = start_round(&mut state, 20);
+        // 3 beats 2 15-5; 1 leaves its match with 0 in play: "a 0", 0 the bye score.
+        finish(&mut state, &table_of(&second, 3, 2), [500, 0]);
+        let abandoned = table_of(&second, 0, 1);
+        let side_of_1 = usize::from(
+            second
+                .iter()
+                .any(|(_, ew, id)| *id == abandoned && *ew == 1),
+        );
+        let mut out = [false, false];
+        out[side_of_1] = true;
+        let bye = bye_score(state.settings.format());
+        let entries = [
+            TournamentEntry::MatchAwarded {
+                round: 2,
+                table: abandoned,
+                result: scoring::awarded(out, bye, MatchScore::ZERO),
+                reason: Award::Abandonment.code().into(),
+                at_ms: 25,
+            },
+            TournamentEntry::Withdrawn {
+                entrant: 1,
+                reason: "abandoned the tournament".into(),
+                at_ms: 25,
+            },
+            TournamentEntry::Disqualified {
+                entrant: 3,
+                reason: "signalling".into(),
+                at_ms: 30,
+            },
+        ];
+        for entry in &entries {
+            state.apply(entry).expect("fits");
+        }
+        let third = start_round(&mut state, 40);
+        // 2 beats 0 14-6.
+        finish(&mut state, &table_of(&third, 2, 0), [400, 0]);
+        let absent = state.rounds[2]
+            .tables
+            .iter()
+            .position(|t| [t.ns, t.ew].contains(&1))
+            .expect("1's table");
+        assert_eq!(
+            state.rounds[2].awarded[absent].as_deref(),
+            Some(Award::AbsentOpponent.code())
+        );
+        assert!(state.rounds[2].tables[absent].ns == 3 || state.rounds[2].tables[absent].ew == 3);
+        state
+    }
+
+    #[test]
+    fn an_expelled_entrants_12_vp_go_to_those_it_met_at_a_table_only() {
+        let state = withdrawal_then_expulsion();
+        // 0: 12 (3, raised against the expelled 3) + 14 (the bye score) + 6; 1: 9 + 0 + 0, never
+        // raised (it never met 3: their table was not played); 2: 11 + 12 (5, raised) + 14; 3
+        // last with its own 17 + 15.
+        assert_eq!(
+            vp_by_entrant(&state.standings_after(3)),
+            [(2, 37), (0, 32), (1, 9), (3, 32)]
+        );
+    }
+
+    #[test]
+    fn an_expulsion_counts_from_the_standings_after_the_round_it_was_made_in() {
+        let state = withdrawal_then_expulsion();
+        // Expelled with two rounds started: the standings after round 1 (what round 2 was
+        // paired by, for a movement by standing) stay as they were.
+        assert_eq!(
+            vp_by_entrant(&state.standings_after(1)),
+            [(3, 17), (2, 11), (1, 9), (0, 3)]
+        );
+        // From those after round 2: 0 has 12 + 14, 2 has 11 + 12, 3 is last.
+        assert_eq!(
+            vp_by_entrant(&state.standings_after(2)),
+            [(0, 26), (2, 23), (1, 9), (3, 32)]
+        );
+        // The record says when each left, and how many rounds had started.
+        assert_eq!(
+            state.entrants[1].withdrawn_at,
+            Some(Moment {
+                at_ms: 25,
+                after_round: 2
+            })
+        );
+        assert_eq!(
+            state.entrants[3].disqualified_at,
+            Some(Moment {
+                at_ms: 30,
+                after_round: 2
+            })
+        );
+        let record = super::super::record::record(&state);
+        assert_eq!(record["entrants"][1]["withdrawn_ms"], 25);
+        assert_eq!(record["entrants"][1]["withdrawn_after_round"], 2);
+        assert_eq!(record["entrants"][3]["disqualified_ms"], 30);
+        assert_eq!(record["entrants"][3]["disqualified_after_round"], 2);
+        assert_eq!(
+            record["entrants"][0]["disqualified_after_round"],
+            Value::Null
+        );
+    }
+
+    /// An entrant the director withdraws (or expels) before the first round is never paired:
+    /// like one that unregistered, it has no line in the standings.
+    #[test]
+    fn an_entrant_gone_before_the_start_has_no_standing() {
+        let mut state = registered(&["danish"], 3);
+        state
+            .apply(&TournamentEntry::Withdrawn {
+                entrant: 1,
+                reason: "cannot come".into(),
+                at_ms: 5,
+            })
+            .expect("withdrawn");
+        assert_eq!(state.active(), [0, 2]);
+        let tables = start_round(&mut state, 10);
+        assert_eq!(state.rounds[0].bye, None);
+        finish(&mut state, &tables[0].2, [400, 0]);
+        assert_eq!(vp_by_entrant(&state.standings_after(1)), [(0, 14), (2, 6)]);
+    }
+
+    /// `rounds` in the list and the updates: a knock-out takes the rounds its first bracket
+    /// needs, however many entrants leave once it started (a knock-out of five is three rounds,
+    /// a bracket of eight, even when one withdraws after the first).
+    #[test]
+    fn a_knockouts_planned_rounds_are_fixed_by_its_first_bracket() {
+        let mut state = registered(&["knockout"], 5);
+        assert_eq!(state.planned_rounds(), 3);
+        let first = start_round(&mut state, 10);
+        assert_eq!(first.len(), 1, "three of five go through without playing");
+        let (ns, ew, table) = first[0].clone();
+        finish(&mut state, &table, [300, 0]);
+        let through = state.rounds[0]
+            .bracket
+            .iter()
+            .flatten()
+            .copied()
+            .find(|&e| e != ns && e != ew)
+            .expect("an entrant through without playing");
+        state
+            .apply(&TournamentEntry::Withdrawn {
+                entrant: through,
+                reason: "had to leave".into(),
+                at_ms: 20,
+            })
+            .expect("withdrawn");
+        assert_eq!(state.active().len(), 4);
+        assert_eq!(state.planned_rounds(), 3);
+    }
+
+    /// Duplicate matchpoints compare a board only among the tables that finished it: a match
+    /// ended after its first board (the round clock) is left out of the second.
+    #[test]
+    fn a_board_is_compared_among_the_tables_that_finished_it() {
+        let mut state = registered_with(&["danish"], 6, |w| {
+            w.hands = 2;
+            w.duplicate = Some(true);
+        });
+        let tables = start_round(&mut state, 10);
+        let hand_totals = [
+            vec![[100, 0], [50, 0]],
+            vec![[0, 0], [20, 0]],
+            vec![[100, 0]],
+        ];
+        for ((_, _, table), hands) in tables.iter().zip(hand_totals) {
+            let totals = hands
+                .iter()
+                .fold([0, 0], |acc, h| [acc[0] + h[0], acc[1] + h[1]]);
+            state
+                .apply(&TournamentEntry::MatchFinished {
+                    round: 1,
+                    table: table.clone(),
+                    result: MatchOutcome {
+                        played: true,
+                        totals,
+                        vp: [10, 10],
+                        burraco: [0, 0],
+                        hands: hands.len() as u32,
+                        hand_totals: hands,
+                    },
+                })
+                .expect("finished");
+        }
+        let record = super::super::record::record(&state);
+        let matchpoints: Vec<Value> = record["rounds"][0]["tables"]
+            .as_array()
+            .expect("tables")
+            .iter()
+            .map(|t| t["result"]["matchpoints"].clone())
+            .collect();
+        // Board 1, North-South 100, 0, 100: 3, 0, 3; board 2, only the first two, 50 and 20:
+        // 2, 0. East-West the other way round: 1, 4, 1, then 0, 2.
+        assert_eq!(
+            matchpoints,
+            [
+                serde_json::json!([5, 1]),
+                serde_json::json!([0, 6]),
+                serde_json::json!([3, 1])
+            ]
+        );
+    }
+
+    /// An entrant gone since the start is nobody's bye when a fixed schedule would rest it:
+    /// it scores nothing after it left (round robin of five: 3 would rest in round 2).
+    #[test]
+    fn a_withdrawn_entrants_rest_in_a_fixed_schedule_scores_nothing() {
+        let mut state = registered(&["round_robin", "round_robin"], 5);
+        let first = start_round(&mut state, 10);
+        assert_eq!(state.rounds[0].bye, Some(0));
+        for (_, _, table) in &first {
+            finish(&mut state, table, [400, 0]);
+        }
+        state
+            .apply(&TournamentEntry::Withdrawn {
+                entrant: 3,
+                reason: "had to leave".into(),
+                at_ms: 15,
+            })
+            .expect("withdrawn");
+        let (_, round, _) = pair_next(&state).expect("round 2");
+        assert_eq!(round.bye, Some(3), "the Berger table rests 3 in round 2");
+        start_round(&mut state, 20);
+        assert_eq!(state.rounds[1].bye, None);
+        let three = state
+            .standings_after(1)
+            .iter()
+            .find(|s| s.entrant == 3)
+            .map(|s| s.vp);
+        let standings = state.standings_after(2);
+        assert_eq!(
+            standings
+                .iter()
+                .find(|s| s.entrant == 3)
+                .map(|s| (s.vp, s.byes)),
+            three.map(|vp| (vp, 0))
+        );
+        assert_eq!(record_bye(&state, 1), Value::Null);
+    }
+
+    fn record_bye(state: &TournamentState, round: usize) -> Value {
+        super::super::record::record(state)["rounds"][round]["bye"].clone()
+    }
+
+    /// A knock-out of four: a finalist withdrawn before the final leaves the other through (the
+    /// final has no table, and that one wins); a winner of the final who leaves afterwards
+    /// stays the winner.
+    #[test]
+    fn a_knockout_finalist_who_leaves() {
+        let semis_won_by_ns = |state: &mut TournamentState| -> Vec<u32> {
+            let semis = start_round(state, 10);
+            assert_eq!(semis.len(), 2);
+            for (_, _, table) in &semis {
+                finish(state, table, [400, 0]);
+            }
+            semis.iter().map(|(ns, _, _)| *ns).collect()
+        };
+        let mut state = registered(&["knockout"], 4);
+        let finalists = semis_won_by_ns(&mut state);
+        state
+            .apply(&TournamentEntry::Withdrawn {
+                entrant: finalists[0],
+                reason: "had to leave".into(),
+                at_ms: 15,
+            })
+            .expect("withdrawn");
+        assert!(state.has_next_round());
+        let final_ = start_round(&mut state, 20);
+        assert!(final_.is_empty(), "{final_:?}");
+        assert_eq!(state.rounds[1].bracket, [None, Some(finalists[1])]);
+        assert!(state.rounds[1].is_complete());
+        assert!(!state.has_next_round());
+        assert_eq!(state.knockout_winner(), Some(finalists[1]));
+
+        let mut state = registered(&["knockout"], 4);
+        semis_won_by_ns(&mut state);
+        let final_ = start_round(&mut state, 20);
+        let (winner, _, table) = final_[0].clone();
+        finish(&mut state, &table, [400, 0]);
+        assert_eq!(state.knockout_winner(), Some(winner));
+        state
+            .apply(&TournamentEntry::Disqualified {
+                entrant: winner,
+                reason: "signalling".into(),
+                at_ms: 30,
+            })
+            .expect("expelled");
+        assert_eq!(state.knockout_winner(), Some(winner));
+    }
 }

@@ -1581,6 +1581,160 @@ async fn the_director_seats_pauses_forbids_warns_and_disqualifies() {
     server.stop().await;
 }
 
+/// FITAB 2014 art. 37 bis gives at least 12 VP to the entrants an expelled one met at a table,
+/// nobody else. A singles round robin of five, seated 4, 0, 1, 2, 3 (Berger: 4 rests, 0-3,
+/// 1-2; then 2 rests, 3-1, 4-0; then 0 rests, 1-4, 2-3): entrant 4, a raw socket, abandons in
+/// round 2, and 1 is expelled before round 3, where the two were to meet. That table is scored
+/// `absent_opponent` (both gone: 0 VP each), and 4 keeps its 14 VP of the bye: it never met 1.
+/// The record says when each left; the standings after round 1 are not rewritten, those after
+/// round 2 on count the expulsion; here computed from the record's results and those rules.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expulsion_gives_12_vp_only_to_those_the_expelled_entrant_met_at_a_table() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let rounds = "round_robin,round_robin,round_robin";
+    let mut settings = singles(5, rounds);
+    settings.seating = Some("director".into());
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let mut options = options(server.addr, 4, rounds, 1);
+    options.settings = settings;
+    let players = bots::register_and_play(&options, &tournament)
+        .await
+        .expect("four bots register");
+    let mut leaver = Player::connect(server.addr, "leaver").await;
+    let reply = leaver.register(&tournament).await;
+    assert!(
+        matches!(
+            reply,
+            ServerMessage::TournamentRegistered { entrant: 4, .. }
+        ),
+        "{reply:?}"
+    );
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::SeatEntrants {
+        id,
+        tournament: t,
+        director: d,
+        order: vec![4, 0, 1, 2, 3],
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    start_round(&url, &tournament, &token).await;
+    // Resting in round 1, the leaver is first sent to a table in round 2 (against 0). Round 3
+    // is held until the expulsion.
+    leaver
+        .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+        .await;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::PauseTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let t = tournament.clone();
+    let reply = leaver
+        .request(|id| ClientMessage::UnregisterTournament { id, tournament: t })
+        .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let before = record_until(server.addr, &tournament, |r| {
+        r["rounds"][1]["complete"] == true
+    })
+    .await;
+    assert_eq!(meetings(&before["rounds"][0]), [(0, 3), (1, 2)]);
+    assert_eq!(before["rounds"][0]["bye"], 4);
+    assert_eq!(meetings(&before["rounds"][1]), [(3, 1), (4, 0)]);
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::DisqualifyEntrant {
+        id,
+        tournament: t,
+        director: d,
+        entrant: 1,
+        reason: "signalling".into(),
+    })
+    .await;
+    let (t, d) = (tournament.clone(), token.clone());
+    direct(&url, |id| ClientMessage::ResumeTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    let record = record_until(server.addr, &tournament, |r| r["status"] == "finished").await;
+    let rounds = record["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds.len(), 3);
+    assert_eq!(meetings(&rounds[2]), [(1, 4), (2, 3)]);
+    let absent = &rounds[2]["tables"][0];
+    assert_eq!(absent["awarded"], "absent_opponent", "{absent}");
+    assert_eq!(
+        absent["result"]["vp"],
+        serde_json::json!([0, 0]),
+        "{absent}"
+    );
+    // When each left: 4 during round 2, 1 between rounds 2 and 3.
+    let (leaver_entry, expelled) = (&record["entrants"][4], &record["entrants"][1]);
+    assert_eq!(leaver_entry["withdrawn"], "abandoned the tournament");
+    assert_eq!(leaver_entry["withdrawn_after_round"], 2, "{leaver_entry}");
+    assert_eq!(expelled["disqualified"], "signalling");
+    assert_eq!(expelled["disqualified_after_round"], 2, "{expelled}");
+    let ms = |v: &Value| v.as_i64().expect("ms");
+    assert!(ms(&leaver_entry["withdrawn_ms"]) >= ms(&rounds[1]["started_ms"]));
+    assert!(ms(&expelled["disqualified_ms"]) >= ms(&leaver_entry["withdrawn_ms"]));
+    assert!(ms(&expelled["disqualified_ms"]) <= ms(&rounds[2]["started_ms"]));
+    // The standings after round 1 are as they were before the expulsion.
+    assert_eq!(
+        rounds[0]["standings"], before["rounds"][0]["standings"],
+        "round 1's standings rewritten"
+    );
+    // Written here: each round's VP from the record's results and byes (14, FITAB's bye with
+    // one hand); from the standings after round 2 (`disqualified_after_round`), at least 12
+    // against the expelled entrant where the two sat at a table (not `absent_opponent`).
+    let vp_after = |after: usize| {
+        let counts_expulsion = after >= 2;
+        let mut vp: HashMap<u64, i64> = HashMap::new();
+        for round in &rounds[..after] {
+            if let Some(bye) = round["bye"].as_u64() {
+                *vp.entry(bye).or_default() += 14;
+            }
+            for table in round["tables"].as_array().expect("tables") {
+                let sides = [
+                    table["ns"].as_u64().expect("ns"),
+                    table["ew"].as_u64().expect("ew"),
+                ];
+                let met =
+                    table["awarded"] != "absent_opponent" && table["awarded"] != "late_arrival";
+                for side in 0..2 {
+                    let mut got = table["result"]["vp"][side].as_i64().expect("vp");
+                    if counts_expulsion && met && sides[1 - side] == 1 {
+                        got = got.max(12);
+                    }
+                    *vp.entry(sides[side]).or_default() += got;
+                }
+            }
+        }
+        vp
+    };
+    let mut vp = HashMap::new();
+    for (i, round) in rounds.iter().enumerate() {
+        vp = vp_after(i + 1);
+        let standings = standings_of(&round["standings"]);
+        if i + 1 >= 2 {
+            assert_eq!(standings.last().map(|(e, _)| *e), Some(1), "expelled last");
+        }
+        for (entrant, line) in &standings {
+            assert_eq!(
+                i64::from(line.vp),
+                vp[entrant],
+                "after round {}, entrant {entrant}: {standings:?}",
+                i + 1
+            );
+        }
+    }
+    assert_eq!(vp[&4], 14, "the bye, then nothing: 4 never met 1");
+    drop(players);
+    server.stop().await;
+}
+
 /// An invite-only list with check-in: the code is needed, the list closes (by the director and
 /// by its deadline), and an entrant that never checked in is a no-show: left out of the first
 /// round and of the standings. A scheduled event starts by itself.
