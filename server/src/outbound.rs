@@ -377,6 +377,11 @@ impl Outbox {
     pub fn is_kicked(&self) -> bool {
         self.kick.is_cancelled()
     }
+
+    /// Whether nothing sent here can reach a receiver any more (kicked, or its reader gone).
+    pub fn is_gone(&self) -> bool {
+        self.kick.is_cancelled() || self.tx.is_closed()
+    }
 }
 
 #[cfg(test)]

@@ -93,6 +93,7 @@ pub fn start(shared: &Arc<Shared>, cluster: &Arc<super::Cluster>) {
 
     {
         let cluster = cluster.clone();
+        let shared = shared.clone();
         let stop = stop.clone();
         tracker.spawn(async move {
             let router = &cluster.router;
@@ -100,7 +101,11 @@ pub fn start(shared: &Arc<Shared>, cluster: &Arc<super::Cluster>) {
             while !stop.is_cancelled() {
                 if let Err(e) = cluster
                     .lobby
-                    .watch(stop.clone(), |table| router.forget_table(table))
+                    .watch(
+                        stop.clone(),
+                        |table| router.forget_table(table),
+                        |table| router.table_listed(&shared, table),
+                    )
                     .await
                 {
                     tracing::warn!("lobby watch: {e}");

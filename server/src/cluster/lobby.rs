@@ -90,6 +90,7 @@ impl Lobby {
         &self,
         stop: tokio_util::sync::CancellationToken,
         gone: impl Fn(&str),
+        listed: impl Fn(&str),
     ) -> Result<(), ClusterError> {
         let mut updates = self
             .tables
@@ -114,7 +115,8 @@ impl Lobby {
             match entry.operation {
                 kv::Operation::Put => match serde_json::from_slice::<Listing>(&entry.value) {
                     Ok(listing) => {
-                        self.cache().insert(entry.key, listing);
+                        self.cache().insert(entry.key.clone(), listing);
+                        listed(&entry.key);
                     }
                     Err(e) => tracing::warn!(table = entry.key, "bad listing: {e}"),
                 },

@@ -162,6 +162,9 @@ pub struct Router {
     remote: DashMap<String, TableHandle>,
     /// Outboxes standing in for other nodes' connections at this node's tables.
     stand_ins: Mutex<HashMap<(String, u64), Outbox>>,
+    /// Seats this node's connections resumed while their table was between owners (its attach
+    /// reached nobody), by table: attached once a node lists the table again.
+    pending_attach: Mutex<HashMap<String, Vec<(String, Outbox)>>>,
 }
 
 impl Router {
@@ -172,7 +175,48 @@ impl Router {
             conns: DashMap::new(),
             remote: DashMap::new(),
             stand_ins: Mutex::new(HashMap::new()),
+            pending_attach: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Remembers an attach that reached no owner, to send when the table is listed again.
+    fn hold_attach(&self, table: &str, player: String, out: Outbox) {
+        let mut pending = self
+            .pending_attach
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let held = pending.entry(table.to_owned()).or_default();
+        held.retain(|(p, o)| !o.is_gone() && *p != player);
+        held.push((player, out));
+    }
+
+    /// A node listed `table` (its owner wrote its listing): the attaches held for it, whose
+    /// connections are still open, are sent to whoever serves it now.
+    pub fn table_listed(&self, shared: &Arc<Shared>, table: &str) {
+        let held = {
+            let mut pending = self
+                .pending_attach
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if pending.is_empty() {
+                return;
+            }
+            pending.retain(|_, held| {
+                held.retain(|(_, o)| !o.is_gone());
+                !held.is_empty()
+            });
+            pending.remove(table)
+        };
+        let Some(held) = held else { return };
+        let (shared, table) = (shared.clone(), table.to_owned());
+        shared.tracker.clone().spawn(async move {
+            let Some(handle) = crate::lobby::find(&shared, &table).await else {
+                return;
+            };
+            for (player, out) in held {
+                handle.send(Command::Attach { player, out }).await;
+            }
+        });
     }
 
     /// A connection of this node closed: frames for it are dropped from now on.
@@ -508,6 +552,10 @@ impl Forwarder {
             Command::Detach { conn, .. } => Some(*conn),
             _ => None,
         };
+        let attaching = match &command {
+            Command::Attach { player, out } => Some((player.clone(), out.clone())),
+            _ => None,
+        };
         let Some((wire, out, req)) = to_wire(command, &table) else {
             return;
         };
@@ -542,6 +590,11 @@ impl Forwarder {
         // Only a connection the owner took a command from has anything there to lose.
         if let (Some(out), Some(Answer::Queued)) = (&out, answer) {
             self.forwarded_for.insert(out.id());
+        }
+        // A resume while the table is between owners: attached when it is served again, with
+        // nothing asked of the client.
+        if let (Some((player, out)), false) = (attaching, matches!(answer, Some(Answer::Queued))) {
+            router.hold_attach(&self.table, player, out);
         }
         let Some(req) = req else { return };
         match answer {

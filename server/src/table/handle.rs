@@ -108,6 +108,27 @@ pub enum Command {
     Close,
 }
 
+impl Command {
+    /// The player and request of a seated player's request through a connection (a join is
+    /// not one yet; a spectator's has no player).
+    pub fn request_of_player(&self) -> Option<(&str, &Request)> {
+        match self {
+            Command::Leave { player, req }
+            | Command::Ready { player, req }
+            | Command::Act { player, req, .. }
+            | Command::Sync { player, req, .. }
+            | Command::Chat { player, req, .. }
+            | Command::AddBots { player, req, .. } => Some((player, req)),
+            Command::Join { .. }
+            | Command::Spectate { .. }
+            | Command::Attach { .. }
+            | Command::Detach { .. }
+            | Command::StepDown
+            | Command::Close => None,
+        }
+    }
+}
+
 /// What the lobby shows of a table, kept current by the actor.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableInfo {

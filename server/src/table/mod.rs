@@ -310,6 +310,9 @@ impl TableActor {
     }
 
     async fn handle_command(&mut self, command: Command) {
+        if let Some((player, req)) = command.request_of_player() {
+            self.attach_requester(player, &req.out);
+        }
         match command {
             Command::Join {
                 player,

@@ -382,6 +382,29 @@ impl TableActor {
         }
     }
 
+    /// A seated player's request through a connection the seat does not have, where the seat
+    /// has none that can reach the player (a resume whose attach found the table gone: it was
+    /// being taken over by another node), attaches that connection first, so the events of the
+    /// request, and every later one, reach the player who made it. A bot's request never does;
+    /// nor does an older connection's while a newer one holds the seat.
+    pub(super) fn attach_requester(&mut self, player: &str, out: &Outbox) {
+        if crate::bots::is_bot_conn(out.id()) || out.is_gone() {
+            return;
+        }
+        let Some(seat) = self.seat_of(player) else {
+            return;
+        };
+        let reaches = self.seats[seat.index()]
+            .as_ref()
+            .and_then(|slot| slot.out.as_ref())
+            .is_some_and(|o| {
+                o.id() == out.id() || !(o.is_gone() || crate::bots::is_bot_conn(o.id()))
+            });
+        if !reaches {
+            self.attach(player, out.clone());
+        }
+    }
+
     pub(super) fn detach(&mut self, player: &str, conn: u64) {
         self.spectators.retain(|o| o.id() != conn);
         if let Some(seat) = self.seat_of(player) {

@@ -464,6 +464,52 @@ async fn kill_9_of_the_owner_mid_hand_another_node_takes_over_and_nothing_is_los
     drop(nats);
 }
 
+/// A resume through a surviving node while the table is between owners (its owner killed, the
+/// lease not lapsed yet) is attached to the seat when the table is served again, with nothing
+/// asked of the client: the seats that only resumed hear the next move, and the hand plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resume_while_the_table_is_between_owners_hears_the_table_once_it_is_served_again() {
+    let nats = Nats::start(3);
+    let mut owner = Node::start(&nats, "node-a");
+    let other = Node::start(&nats, "node-b");
+    let mut table = open_across(owner.addr, &[other.addr], 1).await;
+    let mut mirror = table.next_hand().await;
+    for _ in 0..6 {
+        table.step(&mut mirror).await;
+    }
+    owner.process.kill().expect("SIGKILL");
+    owner.process.wait().expect("reaped");
+    // At once, before the lease lapses: every seat resumes through node-b, and says nothing.
+    let seats: Vec<(Seat, String, String)> = table
+        .clients
+        .iter()
+        .map(|(s, c)| (*s, c.name.clone(), c.session.clone()))
+        .collect();
+    for (seat, name, token) in seats {
+        let (client, welcome) = Client::connect(other.addr, &name, Some(&token)).await;
+        let ServerMessage::Welcome { resumed, seats, .. } = welcome else {
+            panic!("{welcome:?}")
+        };
+        assert!(resumed && seats.len() == 1, "{name}: {seats:?}");
+        table.replace(seat, client);
+    }
+    wait_served(&other).await;
+    // The listing of the table's new owner is what brings the held attaches (written within
+    // 100 ms of the takeover); a move made before them would reach the seats as a gap to sync.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let on_turn = mirror.game.on_turn();
+    table.step(&mut mirror).await;
+    for (seat, client) in table.clients.iter_mut().filter(|(s, _)| *s != on_turn) {
+        let heard =
+            tokio::time::timeout(Duration::from_secs(10), client.wait(|m| m.seq().is_some())).await;
+        assert!(heard.is_ok(), "{seat} hears the table it resumed at");
+    }
+    // No server bot stands in for a connected player: the hand plays to its end by its seats.
+    table.play_hand(&mut mirror, NoCheck).await;
+    assert_record_replays(&mut table).await;
+    drop(nats);
+}
+
 /// The hand's record reaches the first seat and replays to its end.
 async fn assert_record_replays(table: &mut Table) -> HandRecord {
     let record = table.clients[0]

@@ -258,7 +258,7 @@ async fn the_nats_ports_conform() {
     let stop = tokio_util::sync::CancellationToken::new();
     for node in [&a, &b] {
         let (node, stop) = (node.clone(), stop.clone());
-        tokio::spawn(async move { node.lobby.watch(stop, |_| {}).await });
+        tokio::spawn(async move { node.lobby.watch(stop, |_| {}, |_| {}).await });
     }
     let (a, b) = (Arc::new(a.backplane()), Arc::new(b.backplane()));
     leases(&*a.leases, &*b.leases).await;
