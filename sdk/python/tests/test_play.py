@@ -219,6 +219,16 @@ class TestDemo(unittest.TestCase):
         self.assertIn("resuming", done.stdout)
         self.assertIn("match over after 1 hands", done.stdout)
 
+    def test_the_bot_in_bots_md_plays_a_match(self) -> None:
+        text = (REPO / "docs/BOTS.md").read_text()
+        block = text.split("<!-- sdk-bot:begin -->")[1].split("<!-- sdk-bot:end -->")[0]
+        code = block.split("```python\n")[1].split("```")[0]
+        self.assertLess(len(code.splitlines()), 50, "BOTS.md promises a bot in under 50 lines")
+        done = subprocess.run([sys.executable, "-c", code, shared_server().url],
+                              capture_output=True, text=True, timeout=MATCH_TIMEOUT)
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertRegex(done.stdout, r"^NS [+-]\d+ \((won|lost)\)")
+
     def test_alone_it_says_what_it_waits_for(self) -> None:
         proc = subprocess.Popen([sys.executable, str(REPO / "examples/python/bot.py"), "--url",
                                  shared_server().url, "--name", "lonely", "--preset", "fedibur"],

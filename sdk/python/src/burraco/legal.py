@@ -43,6 +43,12 @@ class LegalMoves:
     def melds(self) -> list["Open | Attach"]:
         return [*self.opens, *self.attaches]
 
+    def result_of(self, move: "Open | Attach") -> Optional[MeldShape]:
+        """The meld a listed opening or attachment makes (``None`` for a move not listed)."""
+        if isinstance(move, Open):
+            return self.open_results.get(move)
+        return self.attach_results.get(move)
+
 
 def _restricted(state: TableState) -> Optional[Card]:
     return state.picked_single_card
