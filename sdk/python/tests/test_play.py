@@ -5,17 +5,18 @@ socket, a refused move's rule, add_bots, a tournament, and the demo."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import random
 import subprocess
 import sys
 import time
 import unittest
-from typing import Optional
+from typing import Any, Mapping, Optional
 
 from burraco import (Action, Bot, Connection, CreateTable, Discard, Draw, GreedyStrategy,
                      JoinTable, LegalMoves, MeldMove, Open, QuickPlay, Rule, ServerError,
-                     Strategy, TableState, Take, TokenNotSupported, check)
+                     Strategy, TableState, Take, TokenNotSupported, check, points)
 from server import REPO, shared_server, stop_shared
 
 # Every test is bounded: a match of server bots without their pause takes well under a second.
@@ -23,6 +24,9 @@ MATCH_TIMEOUT = 60.0
 
 
 def setUpModule() -> None:
+    # IsolatedAsyncioTestCase runs its loop in debug mode, which logs every callback slower than
+    # 0.1 s: on a loaded 2-core machine that is noise, not a finding.
+    logging.getLogger("asyncio").setLevel(logging.ERROR)
     shared_server()
 
 
@@ -60,6 +64,25 @@ class RandomLegal(Strategy):
     def discard(self, state: TableState, legal: LegalMoves) -> Discard:
         return self.rng.choice(legal.discards)
 
+    def on_hand_ended(self, state: TableState, event: Mapping[str, Any]) -> None:
+        """The state kept from the events must agree with the server's account of the hand."""
+        for held in event["hands"]:
+            if held["seat"] == state.you and state.hand is not None:
+                if sorted(state.hand) != sorted(held["cards"]):
+                    self.mismatches.append(f"hand {state.hand} != {held['cards']}")
+            if state.cards_of(held["seat"]) != len(held["cards"]):
+                self.mismatches.append(f"{held['seat']} holds {len(held['cards'])}, "
+                                       f"state says {state.cards_of(held['seat'])}")
+        for score in event["score"]:
+            melded = sum(points(c) for m in state.melds if m.side == score["side"]
+                         for c in m.cards)
+            if melded != score["melded"]:
+                self.mismatches.append(f"{score['side']} melded {score['melded']}, state {melded}")
+            taken = score["side"] in state.pozzetti
+            if taken != (score["pozzetto"] == 0):
+                self.mismatches.append(f"{score['side']} pozzetto {score['pozzetto']}, "
+                                       f"state {state.pozzetti}")
+
     def on_refused(self, state: TableState, action: Action, error: ServerError) -> None:
         expected = next((rule for a, rule in self.probes if a == action), None)
         if expected is None or error.rule != expected:
@@ -69,8 +92,9 @@ class RandomLegal(Strategy):
 class TestMatches(unittest.IsolatedAsyncioTestCase):
     async def test_a_match_against_server_bots(self) -> None:
         async with Bot(shared_server().url, "greedy-py", GreedyStrategy()) as bot:
+            # Clocks left to the table: relaxed at a table with bots (PROTOCOL.md section 3).
             result = await asyncio.wait_for(
-                bot.play(CreateTable(hands=2, bots="expert", clocks="off")), MATCH_TIMEOUT)
+                bot.play(CreateTable(hands=2, bots="expert")), MATCH_TIMEOUT)
             self.assertEqual(result.hands, 2)
             self.assertEqual(result.sides, ["NS", "EW"])
             self.assertEqual(result.vp is not None and len(result.vp), 2)
@@ -81,6 +105,9 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
             self.assertEqual(state.status, "finished")
             self.assertEqual(state.hands_played, 2)
             self.assertIsNotNone(state.last_hand_ended)
+            self.assertEqual(state.settings["clocks"], "relaxed")
+            # Relaxed clocks double the federation's limits: 20, 40 or 80 s by cards held.
+            self.assertIn(state.move_clock_ms, (20_000, 40_000, 80_000))
 
     async def test_four_sdk_bots_play_a_private_match(self) -> None:
         url = shared_server().url
@@ -203,6 +230,40 @@ class TestTournament(unittest.IsolatedAsyncioTestCase):
             assert line is not None
             self.assertEqual(line["bot"], True)
         self.assertEqual({tuple(map(str, r.standings)) for r in results}.__len__(), 1)
+
+
+    async def test_a_pairs_event_with_partner_codes_and_a_dropped_player(self) -> None:
+        url = shared_server().url
+        async with Bot(url, "director", Strategy()) as director:
+            tournament, _token = await director.create_tournament({
+                "name": "SDK pairs", "kind": "pairs", "rounds": ["danish"], "hands": 1,
+                "preset": "feburit", "max_entrants": 2, "seating": "registration",
+                "start_when_full": True, "clocks": "off"})
+        firsts = [Bot(url, f"first{i}", RandomLegal(300 + i),
+                      drop_after_discards=2 if i == 0 else None) for i in range(2)]
+        seconds = [Bot(url, f"second{i}", RandomLegal(310 + i)) for i in range(2)]
+        for b in firsts + seconds:
+            await b.connect()
+        # A pair's first player registers a new entrant and gets the code its partner joins with.
+        codes = []
+        for b in firsts:
+            reply = await b.conn.request({"type": "register_tournament", "tournament": tournament,
+                                          "partner_code": None, "bot": True})
+            self.assertIsNotNone(reply["partner_code"])
+            codes.append(reply["partner_code"])
+        runs = [b.play_tournament(tournament, registered=True) for b in firsts]
+        runs += [b.play_tournament(tournament, partner_code=code)
+                 for b, code in zip(seconds, codes)]
+        results = await asyncio.wait_for(asyncio.gather(*runs), 90)
+        self.assertGreaterEqual(firsts[0].conn.reconnects, 1)
+        tables = {r.matches[0].table for r in results}
+        self.assertEqual(len(tables), 1)
+        self.assertEqual({r.matches[0].seat for r in results}, {"N", "E", "S", "W"})
+        for r in results:
+            self.assertEqual(len(r.standings), 2)
+            self.assertEqual(sorted(len(line["names"]) for line in r.standings), [2, 2])
+        for b in firsts + seconds:
+            await b.close()
 
 
 class TestDemo(unittest.TestCase):

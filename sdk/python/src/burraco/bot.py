@@ -150,6 +150,8 @@ class Bot:
         self._table: Optional[_Table] = None
         self.last_invite: Optional[str] = None
         """The invite code of the private table :meth:`sit` created."""
+        self.partner_code: Optional[str] = None
+        """A pair's or team's first player's code, from :meth:`play_tournament`'s registration."""
 
     async def __aenter__(self) -> "Bot":
         await self.connect()
@@ -452,7 +454,7 @@ class Bot:
                                                  "tournament": tournament, "invite": invite,
                                                  "partner_code": partner_code, "bot": bot})
             entrant = reply["entrant"]
-            self.partner_code: Optional[str] = reply.get("partner_code")
+            self.partner_code = reply.get("partner_code")
             log.info("registered in %s as entrant %d", tournament, entrant)
         result = TournamentResult(tournament, entrant, [])
         played: set[str] = set()
