@@ -44,6 +44,7 @@ class RandomLegal(Strategy):
         self.legal_offered = 0
         self.probes: list[tuple[Action, Optional[Rule]]] = []
         self.mismatches: list[str] = []
+        self.hands_checked = 0
 
     def take(self, state: TableState, legal: LegalMoves) -> Take:
         return self.rng.choice(legal.takes)
@@ -66,6 +67,7 @@ class RandomLegal(Strategy):
 
     def on_hand_ended(self, state: TableState, event: Mapping[str, Any]) -> None:
         """The state kept from the events must agree with the server's account of the hand."""
+        self.hands_checked += 1
         for held in event["hands"]:
             if held["seat"] == state.you and state.hand is not None:
                 if sorted(state.hand) != sorted(held["cards"]):
@@ -129,6 +131,9 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
         self.assertEqual({r.seat for r in results}, {"N", "E", "S", "W"})
         for b in [host, *guests]:
             self.assertEqual(b.refused, [])
+            assert isinstance(b.strategy, RandomLegal)
+            self.assertEqual(b.strategy.mismatches, [])
+            self.assertEqual(b.strategy.hands_checked, 1)
             await b.close()
 
     async def test_every_listed_legal_move_is_accepted_and_checks_match_the_server(self) -> None:
@@ -150,6 +155,7 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
         randoms = [s for s in strategies if isinstance(s, RandomLegal)]
         self.assertGreater(sum(s.legal_offered for s in randoms), 200)
         self.assertGreater(sum(len(s.probes) for s in randoms), 10)
+        self.assertEqual(sum(s.hands_checked for s in randoms), 2 * len(randoms))
         for b, strategy in zip(bots, randoms):
             self.assertEqual(strategy.mismatches, [])
             probed = {a for a, _ in strategy.probes}

@@ -26,6 +26,9 @@ LEVELS = ("random", "greedy", "expert", "search")
 # the server for the state instead (what it believes must be wrong).
 FALLBACK_AFTER = 3
 RESYNC_AFTER = 5
+# Refusals that say "not now" rather than "no": the same request is sent again after a pause.
+RETRY_LATER = frozenset({ErrorCode.RATE_LIMITED, ErrorCode.TABLE_BUSY, ErrorCode.SHUTTING_DOWN})
+RETRY_DELAY = 0.25
 # How often a table waiting for players says so again.
 WAITING_REMINDER_SECS = 15.0
 
@@ -371,24 +374,34 @@ class Bot:
 
     async def _on_reply(self, tbl: _Table, m: Message) -> None:
         ident = m.get("id")
-        if ident is None:
+        if ident is None or ident not in (tbl.sync_id, tbl.ready_id, tbl.action_id):
             return
+        err = ServerError(m) if m["type"] == "error" else None
+        if err is not None and err.code in RETRY_LATER:
+            # Not a verdict on the request: ask again in a moment (PROTOCOL.md sections 7, 8).
+            log.info("%s: retrying", err)
+            await asyncio.sleep(RETRY_DELAY)
         if ident == tbl.sync_id:
             tbl.sync_id = None
-            if m["type"] == "error":
-                raise ServerError(m)
+            if err is not None:
+                if err.code not in RETRY_LATER:
+                    raise err
+                await self._sync(tbl)
+                return
             await self._maybe_ready(tbl)
             await self._act(tbl)
         elif ident == tbl.ready_id:
             tbl.ready_id = None
+            if err is not None and err.code in RETRY_LATER:
+                await self._maybe_ready(tbl)
             # table_started: the match ended with that hand, or the next hand was dealt first.
-            if m["type"] == "error" and ServerError(m).code != ErrorCode.TABLE_STARTED:
-                log.warning("ready refused: %s", ServerError(m))
-        elif ident == tbl.action_id:
+            elif err is not None and err.code != ErrorCode.TABLE_STARTED:
+                log.warning("ready refused: %s", err)
+        else:
             tbl.action_id = None
             action, tbl.action = tbl.action, None
-            if m["type"] == "error":
-                await self._refused(tbl, action, ServerError(m))
+            if err is not None and err.code not in RETRY_LATER:
+                await self._refused(tbl, action, err)
             await self._act(tbl)
 
     async def _refused(self, tbl: _Table, action: Optional[Action], err: ServerError) -> None:
