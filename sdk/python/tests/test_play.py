@@ -16,7 +16,8 @@ from typing import Any, Mapping, Optional
 
 from burraco import (Action, Bot, Connection, CreateTable, Discard, Draw, GreedyStrategy,
                      JoinTable, LegalMoves, MeldMove, Open, QuickPlay, Rule, ServerError,
-                     Strategy, TableState, Take, TokenNotSupported, check, points)
+                     SessionTakenOver, Strategy, TableState, Take, TokenNotSupported, check,
+                     points)
 from server import REPO, shared_server, stop_shared
 
 # Every test is bounded: a match of server bots without their pause takes well under a second.
@@ -207,6 +208,26 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
             state = bot.state
             assert state is not None
             self.assertTrue(all(info.bot for s, info in state.seats.items() if s != state.you))
+
+    async def test_a_session_taken_over_stops_instead_of_resuming(self) -> None:
+        url = shared_server().url
+        first = Bot(url, "twin", Strategy())
+        await first.connect()
+        await first.sit(CreateTable(hands=1, clocks="off"))
+        playing = asyncio.ensure_future(first.play_match())
+        await asyncio.sleep(0.2)
+        # Another connection resumes the same session (another tab, another device)...
+        second = Bot(url, "twin", Strategy())
+        second.conn.session = first.conn.session
+        await second.connect()
+        assert second.conn.welcome is not None
+        self.assertTrue(second.conn.welcome.resumed)
+        # ...so the first is closed with 4001 and must not take the session back.
+        with self.assertRaises(SessionTakenOver):
+            await asyncio.wait_for(playing, 10)
+        self.assertEqual(first.conn.reconnects, 0)
+        await first.close()
+        await second.close()
 
     async def test_a_token_is_refused_by_a_protocol_1_3_server(self) -> None:
         conn = Connection(shared_server().url, "account", token="secret")

@@ -10,7 +10,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-from .actions import Action, Discard
+from .actions import Action, Discard, Draw
+from .cards import norma_key
 from .connection import REPLY_TYPES, Connection, Dropped, Message
 from .errors import BurracoError, ErrorCode, Rule, ServerError, SessionTakenOver
 from .legal import fallback_move, legal_moves
@@ -130,6 +131,7 @@ class _Table:
         self.melding_done = False
         self.announced: Optional[tuple[int, int]] = None
         self.filling = False
+        self.resynced_for_no_move = False
 
 
 class Bot:
@@ -299,7 +301,7 @@ class Bot:
         t = m["type"]
         self.strategy.on_event(state, m)
         if t == "turn_started" and m["seat"] == state.you:
-            tbl.refusals, tbl.melding_done = 0, False
+            tbl.refusals, tbl.melding_done, tbl.resynced_for_no_move = 0, False, False
         elif t in ("player_joined", "player_left"):
             self._announce(tbl)
         elif t == "discarded" and m["seat"] == state.you:
@@ -427,6 +429,17 @@ class Bot:
             return
         legal = legal_moves(state)
         action: Optional[Action]
+        if not legal.takes and not legal.discards:
+            # The rules always leave the seat on turn a move: what we believe must be wrong.
+            # Learn the state once; if it still shows no move, let the server judge a plain one.
+            if not tbl.resynced_for_no_move:
+                tbl.resynced_for_no_move = True
+                await self._sync(tbl)
+                return
+            if state.phase == "take":
+                legal.takes.append(Draw())
+            else:
+                legal.discards.extend(Discard(c) for c in sorted(set(state.hand), key=norma_key))
         if tbl.refusals >= FALLBACK_AFTER:
             action = fallback_move(state)
         elif state.phase == "take":
