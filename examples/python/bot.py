@@ -8,7 +8,7 @@ It takes a seat by quick play (or at a table you name) and says what it waits fo
 table needs four players (two with --players 2): alone, it waits for people or other bots to
 join. --bots LEVEL fills the seats still free (after --bots-after seconds) with the server's own
 bots (random, greedy, expert, search), so one command plays a match. Its strategy is the SDK's
-GreedyStrategy: the biggest meld it can lay, the pile when it holds three cards or more, its
+GreedyStrategy: the biggest meld it can lay, the pile when it has three cards or more, its
 least useful card to the discard. --drop-after N cuts its connection once after its N-th
 discard, to show the resume (the SDK reconnects with its session token and syncs).
 
