@@ -10,8 +10,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
-import websockets
 from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 from .errors import BurracoError, ConnectionLost, ServerError, SessionTakenOver, TokenNotSupported
@@ -105,7 +105,7 @@ class Connection:
         raise AssertionError("unreachable")
 
     async def _connect_once(self) -> Welcome:
-        ws = await websockets.connect(self.url, open_timeout=10, max_size=2 ** 20)
+        ws = await ws_connect(self.url, open_timeout=10, max_size=2 ** 20)
         hello = {"type": "hello", "version": self.version, "name": self.name,
                  "resume": self.session}
         await ws.send(json.dumps(hello))
@@ -146,7 +146,8 @@ class Connection:
         except ConnectionClosed:
             pass
         finally:
-            code, reason = ws.close_code, ws.close_reason or ""
+            # The sans-I/O protocol object has them in every websockets from 13 on.
+            code, reason = ws.protocol.close_code, ws.protocol.close_reason or ""
             err: ConnectionLost = (SessionTakenOver(code, reason) if code == SESSION_TAKEN_OVER
                                    else ConnectionLost(code, reason))
             for fut in self._pending.values():
