@@ -14,7 +14,7 @@ from .actions import Action, Discard, Draw
 from .cards import norma_key
 from .connection import REPLY_TYPES, Connection, Dropped, Message
 from .errors import BurracoError, ErrorCode, Rule, ServerError, SessionTakenOver
-from .legal import fallback_move, legal_moves
+from .legal import LegalMoves, fallback_move, legal_moves
 from .state import TableState
 from .strategy import Strategy
 
@@ -132,6 +132,7 @@ class _Table:
         self.announced: Optional[tuple[int, int]] = None
         self.filling = False
         self.resynced_for_no_move = False
+        self.legal: Optional[tuple[tuple[int, Optional[str], tuple[str, ...]], LegalMoves]] = None
 
 
 class Bot:
@@ -427,7 +428,12 @@ class Bot:
         if (tbl.sync_id is not None or tbl.action_id is not None or not state.my_turn
                 or state.hand is None):
             return
-        legal = legal_moves(state)
+        # The legal moves change only with an event: a refused move is decided again on the
+        # same lists (a big hand's enumeration takes tens of milliseconds).
+        key = (state.seq, state.phase, tuple(state.hand))
+        if tbl.legal is None or tbl.legal[0] != key:
+            tbl.legal = (key, legal_moves(state))
+        legal = tbl.legal[1]
         action: Optional[Action]
         if not legal.takes and not legal.discards:
             # The rules always leave the seat on turn a move: what we believe must be wrong.
