@@ -18,17 +18,18 @@ REPO="$(cd ../.. && pwd)"
 if ! command -v python3 >/dev/null; then echo "python3 (>= 3.10) is required" >&2; exit 1; fi
 python3 --version
 
-if ! python3 -c 'import venv, ensurepip' 2>/dev/null; then
+VENV="$(mktemp -d "${TMPDIR:-/tmp}/burraco-sdk-venv.XXXXXX")"
+trap 'rm -rf "$VENV"' EXIT
+echo "== venv in $VENV"
+if ! python3 -m venv "$VENV" 2>/dev/null; then
+  # Debian ships venv's pip bootstrap (ensurepip) apart, in python3-venv.
   echo "== installing python3-venv (Debian)"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-venv
+  rm -rf "$VENV" && mkdir -p "$VENV"
+  python3 -m venv "$VENV"
 fi
-
-VENV="$(mktemp -d "${TMPDIR:-/tmp}/burraco-sdk-venv.XXXXXX")"
-trap 'rm -rf "$VENV"' EXIT
-echo "== venv in $VENV"
-python3 -m venv "$VENV"
 # mypy pinned: a newer one may add checks, which should be a change of ours, not a red CI.
 "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$SDK" "mypy==2.4.1"
 
