@@ -133,14 +133,17 @@ async fn a_dropped_bot_resumes_and_a_private_table_fills_by_invite() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_python_example_plays_a_match_with_three_rust_bots_resuming_once() {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/python/bot.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/python/protocol_only_bot.py"
+    );
     // The second-language bot is a deliverable (docs/BOTS.md): without python3 this must fail, not pass.
     assert!(
         std::process::Command::new("python3")
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success()),
-        "python3 is needed to run the Python example bot (examples/python/bot.py)"
+        "python3 is needed to run the Python example bot (examples/python/protocol_only_bot.py)"
     );
     // Three hands, each waiting for every player's ready (or an hour): Python readies too.
     let server = TestServer::start(|c| c.next_hand_delay = HOUR).await;

@@ -1,0 +1,242 @@
+"""One WebSocket to a burraco-server: hello, requests with their replies, the messages in
+order, and resuming the session after a drop (docs/PROTOCOL.md sections 2, 3, 6 and 7)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+
+from .errors import BurracoError, ConnectionLost, ServerError, SessionTakenOver, TokenNotSupported
+
+PROTOCOL_VERSION = "1.3"
+"""The version this SDK says in its hello: the last minor it knows (tournaments need 1.1+)."""
+
+TOKEN_MINOR = 4
+"""The protocol minor from which a server can take an account token. Protocol 1.3 has none
+(a new field means a new message, section 2), so a token is refused client-side before then."""
+
+# The replies a request can get (section 3): every other message is an event or unasked.
+REPLY_TYPES = frozenset({"ok", "error", "tables", "table_created", "seated", "pong",
+                         "tournament_created", "tournament_registered", "registration_configured"})
+
+SESSION_TAKEN_OVER = 4001
+
+# Our own pace: below the server's default limit (100 requests/s, bursts of 200), so a bot that
+# answers server bots without a pause is never refused for rate.
+RATE_PER_SEC = 80.0
+RATE_BURST = 100.0
+
+
+@dataclass
+class Welcome:
+    version: str
+    session: str
+    player: str
+    name: str
+    resumed: bool
+    seats: list[dict[str, str]] = field(default_factory=list)
+    """The seats this session holds: ``{"table": id, "seat": seat}`` each."""
+
+    @property
+    def minor(self) -> int:
+        try:
+            return int(self.version.split(".")[1])
+        except (IndexError, ValueError):
+            return 0
+
+
+@dataclass
+class Dropped:
+    """Put in the message stream when the socket closed: resume, or stop on 4001."""
+
+    code: Optional[int]
+    reason: str
+
+
+Message = dict[str, Any]
+
+
+class Connection:
+    """A session at a server, across reconnections.
+
+    Every message the server sends lands, in order, in :meth:`recv`; a reply also completes the
+    :meth:`request` that waits for it. ``session`` is the resume token of the first welcome.
+    """
+
+    def __init__(self, url: str, name: str, *, token: Optional[str] = None,
+                 version: str = PROTOCOL_VERSION) -> None:
+        self.url = url
+        self.name = name
+        self.token = token
+        self.version = version
+        self.session: Optional[str] = None
+        self.welcome: Optional[Welcome] = None
+        self.reconnects = 0
+        self._ws: Optional[ClientConnection] = None
+        self._queue: asyncio.Queue[Union[Message, Dropped]] = asyncio.Queue()
+        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._next_id = 0
+        self._reader: Optional[asyncio.Task[None]] = None
+        self._tokens = RATE_BURST
+        self._refilled = time.monotonic()
+
+    # ----- connecting ---------------------------------------------------------------------
+
+    async def connect(self, attempts: int = 8) -> Welcome:
+        """Opens the socket and says hello (resuming the session once there is one), retrying
+        with exponential backoff (0.2 s doubling, at most 5 s)."""
+        delay = 0.2
+        for attempt in range(attempts):
+            try:
+                return await self._connect_once()
+            except (OSError, asyncio.TimeoutError, ConnectionClosed) as e:
+                if attempt + 1 == attempts:
+                    raise ConnectionLost(None, f"cannot connect to {self.url}: {e}") from e
+                await asyncio.sleep(delay * (0.5 + random.random()))
+                delay = min(delay * 2, 5.0)
+        raise AssertionError("unreachable")
+
+    async def _connect_once(self) -> Welcome:
+        ws = await ws_connect(self.url, open_timeout=10, max_size=2 ** 20)
+        hello = {"type": "hello", "version": self.version, "name": self.name,
+                 "resume": self.session}
+        await ws.send(json.dumps(hello))
+        raw = await asyncio.wait_for(ws.recv(), 10)
+        m = json.loads(raw)
+        if m.get("type") == "error":
+            await ws.close()
+            raise ServerError(m)
+        if m.get("type") != "welcome":
+            await ws.close()
+            raise BurracoError(f"expected a welcome, got {m.get('type')}")
+        welcome = Welcome(m["version"], m["session"], m["player"], m["name"], m["resumed"],
+                          list(m.get("seats") or []))
+        if self.token is not None and welcome.minor < TOKEN_MINOR:
+            await ws.close()
+            raise TokenNotSupported(
+                f"the server speaks protocol {welcome.version}, which has no account token "
+                f"(tokens come with 1.{TOKEN_MINOR}); connect without one to play as a guest")
+        if self.welcome is not None:
+            self.reconnects += 1
+        self.welcome = welcome
+        self.session = welcome.session
+        self._ws = ws
+        self._reader = asyncio.get_running_loop().create_task(self._read(ws))
+        return welcome
+
+    async def _read(self, ws: ClientConnection) -> None:
+        try:
+            async for raw in ws:
+                if isinstance(raw, bytes):
+                    continue  # we speak JSON: binary frames are not ours
+                m = json.loads(raw)
+                self._queue.put_nowait(m)
+                if m.get("type") in REPLY_TYPES:
+                    fut = self._pending.pop(m.get("id") or -1, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(m)
+        except ConnectionClosed:
+            pass
+        finally:
+            # The sans-I/O protocol object has them in every websockets from 13 on.
+            code, reason = ws.protocol.close_code, ws.protocol.close_reason or ""
+            err: ConnectionLost = (SessionTakenOver(code, reason) if code == SESSION_TAKEN_OVER
+                                   else ConnectionLost(code, reason))
+            for fut in self._pending.values():
+                if not fut.done():
+                    fut.set_exception(err)
+            self._pending.clear()
+            if self._ws is ws:
+                self._ws = None
+                self._queue.put_nowait(Dropped(code, reason))
+
+    async def close(self) -> None:
+        ws, self._ws = self._ws, None
+        if ws is not None:
+            await ws.close()
+        if self._reader is not None:
+            try:
+                await asyncio.wait_for(self._reader, 5)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+
+    async def drop(self) -> None:
+        """Cuts the socket without a close handshake, as a network failure would (for tests and
+        demos of the resume path); the stream then gets a :class:`Dropped`."""
+        ws = self._ws
+        if ws is not None and ws.transport is not None:
+            ws.transport.abort()
+
+    @property
+    def connected(self) -> bool:
+        return self._ws is not None
+
+    # ----- messages -----------------------------------------------------------------------
+
+    async def _pace(self) -> None:
+        """Keeps under the server's rate limit (100 requests/s, bursts of 200, section 7) with a
+        token bucket of our own: a refusal for rate would cost a round trip, and 50 in a row
+        close the connection."""
+        now = time.monotonic()
+        self._tokens = min(RATE_BURST, self._tokens + (now - self._refilled) * RATE_PER_SEC)
+        self._refilled = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / RATE_PER_SEC)
+            self._tokens, self._refilled = 1.0, time.monotonic()
+        self._tokens -= 1
+
+    async def send(self, msg: Message) -> int:
+        """Sends a request, numbering its ``id``; returns the id (its reply comes in
+        :meth:`recv`). A broken socket is noticed by the reader, which queues a ``Dropped``."""
+        await self._pace()
+        self._next_id += 1
+        msg = dict(msg)
+        msg["id"] = self._next_id
+        ws = self._ws
+        if ws is not None:
+            try:
+                await ws.send(json.dumps(msg))
+            except ConnectionClosed:
+                pass
+        return self._next_id
+
+    async def request(self, msg: Message, timeout: float = 30.0) -> Message:
+        """Sends a request and waits for its reply; raises :class:`ServerError` on an ``error``
+        and :class:`ConnectionLost` if the socket closes first."""
+        if self._ws is None:
+            raise ConnectionLost(None, "not connected")
+        await self._pace()
+        fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._next_id += 1
+        ident = self._next_id
+        msg = dict(msg)
+        msg["id"] = ident
+        self._pending[ident] = fut
+        try:
+            await self._ws.send(json.dumps(msg))
+        except ConnectionClosed:
+            pass  # the reader fails the future
+        reply = await asyncio.wait_for(fut, timeout)
+        if reply["type"] == "error":
+            raise ServerError(reply)
+        return reply
+
+    def owns(self, reply_id: Optional[int]) -> bool:
+        """Whether a :meth:`request` is waiting for that reply (the stream also carries it)."""
+        return reply_id in self._pending
+
+    async def recv(self, timeout: Optional[float] = None) -> Union[Message, Dropped]:
+        """The next message the server sent, or a :class:`Dropped` when the socket closed."""
+        if not self._queue.empty():
+            return self._queue.get_nowait()
+        if timeout is None:
+            return await self._queue.get()
+        return await asyncio.wait_for(self._queue.get(), timeout)
