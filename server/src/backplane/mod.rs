@@ -20,6 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage, TableSummary};
 use burraco_rules::Seat;
 use serde::{Deserialize, Serialize};
@@ -28,7 +29,6 @@ use crate::directory::Session;
 use crate::log::TableLog;
 use crate::outbound::Frame;
 use crate::table::{TableHandle, TableInfo};
-use crate::tournament::{Refusal, Summary};
 
 /// A boxed future, so the ports can be used as trait objects.
 pub type PortFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -171,12 +171,23 @@ pub trait Listings: Send + Sync + std::fmt::Debug {
     fn node(&self) -> &str;
 }
 
+/// What the tournaments' list shows of one, kept current by its actor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentSummary {
+    pub name: String,
+    pub kind: String,
+    pub status: &'static str,
+    pub entrants: usize,
+    pub round: u32,
+    pub rounds: u32,
+}
+
 /// Tournaments' listings, written by the node serving each.
 pub trait TournamentListings: Send + Sync + std::fmt::Debug {
     /// The serving node writes its tournament's listing (when it changed).
-    fn list<'a>(&'a self, id: &'a str, summary: &'a Summary) -> PortFuture<'a, ()>;
+    fn list<'a>(&'a self, id: &'a str, summary: &'a TournamentSummary) -> PortFuture<'a, ()>;
     /// Every tournament's listing, as `(id, summary)`.
-    fn listed(&self) -> PortFuture<'_, Result<Vec<(String, Summary)>, PortError>>;
+    fn listed(&self) -> PortFuture<'_, Result<Vec<(String, TournamentSummary)>, PortError>>;
 }
 
 /// Duplicate boards under embargo: their hand records reach no route until every table of
@@ -215,7 +226,7 @@ pub trait Peers: Send + Sync + std::fmt::Debug {
         session: &'a Session,
         minor: u16,
         request: &'a ClientMessage,
-    ) -> PortFuture<'a, Result<ServerMessage, Refusal>>;
+    ) -> PortFuture<'a, Result<ServerMessage, (ErrorCode, String)>>;
 }
 
 /// This node.

@@ -144,15 +144,7 @@ pub enum Command {
 }
 
 /// What the list shows of a tournament, kept current by its actor.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Summary {
-    pub name: String,
-    pub kind: String,
-    pub status: &'static str,
-    pub entrants: usize,
-    pub round: u32,
-    pub rounds: u32,
-}
+pub use crate::backplane::TournamentSummary as Summary;
 
 #[derive(Debug, Clone)]
 pub struct TournamentHandle {
