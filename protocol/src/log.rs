@@ -58,7 +58,7 @@ pub enum TableEntry {
         record: String,
         names: Vec<String>,
     },
-    /// The match ended: its result as JSON. The table is no longer in play.
+    /// The match ended: its [`MatchResult`] as JSON. The table is no longer in play.
     MatchFinished { result: String },
     /// The table closed before its match ended (everyone left a waiting table). No longer in play.
     Closed,
@@ -115,6 +115,47 @@ pub enum LoggedInput {
     },
     ClockExpired,
     TimeOut,
+}
+
+/// How a table's match ended, as its log keeps it (`TableEntry::MatchFinished`), written by
+/// the table and read by its tournament: encoded once, here. JSON text inside the log's
+/// postcard entry, so the logs written before this type read the same.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    /// The sides' labels (`"NS"`, `"EW"`; head to head, the seats' names for them).
+    pub sides: Vec<String>,
+    /// Each side's total, in the order of `sides`.
+    pub totals: [i32; 2],
+    /// The label of the side with the higher total; `None` for equal totals.
+    pub winner: Option<String>,
+    /// Victory points by side; `None` for a match by points played to its target.
+    pub vp: Option<[u8; 2]>,
+    /// Why it ended.
+    pub end: MatchEndCode,
+    /// Hands played.
+    pub hands: u32,
+}
+
+/// Why a match ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchEndCode {
+    /// Its number of hands was played.
+    Hands,
+    /// A side reached the target score.
+    Target,
+    /// The round clock ran out (TIME OUT).
+    TimeOut,
+}
+
+impl MatchResult {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a match result serializes")
+    }
+
+    pub fn from_json(json: &str) -> Result<MatchResult, serde_json::Error> {
+        serde_json::from_str(json)
+    }
 }
 
 /// What kind an encoded entry is, read from its first byte without decoding the rest.

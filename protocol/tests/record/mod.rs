@@ -412,3 +412,28 @@ fn the_documented_examples_replay() {
         );
     }
 }
+
+/// A match's result as the table logs it: typed both ways, and the JSON the tables wrote before
+/// the type existed (keys in another order) reads the same.
+#[test]
+fn a_logged_match_result_reads_back_and_reads_the_older_form() {
+    use burraco_protocol::log::{MatchEndCode, MatchResult};
+    let result = MatchResult {
+        sides: vec!["NS".into(), "EW".into()],
+        totals: [2105, -40],
+        winner: Some("NS".into()),
+        vp: Some([20, 0]),
+        end: MatchEndCode::TimeOut,
+        hands: 3,
+    };
+    assert_eq!(MatchResult::from_json(&result.to_json()).unwrap(), result);
+    let older = r#"{"end":"time_out","hands":3,"sides":["NS","EW"],"totals":[2105,-40],"vp":[20,0],"winner":"NS"}"#;
+    assert_eq!(MatchResult::from_json(older).unwrap(), result);
+    let by_points = r#"{"end":"target","hands":7,"sides":["S","N"],"totals":[2005,1540],"vp":null,"winner":"S"}"#;
+    let read = MatchResult::from_json(by_points).unwrap();
+    assert_eq!(
+        (read.vp, read.end, read.hands),
+        (None, MatchEndCode::Target, 7)
+    );
+    assert!(MatchResult::from_json(r#"{"end":"resigned"}"#).is_err());
+}

@@ -3,7 +3,7 @@
 //! to the match.
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::log::TableEntry;
+use burraco_protocol::log::{MatchEndCode, MatchResult, TableEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Action, Game, HandEnd, Input, Match, MatchEnd, Side};
 use tokio::time::Instant;
@@ -228,17 +228,23 @@ impl TableActor {
         }];
         let result = matc.result();
         if let Some(result) = &result {
-            let labels: Vec<&str> = Side::BOTH.iter().map(|&s| players.side_label(s)).collect();
-            let json = serde_json::json!({
-                "sides": labels,
-                "totals": result.totals,
-                "winner": result.winner.map(|s| players.side_label(s)),
-                "vp": result.vp,
-                "end": match result.end { MatchEnd::Hands => "hands", MatchEnd::Target => "target", MatchEnd::TimeOut => "time_out" },
-                "hands": result.hands,
-            });
+            let logged = MatchResult {
+                sides: Side::BOTH
+                    .iter()
+                    .map(|&s| players.side_label(s).to_owned())
+                    .collect(),
+                totals: result.totals,
+                winner: result.winner.map(|s| players.side_label(s).to_owned()),
+                vp: result.vp,
+                end: match result.end {
+                    MatchEnd::Hands => MatchEndCode::Hands,
+                    MatchEnd::Target => MatchEndCode::Target,
+                    MatchEnd::TimeOut => MatchEndCode::TimeOut,
+                },
+                hands: result.hands,
+            };
             entries.push(TableEntry::MatchFinished {
-                result: json.to_string(),
+                result: logged.to_json(),
             });
         }
         if let Err(e) = self.append(&entries).await {

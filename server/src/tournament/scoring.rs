@@ -3,7 +3,7 @@
 //! records, each side's burraco bonus (the standings' second tie-break). The same hand records
 //! are what `/api/tables/{id}/hands` serves, so anyone can recompute this.
 
-use burraco_protocol::log::TableEntry;
+use burraco_protocol::log::{MatchResult, TableEntry};
 use burraco_protocol::record::HandRecord;
 use burraco_protocol::tournament_log::MatchOutcome;
 use burraco_rules::tournament::MatchScore;
@@ -140,17 +140,11 @@ pub fn outcome(entries: &[Entry]) -> Option<MatchOutcome> {
         match TableEntry::decode(bytes).ok()? {
             TableEntry::HandFinished { hand, record, .. } => so_far.add(hand, &record),
             TableEntry::MatchFinished { result } => {
-                let json: serde_json::Value = serde_json::from_str(&result).ok()?;
-                let pair = |key: &str| -> Option<[i64; 2]> {
-                    let v = json.get(key)?.as_array()?;
-                    Some([v.first()?.as_i64()?, v.get(1)?.as_i64()?])
-                };
-                let totals = pair("totals")?;
-                let vp = pair("vp").unwrap_or([0, 0]);
+                let result = MatchResult::from_json(&result).ok()?;
                 return Some(MatchOutcome {
                     played: true,
-                    totals: totals.map(|t| t as i32),
-                    vp: vp.map(|v| v.clamp(0, 20) as u8),
+                    totals: result.totals,
+                    vp: result.vp.unwrap_or([0, 0]).map(|v| v.min(20)),
                     burraco: so_far.burraco,
                     hands: so_far.hands,
                     hand_totals: so_far.hand_totals,
