@@ -24,9 +24,11 @@
 
 mod conduct;
 mod director;
+mod handle;
 pub mod http;
 pub mod record;
 mod registration;
+mod registry;
 pub mod requests;
 pub mod restore;
 mod rounds;
@@ -40,18 +42,16 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::tournament_log::{EntrantPlayer, TOURNAMENT_PREFIX, TournamentEntry};
-use burraco_protocol::wire::{
-    ServerMessage, WireRegistration, WireStanding, WireTournamentSettings,
-};
-use dashmap::DashMap;
-use tokio::sync::{mpsc, oneshot};
+use burraco_protocol::tournament_log::{TOURNAMENT_PREFIX, TournamentEntry};
+use burraco_protocol::wire::{ServerMessage, WireStanding, WireTournamentSettings};
+use tokio::sync::mpsc;
 use tracing::Instrument;
 
 use crate::Shared;
-use crate::backplane::{Backplane, Embargo, Peers};
 use crate::log::LogError;
-use crate::outbound::{Frame, Outbox};
+use crate::outbound::Frame;
+pub use handle::{Command, DirectorAction, PlayerRequest, TournamentHandle};
+pub use registry::Tournaments;
 use settings::Settings;
 use state::TournamentState;
 
@@ -61,283 +61,8 @@ const POLL: Duration = Duration::from_millis(200);
 /// A refusal: (code, message).
 pub type Refusal = (ErrorCode, String);
 
-/// The director's powers.
-#[derive(Debug, Clone)]
-pub enum DirectorAction {
-    StartRound,
-    Adjust {
-        entrant: u32,
-        vp: i32,
-        reason: String,
-    },
-    Withdraw {
-        entrant: u32,
-        reason: String,
-    },
-    /// A withdrawal for force majeure (FITAB art. 36).
-    Excuse {
-        entrant: u32,
-        reason: String,
-    },
-    End,
-    /// Answered with the invitation code of an invite-only list.
-    Registration(WireRegistration),
-    Pause,
-    Resume,
-    Warn {
-        entrant: u32,
-        reason: String,
-    },
-    Disqualify {
-        entrant: u32,
-        reason: String,
-    },
-    Forbid {
-        entrants: Vec<u32>,
-    },
-    Seat {
-        order: Vec<u32>,
-    },
-    RoundTime {
-        secs: Option<u32>,
-    },
-}
-
-/// What a player asks for itself (no director token).
-#[derive(Debug)]
-pub enum PlayerRequest {
-    CheckIn,
-    Unregister,
-    /// Hear the updates without being an entrant (`watch_tournament`).
-    Watch,
-    /// A team's line-up (`set_lineup`).
-    SetLineup {
-        order: Vec<u8>,
-    },
-}
-
-/// What a tournament can be asked. Closed: the actor answers exactly these.
-#[derive(Debug)]
-pub enum Command {
-    Register {
-        player: EntrantPlayer,
-        partner_code: Option<String>,
-        bot: bool,
-        /// The invitation code given (`register_invited`).
-        invite: Option<String>,
-        reply: oneshot::Sender<Result<(u32, Option<String>), Refusal>>,
-    },
-    /// A player's own request, answered `ok` or refused.
-    Player {
-        player: String,
-        request: PlayerRequest,
-        reply: oneshot::Sender<Result<(), Refusal>>,
-    },
-    /// Answered with the invitation code for `DirectorAction::Registration`, else `None`.
-    Director {
-        token: String,
-        action: DirectorAction,
-        reply: oneshot::Sender<Result<Option<String>, Refusal>>,
-    },
-    /// Cluster mode: this node lost the tournament's lease; stop serving it at once.
-    StepDown,
-}
-
 /// What the list shows of a tournament, kept current by its actor.
 pub use crate::backplane::TournamentSummary as Summary;
-
-#[derive(Debug, Clone)]
-pub struct TournamentHandle {
-    id: Arc<str>,
-    tx: mpsc::Sender<Command>,
-    summary: Arc<Mutex<Summary>>,
-}
-
-impl TournamentHandle {
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-
-    pub fn summary(&self) -> Summary {
-        self.summary
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
-
-    /// Sends a command and waits for its answer; a busy or stopped tournament refuses.
-    pub async fn ask<T>(
-        &self,
-        make: impl FnOnce(oneshot::Sender<Result<T, Refusal>>) -> Command,
-    ) -> Result<T, Refusal> {
-        let (tx, rx) = oneshot::channel();
-        if self.tx.try_send(make(tx)).is_err() {
-            return Err((ErrorCode::TableBusy, "the tournament is busy; retry".into()));
-        }
-        rx.await.unwrap_or_else(|_| {
-            Err((
-                ErrorCode::InternalError,
-                "the tournament stopped before answering".into(),
-            ))
-        })
-    }
-}
-
-/// Tournaments by id, and the connections that may hear from them: the latest connection of each
-/// player whose hello said 1.1 or later (a 1.0 connection is never listed, so it never receives a
-/// message new in 1.1).
-#[derive(Debug)]
-pub struct Tournaments {
-    handles: DashMap<String, TournamentHandle>,
-    /// Each player's latest connection past a 1.1 hello, with the minor it said.
-    players: DashMap<String, (Outbox, u16)>,
-    /// The commitments of the duplicate boards of rounds in play: their hand records (played at
-    /// one table, still to be played at another) are served by no route until the round ends.
-    embargo: Arc<dyn Embargo>,
-    /// The tables of rounds in play whose matches are not scored yet: their seats are held for
-    /// their entrants (a `leave` there keeps the seat; the late-arrival rule judges it).
-    held_tables: DashMap<String, ()>,
-    /// Each player's `go_to_table` while its table's match is to be played: told again on each
-    /// new connection (one made while it was sent, a resume after a drop, another node's).
-    going: DashMap<String, Arc<Frame>>,
-    /// Players connected to other nodes are told through them.
-    peers: Arc<dyn Peers>,
-}
-
-impl Tournaments {
-    pub fn new(backplane: &Backplane) -> Tournaments {
-        Tournaments {
-            handles: DashMap::new(),
-            players: DashMap::new(),
-            embargo: backplane.embargo.clone(),
-            held_tables: DashMap::new(),
-            going: DashMap::new(),
-            peers: backplane.peers.clone(),
-        }
-    }
-
-    pub fn get(&self, id: &str) -> Option<TournamentHandle> {
-        self.handles.get(id).map(|h| h.clone())
-    }
-
-    /// Stops serving tournament `id` here (its lease was lost).
-    pub fn step_down(&self, id: &str) {
-        if let Some((_, handle)) = self.handles.remove(id) {
-            let _ = handle.tx.try_send(Command::StepDown);
-        }
-    }
-
-    /// Forgets the handle of an actor that stopped (unless a newer one took its place).
-    fn stopped(&self, id: &str, summary: &Arc<Mutex<Summary>>) {
-        self.handles
-            .remove_if(id, |_, h| Arc::ptr_eq(&h.summary, summary));
-    }
-
-    /// Whether `table` is a tournament's table whose match is to be played: its seats are held.
-    pub fn holds_table(&self, table: &str) -> bool {
-        self.held_tables.contains_key(table)
-    }
-
-    pub fn all(&self) -> Vec<TournamentHandle> {
-        let mut all: Vec<TournamentHandle> = self.handles.iter().map(|h| h.clone()).collect();
-        all.sort_by(|a, b| a.id.cmp(&b.id));
-        all
-    }
-
-    /// A connection of `player` past its hello, speaking minor version `minor`.
-    pub fn connected(&self, player: &str, minor: u16, out: &Outbox) {
-        if minor < 1 {
-            return;
-        }
-        self.players.insert(player.to_owned(), (out.clone(), minor));
-        if let Some(going) = self.going.get(player).map(|f| f.clone()) {
-            out.send(going);
-        } else {
-            // Its tournament may be served by another node: that node tells it again.
-            self.peers.arrived(player);
-        }
-    }
-
-    /// Another node says `player` connected there: its `go_to_table`, if this node has one.
-    pub fn arrived_elsewhere(&self, player: &str) {
-        if let Some(going) = self.going.get(player).map(|f| f.clone()) {
-            self.tell_frame(player, &going);
-        }
-    }
-
-    /// Sends `player` where to play (and keeps it, to tell again on a new connection).
-    fn send_to_table(&self, player: &str, go: &Arc<Frame>) {
-        self.going.insert(player.to_owned(), go.clone());
-        self.tell_frame(player, go);
-    }
-
-    /// `player`'s match at `table` was scored: no more telling it to go there.
-    fn played(&self, player: &str, table: &str) {
-        self.going.remove_if(player, |_, frame| {
-            matches!(frame.message(), ServerMessage::GoToTable { table: t, .. } if t == table)
-        });
-    }
-
-    /// Whether `player` has a connection on this node.
-    pub fn is_connected(&self, player: &str) -> bool {
-        self.players.contains_key(player)
-    }
-
-    /// Connection `conn` of `player` closed (a newer one stays listed).
-    pub fn disconnected(&self, player: &str, conn: u64) {
-        self.players
-            .remove_if(player, |_, (out, _)| out.id() == conn);
-    }
-
-    /// Keeps a duplicate board's hand records from every node's routes (`on`), or lets them out.
-    fn set_embargo(&self, seed: &[u8; 32], on: bool) {
-        self.embargo
-            .set(&burraco_rules::Seed(*seed).commitment_hex(), on);
-    }
-
-    /// Hand records (a JSON array) without those of duplicate boards in play on any node.
-    pub async fn hide_embargoed(&self, records: String) -> String {
-        let Ok(mut list) = serde_json::from_str::<Vec<serde_json::Value>>(&records) else {
-            return records;
-        };
-        let mut commitments: Vec<String> = list
-            .iter()
-            .filter_map(|r| r["commitment"].as_str().map(str::to_owned))
-            .collect();
-        commitments.sort_unstable();
-        commitments.dedup();
-        if commitments.is_empty() {
-            return records;
-        }
-        let hidden = self.embargo.hidden(&commitments).await;
-        if hidden.is_empty() {
-            return records;
-        }
-        list.retain(|r| r["commitment"].as_str().is_none_or(|c| !hidden.contains(c)));
-        serde_json::Value::from(list).to_string()
-    }
-
-    /// Sends a frame (shared by many players, encoded once) to `player`'s listed connection, if
-    /// its minor version allows the message; in cluster mode, a player with no connection here
-    /// is told through the node that has one.
-    fn tell_frame(&self, player: &str, frame: &Arc<Frame>) {
-        if !self.tell_here(player, frame) {
-            self.peers.tell(player, frame);
-        }
-    }
-
-    /// Sends a frame to `player`'s connection on this node, if it has one; false if not.
-    pub fn tell_here(&self, player: &str, frame: &Arc<Frame>) -> bool {
-        let Some(entry) = self.players.get(player) else {
-            return false;
-        };
-        let (out, minor) = &*entry;
-        if frame.message().minor() <= *minor {
-            out.send(frame.clone());
-        }
-        true
-    }
-}
 
 struct TournamentActor {
     id: Arc<str>,
