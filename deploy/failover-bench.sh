@@ -5,16 +5,23 @@
 # median and the max. Loopback only; stops only what it started.
 #
 #   deploy/failover-bench.sh [RUNS=5] [TABLES=250] [LEASE_SECS=3]
+#
+# BURRACO_SERVER_BIN and BURRACO_LOADTEST_BIN run other builds (two builds compared
+# alternately); by default this tree's release build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
 TABLES="${2:-250}"
 LEASE="${3:-3}"
 
-cargo build --release --locked -q -p burraco-server -p burraco-loadtest
+if [[ -z "${BURRACO_SERVER_BIN:-}" || -z "${BURRACO_LOADTEST_BIN:-}" ]]; then
+    cargo build --release --locked -q -p burraco-server -p burraco-loadtest
+fi
 nats_server="$(scripts/nats-server.sh)"
-server=target/release/burraco-server
-loadtest=target/release/burraco-loadtest
+server="${BURRACO_SERVER_BIN:-target/release/burraco-server}"
+loadtest="${BURRACO_LOADTEST_BIN:-target/release/burraco-loadtest}"
+now() { date +%s.%N; }
+since() { awk -v s="$1" -v n="$(now)" 'BEGIN { printf "%.2f", n - s }'; }
 source deploy/nats-local.sh
 
 tables_on() {
@@ -47,13 +54,15 @@ for run in $(seq 1 "$RUNS"); do
     until [[ "$(tables_on 18302)" -ge "$TABLES" ]]; do sleep 0.2; done
     sleep 3
     before=$(( $(tables_on 18301) + $(tables_on 18303) ))
-    start=$(date +%s.%N)
+    start=$(now)
     kill -9 "$node2"
     while [[ $(( $(tables_on 18301) + $(tables_on 18303) - before )) -lt "$TABLES" ]]; do
         sleep 0.05
-        if (( $(echo "$(date +%s.%N) - $start > 60" | bc) )); then echo "run $run: not all taken over in 60 s"; break; fi
+        if awk -v t="$(since "$start")" 'BEGIN { exit !(t > 60) }'; then
+            echo "run $run: not all taken over in 60 s"; break
+        fi
     done
-    took=$(echo "$(date +%s.%N) - $start" | bc)
+    took=$(since "$start")
     echo "run $run: $TABLES tables of the killed node served again after ${took}s" \
         "(node-1: $(tables_on 18301), node-3: $(tables_on 18303))"
     results+=("$took")

@@ -73,6 +73,10 @@ pub enum TableEntry {
     /// The match's round clock, set by its tournament's director (FEDIBUR's round time; it
     /// replaces the preset's), in milliseconds.
     RoundClock { ms: u64 },
+    /// A tournament's table (logged with its creation): its seats are held for the entrants
+    /// until the match ends, and it tells tournament `id` when it ends. In the log, so whichever
+    /// node serves the table knows it.
+    Tournament { id: String },
 }
 
 /// The most events one input can publish (a closing discard: the discard, the pozzetto, the turn,
@@ -171,11 +175,12 @@ pub enum EntryKind {
     Closed,
     Boards,
     RoundClock,
+    Tournament,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 10] = [
+    const ALL: [EntryKind; 11] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -186,6 +191,7 @@ impl EntryKind {
         EntryKind::Closed,
         EntryKind::Boards,
         EntryKind::RoundClock,
+        EntryKind::Tournament,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -252,6 +258,7 @@ impl TableEntry {
             TableEntry::Closed => EntryKind::Closed,
             TableEntry::Boards { .. } => EntryKind::Boards,
             TableEntry::RoundClock { .. } => EntryKind::RoundClock,
+            TableEntry::Tournament { .. } => EntryKind::Tournament,
         }
     }
 }
@@ -402,6 +409,9 @@ mod tests {
                 first_dealer: 2,
             },
             TableEntry::RoundClock { ms: 1_500_000 },
+            TableEntry::Tournament {
+                id: "T-0a1b2c3d4e".into(),
+            },
         ]
     }
 

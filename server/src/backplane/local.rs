@@ -328,6 +328,8 @@ impl Peers for NoPeers {
 
     fn arrived(&self, _player: &str) {}
 
+    fn table_ended(&self, _tournament: &str, _table: &str) {}
+
     fn forward_tournament<'a>(
         &'a self,
         _owner: &'a str,

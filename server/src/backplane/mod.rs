@@ -219,6 +219,9 @@ pub trait Peers: Send + Sync + std::fmt::Debug {
     fn tell(&self, player: &str, frame: &Arc<Frame>);
     /// `player` connected here: the node of its tournament tells it again where to play.
     fn arrived(&self, player: &str);
+    /// A table of `tournament`, which another node serves, ended (at most once delivered: the
+    /// tournament's slow look at its tables makes up for a lost notice).
+    fn table_ended(&self, tournament: &str, table: &str);
     /// A connection's request for a tournament `owner` serves, answered as `owner` answered it.
     fn forward_tournament<'a>(
         &'a self,

@@ -219,6 +219,10 @@ impl backplane::Peers for ClusterPeers {
         self.0.tournaments.arrived(player);
     }
 
+    fn table_ended(&self, tournament: &str, table: &str) {
+        self.0.tournaments.table_ended(tournament, table);
+    }
+
     fn forward_tournament<'a>(
         &'a self,
         owner: &'a str,

@@ -122,6 +122,14 @@ impl Remote {
         }
     }
 
+    /// A table of `tournament` ended; the node serving the tournament tells it.
+    pub fn table_ended(&self, tournament: &str, table: &str) {
+        if is_token(tournament) {
+            let table = Bytes::copy_from_slice(table.as_bytes());
+            self.relay_out(format!("burraco.ended.{tournament}"), table);
+        }
+    }
+
     fn relay_out(&self, subject: String, payload: Bytes) {
         if self.relay.try_send((subject, payload)).is_err() {
             tracing::warn!("the tournament relay is full: a message is dropped");
@@ -268,6 +276,7 @@ pub async fn serve(
         .await?;
     let mut messages = remote.client.subscribe("burraco.player.*").await?;
     let mut arrivals = remote.client.subscribe("burraco.arrived.*").await?;
+    let mut ended = remote.client.subscribe("burraco.ended.*").await?;
     let relay_rx = remote
         .relay_rx
         .lock()
@@ -320,6 +329,12 @@ pub async fn serve(
             Some(message) = arrivals.next() => {
                 if let Some(player) = message.subject.as_str().strip_prefix("burraco.arrived.") {
                     shared.tournaments.arrived_elsewhere(player);
+                }
+            }
+            Some(message) = ended.next() => {
+                let tournament = message.subject.as_str().strip_prefix("burraco.ended.");
+                if let (Some(tournament), Ok(table)) = (tournament, std::str::from_utf8(&message.payload)) {
+                    shared.tournaments.table_ended_here(tournament, table);
                 }
             }
             else => return Ok(()),

@@ -601,7 +601,8 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::Dealt
             | EntryKind::Input
             | EntryKind::Boards
-            | EntryKind::RoundClock => {}
+            | EntryKind::RoundClock
+            | EntryKind::Tournament => {}
         }
     }
     Ok(())

@@ -50,6 +50,7 @@ pub struct HeldSeat {
 /// first come: the seat waits for them.
 pub async fn create_held(
     shared: &Arc<Shared>,
+    tournament: &str,
     id: String,
     config: Config,
     held: Vec<HeldSeat>,
@@ -67,6 +68,9 @@ pub async fn create_held(
         bots: None,
         created_ms: crate::unix_ms(),
     }];
+    entries.push(TableEntry::Tournament {
+        id: tournament.to_owned(),
+    });
     if let Some(b) = &boards {
         entries.push(TableEntry::Boards {
             seeds: b.seeds.clone(),
@@ -92,6 +96,7 @@ pub async fn create_held(
     actor.log_len = log_len;
     actor.boards = boards;
     actor.round_clock = round_clock_ms;
+    actor.tournament = Some(tournament.into());
     for h in held {
         if h.bot.is_none() {
             shared.directory.seat_player(&h.player, &actor.id, h.seat);

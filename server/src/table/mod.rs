@@ -138,6 +138,9 @@ struct TableActor {
     /// The round clock its tournament's director set (`TableEntry::RoundClock`), replacing the
     /// preset's.
     round_clock: Option<u64>,
+    /// The tournament this table plays a match of (`TableEntry::Tournament`): its seats are held
+    /// while it waits, and the tournament is told when the table ends.
+    tournament: Option<Arc<str>>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -272,6 +275,7 @@ impl TableActor {
             staged: None,
             boards: None,
             round_clock: None,
+            tournament: None,
             shared,
         };
         (actor, handle)

@@ -249,6 +249,11 @@ impl TableActor {
         }
         if let Err(e) = self.append(&entries).await {
             tracing::error!("hand record not saved: {e}");
+        } else if result.is_some()
+            && let Some(tournament) = &self.tournament
+        {
+            // Its end is in the log: the tournament reads it from there.
+            self.shared.tournaments.table_ended(tournament, &self.id);
         }
         self.publish(None, |table, seq| ServerMessage::HandRecord {
             table,

@@ -123,6 +123,7 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
                 });
             }
             TableEntry::RoundClock { ms } => actor.round_clock = Some(ms),
+            TableEntry::Tournament { id } => actor.tournament = Some(id.into()),
         }
     }
     if let Some(last) = dealt.take() {

@@ -211,7 +211,7 @@ impl TableActor {
             );
         };
         let id = req.id;
-        if self.status == Status::Waiting && self.shared.tournaments.holds_table(&self.id) {
+        if self.status == Status::Waiting && self.tournament.is_some() {
             // A tournament's seat stays its entrant's: the connection goes, the seat (and a
             // ready already said) stays, the player may come back, and one who does not is late
             // by the code. Leaving the event is `unregister_tournament`.

@@ -90,6 +90,8 @@ pub enum Command {
     },
     /// Cluster mode: this node lost the tournament's lease; stop serving it at once.
     StepDown,
+    /// One of its tables ended (its match finished, in its log): read it and score it.
+    TableEnded { table: String },
 }
 
 #[derive(Debug, Clone)]

@@ -85,6 +85,8 @@ struct TournamentActor {
     listed: Option<Summary>,
     /// How many times the round's tables were looked at.
     polls: u64,
+    /// Tables of the round in play that told the tournament they ended, not scored yet.
+    ended: std::collections::HashSet<String>,
     /// A table of the round in play could not be created yet: tried again (once a second).
     tables_missing: bool,
     /// Players who are told the updates without being entrants.
@@ -181,6 +183,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         update_due: false,
         listed: None,
         polls: 0,
+        ended: std::collections::HashSet::new(),
         tables_missing: false,
         watchers: watch::Watchers::default(),
         counted_in_play: false,
@@ -330,6 +333,10 @@ impl TournamentActor {
             Command::StepDown => {
                 tracing::warn!("lost the tournament's lease: stepping down");
                 self.stopping = true;
+            }
+            // Scored at the next tick, with any other that ended meanwhile (one read).
+            Command::TableEnded { table } => {
+                self.ended.insert(table);
             }
         }
     }

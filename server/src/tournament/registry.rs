@@ -23,9 +23,6 @@ pub struct Tournaments {
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
     pub(super) embargo: Arc<dyn Embargo>,
-    /// The tables of rounds in play whose matches are not scored yet: their seats are held for
-    /// their entrants (a `leave` there keeps the seat; the late-arrival rule judges it).
-    pub(super) held_tables: DashMap<String, ()>,
     /// Each player's `go_to_table` while its table's match is to be played: told again on each
     /// new connection (one made while it was sent, a resume after a drop, another node's).
     pub(super) going: DashMap<String, Arc<Frame>>,
@@ -39,7 +36,6 @@ impl Tournaments {
             handles: DashMap::new(),
             players: DashMap::new(),
             embargo: backplane.embargo.clone(),
-            held_tables: DashMap::new(),
             going: DashMap::new(),
             peers: backplane.peers.clone(),
         }
@@ -60,11 +56,6 @@ impl Tournaments {
     pub(super) fn stopped(&self, id: &str, summary: &Arc<Mutex<Summary>>) {
         self.handles
             .remove_if(id, |_, h| Arc::ptr_eq(&h.summary, summary));
-    }
-
-    /// Whether `table` is a tournament's table whose match is to be played: its seats are held.
-    pub fn holds_table(&self, table: &str) -> bool {
-        self.held_tables.contains_key(table)
     }
 
     pub fn all(&self) -> Vec<TournamentHandle> {
@@ -105,6 +96,27 @@ impl Tournaments {
         self.going.remove_if(player, |_, frame| {
             matches!(frame.message(), ServerMessage::GoToTable { table: t, .. } if t == table)
         });
+    }
+
+    /// Table `table` of tournament `tournament` ended: the tournament is told, here or on the
+    /// node serving it. A notice that cannot be delivered (a full queue, a node gone) is made up
+    /// for by the tournament's slower look at every table (see `rounds.rs` `poll_tables`).
+    pub fn table_ended(&self, tournament: &str, table: &str) {
+        if !self.table_ended_here(tournament, table) {
+            self.peers.table_ended(tournament, table);
+        }
+    }
+
+    /// Tells tournament `tournament` that `table` ended, if this node serves it; false if not.
+    pub fn table_ended_here(&self, tournament: &str, table: &str) -> bool {
+        let Some(handle) = self.handles.get(tournament) else {
+            return false;
+        };
+        let ended = Command::TableEnded {
+            table: table.to_owned(),
+        };
+        let _ = handle.tx.try_send(ended);
+        true
     }
 
     /// Whether `player` has a connection on this node.

@@ -293,6 +293,10 @@ pub fn seeded_bracket(seeds: &[Entrant]) -> Vec<Option<u32>> {
         .collect()
 }
 
+/// How often (in polls of [`super::POLL`], 200 ms) a tournament reads the logs of its round's
+/// tables that did not tell it they ended: every 10 s, a backstop for a notice lost with a node.
+const LOOK_AT_ALL_EVERY: u64 = 50;
+
 impl TournamentActor {
     /// Pairs and starts the next round: logged first (with its tables' ids), then the tables are
     /// created and the players told.
@@ -505,9 +509,6 @@ impl TournamentActor {
             .map(|(table, _)| table)
             .collect();
         let ids: Vec<String> = unscored.iter().map(|table| table.table.clone()).collect();
-        for id in &ids {
-            self.shared.tournaments.held_tables.insert(id.clone(), ());
-        }
         let logs = match self.shared.backplane.log.load_many(&ids).await {
             Ok(logs) => logs,
             Err(e) => {
@@ -523,6 +524,7 @@ impl TournamentActor {
             let held = self.held_seats(&round, table);
             if let Err(e) = table::create_held(
                 &self.shared,
+                &self.id,
                 table.table.clone(),
                 config,
                 held,
@@ -563,29 +565,34 @@ impl TournamentActor {
         }
     }
 
-    /// Reads the logs of the round's tables whose match has ended (a table's end is in its log
-    /// before anyone hears of it); logs their results; at the round's end tells the standings
-    /// and goes on.
+    /// Reads the logs of the round's tables that told the tournament they ended (a table's end
+    /// is in its log before it tells), and, every [`LOOK_AT_ALL_EVERY`] polls and at the first
+    /// after a start, of every table not seen playing here (a notice lost with a node, or sent
+    /// while the tournament was being taken over); logs their results; at the round's end tells
+    /// the standings and goes on.
     pub(super) async fn poll_tables(&mut self) {
         let Some(round) = self.state.round_in_play().cloned() else {
             return;
         };
-        // A table still waiting or playing here is skipped without reading its log (one that
-        // closed has left the directory). One served by another node (cluster mode, after a
-        // takeover) is read from its log once a second.
+        let look_at_all = self.polls.is_multiple_of(LOOK_AT_ALL_EVERY);
         self.polls += 1;
-        let look_elsewhere = self.polls.is_multiple_of(5);
+        if self.ended.is_empty() && !look_at_all {
+            return;
+        }
         let ended: Vec<&RoundTable> = round
             .tables
             .iter()
             .zip(&round.results)
             .filter(|(_, result)| result.is_none())
             .map(|(table, _)| table)
-            .filter(|table| match self.shared.directory.table(&table.table) {
-                Some(handle) => handle.info().finished,
-                None => {
-                    look_elsewhere || self.shared.backplane.listings.seen(&table.table).is_none()
-                }
+            .filter(|table| {
+                self.ended.contains(&table.table)
+                    || (look_at_all
+                        && self
+                            .shared
+                            .directory
+                            .table(&table.table)
+                            .is_none_or(|handle| handle.info().finished))
             })
             .collect();
         if ended.is_empty() {
@@ -610,14 +617,24 @@ impl TournamentActor {
         if finished.is_empty() {
             return;
         }
-        for entry in &finished {
-            if let TournamentEntry::MatchFinished { table, .. } = entry {
-                self.shared.tournaments.held_tables.remove(table);
-            }
-        }
         if self.log(finished).await.is_err() {
             return;
         }
+        // Scored, or of no round in play (a late notice): nothing more to read.
+        let unscored: std::collections::HashSet<&str> = self
+            .state
+            .round_in_play()
+            .map(|round| {
+                round
+                    .tables
+                    .iter()
+                    .zip(&round.results)
+                    .filter(|(_, result)| result.is_none())
+                    .map(|(table, _)| table.table.as_str())
+                    .collect()
+            })
+            .unwrap_or_default();
+        self.ended.retain(|table| unscored.contains(table.as_str()));
         super::telemetry::record_since(super::telemetry::RESULTS, started);
         if self.state.round_in_play().is_none() {
             // The next round starts at the next tick, unless the director paused.
