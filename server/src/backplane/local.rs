@@ -117,8 +117,8 @@ impl Sessions for StoreSessions {
 
 /// Listings in memory, by owner. Views made with [`MemoryListings::beside`] share one map, as
 /// the nodes of a cluster share their bucket (the conformance suite plays two nodes that way);
-/// the single node has one view, every listing in it its own, so the lookups of other nodes'
-/// tables (the lobby's list, quick play, a player's seats) have nothing to scan.
+/// the single node has one view and keeps nothing: its own tables are in its directory, and no
+/// other node reads their listings.
 #[derive(Debug)]
 pub struct MemoryListings {
     node: String,
@@ -155,6 +155,11 @@ impl MemoryListings {
 
 impl Listings for MemoryListings {
     fn publish(&self, table: &str, listing: Listing) {
+        // Listings are for the other nodes: with no other view of them (the single node) there
+        // is nobody to read one, and a table's listing would only cost its memory.
+        if Arc::strong_count(&self.owners) == 1 {
+            return;
+        }
         let mut owners = lock(&self.owners);
         // A table moved: its old owner's listing is stale.
         for (owner, tables) in owners.iter_mut() {
