@@ -221,6 +221,9 @@ impl FromStr for Card {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
     counts: [u8; Card::FACES],
+    /// Bit `i` is set when `counts[i] > 0`: the faces held, for walking a hand without scanning
+    /// all 53 counts (a function of `counts`, so equality and hashing are unchanged).
+    present: u64,
     len: u8,
 }
 
@@ -228,6 +231,7 @@ impl Default for Hand {
     fn default() -> Self {
         Hand {
             counts: [0; Card::FACES],
+            present: 0,
             len: 0,
         }
     }
@@ -251,11 +255,12 @@ impl Hand {
     }
 
     pub fn contains(&self, card: Card) -> bool {
-        self.count(card) > 0
+        self.present & (1 << card.0) != 0
     }
 
     pub fn add(&mut self, card: Card) {
         self.counts[card.index()] += 1;
+        self.present |= 1 << card.0;
         self.len += 1;
     }
 
@@ -266,6 +271,9 @@ impl Hand {
             return false;
         }
         *slot -= 1;
+        if *slot == 0 {
+            self.present &= !(1 << card.0);
+        }
         self.len -= 1;
         true
     }
@@ -284,29 +292,51 @@ impl Hand {
 
     /// Every card, repeats included, in face order (hearts A..K, diamonds, clubs, spades, jokers).
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &n)| std::iter::repeat_n(Card(i as u8), usize::from(n)))
+        self.faces()
+            .flat_map(|c| std::iter::repeat_n(c, usize::from(self.counts[c.index()])))
     }
 
-    /// The distinct faces held, each once.
-    pub fn faces(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n > 0)
-            .map(|(i, _)| Card(i as u8))
+    /// The distinct faces held, each once, in face order.
+    pub fn faces(&self) -> impl ExactSizeIterator<Item = Card> + '_ {
+        Faces(self.present)
     }
 
     pub fn points(&self) -> i32 {
-        self.cards().map(Card::points).sum()
+        self.faces()
+            .map(|c| c.points() * i32::from(self.counts[c.index()]))
+            .sum()
     }
 
     pub fn to_vec(&self) -> Vec<Card> {
-        self.cards().collect()
+        let mut cards = Vec::with_capacity(self.len());
+        cards.extend(self.cards());
+        cards
     }
 }
+
+/// The faces of a [`Hand`], lowest index first ([`Hand::faces`]): the set bits of its mask.
+#[derive(Debug, Clone)]
+struct Faces(u64);
+
+impl Iterator for Faces {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Faces {}
 
 impl FromIterator<Card> for Hand {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Hand {
