@@ -254,6 +254,9 @@ pub fn openable_melds(hand: &Hand) -> Vec<Meld> {
 /// position left to a wild, and every way of adding up to two 2s of the suit and one other wild.
 pub fn attachments(meld: &Meld, hand: &Hand) -> Vec<Attachment> {
     let mut found = Vec::new();
+    if !might_attach(meld, hand) {
+        return found;
+    }
     let (wild_faces, wild_count) = wild_faces(hand);
     let wilds = &wild_faces[..wild_count];
     match meld.shape {
@@ -263,6 +266,48 @@ pub fn attachments(meld: &Meld, hand: &Hand) -> Vec<Attachment> {
         MeldShape::Sequence { suit } => sequence_attachments(meld, suit, hand, wilds, &mut found),
     }
     found
+}
+
+/// A cheap necessary condition for [`attachments`] to find anything, checked first because most
+/// melds on the table take nothing from a given hand. An attachment holds a natural card of the
+/// meld's rank (a combination) or of its suit near its naturals (a sequence: the new natural
+/// nearest to them is at most two positions away, one wild filling the gap, or is the natural
+/// card a bound wild stands for), or else only wilds, which a meld that already has a wild refuses
+/// (art. 10: one wild at most; its wild moves only when its natural card comes with it) unless
+/// that wild is the sequence's own 2.
+fn might_attach(meld: &Meld, hand: &Hand) -> bool {
+    let own = match meld.shape() {
+        MeldShape::Combination { rank } => Suit::ALL
+            .iter()
+            .any(|&suit| hand.contains(Card::new(rank, suit))),
+        MeldShape::Sequence { suit } => {
+            let start = meld.start().unwrap_or(1);
+            let end = start + meld.len() as u8 - 1;
+            let (mut low, mut high) = (start, end);
+            match meld.wild_position() {
+                Some(p) if p == start => low += 1,
+                Some(p) if p == end => high -= 1,
+                _ => {}
+            }
+            let near = |pos: u8| pos + 2 >= low && pos <= high + 2;
+            Rank::ALL.iter().any(|&rank| {
+                let n = rank.number();
+                hand.contains(Card::new(rank, suit)) && (near(n) || (rank == Rank::Ace && near(14)))
+            })
+        }
+    };
+    // A sequence whose wild is its own 2 may still take a wild: the 2 can move to its natural
+    // position and leave the wild's role to the newcomer.
+    let takes_a_wild = match (meld.wild_card(), meld.shape()) {
+        (None, _) => true,
+        (Some(wild), MeldShape::Sequence { suit }) => wild == Card::new(Rank::Two, suit),
+        (Some(_), MeldShape::Combination { .. }) => false,
+    };
+    own || (takes_a_wild
+        && (hand.contains(Card::JOKER)
+            || Suit::ALL
+                .iter()
+                .any(|&suit| hand.contains(Card::new(Rank::Two, suit)))))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -289,6 +334,25 @@ fn lowest(mask: u16) -> u8 {
 
 fn highest(mask: u16) -> u8 {
     15 - mask.leading_zeros() as u8
+}
+
+/// How many positions a mask holds, told apart only as none, one and more: what the hot loops
+/// ask, without `count_ones` (a dozen instructions where the build targets no `popcnt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Few {
+    None,
+    One,
+    More,
+}
+
+fn few(mask: u16) -> Few {
+    if mask == 0 {
+        Few::None
+    } else if mask & (mask - 1) == 0 {
+        Few::One
+    } else {
+        Few::More
+    }
 }
 
 /// The natural card of `suit` on a sequence position: positions 1 and 14 are both the ace.
@@ -798,7 +862,7 @@ impl SeqPlan {
         };
         // At least two naturals (art. 10); the positions are distinct, so at most one natural
         // ace and at most 13 naturals follow from the mask itself.
-        if naturals.count_ones() < 2 {
+        if few(naturals) != Few::More {
             return None;
         }
         let lo = lowest(occupied);
@@ -934,24 +998,29 @@ impl SeqPlan {
     }
 
     fn build(&self, layout: Layout) -> Meld {
-        let mut cards = [Card::JOKER; MAX_SEQUENCE];
-        let mut wild = None;
-        for (i, pos) in (layout.lo..=layout.hi).enumerate() {
-            cards[i] = match layout.wild {
-                Some((card, p)) if p == pos => {
-                    wild = Some(i as u8);
-                    card
-                }
-                _ => natural_at(self.suit, pos),
-            };
-        }
-        Meld {
-            shape: MeldShape::Sequence { suit: self.suit },
-            cards,
-            len: layout.hi - layout.lo + 1,
-            start: layout.lo,
-            wild,
-        }
+        sequence(self.suit, layout)
+    }
+}
+
+/// The sequence of `suit` laid out as `layout` says: naturals on every position but the wild's.
+fn sequence(suit: Suit, layout: Layout) -> Meld {
+    let mut cards = [Card::JOKER; MAX_SEQUENCE];
+    let mut wild = None;
+    for (i, pos) in (layout.lo..=layout.hi).enumerate() {
+        cards[i] = match layout.wild {
+            Some((card, p)) if p == pos => {
+                wild = Some(i as u8);
+                card
+            }
+            _ => natural_at(suit, pos),
+        };
+    }
+    Meld {
+        shape: MeldShape::Sequence { suit },
+        cards,
+        len: layout.hi - layout.lo + 1,
+        start: layout.lo,
+        wild,
     }
 }
 
@@ -1005,14 +1074,14 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
         have |= bit(1) | bit(14);
     }
     // Two natural cards of the suit at least (positions 1 and 14 are the same ace).
-    if (have & !bit(14)).count_ones() < 2 {
+    if few(have & !bit(14)) != Few::More {
         return;
     }
     for lo in 1..=12 {
         for hi in lo + 2..=14 {
             let missing = span(lo, hi) & !have;
-            match missing.count_ones() {
-                0 => {
+            match few(missing) {
+                Few::None => {
                     try_run(suit, suit_twos, lo, hi, None, melds);
                     for hole in lo..=hi {
                         for &wild in wilds {
@@ -1020,7 +1089,7 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
                         }
                     }
                 }
-                1 => {
+                Few::One => {
                     for &wild in wilds {
                         try_run(
                             suit,
@@ -1033,7 +1102,7 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
                     }
                 }
                 // Longer runs from `lo` miss even more.
-                _ => break,
+                Few::More => break,
             }
         }
     }
@@ -1081,21 +1150,67 @@ fn try_run(
         cards[n] = wild;
         n += 1;
     }
+    // Clear of the ace's positions (1, 14) and of position 2, a run of 3 to 11 positions with at
+    // least two naturals leaves `open` nothing to choose (no end for an ace, no 2 that could be
+    // natural) and nothing to refuse: the meld is the run with the wild on the hole, built here
+    // without checking the cards again (this is most of what the enumerator opens).
+    if lo >= 3 && hi <= 13 {
+        let meld = sequence(
+            suit,
+            Layout {
+                lo,
+                hi,
+                wild: hole.map(|(pos, wild)| (wild, pos)),
+            },
+        );
+        debug_assert_eq!(Meld::open(&cards[..n], hole_pos), Ok(meld));
+        melds.push(meld);
+        return;
+    }
     if let Ok(meld) = Meld::open(&cards[..n], hole_pos) {
         melds.push(meld);
     }
 }
 
-/// Offers `cards` to `meld` and records every distinct result.
-fn offer(meld: &Meld, cards: Vec<Card>, found: &mut Vec<Attachment>) {
-    if let Ok(plan) = Plan::attach(meld, &cards) {
+/// Offers `cards` to `meld` and records every distinct result. Most offers are refused, so the
+/// cards are copied to the heap only for the attachments found.
+fn offer(meld: &Meld, cards: &[Card], found: &mut Vec<Attachment>) {
+    if let Ok(plan) = Plan::attach(meld, cards) {
         plan.choices(|wild_at, result| {
             found.push(Attachment {
-                cards: cards.clone(),
+                cards: cards.to_vec(),
                 wild_at,
                 result,
             });
         });
+    }
+}
+
+/// The most cards an attachment can offer: a sequence's 13 naturals besides the ace's second
+/// position, two 2s of the suit and one other wild (a combination offers at most 9).
+const MAX_OFFER: usize = 16;
+
+/// Cards being put together for an offer, on the stack.
+struct OfferCards {
+    cards: [Card; MAX_OFFER],
+    len: usize,
+}
+
+impl OfferCards {
+    fn new() -> OfferCards {
+        OfferCards {
+            cards: [Card::JOKER; MAX_OFFER],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, card: Card) {
+        self.cards[self.len] = card;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len]
     }
 }
 
@@ -1112,22 +1227,23 @@ fn combination_attachments(
     let extra: &[Card] = if meld.wild.is_some() { &[] } else { wilds };
     for_each_count(have, |counts, naturals| {
         let with = |wild: Option<Card>| {
-            let mut cards = Vec::with_capacity(naturals + 1);
+            let mut cards = OfferCards::new();
             for (suit, &count) in Suit::ALL.iter().zip(&counts) {
-                cards.extend(std::iter::repeat_n(
-                    Card::new(rank, *suit),
-                    usize::from(count),
-                ));
+                for _ in 0..count {
+                    cards.push(Card::new(rank, *suit));
+                }
             }
-            cards.extend(wild);
+            if let Some(wild) = wild {
+                cards.push(wild);
+            }
             cards
         };
         if naturals > 0 && naturals <= room {
-            offer(meld, with(None), found);
+            offer(meld, with(None).as_slice(), found);
         }
         if naturals < room {
             for &wild in extra {
-                offer(meld, with(Some(wild)), found);
+                offer(meld, with(Some(wild)).as_slice(), found);
             }
         }
     });
@@ -1173,14 +1289,14 @@ fn sequence_attachments(
         }
     };
     for lo in (1..=min).rev() {
-        if (span(lo, max) & !fixed & !bit(2) & !have).count_ones() > 1 {
+        if few(span(lo, max) & !fixed & !bit(2) & !have) == Few::More {
             break;
         }
         for hi in max..=14 {
             let free = span(lo, hi) & !fixed & !bit(2);
             let missing = free & !have;
-            match missing.count_ones() {
-                0 => {
+            match few(missing) {
+                Few::None => {
                     if free & bit(1) == 0 || free & bit(14) == 0 {
                         add(free);
                     }
@@ -1191,13 +1307,13 @@ fn sequence_attachments(
                         }
                     }
                 }
-                1 => {
+                Few::One => {
                     let set = free & !missing;
                     if set & bit(1) == 0 || set & bit(14) == 0 {
                         add(set);
                     }
                 }
-                _ => break,
+                Few::More => break,
             }
         }
     }
@@ -1209,16 +1325,20 @@ fn sequence_attachments(
             let others = std::iter::once(None)
                 .chain(wilds.iter().filter(|&&w| w != suit_two).map(|&w| Some(w)));
             for other in others {
-                let mut cards = Vec::with_capacity(16);
+                let mut cards = OfferCards::new();
                 for pos in 1..=13 {
                     if set & bit(pos) != 0 {
                         cards.push(natural_at(suit, pos));
                     }
                 }
-                cards.extend(std::iter::repeat_n(suit_two, usize::from(two_count)));
-                cards.extend(other);
-                if !cards.is_empty() {
-                    offer(meld, cards, found);
+                for _ in 0..two_count {
+                    cards.push(suit_two);
+                }
+                if let Some(other) = other {
+                    cards.push(other);
+                }
+                if cards.len > 0 {
+                    offer(meld, cards.as_slice(), found);
                 }
             }
         }
