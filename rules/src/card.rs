@@ -278,6 +278,12 @@ impl Hand {
         true
     }
 
+    /// The ranks of `suit` the hand holds, as a mask: bit `n - 1` for the rank numbered `n`
+    /// (bit 0 the ace, bit 1 the 2, ..., bit 12 the king).
+    pub(crate) fn suit_ranks(&self, suit: Suit) -> u16 {
+        ((self.present >> (suit as u32 * 13)) & 0x1fff) as u16
+    }
+
     /// Whether the hand holds every card of `cards` (counting repeats).
     pub fn contains_all(&self, cards: &[Card]) -> bool {
         let mut need = [0u8; Card::FACES];

@@ -289,11 +289,14 @@ fn might_attach(meld: &Meld, hand: &Hand) -> bool {
                 Some(p) if p == end => high -= 1,
                 _ => {}
             }
-            let near = |pos: u8| pos + 2 >= low && pos <= high + 2;
-            Rank::ALL.iter().any(|&rank| {
-                let n = rank.number();
-                hand.contains(Card::new(rank, suit)) && (near(n) || (rank == Rank::Ace && near(14)))
-            })
+            // The positions of the suit's cards in the hand (rank n on n, the ace also on 14)
+            // within two of the naturals.
+            let ranks = hand.suit_ranks(suit);
+            let mut held = ranks << 1;
+            if ranks & 1 != 0 {
+                held |= bit(14);
+            }
+            held & span(low.saturating_sub(2).max(1), (high + 2).min(14)) != 0
         }
     };
     // A sequence whose wild is its own 2 may still take a wild: the 2 can move to its natural
@@ -334,6 +337,18 @@ fn lowest(mask: u16) -> u8 {
 
 fn highest(mask: u16) -> u8 {
     15 - mask.leading_zeros() as u8
+}
+
+/// The positions from one below a mask's lowest to one above its highest, within 1..=14 (all of
+/// them for an empty mask).
+fn around(mask: u16) -> u16 {
+    if mask == 0 {
+        return span(1, 14);
+    }
+    span(
+        lowest(mask).saturating_sub(1).max(1),
+        (highest(mask) + 1).min(14),
+    )
 }
 
 /// How many positions a mask holds, told apart only as none, one and more: what the hot loops
@@ -491,21 +506,29 @@ impl Plan {
             Plan::Combination(meld) => return emit(None, *meld),
             Plan::Sequence(plan) => plan,
         };
-        if !matches!(plan.wild, WildSlot::Mover { .. }) {
-            if let Ok(meld) = plan.select(None) {
-                emit(None, meld);
+        let (suit_two, bound) = match plan.wild {
+            WildSlot::Mover {
+                suit_two, bound, ..
+            } => (suit_two, bound),
+            WildSlot::Absent | WildSlot::Fixed { .. } => {
+                if let Ok(meld) = plan.select(None) {
+                    emit(None, meld);
+                }
+                return;
             }
-            return;
-        }
-        let default = plan.select(None).ok();
+        };
+        // `select(None)` lays the mover on its default position, one of the options; each option
+        // lays it elsewhere (or, for a 2 on 2, as a natural), so the option equal to the default
+        // is the one whose meld `select(None)` gives.
         let options = plan.options();
+        let default = plan.default_position_in(options, suit_two, bound).ok();
         for pos in 1..=14 {
             if options & bit(pos) == 0 {
                 continue;
             }
             if let Some(layout) = plan.layout(Some(pos)) {
                 let meld = plan.build(layout);
-                let wild_at = if default == Some(meld) {
+                let wild_at = if default == Some(pos) {
                     None
                 } else {
                     Some(pos)
@@ -901,8 +924,16 @@ impl SeqPlan {
         if !matches!(self.wild, WildSlot::Mover { .. }) {
             return 0;
         }
+        // A layout is one run holding the naturals, the ace and the mover: the mover is at most
+        // one position beyond the naturals and the ace (either end's, for a new ace). Only those
+        // positions are worth laying out.
+        let reach = match self.ace {
+            AceSlot::Absent => around(self.naturals),
+            AceSlot::At(a) => around(self.naturals | bit(a)),
+            AceSlot::Either => around(self.naturals | bit(1)) | around(self.naturals | bit(14)),
+        };
         (1..=14)
-            .filter(|&p| self.layout(Some(p)).is_some())
+            .filter(|&p| reach & bit(p) != 0 && self.layout(Some(p)).is_some())
             .fold(0, |mask, p| mask | bit(p))
     }
 
@@ -949,12 +980,22 @@ impl SeqPlan {
 
     /// The mover's position when the request names none (RULES.md section 5).
     fn default_position(&self, suit_two: bool, bound: bool) -> Result<u8, MeldError> {
-        let options = self.options();
+        self.default_position_in(self.options(), suit_two, bound)
+    }
+
+    /// [`SeqPlan::default_position`] among `options`, the mover's valid positions
+    /// ([`SeqPlan::options`]) when the caller has them already.
+    fn default_position_in(
+        &self,
+        options: u16,
+        suit_two: bool,
+        bound: bool,
+    ) -> Result<u8, MeldError> {
         if options == 0 {
             return Err(self.failure());
         }
         let low = lowest(options);
-        if options.count_ones() == 1 {
+        if few(options) == Few::One {
             return Ok(low);
         }
         // A displaced bound wild goes where the player says, among every valid position.
@@ -1031,7 +1072,9 @@ fn sequence(suit: Suit, layout: Layout) -> Meld {
 /// (3+ naturals) or with one of the hand's wild faces (2+ naturals).
 fn combinations_of(hand: &Hand, rank: Rank, wilds: &[Card], melds: &mut Vec<Meld>) {
     let have = Suit::ALL.map(|suit| hand.count(Card::new(rank, suit)).min(MAX_COMBINATION as u8));
-    if have.iter().map(|&n| usize::from(n)).sum::<usize>() < 2 {
+    // Two naturals and a wild, or three naturals, at least.
+    let enough = if wilds.is_empty() { 3 } else { 2 };
+    if have.iter().map(|&n| usize::from(n)).sum::<usize>() < enough {
         return;
     }
     for_each_count(have, |counts, naturals| {
@@ -1064,13 +1107,10 @@ fn for_each_count(have: [u8; 4], mut f: impl FnMut([u8; 4], usize)) {
 /// with no wild, or with a wild on the one missing position or on any position.
 fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) {
     let suit_twos = hand.count(Card::new(Rank::Two, suit));
-    let mut have = 0u16;
-    for pos in 2..=13 {
-        if hand.contains(natural_at(suit, pos)) {
-            have |= bit(pos);
-        }
-    }
-    if hand.contains(Card::new(Rank::Ace, suit)) {
+    let ranks = hand.suit_ranks(suit);
+    // Rank n (2..=13) stands on position n; the ace on 1 and 14.
+    let mut have = (ranks & !1) << 1;
+    if ranks & 1 != 0 {
         have |= bit(1) | bit(14);
     }
     // Two natural cards of the suit at least (positions 1 and 14 are the same ace).
@@ -1263,14 +1303,10 @@ fn sequence_attachments(
             fixed |= bit(pos);
         }
     }
-    let ace = Card::new(Rank::Ace, suit);
-    let mut have = 0u16;
-    for pos in 3..=13 {
-        if hand.contains(natural_at(suit, pos)) {
-            have |= bit(pos);
-        }
-    }
-    if hand.contains(ace) && fixed & (bit(1) | bit(14)) == 0 {
+    let ranks = hand.suit_ranks(suit);
+    // Ranks 3..=13 on their positions (the 2s are counted apart, below); the ace on 1 and 14.
+    let mut have = (ranks & !0b11) << 1;
+    if ranks & 1 != 0 && fixed & (bit(1) | bit(14)) == 0 {
         have |= bit(1) | bit(14);
     }
     // The sets of natural positions (3..=13, and the ace as position 1) worth offering: for each
