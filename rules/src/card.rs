@@ -110,6 +110,13 @@ impl Card {
         Card(suit as u8 * 13 + rank as u8 - 1)
     }
 
+    /// The card of `suit` whose rank is numbered `rank` (1 = ace ... 13 = king), for the loops
+    /// over a suit's positions; `rank` must be in 1..=13.
+    pub(crate) const fn suited(suit: Suit, rank: u8) -> Card {
+        debug_assert!(rank >= 1 && rank <= 13);
+        Card(suit as u8 * 13 + rank - 1)
+    }
+
     /// The face with this index (0..53), as returned by [`Card::index`].
     pub fn from_index(index: usize) -> Option<Card> {
         (index < Card::FACES).then_some(Card(index as u8))

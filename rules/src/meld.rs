@@ -372,7 +372,12 @@ fn few(mask: u16) -> Few {
 
 /// The natural card of `suit` on a sequence position: positions 1 and 14 are both the ace.
 fn natural_at(suit: Suit, pos: u8) -> Card {
-    Card::new(Rank::from_number(pos).unwrap_or(Rank::Ace), suit)
+    // Position n is rank n (1..=13); 14 is the ace again.
+    let rank = match pos {
+        1..=13 => pos,
+        _ => 1,
+    };
+    Card::suited(suit, rank)
 }
 
 /// What a card can be in a sequence of `suit`.
@@ -1117,7 +1122,18 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
     if few(have & !bit(14)) != Few::More {
         return;
     }
-    for lo in 1..=12 {
+    // A run starts where its first three positions miss at most one card (none without a wild):
+    // the other starts would find nothing, and are skipped without walking their runs.
+    let (next, after) = (have >> 1, have >> 2);
+    let starts = if wilds.is_empty() {
+        have & next & after
+    } else {
+        (have & next) | (have & after) | (next & after)
+    };
+    let mut starts = starts & span(1, 12);
+    while starts != 0 {
+        let lo = lowest(starts);
+        starts &= starts - 1;
         for hi in lo + 2..=14 {
             let missing = span(lo, hi) & !have;
             match few(missing) {
@@ -1178,18 +1194,22 @@ fn try_run(
             return;
         }
     }
-    let mut cards = [Card::JOKER; MAX_SEQUENCE];
-    let mut n = 0;
-    for pos in lo..=hi {
-        if hole_pos != Some(pos) {
-            cards[n] = natural_at(suit, pos);
+    // The cards `Meld::open` is given: the naturals of the run, then the wild.
+    let run_cards = || {
+        let mut cards = [Card::JOKER; MAX_SEQUENCE];
+        let mut n = 0;
+        for pos in lo..=hi {
+            if hole_pos != Some(pos) {
+                cards[n] = natural_at(suit, pos);
+                n += 1;
+            }
+        }
+        if let Some((_, wild)) = hole {
+            cards[n] = wild;
             n += 1;
         }
-    }
-    if let Some((_, wild)) = hole {
-        cards[n] = wild;
-        n += 1;
-    }
+        (cards, n)
+    };
     // Clear of the ace's positions (1, 14) and of position 2, a run of 3 to 11 positions with at
     // least two naturals leaves `open` nothing to choose (no end for an ace, no 2 that could be
     // natural) and nothing to refuse: the meld is the run with the wild on the hole, built here
@@ -1203,10 +1223,17 @@ fn try_run(
                 wild: hole.map(|(pos, wild)| (wild, pos)),
             },
         );
-        debug_assert_eq!(Meld::open(&cards[..n], hole_pos), Ok(meld));
+        debug_assert_eq!(
+            {
+                let (cards, n) = run_cards();
+                Meld::open(&cards[..n], hole_pos)
+            },
+            Ok(meld)
+        );
         melds.push(meld);
         return;
     }
+    let (cards, n) = run_cards();
     if let Ok(meld) = Meld::open(&cards[..n], hole_pos) {
         melds.push(meld);
     }
