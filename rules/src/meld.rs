@@ -339,6 +339,13 @@ fn highest(mask: u16) -> u8 {
     15 - mask.leading_zeros() as u8
 }
 
+/// The positions with a layout ([`SeqPlan::layouts`]), as a mask.
+fn options_of(layouts: &[Option<Layout>; 15]) -> u16 {
+    (1..=14u8)
+        .filter(|&pos| layouts[usize::from(pos)].is_some())
+        .fold(0, |mask, pos| mask | bit(pos))
+}
+
 /// The positions from one below a mask's lowest to one above its highest, within 1..=14 (all of
 /// them for an empty mask).
 fn around(mask: u16) -> u16 {
@@ -525,13 +532,12 @@ impl Plan {
         // `select(None)` lays the mover on its default position, one of the options; each option
         // lays it elsewhere (or, for a 2 on 2, as a natural), so the option equal to the default
         // is the one whose meld `select(None)` gives.
-        let options = plan.options();
-        let default = plan.default_position_in(options, suit_two, bound).ok();
+        let layouts = plan.layouts();
+        let default = plan
+            .default_position_in(options_of(&layouts), suit_two, bound)
+            .ok();
         for pos in 1..=14 {
-            if options & bit(pos) == 0 {
-                continue;
-            }
-            if let Some(layout) = plan.layout(Some(pos)) {
+            if let Some(layout) = layouts[usize::from(pos)] {
                 let meld = plan.build(layout);
                 let wild_at = if default == Some(pos) {
                     None
@@ -926,8 +932,15 @@ impl SeqPlan {
 
     /// The valid positions of the mover, as a mask (0 without a mover).
     fn options(&self) -> u16 {
+        options_of(&self.layouts())
+    }
+
+    /// The layout for each position of the mover (indexed by position; `None` where it cannot
+    /// go, and everywhere without a mover).
+    fn layouts(&self) -> [Option<Layout>; 15] {
+        let mut layouts = [None; 15];
         if !matches!(self.wild, WildSlot::Mover { .. }) {
-            return 0;
+            return layouts;
         }
         // A layout is one run holding the naturals, the ace and the mover: the mover is at most
         // one position beyond the naturals and the ace (either end's, for a new ace). Only those
@@ -937,9 +950,12 @@ impl SeqPlan {
             AceSlot::At(a) => around(self.naturals | bit(a)),
             AceSlot::Either => around(self.naturals | bit(1)) | around(self.naturals | bit(14)),
         };
-        (1..=14)
-            .filter(|&p| reach & bit(p) != 0 && self.layout(Some(p)).is_some())
-            .fold(0, |mask, p| mask | bit(p))
+        for pos in 1..=14 {
+            if reach & bit(pos) != 0 {
+                layouts[usize::from(pos)] = self.layout(Some(pos));
+            }
+        }
+        layouts
     }
 
     fn select(&self, wild_at: Option<u8>) -> Result<Meld, MeldError> {
@@ -1340,7 +1356,8 @@ fn sequence_attachments(
     // run the meld can grow into, every position the hand fills, leaving out at most one (the
     // wild's). Position 2 is left to the loop over the suit's 2s below.
     let (min, max) = (lowest(fixed), highest(fixed));
-    let mut sets: Vec<u16> = vec![0];
+    let mut sets: Vec<u16> = Vec::with_capacity(16);
+    sets.push(0);
     let mut add = |set: u16| {
         let set = if set & bit(14) != 0 {
             set & !bit(14) | bit(1)
