@@ -11,105 +11,17 @@
 
 use std::hint::black_box;
 
-use burraco_rules::meld::{attachments, openable_melds};
+use burraco_rules::meld::openable_melds;
 use burraco_rules::{
-    Action, Config, DealSource, Game, Hand, Input, MeldId, Phase, Preset, Seat, Seed, parse_cards,
+    Action, Config, DealSource, Game, Hand, Input, Preset, Seat, Seed, parse_cards,
 };
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use rand_chacha::ChaCha8Rng;
-use rand_core::{Rng, SeedableRng};
+use rand_core::SeedableRng;
 
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
-    (rng.next_u64() % n as u64) as usize
-}
+mod random_player;
 
-/// One turn of the random legal player used for throughput.
-///
-/// Before taking: a uniform choice among the legal takes (`legal_takes`: draw, or pick up the
-/// pile). After taking, repeatedly a fair coin:
-/// - heads: a uniformly random card among the legal discards (`legal_discards`), which ends the
-///   turn;
-/// - tails: a uniformly random target among "a new meld" and each meld of the player's side; the
-///   candidate plays for that target come from the crate's public enumerators
-///   (`meld::openable_melds` of the hand, or `meld::attachments` of the hand to that meld), are
-///   tried in uniformly random order, and the first one `Game::act` accepts is played (a candidate
-///   is a valid meld, which the game may still refuse by art. 31 or for leaving no legal discard;
-///   a refusal changes nothing); then the coin again. With no accepted candidate it discards as
-///   on heads.
-///
-/// Every action it plays is one of `legal_actions`, chosen at random. Enumerating only one
-/// target per decision, and converting only the chosen candidate into an `Action`, is what keeps
-/// it cheap: the full `legal_openings` + `legal_attachments` on every decision costs about twice
-/// as much per hand.
-fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng) {
-    let seat = game.on_turn();
-    if game.phase() == Phase::Take {
-        let takes = game.legal_takes();
-        let take = &takes[below(rng, takes.len())];
-        game.act(seat, take).expect("legal take");
-    }
-    'decision: while game.phase() == Phase::Play && game.on_turn() == seat {
-        if below(rng, 2) == 1 {
-            let side = game.side_of(seat);
-            let own = game.melds().iter().filter(|(s, _)| *s == side).count();
-            let target = below(rng, own + 1);
-            if target == own {
-                let mut melds = openable_melds(game.hand(seat));
-                while !melds.is_empty() {
-                    let meld = melds.swap_remove(below(rng, melds.len()));
-                    let open = Action::Open {
-                        cards: meld.cards().to_vec(),
-                        wild_at: meld.wild_position(),
-                    };
-                    if game.act(seat, &open).is_ok() {
-                        continue 'decision;
-                    }
-                }
-            } else {
-                let (id, meld) = game
-                    .melds()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (s, _))| *s == side)
-                    .nth(target)
-                    .map(|(id, (_, meld))| (id as MeldId, *meld))
-                    .expect("an own meld");
-                let mut candidates = attachments(&meld, game.hand(seat));
-                while !candidates.is_empty() {
-                    let a = candidates.swap_remove(below(rng, candidates.len()));
-                    let attach = Action::Attach {
-                        meld: id,
-                        cards: a.cards,
-                        wild_at: a.wild_at,
-                    };
-                    if game.act(seat, &attach).is_ok() {
-                        continue 'decision;
-                    }
-                }
-            }
-        }
-        let discards = game.legal_discards();
-        let card = discards[below(rng, discards.len())];
-        game.act(seat, &Action::Discard { card })
-            .expect("legal discard");
-    }
-}
-
-/// Deals hand number `n` and plays it to the end; returns the turns played.
-fn random_hand(n: u64, rng: &mut ChaCha8Rng) -> u32 {
-    let mut seed = [0u8; 32];
-    seed[..8].copy_from_slice(&n.to_le_bytes());
-    let (mut game, _) = Game::new(
-        Config::of(Preset::Fitab),
-        Seat::ALL[(n % 4) as usize],
-        DealSource::Seed(Seed(seed)),
-    )
-    .expect("deal");
-    while !game.is_over() {
-        play_turn(&mut game, rng);
-    }
-    game.turns_played()
-}
+use random_player::{play_turn, random_hand};
 
 /// A position some turns into a seeded hand, in the middle of a turn, with melds on the table.
 fn mid_hand() -> Game {

@@ -110,6 +110,13 @@ impl Card {
         Card(suit as u8 * 13 + rank as u8 - 1)
     }
 
+    /// The card of `suit` whose rank is numbered `rank` (1 = ace ... 13 = king), for the loops
+    /// over a suit's positions; `rank` must be in 1..=13.
+    pub(crate) const fn suited(suit: Suit, rank: u8) -> Card {
+        debug_assert!(rank >= 1 && rank <= 13);
+        Card(suit as u8 * 13 + rank - 1)
+    }
+
     /// The face with this index (0..53), as returned by [`Card::index`].
     pub fn from_index(index: usize) -> Option<Card> {
         (index < Card::FACES).then_some(Card(index as u8))
@@ -221,6 +228,9 @@ impl FromStr for Card {
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Hand {
     counts: [u8; Card::FACES],
+    /// Bit `i` is set when `counts[i] > 0`: the faces held, for walking a hand without scanning
+    /// all 53 counts (a function of `counts`, so equality and hashing are unchanged).
+    present: u64,
     len: u8,
 }
 
@@ -228,6 +238,7 @@ impl Default for Hand {
     fn default() -> Self {
         Hand {
             counts: [0; Card::FACES],
+            present: 0,
             len: 0,
         }
     }
@@ -251,11 +262,12 @@ impl Hand {
     }
 
     pub fn contains(&self, card: Card) -> bool {
-        self.count(card) > 0
+        self.present & (1 << card.0) != 0
     }
 
     pub fn add(&mut self, card: Card) {
         self.counts[card.index()] += 1;
+        self.present |= 1 << card.0;
         self.len += 1;
     }
 
@@ -266,8 +278,17 @@ impl Hand {
             return false;
         }
         *slot -= 1;
+        if *slot == 0 {
+            self.present &= !(1 << card.0);
+        }
         self.len -= 1;
         true
+    }
+
+    /// The ranks of `suit` the hand holds, as a mask: bit `n - 1` for the rank numbered `n`
+    /// (bit 0 the ace, bit 1 the 2, ..., bit 12 the king).
+    pub(crate) fn suit_ranks(&self, suit: Suit) -> u16 {
+        ((self.present >> (suit as u32 * 13)) & 0x1fff) as u16
     }
 
     /// Whether the hand holds every card of `cards` (counting repeats).
@@ -284,29 +305,51 @@ impl Hand {
 
     /// Every card, repeats included, in face order (hearts A..K, diamonds, clubs, spades, jokers).
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &n)| std::iter::repeat_n(Card(i as u8), usize::from(n)))
+        self.faces()
+            .flat_map(|c| std::iter::repeat_n(c, usize::from(self.counts[c.index()])))
     }
 
-    /// The distinct faces held, each once.
-    pub fn faces(&self) -> impl Iterator<Item = Card> + '_ {
-        self.counts
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| **n > 0)
-            .map(|(i, _)| Card(i as u8))
+    /// The distinct faces held, each once, in face order.
+    pub fn faces(&self) -> impl ExactSizeIterator<Item = Card> + '_ {
+        Faces(self.present)
     }
 
     pub fn points(&self) -> i32 {
-        self.cards().map(Card::points).sum()
+        self.faces()
+            .map(|c| c.points() * i32::from(self.counts[c.index()]))
+            .sum()
     }
 
     pub fn to_vec(&self) -> Vec<Card> {
-        self.cards().collect()
+        let mut cards = Vec::with_capacity(self.len());
+        cards.extend(self.cards());
+        cards
     }
 }
+
+/// The faces of a [`Hand`], lowest index first ([`Hand::faces`]): the set bits of its mask.
+#[derive(Debug, Clone)]
+struct Faces(u64);
+
+impl Iterator for Faces {
+    type Item = Card;
+
+    fn next(&mut self) -> Option<Card> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Some(Card(index))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.0.count_ones() as usize;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Faces {}
 
 impl FromIterator<Card> for Hand {
     fn from_iter<I: IntoIterator<Item = Card>>(iter: I) -> Hand {

@@ -4,51 +4,9 @@
 //! The lists are complete enough for a random player choosing only among them to finish any hand:
 //! there is always a take, and after it always a discard.
 
-use crate::card::{Card, Hand, Rank, Suit};
+use crate::card::Card;
 use crate::game::{Action, Game, MeldId, Phase};
-use crate::meld::{Meld, MeldShape, attachments, openable_melds};
-
-/// A cheap necessary condition for [`attachments`] to find anything, checked first because most
-/// melds on the table take nothing from a given hand. An attachment holds a natural card of the
-/// meld's rank (a combination) or of its suit near its naturals (a sequence: the new natural
-/// nearest to them is at most two positions away, one wild filling the gap, or is the natural
-/// card a bound wild stands for), or else only wilds, which a meld that already has a wild refuses
-/// (art. 10: one wild at most; its wild moves only when its natural card comes with it) unless
-/// that wild is the sequence's own 2.
-fn might_attach(meld: &Meld, hand: &Hand) -> bool {
-    let own = match meld.shape() {
-        MeldShape::Combination { rank } => Suit::ALL
-            .iter()
-            .any(|&suit| hand.contains(Card::new(rank, suit))),
-        MeldShape::Sequence { suit } => {
-            let start = meld.start().unwrap_or(1);
-            let end = start + meld.len() as u8 - 1;
-            let (mut low, mut high) = (start, end);
-            match meld.wild_position() {
-                Some(p) if p == start => low += 1,
-                Some(p) if p == end => high -= 1,
-                _ => {}
-            }
-            let near = |pos: u8| pos + 2 >= low && pos <= high + 2;
-            Rank::ALL.iter().any(|&rank| {
-                let n = rank.number();
-                hand.contains(Card::new(rank, suit)) && (near(n) || (rank == Rank::Ace && near(14)))
-            })
-        }
-    };
-    // A sequence whose wild is its own 2 may still take a wild: the 2 can move to its natural
-    // position and leave the wild's role to the newcomer.
-    let takes_a_wild = match (meld.wild_card(), meld.shape()) {
-        (None, _) => true,
-        (Some(wild), MeldShape::Sequence { suit }) => wild == Card::new(Rank::Two, suit),
-        (Some(_), MeldShape::Combination { .. }) => false,
-    };
-    own || (takes_a_wild
-        && (hand.contains(Card::JOKER)
-            || Suit::ALL
-                .iter()
-                .any(|&suit| hand.contains(Card::new(Rank::Two, suit)))))
-}
+use crate::meld::{attachments, openable_melds};
 
 impl Game {
     /// Draw and/or pick up, when the seat on turn has not taken yet.
@@ -95,11 +53,9 @@ impl Game {
             if *meld_side != side {
                 continue;
             }
-            if !might_attach(meld, hand) {
-                continue;
-            }
             let id = id as MeldId;
-            // As for openings, the attachments are valid by construction.
+            // As for openings, the attachments are valid by construction (and most melds take
+            // nothing from a given hand, which `attachments` finds out first and cheaply).
             for a in attachments(meld, hand) {
                 if self.check_attached(id, &a.cards, &a.result).is_ok() {
                     out.push(Action::Attach {

@@ -145,19 +145,35 @@ impl CheckedInput {
     }
 }
 
-/// What playing a checked input does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What playing a checked input does. A lay's cards are the input's own ([`laid_cards`]): the
+/// step does not keep a copy of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Step {
     Draw,
     PickUp,
     Lay {
-        cards: Vec<Card>,
         target: Option<MeldId>,
         result: Meld,
     },
     Discard(Card),
     ClockExpired,
     TimeOut,
+}
+
+/// The cards an action lays on the table (an opening's or an attachment's; none for the others).
+fn laid_cards(action: &Action) -> &[Card] {
+    match action {
+        Action::Open { cards, .. } | Action::Attach { cards, .. } => cards,
+        Action::Draw | Action::PickUp | Action::Discard { .. } => &[],
+    }
+}
+
+/// [`laid_cards`] of an input's action (none for the clocks' inputs).
+fn input_cards(input: &Input) -> &[Card] {
+    match input {
+        Input::Act { action, .. } => laid_cards(action),
+        Input::ClockExpired | Input::TimeOut => &[],
+    }
 }
 
 /// How a hand ended.
@@ -558,54 +574,17 @@ impl Game {
     // ----- applying inputs ---------------------------------------------------------------------
 
     /// Applies one input. On `Err` the game is unchanged. The same as [`Game::check`] then
-    /// [`Game::play`].
+    /// [`Game::play`], without the copy of the input a [`CheckedInput`] keeps.
     pub fn apply(&mut self, input: &Input) -> Result<Vec<Event>, IllegalAction> {
-        let checked = self.check(input)?;
-        self.play(checked)
+        let step = self.step_of(input)?;
+        Ok(self.play_step(step, input_cards(input)))
     }
 
     /// Validates `input` completely without changing anything: what [`Game::play`] needs to
     /// apply it cannot fail. A server checks, makes the input durable, and only then plays it, so
     /// it never has to undo a move (nor keep a copy of the game to undo it with).
     pub fn check(&self, input: &Input) -> Result<CheckedInput, IllegalAction> {
-        if self.is_over() {
-            return Err(IllegalAction::HandOver);
-        }
-        let step = match input {
-            Input::Act { seat, action } => {
-                self.check_turn(*seat)?;
-                match action {
-                    Action::Draw => self.check_draw().map(|()| Step::Draw)?,
-                    Action::PickUp => self.check_pick_up().map(|()| Step::PickUp)?,
-                    Action::Open { cards, wild_at } => Step::Lay {
-                        result: self.check_open(cards, *wild_at)?,
-                        cards: cards.clone(),
-                        target: None,
-                    },
-                    Action::Attach {
-                        meld,
-                        cards,
-                        wild_at,
-                    } => Step::Lay {
-                        result: self.check_attach(*meld, cards, *wild_at)?,
-                        cards: cards.clone(),
-                        target: Some(*meld),
-                    },
-                    Action::Discard { card } => {
-                        self.check_discard(*card).map(|()| Step::Discard(*card))?
-                    }
-                }
-            }
-            // An arbiter replaying a record must not accept an expiry the table could not have had.
-            Input::ClockExpired if self.move_clock().is_none() => {
-                return Err(IllegalAction::NoMoveClock);
-            }
-            Input::ClockExpired => Step::ClockExpired,
-            Input::TimeOut if self.last_round.is_some() => {
-                return Err(IllegalAction::TimeOutAlreadyAnnounced);
-            }
-            Input::TimeOut => Step::TimeOut,
-        };
+        let step = self.step_of(input)?;
         Ok(CheckedInput {
             input: input.clone(),
             step,
@@ -616,34 +595,74 @@ impl Game {
     /// Plays an input [`Game::check`] accepted on this game as it is now. A checked input kept
     /// past another input is checked again (and refused as it would be then).
     pub fn play(&mut self, checked: CheckedInput) -> Result<Vec<Event>, IllegalAction> {
-        let checked = if checked.at == self.inputs_played {
-            checked
+        let step = if checked.at == self.inputs_played {
+            checked.step
         } else {
-            self.check(&checked.input)?
+            self.step_of(&checked.input)?
         };
+        Ok(self.play_step(step, input_cards(&checked.input)))
+    }
+
+    /// Shorthand for `apply(&Input::Act { seat, action })`, without building the input (nor
+    /// copying the action into it).
+    pub fn act(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, IllegalAction> {
+        // `check_turn`, first in `action_step`, refuses a finished hand as `step_of` does.
+        let step = self.action_step(seat, action)?;
+        Ok(self.play_step(step, laid_cards(action)))
+    }
+
+    /// The whole of [`Game::check`]'s validation: what playing `input` would do, or why not.
+    fn step_of(&self, input: &Input) -> Result<Step, IllegalAction> {
+        if self.is_over() {
+            return Err(IllegalAction::HandOver);
+        }
+        match input {
+            Input::Act { seat, action } => self.action_step(*seat, action),
+            // An arbiter replaying a record must not accept an expiry the table could not have had.
+            Input::ClockExpired if self.move_clock().is_none() => Err(IllegalAction::NoMoveClock),
+            Input::ClockExpired => Ok(Step::ClockExpired),
+            Input::TimeOut if self.last_round.is_some() => {
+                Err(IllegalAction::TimeOutAlreadyAnnounced)
+            }
+            Input::TimeOut => Ok(Step::TimeOut),
+        }
+    }
+
+    fn action_step(&self, seat: Seat, action: &Action) -> Result<Step, IllegalAction> {
+        self.check_turn(seat)?;
+        Ok(match action {
+            Action::Draw => self.check_draw().map(|()| Step::Draw)?,
+            Action::PickUp => self.check_pick_up().map(|()| Step::PickUp)?,
+            Action::Open { cards, wild_at } => Step::Lay {
+                result: self.check_open(cards, *wild_at)?,
+                target: None,
+            },
+            Action::Attach {
+                meld,
+                cards,
+                wild_at,
+            } => Step::Lay {
+                result: self.check_attach(*meld, cards, *wild_at)?,
+                target: Some(*meld),
+            },
+            Action::Discard { card } => self.check_discard(*card).map(|()| Step::Discard(*card))?,
+        })
+    }
+
+    /// Plays a step [`Game::step_of`] accepted on this game as it is now; `laid` are the cards of
+    /// the input's action ([`laid_cards`]).
+    fn play_step(&mut self, step: Step, laid: &[Card]) -> Vec<Event> {
         self.inputs_played += 1;
         let mut events = Vec::with_capacity(4);
-        match checked.step {
+        match step {
             Step::Draw => self.draw(&mut events),
             Step::PickUp => self.pick_up(&mut events),
-            Step::Lay {
-                cards,
-                target,
-                result,
-            } => self.lay(&cards, target, result, &mut events),
+            Step::Lay { target, result } => self.lay(laid, target, result, &mut events),
             Step::Discard(card) => self.discard(card, &mut events),
             Step::ClockExpired => events = self.expire_clock(),
             Step::TimeOut => events = self.time_out(),
         }
-        Ok(events)
-    }
-
-    /// Shorthand for `apply(&Input::Act { seat, action })`.
-    pub fn act(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, IllegalAction> {
-        self.apply(&Input::Act {
-            seat,
-            action: action.clone(),
-        })
+        events
     }
 
     fn check_turn(&self, seat: Seat) -> Result<(), IllegalAction> {

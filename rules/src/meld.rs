@@ -254,6 +254,9 @@ pub fn openable_melds(hand: &Hand) -> Vec<Meld> {
 /// position left to a wild, and every way of adding up to two 2s of the suit and one other wild.
 pub fn attachments(meld: &Meld, hand: &Hand) -> Vec<Attachment> {
     let mut found = Vec::new();
+    if !might_attach(meld, hand) {
+        return found;
+    }
     let (wild_faces, wild_count) = wild_faces(hand);
     let wilds = &wild_faces[..wild_count];
     match meld.shape {
@@ -263,6 +266,51 @@ pub fn attachments(meld: &Meld, hand: &Hand) -> Vec<Attachment> {
         MeldShape::Sequence { suit } => sequence_attachments(meld, suit, hand, wilds, &mut found),
     }
     found
+}
+
+/// A cheap necessary condition for [`attachments`] to find anything, checked first because most
+/// melds on the table take nothing from a given hand. An attachment holds a natural card of the
+/// meld's rank (a combination) or of its suit near its naturals (a sequence: the new natural
+/// nearest to them is at most two positions away, one wild filling the gap, or is the natural
+/// card a bound wild stands for), or else only wilds, which a meld that already has a wild refuses
+/// (art. 10: one wild at most; its wild moves only when its natural card comes with it) unless
+/// that wild is the sequence's own 2.
+fn might_attach(meld: &Meld, hand: &Hand) -> bool {
+    let own = match meld.shape() {
+        MeldShape::Combination { rank } => Suit::ALL
+            .iter()
+            .any(|&suit| hand.contains(Card::new(rank, suit))),
+        MeldShape::Sequence { suit } => {
+            let start = meld.start().unwrap_or(1);
+            let end = start + meld.len() as u8 - 1;
+            let (mut low, mut high) = (start, end);
+            match meld.wild_position() {
+                Some(p) if p == start => low += 1,
+                Some(p) if p == end => high -= 1,
+                _ => {}
+            }
+            // The positions of the suit's cards in the hand (rank n on n, the ace also on 14)
+            // within two of the naturals.
+            let ranks = hand.suit_ranks(suit);
+            let mut held = ranks << 1;
+            if ranks & 1 != 0 {
+                held |= bit(14);
+            }
+            held & span(low.saturating_sub(2).max(1), (high + 2).min(14)) != 0
+        }
+    };
+    // A sequence whose wild is its own 2 may still take a wild: the 2 can move to its natural
+    // position and leave the wild's role to the newcomer.
+    let takes_a_wild = match (meld.wild_card(), meld.shape()) {
+        (None, _) => true,
+        (Some(wild), MeldShape::Sequence { suit }) => wild == Card::new(Rank::Two, suit),
+        (Some(_), MeldShape::Combination { .. }) => false,
+    };
+    own || (takes_a_wild
+        && (hand.contains(Card::JOKER)
+            || Suit::ALL
+                .iter()
+                .any(|&suit| hand.contains(Card::new(Rank::Two, suit)))))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -291,9 +339,52 @@ fn highest(mask: u16) -> u8 {
     15 - mask.leading_zeros() as u8
 }
 
+/// The positions with a layout ([`SeqPlan::layouts`]), as a mask.
+fn options_of(layouts: &[Option<Layout>; 15]) -> u16 {
+    (1..=14u8)
+        .filter(|&pos| layouts[usize::from(pos)].is_some())
+        .fold(0, |mask, pos| mask | bit(pos))
+}
+
+/// The positions from one below a mask's lowest to one above its highest, within 1..=14 (all of
+/// them for an empty mask).
+fn around(mask: u16) -> u16 {
+    if mask == 0 {
+        return span(1, 14);
+    }
+    span(
+        lowest(mask).saturating_sub(1).max(1),
+        (highest(mask) + 1).min(14),
+    )
+}
+
+/// How many positions a mask holds, told apart only as none, one and more: what the hot loops
+/// ask, without `count_ones` (a dozen instructions where the build targets no `popcnt`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Few {
+    None,
+    One,
+    More,
+}
+
+fn few(mask: u16) -> Few {
+    if mask == 0 {
+        Few::None
+    } else if mask & (mask - 1) == 0 {
+        Few::One
+    } else {
+        Few::More
+    }
+}
+
 /// The natural card of `suit` on a sequence position: positions 1 and 14 are both the ace.
 fn natural_at(suit: Suit, pos: u8) -> Card {
-    Card::new(Rank::from_number(pos).unwrap_or(Rank::Ace), suit)
+    // Position n is rank n (1..=13); 14 is the ace again.
+    let rank = match pos {
+        1..=13 => pos,
+        _ => 1,
+    };
+    Card::suited(suit, rank)
 }
 
 /// What a card can be in a sequence of `suit`.
@@ -427,21 +518,28 @@ impl Plan {
             Plan::Combination(meld) => return emit(None, *meld),
             Plan::Sequence(plan) => plan,
         };
-        if !matches!(plan.wild, WildSlot::Mover { .. }) {
-            if let Ok(meld) = plan.select(None) {
-                emit(None, meld);
+        let (suit_two, bound) = match plan.wild {
+            WildSlot::Mover {
+                suit_two, bound, ..
+            } => (suit_two, bound),
+            WildSlot::Absent | WildSlot::Fixed { .. } => {
+                if let Ok(meld) = plan.select(None) {
+                    emit(None, meld);
+                }
+                return;
             }
-            return;
-        }
-        let default = plan.select(None).ok();
-        let options = plan.options();
+        };
+        // `select(None)` lays the mover on its default position, one of the options; each option
+        // lays it elsewhere (or, for a 2 on 2, as a natural), so the option equal to the default
+        // is the one whose meld `select(None)` gives.
+        let layouts = plan.layouts();
+        let default = plan
+            .default_position_in(options_of(&layouts), suit_two, bound)
+            .ok();
         for pos in 1..=14 {
-            if options & bit(pos) == 0 {
-                continue;
-            }
-            if let Some(layout) = plan.layout(Some(pos)) {
+            if let Some(layout) = layouts[usize::from(pos)] {
                 let meld = plan.build(layout);
-                let wild_at = if default == Some(meld) {
+                let wild_at = if default == Some(pos) {
                     None
                 } else {
                     Some(pos)
@@ -798,7 +896,7 @@ impl SeqPlan {
         };
         // At least two naturals (art. 10); the positions are distinct, so at most one natural
         // ace and at most 13 naturals follow from the mask itself.
-        if naturals.count_ones() < 2 {
+        if few(naturals) != Few::More {
             return None;
         }
         let lo = lowest(occupied);
@@ -834,12 +932,30 @@ impl SeqPlan {
 
     /// The valid positions of the mover, as a mask (0 without a mover).
     fn options(&self) -> u16 {
+        options_of(&self.layouts())
+    }
+
+    /// The layout for each position of the mover (indexed by position; `None` where it cannot
+    /// go, and everywhere without a mover).
+    fn layouts(&self) -> [Option<Layout>; 15] {
+        let mut layouts = [None; 15];
         if !matches!(self.wild, WildSlot::Mover { .. }) {
-            return 0;
+            return layouts;
         }
-        (1..=14)
-            .filter(|&p| self.layout(Some(p)).is_some())
-            .fold(0, |mask, p| mask | bit(p))
+        // A layout is one run holding the naturals, the ace and the mover: the mover is at most
+        // one position beyond the naturals and the ace (either end's, for a new ace). Only those
+        // positions are worth laying out.
+        let reach = match self.ace {
+            AceSlot::Absent => around(self.naturals),
+            AceSlot::At(a) => around(self.naturals | bit(a)),
+            AceSlot::Either => around(self.naturals | bit(1)) | around(self.naturals | bit(14)),
+        };
+        for pos in 1..=14 {
+            if reach & bit(pos) != 0 {
+                layouts[usize::from(pos)] = self.layout(Some(pos));
+            }
+        }
+        layouts
     }
 
     fn select(&self, wild_at: Option<u8>) -> Result<Meld, MeldError> {
@@ -885,12 +1001,22 @@ impl SeqPlan {
 
     /// The mover's position when the request names none (RULES.md section 5).
     fn default_position(&self, suit_two: bool, bound: bool) -> Result<u8, MeldError> {
-        let options = self.options();
+        self.default_position_in(self.options(), suit_two, bound)
+    }
+
+    /// [`SeqPlan::default_position`] among `options`, the mover's valid positions
+    /// ([`SeqPlan::options`]) when the caller has them already.
+    fn default_position_in(
+        &self,
+        options: u16,
+        suit_two: bool,
+        bound: bool,
+    ) -> Result<u8, MeldError> {
         if options == 0 {
             return Err(self.failure());
         }
         let low = lowest(options);
-        if options.count_ones() == 1 {
+        if few(options) == Few::One {
             return Ok(low);
         }
         // A displaced bound wild goes where the player says, among every valid position.
@@ -934,24 +1060,29 @@ impl SeqPlan {
     }
 
     fn build(&self, layout: Layout) -> Meld {
-        let mut cards = [Card::JOKER; MAX_SEQUENCE];
-        let mut wild = None;
-        for (i, pos) in (layout.lo..=layout.hi).enumerate() {
-            cards[i] = match layout.wild {
-                Some((card, p)) if p == pos => {
-                    wild = Some(i as u8);
-                    card
-                }
-                _ => natural_at(self.suit, pos),
-            };
-        }
-        Meld {
-            shape: MeldShape::Sequence { suit: self.suit },
-            cards,
-            len: layout.hi - layout.lo + 1,
-            start: layout.lo,
-            wild,
-        }
+        sequence(self.suit, layout)
+    }
+}
+
+/// The sequence of `suit` laid out as `layout` says: naturals on every position but the wild's.
+fn sequence(suit: Suit, layout: Layout) -> Meld {
+    let mut cards = [Card::JOKER; MAX_SEQUENCE];
+    let mut wild = None;
+    for (i, pos) in (layout.lo..=layout.hi).enumerate() {
+        cards[i] = match layout.wild {
+            Some((card, p)) if p == pos => {
+                wild = Some(i as u8);
+                card
+            }
+            _ => natural_at(suit, pos),
+        };
+    }
+    Meld {
+        shape: MeldShape::Sequence { suit },
+        cards,
+        len: layout.hi - layout.lo + 1,
+        start: layout.lo,
+        wild,
     }
 }
 
@@ -962,7 +1093,9 @@ impl SeqPlan {
 /// (3+ naturals) or with one of the hand's wild faces (2+ naturals).
 fn combinations_of(hand: &Hand, rank: Rank, wilds: &[Card], melds: &mut Vec<Meld>) {
     let have = Suit::ALL.map(|suit| hand.count(Card::new(rank, suit)).min(MAX_COMBINATION as u8));
-    if have.iter().map(|&n| usize::from(n)).sum::<usize>() < 2 {
+    // Two naturals and a wild, or three naturals, at least.
+    let enough = if wilds.is_empty() { 3 } else { 2 };
+    if have.iter().map(|&n| usize::from(n)).sum::<usize>() < enough {
         return;
     }
     for_each_count(have, |counts, naturals| {
@@ -995,24 +1128,32 @@ fn for_each_count(have: [u8; 4], mut f: impl FnMut([u8; 4], usize)) {
 /// with no wild, or with a wild on the one missing position or on any position.
 fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) {
     let suit_twos = hand.count(Card::new(Rank::Two, suit));
-    let mut have = 0u16;
-    for pos in 2..=13 {
-        if hand.contains(natural_at(suit, pos)) {
-            have |= bit(pos);
-        }
-    }
-    if hand.contains(Card::new(Rank::Ace, suit)) {
+    let ranks = hand.suit_ranks(suit);
+    // Rank n (2..=13) stands on position n; the ace on 1 and 14.
+    let mut have = (ranks & !1) << 1;
+    if ranks & 1 != 0 {
         have |= bit(1) | bit(14);
     }
     // Two natural cards of the suit at least (positions 1 and 14 are the same ace).
-    if (have & !bit(14)).count_ones() < 2 {
+    if few(have & !bit(14)) != Few::More {
         return;
     }
-    for lo in 1..=12 {
+    // A run starts where its first three positions miss at most one card (none without a wild):
+    // the other starts would find nothing, and are skipped without walking their runs.
+    let (next, after) = (have >> 1, have >> 2);
+    let starts = if wilds.is_empty() {
+        have & next & after
+    } else {
+        (have & next) | (have & after) | (next & after)
+    };
+    let mut starts = starts & span(1, 12);
+    while starts != 0 {
+        let lo = lowest(starts);
+        starts &= starts - 1;
         for hi in lo + 2..=14 {
             let missing = span(lo, hi) & !have;
-            match missing.count_ones() {
-                0 => {
+            match few(missing) {
+                Few::None => {
                     try_run(suit, suit_twos, lo, hi, None, melds);
                     for hole in lo..=hi {
                         for &wild in wilds {
@@ -1020,7 +1161,7 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
                         }
                     }
                 }
-                1 => {
+                Few::One => {
                     for &wild in wilds {
                         try_run(
                             suit,
@@ -1033,7 +1174,7 @@ fn sequences_of(hand: &Hand, suit: Suit, wilds: &[Card], melds: &mut Vec<Meld>) 
                     }
                 }
                 // Longer runs from `lo` miss even more.
-                _ => break,
+                Few::More => break,
             }
         }
     }
@@ -1069,33 +1210,90 @@ fn try_run(
             return;
         }
     }
-    let mut cards = [Card::JOKER; MAX_SEQUENCE];
-    let mut n = 0;
-    for pos in lo..=hi {
-        if hole_pos != Some(pos) {
-            cards[n] = natural_at(suit, pos);
+    // The cards `Meld::open` is given: the naturals of the run, then the wild.
+    let run_cards = || {
+        let mut cards = [Card::JOKER; MAX_SEQUENCE];
+        let mut n = 0;
+        for pos in lo..=hi {
+            if hole_pos != Some(pos) {
+                cards[n] = natural_at(suit, pos);
+                n += 1;
+            }
+        }
+        if let Some((_, wild)) = hole {
+            cards[n] = wild;
             n += 1;
         }
+        (cards, n)
+    };
+    // Clear of the ace's positions (1, 14) and of position 2, a run of 3 to 11 positions with at
+    // least two naturals leaves `open` nothing to choose (no end for an ace, no 2 that could be
+    // natural) and nothing to refuse: the meld is the run with the wild on the hole, built here
+    // without checking the cards again (this is most of what the enumerator opens).
+    if lo >= 3 && hi <= 13 {
+        let meld = sequence(
+            suit,
+            Layout {
+                lo,
+                hi,
+                wild: hole.map(|(pos, wild)| (wild, pos)),
+            },
+        );
+        debug_assert_eq!(
+            {
+                let (cards, n) = run_cards();
+                Meld::open(&cards[..n], hole_pos)
+            },
+            Ok(meld)
+        );
+        melds.push(meld);
+        return;
     }
-    if let Some((_, wild)) = hole {
-        cards[n] = wild;
-        n += 1;
-    }
+    let (cards, n) = run_cards();
     if let Ok(meld) = Meld::open(&cards[..n], hole_pos) {
         melds.push(meld);
     }
 }
 
-/// Offers `cards` to `meld` and records every distinct result.
-fn offer(meld: &Meld, cards: Vec<Card>, found: &mut Vec<Attachment>) {
-    if let Ok(plan) = Plan::attach(meld, &cards) {
+/// Offers `cards` to `meld` and records every distinct result. Most offers are refused, so the
+/// cards are copied to the heap only for the attachments found.
+fn offer(meld: &Meld, cards: &[Card], found: &mut Vec<Attachment>) {
+    if let Ok(plan) = Plan::attach(meld, cards) {
         plan.choices(|wild_at, result| {
             found.push(Attachment {
-                cards: cards.clone(),
+                cards: cards.to_vec(),
                 wild_at,
                 result,
             });
         });
+    }
+}
+
+/// The most cards an attachment can offer: a sequence's 13 naturals besides the ace's second
+/// position, two 2s of the suit and one other wild (a combination offers at most 9).
+const MAX_OFFER: usize = 16;
+
+/// Cards being put together for an offer, on the stack.
+struct OfferCards {
+    cards: [Card; MAX_OFFER],
+    len: usize,
+}
+
+impl OfferCards {
+    fn new() -> OfferCards {
+        OfferCards {
+            cards: [Card::JOKER; MAX_OFFER],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, card: Card) {
+        self.cards[self.len] = card;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len]
     }
 }
 
@@ -1112,22 +1310,23 @@ fn combination_attachments(
     let extra: &[Card] = if meld.wild.is_some() { &[] } else { wilds };
     for_each_count(have, |counts, naturals| {
         let with = |wild: Option<Card>| {
-            let mut cards = Vec::with_capacity(naturals + 1);
+            let mut cards = OfferCards::new();
             for (suit, &count) in Suit::ALL.iter().zip(&counts) {
-                cards.extend(std::iter::repeat_n(
-                    Card::new(rank, *suit),
-                    usize::from(count),
-                ));
+                for _ in 0..count {
+                    cards.push(Card::new(rank, *suit));
+                }
             }
-            cards.extend(wild);
+            if let Some(wild) = wild {
+                cards.push(wild);
+            }
             cards
         };
         if naturals > 0 && naturals <= room {
-            offer(meld, with(None), found);
+            offer(meld, with(None).as_slice(), found);
         }
         if naturals < room {
             for &wild in extra {
-                offer(meld, with(Some(wild)), found);
+                offer(meld, with(Some(wild)).as_slice(), found);
             }
         }
     });
@@ -1147,21 +1346,18 @@ fn sequence_attachments(
             fixed |= bit(pos);
         }
     }
-    let ace = Card::new(Rank::Ace, suit);
-    let mut have = 0u16;
-    for pos in 3..=13 {
-        if hand.contains(natural_at(suit, pos)) {
-            have |= bit(pos);
-        }
-    }
-    if hand.contains(ace) && fixed & (bit(1) | bit(14)) == 0 {
+    let ranks = hand.suit_ranks(suit);
+    // Ranks 3..=13 on their positions (the 2s are counted apart, below); the ace on 1 and 14.
+    let mut have = (ranks & !0b11) << 1;
+    if ranks & 1 != 0 && fixed & (bit(1) | bit(14)) == 0 {
         have |= bit(1) | bit(14);
     }
     // The sets of natural positions (3..=13, and the ace as position 1) worth offering: for each
     // run the meld can grow into, every position the hand fills, leaving out at most one (the
     // wild's). Position 2 is left to the loop over the suit's 2s below.
     let (min, max) = (lowest(fixed), highest(fixed));
-    let mut sets: Vec<u16> = vec![0];
+    let mut sets: Vec<u16> = Vec::with_capacity(16);
+    sets.push(0);
     let mut add = |set: u16| {
         let set = if set & bit(14) != 0 {
             set & !bit(14) | bit(1)
@@ -1173,14 +1369,14 @@ fn sequence_attachments(
         }
     };
     for lo in (1..=min).rev() {
-        if (span(lo, max) & !fixed & !bit(2) & !have).count_ones() > 1 {
+        if few(span(lo, max) & !fixed & !bit(2) & !have) == Few::More {
             break;
         }
         for hi in max..=14 {
             let free = span(lo, hi) & !fixed & !bit(2);
             let missing = free & !have;
-            match missing.count_ones() {
-                0 => {
+            match few(missing) {
+                Few::None => {
                     if free & bit(1) == 0 || free & bit(14) == 0 {
                         add(free);
                     }
@@ -1191,13 +1387,13 @@ fn sequence_attachments(
                         }
                     }
                 }
-                1 => {
+                Few::One => {
                     let set = free & !missing;
                     if set & bit(1) == 0 || set & bit(14) == 0 {
                         add(set);
                     }
                 }
-                _ => break,
+                Few::More => break,
             }
         }
     }
@@ -1209,16 +1405,20 @@ fn sequence_attachments(
             let others = std::iter::once(None)
                 .chain(wilds.iter().filter(|&&w| w != suit_two).map(|&w| Some(w)));
             for other in others {
-                let mut cards = Vec::with_capacity(16);
+                let mut cards = OfferCards::new();
                 for pos in 1..=13 {
                     if set & bit(pos) != 0 {
                         cards.push(natural_at(suit, pos));
                     }
                 }
-                cards.extend(std::iter::repeat_n(suit_two, usize::from(two_count)));
-                cards.extend(other);
-                if !cards.is_empty() {
-                    offer(meld, cards, found);
+                for _ in 0..two_count {
+                    cards.push(suit_two);
+                }
+                if let Some(other) = other {
+                    cards.push(other);
+                }
+                if cards.len > 0 {
+                    offer(meld, cards.as_slice(), found);
                 }
             }
         }
