@@ -6,6 +6,9 @@
 //! taken, a seat given up), and the rules that tie the maps together live in one place (an invite
 //! goes with its table; a player with no seat left has no entry).
 
+use std::time::{Duration, Instant};
+
+use burraco_protocol::wire::ClientMessage;
 use burraco_rules::Seat;
 use dashmap::DashMap;
 
@@ -30,11 +33,51 @@ pub struct Directory {
     sessions: DashMap<String, Session>,
     /// Player id to the seats held (never an empty list).
     player_seats: DashMap<String, Vec<(String, Seat)>>,
+    /// Player id to its last create request (its fields, without the request id) and when it
+    /// came: the same one again within a moment is a double click, refused.
+    last_create: DashMap<String, (String, Instant)>,
 }
 
 impl Directory {
     pub fn new() -> Directory {
         Directory::default()
+    }
+
+    // Creates.
+
+    /// Whether `request` repeats the same player's previous create (`create_table`,
+    /// `create_tournament` with the same fields) less than `window` ago: a double click, or a
+    /// page sending twice, would otherwise make twin tables or tournaments. Notes a create that
+    /// is not a repeat; other requests are never repeats.
+    pub fn repeated_create(&self, player: &str, request: &ClientMessage, window: Duration) -> bool {
+        let fields = match request {
+            ClientMessage::CreateTable {
+                settings,
+                private,
+                bots,
+                ..
+            } => format!("table {settings:?} {private:?} {bots:?}"),
+            ClientMessage::CreateTournament { settings, .. } => format!("tournament {settings:?}"),
+            _ => return false,
+        };
+        if window.is_zero() {
+            return false;
+        }
+        let now = Instant::now();
+        // Entries of players who stopped creating go, so the map stays as small as the moment.
+        if self.last_create.len() > 1024 {
+            self.last_create
+                .retain(|_, (_, at)| now.duration_since(*at) < window);
+        }
+        let mut last = self
+            .last_create
+            .entry(player.to_owned())
+            .or_insert_with(|| (String::new(), now - window));
+        let repeat = last.0 == fields && now.duration_since(last.1) < window;
+        if !repeat {
+            *last = (fields, now);
+        }
+        repeat
     }
 
     // Tables.
