@@ -4,6 +4,7 @@
 // (one round, one hand, fitab) on the Tournaments tab, directs it from its page (pause: a start is
 // refused with the page's own wording; the registration set to fill with server bots after 2 s;
 // resume), registers, is taken to the table by `go_to_table` (with a notice and the round timer),
+// is told there of a director's warning with its reason,
 // plays the match by clicks, comes back to the tournament page and sees it finished: the standings,
 // the round's results and the duplicate comparison, each checked against the record and the hand
 // records fetched over HTTP. Then a director's adjustment with its reason, shown in the standings
@@ -35,6 +36,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(await page.$('[data-testid=director-panel]'), null, 'no director\'s panel without the token');
   await page.click('[data-testid=register]');
   await until(async () => /By invitation only: the invitation code is missing or wrong/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refusal without the invitation code' });
+  // Closed now: a notice closing by itself re-renders the page, and could take the next click with it.
+  await page.click('[data-action=dismiss]');
   await fillField(page, '[data-testid=t-invite]', invite.toLowerCase());
   await page.click('[data-testid=register]');
   const code = (await (await page.waitForSelector('[data-testid=partner-code]')).textContent()).trim();
@@ -167,6 +170,16 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.click('[data-action=dismiss]', { timeout: 1000 }).catch(() => {});
   await page.screenshot({ path: shots('tournament-table.png'), animations: 'disabled' });
 
+  // A director's warning reaches the warned player at the table, with its reason, until closed.
+  const director = new Bot(wsUrl, 'Director', { version: '1.2' });
+  await director.connect();
+  await director.request('warn_entrant', { tournament: id, director: key, entrant: 0, reason: 'Slow play' });
+  const warned = await page.waitForSelector('[data-testid=tour-warning]', { timeout: 10000 });
+  assert.match(await warned.textContent(), /The director warned you: Slow play/);
+  await page.click('[data-testid=warning-seen]');
+  await page.waitForSelector('[data-testid=tour-warning]', { state: 'detached' });
+  director.close();
+
   // The match, by clicks.
   let turns = 0;
   while (await waitMyTurnOrEnd(page, 90000)) { turns++; await playTurn(page); }
@@ -210,7 +223,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     const row = `[data-testid=dup-row][data-table="${tb.table}"]`;
     await until(async () => (await page.textContent(`${row} [data-testid=dup-score]`).catch(() => '')).trim() === `${ns} – ${ew}`, { timeout: 8000, what: `the board at ${tb.table}: ${ns} – ${ew}` });
     assert.equal((await page.textContent(`${row} [data-testid=dup-matchpoints]`)).trim(), `${tb.result.matchpoints[0]} / ${tb.result.matchpoints[1]}`);
-    assert.equal((await page.textContent(`${row} [data-testid=dup-mp]`)).trim(), `${tb.result.matchpoints[0]} MP`, 'the board\'s matchpoints, computed in the page, are the record\'s');
+    assert.equal((await page.textContent(`${row} [data-testid=dup-mp]`)).trim(), `${tb.result.matchpoints[0]} matchpoints`, 'the board\'s matchpoints, computed in the page, are the record\'s');
   }
   console.log(`     ${turns} turns played; standings ${rec.standings.map((s) => `${s.names[0]} ${s.vp}`).join(', ')}`);
 

@@ -7,8 +7,8 @@
  */
 import { t, localBotName } from './i18n.js';
 import { escapeHtml } from './dom.js';
-import { botBadge, lobbyTabsHtml } from './view-lobby.js';
-import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
+import { botBadge, lobbyTabsHtml, busyAttr } from './view-lobby.js';
+import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, namesOf, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
 
 /** @typedef {import('./app.js').App} App */
 
@@ -38,7 +38,7 @@ function checkbox(field, checked, label, testid) {
 function entrantHtml(record, n) {
   if (n == null) return '—';
   const e = (record?.entrants ?? []).find((/** @type {any} */ x) => x.entrant === n);
-  const names = escapeHtml(e ? e.names.map((/** @type {string} */ x) => localBotName(x)).join(' & ') : `#${n}`);
+  const names = escapeHtml(e ? namesOf(e).map((x) => localBotName(x)).join(' & ') : `#${n}`);
   return `${names}${e?.bot ? ` ${botBadge(t('server_bot'))}` : ''}`;
 }
 
@@ -81,7 +81,7 @@ export function createTournamentHtml(app) {
   return `<form class="panel" data-form="create-tournament" data-testid="create-tournament-form">
     <h2>${t('create_tournament')}</h2>
     <div class="grid2">
-      <label class="field span2"><span>${t('t_name')}</span><input data-field="tName" data-focus="f-tName" maxlength="80" value="${escapeHtml(f.tName)}" placeholder="${t('t_name_placeholder')}" data-testid="t-name"></label>
+      <label class="field span2"><span>${t('t_name')}</span><input data-field="tName" data-focus="f-tName" maxlength="160" value="${escapeHtml(f.tName)}" placeholder="${t('t_name_placeholder')}" data-testid="t-name"></label>
       <label class="field"><span>${t('t_kind')}</span>${select('tKind', f.tKind, KINDS.map((k) => /** @type {[string, string]} */ ([k, kindLabel(k)])), 't-kind')}</label>
       <label class="field"><span>${t('preset')}</span>${select('tPreset', f.tPreset, [['fitab', t('preset_fitab')], ['feburit', t('preset_feburit')], ['fedibur', t('preset_fedibur')]], 't-preset')}</label>
       <label class="field"><span>${t('t_round_count')}</span><input type="number" min="1" max="20" data-field="tRoundCount" data-focus="f-tRoundCount" value="${escapeHtml(f.tRoundCount)}" data-testid="t-round-count"></label>
@@ -93,7 +93,7 @@ export function createTournamentHtml(app) {
     </div>
     ${checkbox('tDup', f.tDup === true, t('t_duplicate'), 't-duplicate')}
     ${checkbox('tFull', f.tFull === true, t('t_start_full'), 't-start-full')}
-    <button class="btn primary wide" type="submit" data-testid="t-create" data-focus="t-create">${t('t_create')}</button>
+    <button class="btn primary wide" type="submit" data-testid="t-create" data-focus="t-create"${busyAttr(app, 't-create')}>${t('t_create')}</button>
   </form>`;
 }
 
@@ -122,7 +122,7 @@ export function renderTournament(app) {
     s.start_when_full ? t('t_start_full_on') : '', t(/** @type {any} */ (`seating_${s.seating ?? 'registration'}`))].filter(Boolean);
   const reg = rec.registration ?? {};
   const regFacts = rec.status === 'registering' ? [regOpen ? t('t_reg_open') : t('t_reg_closed'), reg.invite_only ? t('t_invite_only') : '',
-    reg.check_in ? t('t_check_in_required') : '', reg.bots_after_secs != null ? t('t_bots_after', { s: reg.bots_after_secs }) : ''].filter(Boolean) : [];
+    reg.check_in ? t('t_check_in_required') : '', reg.bots_after_secs != null && s.start_when_full ? t('t_bots_after', { s: reg.bots_after_secs }) : ''].filter(Boolean) : [];
   const winner = rec.status === 'finished' && rec.standings?.length ? entrantName(rec, rec.knockout_winner ?? rec.standings[0].entrant) : '';
   return `<section class="tournament" data-testid="tournament-page" data-tournament="${escapeHtml(tour.id)}">
     <div class="tour-main">
@@ -159,7 +159,7 @@ function myPanelHtml(app, rec, st, regOpen) {
   const live = app.tourLive[id] ?? {};
   const parts = [];
   if (mine) {
-    parts.push(`<p data-testid="my-entrant" data-entrant="${mine.entrant}"><b>${t('t_registered', { n: mine.entrant })}</b> · ${escapeHtml(mine.names.join(' & '))}</p>`);
+    parts.push(`<p data-testid="my-entrant" data-entrant="${mine.entrant}"><b>${t('t_registered')}</b> · ${escapeHtml(mine.names.join(' & '))}</p>`);
     const code = app.partnerCode(id);
     const needsPartner = (rec.settings.kind === 'pairs' && mine.names.length < 2) || (rec.settings.kind === 'teams' && mine.names.length < 4);
     if (code && needsPartner) parts.push(`<p>${t('t_give_partner')} <b class="mono invite-code" data-testid="partner-code">${escapeHtml(code)}</b></p>`);
@@ -183,7 +183,7 @@ function myPanelHtml(app, rec, st, regOpen) {
     parts.push(`<form data-form="tour-register" class="row">
       ${invite ? `<label class="field"><span>${t('t_invite')}</span><input class="mono" data-field="tInvite" data-focus="f-tInvite" value="${escapeHtml(f.tInvite)}" autocomplete="off" data-testid="t-invite" placeholder="C4E81B07"></label>` : ''}
       ${pairs ? `<label class="field"><span>${t('t_partner_code')}</span><input class="mono" data-field="tPartner" data-focus="f-tPartner" value="${escapeHtml(f.tPartner)}" autocomplete="off" data-testid="t-partner" placeholder="7F3A91C2"></label>` : ''}
-      <button class="btn primary" type="submit" data-testid="register" ${regOpen ? '' : 'disabled'}>${pairs && f.tPartner ? t('t_register_partner') : t('t_register')}</button>
+      <button class="btn primary" type="submit" data-testid="register" ${regOpen ? busyAttr(app, 'register') : 'disabled'}>${pairs && f.tPartner ? t('t_register_partner') : t('t_register')}</button>
     </form>${pairs ? `<p class="muted small">${t('t_partner_hint')}</p>` : ''}`);
   }
   const next = mine && rec.status === 'playing' ? live.update?.table ? { table: live.update.table, seat: live.update.seat, round: live.update.round } : app.tourNext[id] ?? null : null;
@@ -208,7 +208,7 @@ function standingsHtml(app, rec, live) {
   const body = standings.length ? `<div class="table-scroll"><table class="ttable standings" data-testid="standings">
     <thead><tr><th>${t('col_rank')}</th><th>${t('col_entrant')}</th><th title="${t('col_vp_title')}">${t('col_vp')}</th><th title="${t('col_mp_title')}">${t('col_mp')}</th><th>${t('col_burraco')}</th></tr></thead>
     <tbody>${standings.map((/** @type {any} */ s) => `<tr data-testid="standing-row" data-entrant="${s.entrant}" class="${mine?.entrant === s.entrant ? 'mine' : ''}">
-      <td>${s.rank}</td><td data-testid="standing-names">${escapeHtml(s.names.map((/** @type {string} */ x) => localBotName(x)).join(' & '))}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
+      <td>${s.rank}</td><td data-testid="standing-names">${escapeHtml(namesOf(s).map((x) => localBotName(x)).join(' & '))}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
       <td data-testid="standing-vp"><b>${s.vp}</b></td><td data-testid="standing-mp">${signed(s.mp)}</td><td data-testid="standing-burraco">${s.burraco}</td></tr>`).join('')}</tbody></table></div>`
     : `<p class="muted">${t('t_standings_none')}</p>`;
   return `<div class="panel"><h2>${t('t_standings')}</h2>${body}</div>`;
@@ -256,7 +256,7 @@ function duplicateHtml(app, rec) {
       const cells = row.cells.map((c, i) => {
         // A revealed board whose record is on its way; a board not revealed, or a table that did not play.
         if (!c) return `<td class="muted">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</td>`;
-        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} MP</span></td>`;
+        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} ${t('mp_unit')}</span></td>`;
       }).join('');
       return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row">${row.number}</th>
         <td>${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}</td>
@@ -388,8 +388,9 @@ function directorHtml(app, rec, paused) {
         value="${escapeHtml(f.dStarts == null ? localInput(reg.starts_ms) : f.dStarts)}" data-testid="dir-starts"></label>
     </div>
     <div class="row">
-      <label class="field grow"><span>${t('dir_bots_after')}</span><input type="number" min="0" data-field="dBotsAfter" data-focus="f-dBotsAfter"
-        value="${escapeHtml(f.dBotsAfter == null ? String(reg.bots_after_secs ?? '') : f.dBotsAfter)}" data-testid="dir-bots-after"></label>
+      ${rec.settings?.start_when_full ? `<label class="field grow"><span>${t('dir_bots_after')}</span><input type="number" min="0" max="86400" step="1" data-field="dBotsAfter" data-focus="f-dBotsAfter"
+        value="${escapeHtml(f.dBotsAfter == null ? String(reg.bots_after_secs ?? '') : f.dBotsAfter)}" data-testid="dir-bots-after"></label>`
+        : `<p class="muted small grow" data-testid="dir-bots-sitgo-only">${t('dir_bots_sitgo_only')}</p>`}
       <button class="btn small primary" data-action="dir-configure" data-testid="dir-configure">${t('dir_configure')}</button>
     </div>
     ${rec.settings?.seating === 'director' ? `<div class="row">
@@ -411,7 +412,10 @@ export function tournamentStripHtml(app, id) {
   const name = rec?.settings?.name ?? id;
   const u = live.update;
   const ends = live.status?.round_ends_ms;
-  return `<div class="banner info tour-strip" data-testid="tour-strip"><span>${escapeHtml(t('tour_banner', { name, n: u?.round ?? rec?.rounds?.length ?? 0, total: u?.rounds ?? rec?.settings?.rounds?.length ?? 0 }))}</span>
+  const warned = app.tourWarning && app.tourWarning.id === id
+    ? `<div class="banner stallo-warn row" data-testid="tour-warning" role="alert"><span>${escapeHtml(t('t_warned', { reason: app.tourWarning.reason }))}</span>
+      <button class="btn tiny" data-action="warning-seen" data-testid="warning-seen">${t('close')}</button></div>` : '';
+  return `${warned}<div class="banner info tour-strip" data-testid="tour-strip"><span>${escapeHtml(t('tour_banner', { name, n: u?.round ?? rec?.rounds?.length ?? 0, total: u?.rounds ?? rec?.settings?.rounds?.length ?? 0 }))}</span>
     ${ends && u?.status === 'playing' ? `<span>${t('t_round_ends')} <b data-round-ends="${ends}"></b></span>` : ''}
     <button class="btn tiny" data-action="tour-back" data-tournament="${escapeHtml(id)}" data-testid="tour-back">${t('tour_page')}</button></div>`;
 }
