@@ -3,7 +3,8 @@
 // sit on "Riconnessione…"); a name the server refuses anyway (an older page's) brings back the name
 // form with the reason, and so does one kept from before after a reload; the name changes from the
 // header; a chat line with a bidi override is refused by the page and by the server
-// (`invalid_text`); a 200-letter chat line wraps inside the ready check, which stays centred.
+// (`invalid_text`); a 200-letter chat line wraps inside the ready check, which stays centred; the
+// lobby's "Guarda" fits its button and "In gioco" one line.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
 import { fillField } from './lib/page.mjs';
@@ -65,6 +66,25 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   const welcome = await page.evaluate(() => /** @type {any} */ (window).__burraco.conn.frames.map((f) => JSON.parse(f)).find((m) => m.type === 'welcome'));
   assert.equal(welcome.name, 'Nina Bianchi', 'the server knows the new name');
   assert.equal(welcome.resumed, false);
+
+  // The lobby on this phone: a table in play lists "Guarda" inside its button and "In gioco" on one line.
+  const host = new Bot(wsUrl, 'Zeno');
+  await host.connect();
+  const playing = await host.request('create_table', { settings: { preset: 'fitab', players: 2 }, private: false, bots: 'random' });
+  await host.request('ready', { table: playing.table });
+  await until(async () => {
+    await page.click('[data-action=refresh]');
+    return page.$(`[data-testid=table-row][data-table="${playing.table}"] .status-playing`);
+  }, { timeout: 10000, interval: 500, what: 'the table in play listed' });
+  const fits = await page.$eval(`[data-testid=table-row][data-table="${playing.table}"]`, (row) => {
+    const watch = /** @type {HTMLElement} */ (row.querySelector('[data-action=watch]'));
+    const status = /** @type {HTMLElement} */ (row.querySelector('.status'));
+    return { watch: [watch.textContent.trim(), watch.scrollWidth, watch.clientWidth], status: [status.textContent, status.getClientRects().length, status.offsetHeight, parseFloat(getComputedStyle(status).lineHeight) || 20] };
+  });
+  assert.equal(fits.watch[0], 'Guarda');
+  assert.ok(fits.watch[1] <= fits.watch[2] + 1, `"Guarda" inside its button: ${JSON.stringify(fits)}`);
+  assert.equal(fits.status[1], 1, `"In gioco" on one line: ${JSON.stringify(fits)}`);
+  host.close();
 
   // Chat in the ready check: a bidi override refused by the page and by the server; a 200-letter
   // word wraps inside the panel.

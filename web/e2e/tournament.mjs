@@ -8,7 +8,7 @@
 // plays the match by clicks, comes back to the tournament page and sees it finished: the standings,
 // the round's results and the duplicate comparison, each checked against the record and the hand
 // records fetched over HTTP. Then a director's adjustment with its reason, shown in the standings
-// and the record; the page in Italian.
+// and the record; the page in Italian, and on a phone the results fitting the screen.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
 import { waitMyTurnOrEnd, playTurn, fillField, desktopLogin, apiGetter } from './lib/page.mjs';
@@ -247,6 +247,15 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Classifica');
   await page.waitForSelector('text=Confronto duplicato');
+  // On a phone (390x844) the round results and the duplicate comparison fit their boxes: no
+  // sideways scroll, every value shown with its column's name.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await until(() => page.evaluate(() => [...document.querySelectorAll('[data-testid=round-results] .table-scroll, [data-testid=dup-round] .table-scroll')]
+    .every((box) => box.scrollWidth <= box.clientWidth + 1 && box.scrollHeight <= box.clientHeight + 1) && document.documentElement.scrollWidth <= innerWidth + 1),
+  { timeout: 5000, what: 'the results fitting a phone' });
+  assert.match(await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.querySelector('[data-testid=result-totals]')), '::before').content), /Punti/);
+  await page.screenshot({ path: shots('tournament-results-phone-it.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
   await page.click('[data-testid=all-tournaments]');
   await page.waitForSelector(`[data-testid=tournament-row][data-tournament="${id}"]`);
   assert.match(await page.textContent(`[data-testid=tournament-row][data-tournament="${id}"]`), /Concluso/);

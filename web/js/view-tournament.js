@@ -34,6 +34,14 @@ function checkbox(field, checked, label, testid) {
   return `<label class="check"><input type="checkbox" data-field="${field}" data-focus="f-${field}" data-testid="${testid}" ${checked ? 'checked' : ''}><span>${label}</span></label>`;
 }
 
+/**
+ * A cell of a table that a phone shows as labelled lines (`table.labelled`): its column's name in
+ * `data-label`, its content in one box. @param {string} label @param {string} html @param {string} [testid]
+ */
+function cell(label, html, testid) {
+  return `<td data-label="${escapeHtml(label)}"${testid ? ` data-testid="${testid}"` : ''}><div class="cv">${html}</div></td>`;
+}
+
 /** The names of an entrant, with a bot badge when it registered as one. @param {any} record @param {number|null} n */
 function entrantHtml(record, n) {
   if (n == null) return '—';
@@ -224,12 +232,12 @@ function roundsHtml(app, rec) {
       const pts = !res ? `<span class="muted">${t('t_in_play')}</span>` : !res.played ? `<span class="muted">${t('t_not_played')}</span>` : `${res.totals[0]} – ${res.totals[1]}`;
       const mine = app.table?.table === tb.table;
       return `<tr data-testid="result-row" data-round="${r.round}" data-table="${escapeHtml(tb.table)}" class="${mine ? 'mine' : ''}">
-        <td>${tb.number}</td><td>${side(tb.ns, tb.ns_partner ?? null)}</td><td>${side(tb.ew, tb.ew_partner ?? null)}</td>
-        <td data-testid="result-totals">${pts}${tb.awarded ? ` <span class="muted small">(${t(/** @type {any} */ (`awarded_${tb.awarded}`))})</span>` : ''}</td>
-        <td data-testid="result-vp">${res ? `${res.vp[0]} – ${res.vp[1]}` : ''}</td>
-        <td data-testid="result-mp">${res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : ''}</td>
-        <td>${res ? res.hands : ''}</td>
-        <td><a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small">${t('t_hand_records')}</a></td></tr>`;
+        ${cell(t('col_tnum'), String(tb.number))}${cell(t('col_ns'), side(tb.ns, tb.ns_partner ?? null))}${cell(t('col_ew'), side(tb.ew, tb.ew_partner ?? null))}
+        ${cell(t('col_points'), `${pts}${tb.awarded ? ` <span class="muted small">(${t(/** @type {any} */ (`awarded_${tb.awarded}`))})</span>` : ''}`, 'result-totals')}
+        ${cell(t('col_vp'), res ? `${res.vp[0]} – ${res.vp[1]}` : '', 'result-vp')}
+        ${cell(t('col_mp'), res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : '', 'result-mp')}
+        ${cell(t('col_hands'), res ? String(res.hands) : '')}
+        ${cell('', `<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small">${t('t_hand_records')}</a>`)}</tr>`;
     }).join('');
     // A teams event: each match is two tables on the same deals, scored together.
     const matches = (r.matches ?? []).map((/** @type {any} */ mt) => `<tr data-testid="match-row" data-round="${r.round}">
@@ -239,7 +247,7 @@ function roundsHtml(app, rec) {
       <th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th></tr></thead><tbody>${matches}</tbody></table></div>` : '';
     const bye = r.bye != null ? `<p class="small" data-testid="result-bye">${escapeHtml(t('t_bye', { name: entrantName(rec, r.bye), vp: rec.bye_score?.vp ?? '' }))}</p>` : '';
     return `<section class="round" data-testid="round-results" data-round="${r.round}"><h3>${t('t_round_title', { n: r.round, movement: movementLabel(r.movement) })}</h3>
-      <div class="table-scroll"><table class="ttable"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th><th>${t('col_hands')}</th><th></th></tr></thead>
+      <div class="table-scroll"><table class="ttable labelled"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th><th>${t('col_hands')}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table></div>${teams}${bye}</section>`;
   }).join('');
   return `<div class="panel"><h2>${t('t_results')}</h2>${rounds}</div>`;
@@ -255,17 +263,18 @@ function duplicateHtml(app, rec) {
       const res = r.tables.find((/** @type {any} */ x) => x.table === row.table)?.result;
       const cells = row.cells.map((c, i) => {
         // A revealed board whose record is on its way; a board not revealed, or a table that did not play.
-        if (!c) return `<td class="muted">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</td>`;
-        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} ${t('mp_unit')}</span></td>`;
+        const board = t('t_board_n', { n: grid.boards[i].hand });
+        if (!c) return `<td class="muted" data-label="${escapeHtml(board)}"><div class="cv">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</div></td>`;
+        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}" data-label="${escapeHtml(board)}"><div class="cv"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} ${t('mp_unit')}</span></div></td>`;
       }).join('');
-      return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row">${row.number}</th>
-        <td>${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}</td>
-        <td>${entrantHtml(rec, row.ew)}${row.ewPartner != null ? ` & ${entrantHtml(rec, row.ewPartner)}` : ''}</td>
-        ${cells}<td data-testid="dup-totals">${res?.played ? `${res.totals[0]} – ${res.totals[1]}` : '—'}</td>
-        <td data-testid="dup-matchpoints">${res?.matchpoints ? `${res.matchpoints[0]} / ${res.matchpoints[1]}` : '—'}</td></tr>`;
+      return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row" data-label="${escapeHtml(t('col_tnum'))}"><div class="cv">${row.number}</div></th>
+        ${cell(t('col_ns'), `${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}`)}
+        ${cell(t('col_ew'), `${entrantHtml(rec, row.ew)}${row.ewPartner != null ? ` & ${entrantHtml(rec, row.ewPartner)}` : ''}`)}
+        ${cells}${cell(t('col_points'), res?.played ? `${res.totals[0]} – ${res.totals[1]}` : '—', 'dup-totals')}
+        ${cell(t('col_mps'), res?.matchpoints ? `${res.matchpoints[0]} / ${res.matchpoints[1]}` : '—', 'dup-matchpoints')}</tr>`;
     }).join('');
     return `<section data-testid="dup-round" data-round="${r.round}"><h3>${t('t_round_title', { n: r.round, movement: movementLabel(r.movement) })}</h3>
-      <div class="table-scroll"><table class="ttable dup" data-testid="dup-grid"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th>${head}<th>${t('col_points')}</th><th>${t('col_mps')}</th></tr></thead>
+      <div class="table-scroll"><table class="ttable dup labelled" data-testid="dup-grid"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th>${head}<th>${t('col_points')}</th><th>${t('col_mps')}</th></tr></thead>
       <tbody>${rows}</tbody></table></div></section>`;
   }).join('');
   return `<div class="panel" data-testid="duplicate"><h2>${t('t_dup')}</h2><p class="muted small">${t('t_dup_hint')}</p>${rounds}</div>`;
