@@ -34,6 +34,16 @@ function speakerSvg(muted) {
     ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
 }
 
+/**
+ * What an address names: `#table/<id>`, `#tournament/<id>`, `#tournaments`; null for the lobby.
+ * @param {string} hash @returns {{kind: 'table'|'tournament', id: string}|{kind: 'tournaments'}|null}
+ */
+export function parseAddress(hash) {
+  const m = /^#(table|tournament)\/([A-Za-z0-9-]{1,64})$/.exec(hash);
+  if (m) return { kind: /** @type {'table'|'tournament'} */ (m[1]), id: m[2] };
+  return hash === '#tournaments' ? { kind: 'tournaments' } : null;
+}
+
 /** How far (px) a pressed hand card moves before it is dragged rather than tapped. */
 const DRAG_START = 8;
 
@@ -141,6 +151,8 @@ export class App {
     this.drag = null;
     /** A render asked for while a card is dragged (done at the drop). */
     this.renderAfterDrag = false;
+    /** The address the page was opened at (a shared link), used once the server welcomed us. @type {ReturnType<typeof parseAddress>} */
+    this.openedAt = null;
     /** When a button was pressed (0: none held), and a render asked for meanwhile (done at its release). */
     this.pressedAt = 0;
     this.renderAfterPress = false;
@@ -245,6 +257,10 @@ export class App {
     // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
     document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
+    // Addresses (#table/<id>, #tournament/<id>, #tournaments): Back, reload and a shared link
+    // land where they say, inside the app.
+    addEventListener('popstate', () => this.onAddress());
+    this.openedAt = parseAddress(location.hash);
     // The table is laid out for the window's size (fitTable): fitted again, not re-rendered (a
     // re-render would replace what is being pressed, and a phone may fire resize often).
     addEventListener('resize', () => { this.fitTable(true); this.placeSidePanel(); });
@@ -332,7 +348,13 @@ export class App {
       if (tid) this.loadTour(tid);
     } else {
       this.listTables();
+      // A shared link to a table this session does not sit at: watch it.
+      const at = first && !m.resumed ? this.openedAt : null;
+      if (at?.kind === 'table') { this.enterTable(at.id, true); this.request('spectate', { table: at.id }).catch((x) => { this.table = null; this.showError(x); }); }
     }
+    // A shared link to a tournament's page.
+    if (first && this.openedAt?.kind === 'tournament' && !this.tour) this.openTournament(this.openedAt.id);
+    else if (first && this.openedAt?.kind === 'tournaments' && !this.table) this.lobbyTab = 'tournaments';
     if (first && m.resumed) this.flash(t('welcome_back', { name: m.name }), 'info');
     this.render();
   }
@@ -928,6 +950,8 @@ export class App {
         return true;
       case 'dir-confirm-cancel': this.dirConfirm = null; this.render(); return true;
       case 'warning-seen': this.tourWarning = null; this.render(); return true;
+      // From the tournament page opened over the table: the table again.
+      case 'back-to-table': this.tourOverTable = false; this.overlay = null; this.render(); return true;
       case 'dir-start': this.dirAct('start_round', {}, t('dir_start')); return true;
       case 'dir-pause': this.dirAct('pause_tournament', {}, t('dir_pause')); return true;
       case 'dir-resume': this.dirAct('resume_tournament', {}, t('dir_resume')); return true;
@@ -1455,6 +1479,7 @@ export class App {
     if (header && headerHtml !== this.lastHeaderHtml) { header.innerHTML = headerHtml; this.lastHeaderHtml = headerHtml; }
     let body;
     const tourPage = !!this.tour && (!this.table || this.tourOverTable);
+    this.noteAddress(tourPage);
     const login = !this.name || !this.conn || this.changingName;
     document.body.dataset.view = login ? 'login' : tourPage ? 'tournament' : this.table ? 'table' : 'lobby';
     if (login) body = renderLogin(this);
@@ -1494,6 +1519,53 @@ export class App {
       if (el) el.scrollIntoView({ block: 'nearest' });
     }
     this.tickClocks();
+  }
+
+  /**
+   * The address of what is on screen, as a history entry: a new view is a new entry (Back
+   * comes back to the one before, inside the app); the same view keeps its entry.
+   * @param {boolean} tourPage
+   */
+  noteAddress(tourPage) {
+    if (!this.conn || !this.name) return;
+    const want = tourPage && this.tour ? `#tournament/${this.tour.id}` : this.table ? `#table/${this.table.table}` : this.lobbyTab === 'tournaments' ? '#tournaments' : '';
+    const now = location.hash;
+    if (want === now || (want === '' && (now === '' || now === '#'))) return;
+    const url = `${location.pathname}${location.search}${want}`;
+    history.pushState(null, '', url || location.pathname);
+  }
+
+  /** Back or Forward: go where the address says, within what the session holds. */
+  onAddress() {
+    const at = parseAddress(location.hash);
+    const st = this.table;
+    const playing = !!st && !this.spectating && !!st.you && (st.status === 'playing' || st.status === 'between_hands');
+    if (at?.kind === 'tournament') {
+      if (this.tour?.id === at.id && (!this.table || this.tourOverTable)) return;
+      if (this.table) this.tourOverTable = true;
+      this.openTournament(at.id);
+      return;
+    }
+    if (at?.kind === 'table' && st && st.table === at.id) {
+      // Back from the tournament page to the table it was opened over.
+      if (this.tourOverTable) { this.tourOverTable = false; this.tour = null; session.set('burraco.tourPage', null); }
+      this.render();
+      return;
+    }
+    // The lobby (or a table not this one).
+    if (playing) {
+      // Back from a match in play does not leave it unasked: the question, and the table stays.
+      this.tourOverTable = false;
+      this.overlay = { kind: 'confirm-leave' };
+      history.pushState(null, '', `${location.pathname}${location.search}#table/${st.table}`);
+      this.render();
+      return;
+    }
+    if (this.tour && (!this.table || this.tourOverTable)) { this.tour = null; this.tourOverTable = false; session.set('burraco.tourPage', null); }
+    if (st && (this.spectating || st.status === 'finished' || st.status === 'waiting')) this.leaveTable();
+    this.lobbyTab = at?.kind === 'tournaments' ? 'tournaments' : 'tables';
+    if (this.lobbyTab === 'tournaments') this.listTournaments(); else this.listTables();
+    this.render();
   }
 
   /**

@@ -111,7 +111,9 @@ export function createTournamentHtml(app) {
 export function renderTournament(app) {
   const tour = /** @type {NonNullable<App['tour']>} */ (app.tour);
   const rec = tour.record;
-  const head = `<div class="panel-head"><button class="btn small ghost" data-action="close-tournament" data-testid="all-tournaments" data-focus="all-tournaments">← ${t('all_tournaments')}</button>
+  // Over the table this page sits at (a director who also plays): the way back to it.
+  const back = app.table && app.tourOverTable ? `<button class="btn small primary" data-action="back-to-table" data-testid="back-to-table" data-focus="back-to-table">← ${t('back_to_table')}</button>` : '';
+  const head = `<div class="panel-head">${back}<button class="btn small ghost" data-action="close-tournament" data-testid="all-tournaments" data-focus="all-tournaments">← ${t('all_tournaments')}</button>
     <button class="btn small ghost" data-action="refresh-tournament" data-focus="refresh-tournament">↻ ${t('refresh')}</button></div>`;
   if (!rec) {
     return `<section class="tournament" data-testid="tournament-page" data-tournament="${escapeHtml(tour.id)}"><div class="panel">${head}
