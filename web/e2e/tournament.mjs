@@ -7,7 +7,7 @@
 // is told there of a director's warning with its reason,
 // plays the match by clicks, comes back to the tournament page and sees it finished: the standings,
 // the round's results and the duplicate comparison, each checked against the record and the hand
-// records fetched over HTTP. Then a director's adjustment with its reason, shown in the standings
+// records fetched over HTTP, and a table's hands opened as a replay. Then a director's adjustment with its reason, shown in the standings
 // and the record; the page in Italian, and on a phone the results fitting the screen.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
@@ -225,6 +225,15 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     assert.equal((await page.textContent(`${row} [data-testid=dup-matchpoints]`)).trim(), `${tb.result.matchpoints[0]} / ${tb.result.matchpoints[1]}`);
     assert.equal((await page.textContent(`${row} [data-testid=dup-mp]`)).trim(), `${tb.result.matchpoints[0]} matchpoints`, 'the board\'s matchpoints, computed in the page, are the record\'s');
   }
+  // A table's hands open as a replay (not raw JSON): step through, then close.
+  await page.click(`[data-testid=result-row][data-table="${myTable.table}"] [data-testid=tour-replay]`);
+  const replay = await page.waitForSelector('[data-testid=replay-dialog]');
+  assert.match(await replay.textContent(), new RegExp(`Replay: table ${myTable.table}`));
+  const first = await page.textContent('[data-testid=replay-desc]');
+  await page.click('[data-testid=replay-next]');
+  await until(async () => (await page.textContent('[data-testid=replay-desc]')) !== first, { timeout: 3000, what: 'the replay\'s next step' });
+  await page.click('[data-testid=replay-dialog] [data-action=overlay-close]');
+  await page.waitForSelector('[data-testid=replay-dialog]', { state: 'detached' });
   console.log(`     ${turns} turns played; standings ${rec.standings.map((s) => `${s.names[0]} ${s.vp}`).join(', ')}`);
 
   // A director's adjustment: 1 VP off the last entrant, with a reason; the standings and the record show it.

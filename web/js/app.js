@@ -23,7 +23,7 @@ import { checkLine, MAX_NAME, MAX_CHAT } from './text.js';
 /** @typedef {import('./state.js').TableState} TableState */
 
 /**
- * @typedef {{kind: 'score', hand?: number|null} | {kind: 'replay', step: number, hand: number} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>}
+ * @typedef {{kind: 'score', hand?: number|null} | {kind: 'replay', step: number, hand: number, hands?: HandEntry[], title?: string} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>}
  *   | {kind: 'help'} | {kind: 'history'} | {kind: 'confirm-leave'} | {kind: 'howto'}} Overlay
  * @typedef {{hand: number, rec: any, raw: string}} HandEntry one finished hand of the match: its record, parsed and as received
  */
@@ -391,7 +391,7 @@ export class App {
       if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
       if (m.type === 'hand_record') this.addHand(m.hand, m.record);
       // The next deal closes the score screen; it stays reachable from "Hands".
-      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || this.overlay?.kind === 'replay' || this.overlay?.kind === 'history') this.overlay = null; }
+      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || (this.overlay?.kind === 'replay' && !this.overlay.hands) || this.overlay?.kind === 'history') this.overlay = null; }
       if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
       if (m.type === 'dealt' && m.seat === st.you && st.hand?.commitment) session.set(dealtKey(st.hand.commitment), { you: st.you, cards: m.cards });
       // Attention: a beep and the tab's title, for my turn and for my clock's grace.
@@ -800,6 +800,32 @@ export class App {
     else if (!this.table && this.lobbyTab === 'tournaments') this.listTournaments();
   }
 
+  /**
+   * Opens the replay of a tournament table's finished hands from its hand records' address.
+   * @param {string} url @param {string} table
+   */
+  async tourReplay(url, table) {
+    const list = await this.fetchApi(url);
+    if (!Array.isArray(list) || !list.length) { this.flash(t('t_no_records'), 'info'); return; }
+    // Duplicate boards: a hand record has no seed of its own; the round's revealed seed is in
+    // the tournament's record (a board not revealed yet is not replayed).
+    const round = (this.tour?.record?.rounds ?? []).find((/** @type {any} */ r) => (r.tables ?? []).some((/** @type {any} */ x) => x.table === table));
+    const boardSeed = (/** @type {number} */ n) => (round?.boards?.hands ?? []).find((/** @type {any} */ b) => b.hand === n)?.seed ?? null;
+    /** @type {HandEntry[]} */
+    const hands = [];
+    list.forEach((r, i) => {
+      try {
+        const rec = typeof r === 'string' ? JSON.parse(r) : r;
+        if (rec && !rec.seed && !rec.deck) rec.seed = boardSeed(i + 1);
+        if (rec && rec.outcome && (rec.seed || rec.deck)) hands.push({ hand: i + 1, rec, raw: typeof r === 'string' ? r : JSON.stringify(r) });
+      } catch { /* a record that does not read is left out */ }
+    });
+    if (!hands.length) { this.flash(t('t_no_records'), 'info'); return; }
+    this.replayCache = null;
+    this.overlay = { kind: 'replay', step: 0, hand: hands[0].hand, hands, title: t('t_replay_title', { table }) };
+    this.render();
+  }
+
   /** @param {string} id @returns {string|null} */
   directorToken(id) {
     const v = session.get(`burraco.director.${id}`);
@@ -952,6 +978,13 @@ export class App {
       case 'warning-seen': this.tourWarning = null; this.render(); return true;
       // From the tournament page opened over the table: the table again.
       case 'back-to-table': this.tourOverTable = false; this.overlay = null; this.render(); return true;
+      // A tournament table's hands, step by step (the hand records, not their JSON).
+      case 'tour-replay': this.tourReplay(String(d.url ?? ''), String(d.table ?? '')); return true;
+      case 'replay-hand': {
+        const o = this.overlay;
+        if (o && o.kind === 'replay') { o.hand = Number(d.hand); o.step = 0; this.render(); }
+        return true;
+      }
       case 'dir-start': this.dirAct('start_round', {}, t('dir_start')); return true;
       case 'dir-pause': this.dirAct('pause_tournament', {}, t('dir_pause')); return true;
       case 'dir-resume': this.dirAct('resume_tournament', {}, t('dir_resume')); return true;
@@ -1494,7 +1527,9 @@ export class App {
     const overlay = document.getElementById('overlay');
     if (overlay) {
       // The table's dialogs wait while the tournament page is shown over it.
-      const dialog = tourPage && this.overlay?.kind !== 'howto' && this.connState !== 'taken_over' ? '' : renderOverlay(this);
+      // (A tournament table's replay, opened from the results, is the tournament page's own.)
+      const own = this.overlay?.kind === 'howto' || (this.overlay?.kind === 'replay' && !!this.overlay.hands);
+      const dialog = tourPage && !own && this.connState !== 'taken_over' ? '' : renderOverlay(this);
       if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
       overlay.hidden = !dialog;
     }

@@ -247,9 +247,11 @@ function checkText(c) {
   return t(/** @type {any} */ (c.key), p);
 }
 
-/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number, hand: number}} o */
+/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number, hand: number, hands?: import('./app.js').HandEntry[], title?: string}} o */
 function replayHtml(app, o) {
-  const entry = app.hands.find((x) => x.hand === o.hand);
+  // A tournament table's replay brings its own hands; otherwise this table's.
+  const all = o.hands ?? app.hands;
+  const entry = all.find((x) => x.hand === o.hand);
   if (!entry) return '';
   let data = app.replayCache;
   if (!data || data.entry !== entry) {
@@ -299,5 +301,8 @@ function replayHtml(app, o) {
       ${sides.map((side) => `<div class="replay-melds"><h4>${t('melds_side', { side })}</h4><div class="meld-row">${bySide(side)}</div></div>`).join('')}
     </div>`;
   void parse;
-  return dialog(`${t('replay')} — ${t('hand_n', { n: o.hand })}`, body, 'replay-dialog', 'wide');
+  // A tournament table's hands: choose which one.
+  const choose = o.hands && o.hands.length > 1 ? `<div class="row replay-hands">${o.hands.map((x) => `<button class="btn tiny${x.hand === o.hand ? ' primary' : ''}" data-action="replay-hand" data-hand="${x.hand}"
+    aria-pressed="${x.hand === o.hand}" data-testid="replay-hand">${t('hand_n', { n: x.hand })}</button>`).join('')}</div>` : '';
+  return dialog(`${o.title ? `${escapeHtml(o.title)} · ` : ''}${t('replay')} — ${t('hand_n', { n: o.hand })}`, choose + body, 'replay-dialog', 'wide');
 }

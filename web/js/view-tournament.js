@@ -239,7 +239,7 @@ function roundsHtml(app, rec) {
         ${cell(t('col_vp'), res ? `${res.vp[0]} – ${res.vp[1]}` : '', 'result-vp')}
         ${cell(t('col_mp'), res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : '', 'result-mp')}
         ${cell(t('col_hands'), res ? String(res.hands) : '')}
-        ${cell('', `<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small">${t('t_hand_records')}</a>`)}</tr>`;
+        ${cell('', `${res ? `<button class="btn tiny" data-action="tour-replay" data-url="${escapeHtml(tb.hand_records)}" data-table="${escapeHtml(tb.table)}" data-testid="tour-replay">${t('replay')}</button> ` : ''}<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small muted" title="${t('t_hand_records')}">JSON</a>`)}</tr>`;
     }).join('');
     // A teams event: each match is two tables on the same deals, scored together.
     const matches = (r.matches ?? []).map((/** @type {any} */ mt) => `<tr data-testid="match-row" data-round="${r.round}">
