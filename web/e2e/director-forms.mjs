@@ -63,11 +63,14 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await fillField(page, '[data-testid=t-name]', 'Double click cup');
   await fillField(page, '[data-testid=t-max]', '4');
   await page.check('[data-testid=t-start-full]');
+  // "Fill with bots" chosen when creating it (set on its entry list once created).
+  await fillField(page, '[data-testid=t-bots-after]', '600');
   await page.dblclick('[data-testid=t-create]');
   await page.waitForSelector('[data-testid=director-panel]');
   const id = await page.getAttribute('[data-testid=tournament-page]', 'data-tournament');
   await until(async () => (await getJson('/api/tournaments')).some((x) => x.tournament === id), { timeout: 5000, what: 'the tournament listed' });
   assert.equal((await getJson('/api/tournaments')).filter((x) => x.name === 'Double click cup').length, 1, 'one tournament from a double click');
+  await until(async () => (await getJson(`/api/tournaments/${id}`)).registration.bots_after_secs === 600, { timeout: 5000, what: 'the bots\' wait chosen at creation' });
   assert.equal(errors.length, 0, errors.join('\n'));
 
   // The closing time in 2020 and the first round in 2019: refused by the form, nothing changes.
@@ -111,6 +114,11 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   // Partner codes: each way to fail has its words. Greta registers (a pair's first player).
   await page.click('[data-testid=register]');
   const code = (await (await page.waitForSelector('[data-testid=partner-code]')).textContent()).trim();
+  // A copy button beside the code, for the message to the partner.
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('[data-testid=copy-partner-code]');
+  await toastMatching(page, /^\s*Copied/, 'the partner code copied');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
   const ctx2 = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
   const page2 = await ctx2.newPage();
   page2.on('pageerror', (e) => errors.push(e.message));

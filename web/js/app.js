@@ -92,7 +92,7 @@ export class App {
      */
     this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '',
       tName: '', tKind: 'pairs', tRoundCount: '1', tMove0: 'danish', tHands: '2', tPreset: 'fitab', tMax: '', tDup: false, tSeating: 'registration', tFull: false, tClocks: '',
-      tInvite: '', tPartner: '', ...DIRECTOR_FIELDS };
+      tInvite: '', tPartner: '', tBotsAfter: '', ...DIRECTOR_FIELDS };
     // ----- tournaments -----
     /** The lobby's tab. @type {'tables'|'tournaments'} */
     this.lobbyTab = session.get('burraco.lobbyTab') === 'tournaments' ? 'tournaments' : 'tables';
@@ -847,9 +847,18 @@ export class App {
   createTournament() {
     const r = tournamentSettings(this.lobbyForm);
     if ('error' in r) { this.flash(t(r.error, r.params), 'error'); return; }
+    // A Sit&Go filled with server bots after a wait: set with the entry list once created.
+    const fillText = String(this.lobbyForm.tBotsAfter ?? '').trim();
+    const fill = r.settings.start_when_full && fillText !== '' ? Number(fillText) : null;
+    if (fill != null && !(Number.isInteger(fill) && fill >= 0 && fill <= 86400)) { this.flash(t('dir_bots_after_bad'), 'error'); return; }
     this.once('t-create', () => this.request('create_tournament', { settings: r.settings })
-      .then((m) => {
+      .then(async (m) => {
         session.set(`burraco.director.${m.tournament}`, m.director_token);
+        if (fill != null) {
+          await this.request('configure_registration', { tournament: m.tournament, director: m.director_token,
+            registration: { open: true, invite_only: false, closes_ms: null, starts_ms: null, check_in: false, bots_after_secs: fill } }).catch((x) => this.showTourError(x));
+          this.lobbyForm.tBotsAfter = '';
+        }
         this.lobbyForm.tName = '';
         this.openTournament(m.tournament);
         this.flash(t('t_created'), 'info');
@@ -978,6 +987,10 @@ export class App {
       case 'warning-seen': this.tourWarning = null; this.render(); return true;
       // From the tournament page opened over the table: the table again.
       case 'back-to-table': this.tourOverTable = false; this.overlay = null; this.render(); return true;
+      // A partner or invitation code, to paste in a message to the partner.
+      case 'copy-code':
+        navigator.clipboard?.writeText(String(d.code ?? '')).then(() => this.flash(t('copied'), 'info'), () => {});
+        return true;
       // A tournament table's hands, step by step (the hand records, not their JSON).
       case 'tour-replay': this.tourReplay(String(d.url ?? ''), String(d.table ?? '')); return true;
       case 'replay-hand': {

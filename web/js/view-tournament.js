@@ -101,6 +101,8 @@ export function createTournamentHtml(app) {
     </div>
     ${checkbox('tDup', f.tDup === true, t('t_duplicate'), 't-duplicate')}
     ${checkbox('tFull', f.tFull === true, t('t_start_full'), 't-start-full')}
+    ${f.tFull === true ? `<label class="field"><span>${t('t_fill_bots')}</span><input type="number" min="0" max="86400" step="1" data-field="tBotsAfter" data-focus="f-tBotsAfter"
+      value="${escapeHtml(f.tBotsAfter ?? '')}" placeholder="${t('t_fill_bots_none')}" data-testid="t-bots-after"></label>` : ''}
     <button class="btn primary wide" type="submit" data-testid="t-create" data-focus="t-create"${busyAttr(app, 't-create')}>${t('t_create')}</button>
   </form>`;
 }
@@ -172,7 +174,8 @@ function myPanelHtml(app, rec, st, regOpen) {
     parts.push(`<p data-testid="my-entrant" data-entrant="${mine.entrant}"><b>${t('t_registered')}</b> · ${escapeHtml(mine.names.join(' & '))}</p>`);
     const code = app.partnerCode(id);
     const needsPartner = (rec.settings.kind === 'pairs' && mine.names.length < 2) || (rec.settings.kind === 'teams' && mine.names.length < 4);
-    if (code && needsPartner) parts.push(`<p>${t('t_give_partner')} <b class="mono invite-code" data-testid="partner-code">${escapeHtml(code)}</b></p>`);
+    if (code && needsPartner) parts.push(`<p>${t('t_give_partner')} <b class="mono invite-code" data-testid="partner-code">${escapeHtml(code)}</b>
+      <button class="btn tiny" data-action="copy-code" data-code="${escapeHtml(code)}" data-testid="copy-partner-code">${t('copy')}</button></p>`);
     const warnings = st?.warnings ?? mine.warnings ?? 0;
     if (warnings) parts.push(`<p class="warn" data-testid="my-warnings">${t('t_warnings', { n: warnings })}</p>`);
     if (rec.status === 'registering' && rec.registration?.check_in) {
@@ -409,7 +412,8 @@ function directorHtml(app, rec, paused) {
         value="${escapeHtml(f.dOrder == null ? (rec.first_round_order ?? []).join(', ') : f.dOrder)}" data-testid="dir-order"></label>
       <button class="btn small" data-action="dir-seat" data-testid="dir-seat">${t('dir_seat')}</button>
     </div>` : ''}
-    ${invite ? `<p data-testid="dir-invite">${t('dir_invite_code', { code: `<b class="mono">${escapeHtml(invite)}</b>` })}</p>` : ''}` : ''}
+    ${invite ? `<p data-testid="dir-invite">${t('dir_invite_code', { code: `<b class="mono">${escapeHtml(invite)}</b>` })}
+      <button class="btn tiny" data-action="copy-code" data-code="${escapeHtml(invite)}" data-testid="copy-invite-code">${t('copy')}</button></p>` : ''}` : ''}
   </div>`;
 }
 
