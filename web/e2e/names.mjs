@@ -43,6 +43,9 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.click('[data-testid=enter]');
   await page.waitForSelector(ONLINE);
   assert.equal((await page.textContent('[data-testid=change-name]')).replace('✎', '').trim(), 'Nina Rossi', 'the name as the server makes it');
+  // Everything in the header fits the phone (the language buttons last).
+  const header = await page.evaluate(() => ({ right: Math.max(...[...document.querySelectorAll('.header-right > *')].map((e) => e.getBoundingClientRect().right)), width: innerWidth }));
+  assert.ok(header.right <= header.width, `the header fits: ${JSON.stringify(header)}`);
 
   // A name the server refuses all the same (sent past the page's check): the form comes back
   // with the reason in Italian, and the page does not try again and again.

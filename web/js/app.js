@@ -28,6 +28,12 @@ import { checkLine, MAX_NAME, MAX_CHAT } from './text.js';
  * @typedef {{hand: number, rec: any, raw: string}} HandEntry one finished hand of the match: its record, parsed and as received
  */
 
+/** A bell, struck through when notifications are off (drawn: no emoji font needed). @param {boolean} on */
+function bellSvg(on) {
+  return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M8 1.5a4 4 0 0 0-4 4v3L2.5 11h11L12 8.5v-3a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0z"/>${on
+    ? '' : '<path d="M2 2l12 12" stroke="currentColor" stroke-width="1.6"/>'}</svg>`;
+}
+
 /** A speaker, struck through when muted (drawn: no emoji font needed). @param {boolean} muted */
 function speakerSvg(muted) {
   return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M2 6h3l4-3v10l-4-3H2z"/>${muted
@@ -396,7 +402,7 @@ export class App {
       if (m.type === 'dealt' && m.seat === st.you && st.hand?.commitment) session.set(dealtKey(st.hand.commitment), { you: st.you, cards: m.cards });
       // Attention: a beep and the tab's title, for my turn and for my clock's grace.
       if (!this.spectating && st.you && m.seat === st.you) {
-        if (m.type === 'turn_started') { this.attention = 'your_turn_title'; beep(1, 880); }
+        if (m.type === 'turn_started') { this.attention = 'your_turn_title'; beep(1, 880); this.notify(t('your_turn_title'), `${t('table')} ${st.table}`); }
         if (m.type === 'grace_started') { this.attention = 'clock_warn_title'; beep(3, 660); }
         if (m.type === 'drew_card') this.lastDrawn = m.card;
         if (m.type === 'picked_up') this.lastDrawn = m.cards.length === 1 ? m.cards[0] : null;
@@ -623,6 +629,7 @@ export class App {
     } else if (m.type === 'go_to_table') {
       this.tourNext[id] = { table: m.table, seat: m.seat, round: m.round };
       this.noteTourTable(m.table, id);
+      this.notify(t('t_round_started', { n: m.round }), this.tourRecords[id]?.settings?.name ?? id);
       this.goToTable(id, m.table, m.seat, m.round);
     }
     this.render();
@@ -653,6 +660,30 @@ export class App {
     const reason = list.length ? String(list[list.length - 1].reason ?? '') : '';
     this.tourWarning = { id, reason };
     this.flash(t('t_warned', { reason }), 'error');
+  }
+
+  /** Whether desktop notifications are on: the player asked for them and the browser allows them. */
+  notifying() {
+    return typeof Notification !== 'undefined' && Notification.permission === 'granted' && localStorage.getItem('burraco.notify') === 'on';
+  }
+
+  /** The bell: asks the browser the first time, then turns the notifications on or off. */
+  async toggleNotifications() {
+    if (typeof Notification === 'undefined') return;
+    if (this.notifying()) { localStorage.setItem('burraco.notify', 'off'); this.render(); return; }
+    const answer = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+    if (answer === 'granted') localStorage.setItem('burraco.notify', 'on');
+    else this.flash(t('notify_blocked'), 'info');
+    this.render();
+  }
+
+  /**
+   * A desktop notification (your turn, a round starts) when the player turned them on and is
+   * looking elsewhere; the tab's title and the beep say it too. @param {string} title @param {string} body
+   */
+  notify(title, body) {
+    if (!this.notifying() || document.hasFocus()) return;
+    try { new Notification(title, { body, tag: 'burraco' }); } catch { /* some browsers only notify from a service worker */ }
   }
 
   /** @param {string} table @param {string} id */
@@ -1130,6 +1161,7 @@ export class App {
       case 'leave-confirmed': this.leaveTable(); break;
       case 'rematch': this.rematch(); break;
       case 'mute': setMuted(!isMuted()); this.render(); break;
+      case 'notify': this.toggleNotifications(); break;
       case 'how-to': this.overlay = { kind: 'howto' }; this.render(); break;
       case 'play-bots': this.playWithBots(); break;
       default: this.onClickMore(e); break;
@@ -1670,6 +1702,7 @@ export class App {
         ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
         ${this.name && this.conn ? `<button type="button" class="who" data-action="change-name" data-testid="change-name" title="${t('change_name')}" aria-label="${escapeHtml(`${t('change_name')}: ${this.name}`)}">${escapeHtml(this.name)} <span aria-hidden="true">✎</span></button>` : ''}
         <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${speakerSvg(isMuted())}</button>
+        ${typeof Notification !== 'undefined' ? `<button type="button" class="mute" data-action="notify" data-testid="notify" aria-pressed="${this.notifying()}" title="${this.notifying() ? t('notify_off') : t('notify_on')}" aria-label="${this.notifying() ? t('notify_off') : t('notify_on')}">${bellSvg(this.notifying())}</button>` : ''}
         <button type="button" class="mute" data-action="how-to" data-testid="how-to" title="${t('how_to_play')}" aria-label="${t('how_to_play')}">?</button>
         <div class="lang" role="group" aria-label="${t('language')}">
           <button type="button" data-action="lang" data-lang="it" aria-pressed="${lang === 'it'}" data-focus="lang-it">IT</button>
