@@ -136,7 +136,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(async () => (await getJson(`/api/tournaments/${id}`)).round_secs === 1800, { timeout: 5000, what: 'the round time set from the other browser' });
   await page2.click('[data-testid=dir-end]');
   await page2.waitForSelector('[data-testid=dir-confirm]');
-  assert.match(await page2.textContent('[data-testid=dir-confirm]'), /Really: End/i);
+  // Before the first round, ending it is cancelling it, and said so.
+  assert.match(await page2.textContent('[data-testid=dir-confirm]'), /Really: Cancel the event\?/);
   await page2.click('[data-testid=dir-confirm-no]');
   await page2.waitForSelector('[data-testid=dir-confirm]', { state: 'detached' });
   await sleep(300);

@@ -1036,7 +1036,7 @@ export class App {
         // Not undone: asked first.
         if (!d.confirmed) { this.dirConfirm = a; this.render(); return true; }
         this.dirConfirm = null;
-        this.dirAct('end_tournament', {}, t('dir_end'));
+        this.dirAct('end_tournament', {}, t(rec?.status === 'registering' ? 'dir_cancel_event' : 'dir_end'));
         return true;
       case 'dir-adjust': {
         const entrant = this.dirEntrant('dEntrant');

@@ -334,7 +334,9 @@ function directorKeyHtml(app, rec) {
 /** A yes / no before a director's action that cannot be undone. @param {App} app @param {string} action */
 function confirmHtml(app, action) {
   if (app.dirConfirm !== action) return '';
-  const what = t(/** @type {any} */ ({ 'dir-end': 'dir_end', 'dir-withdraw': 'dir_withdraw', 'dir-excuse': 'dir_excuse', 'dir-disqualify': 'dir_disqualify' })[action]);
+  // Before the first round, ending the event is cancelling it.
+  const end = app.tour?.record?.status === 'registering' ? 'dir_cancel_event' : 'dir_end';
+  const what = t(/** @type {any} */ ({ 'dir-end': end, 'dir-withdraw': 'dir_withdraw', 'dir-excuse': 'dir_excuse', 'dir-disqualify': 'dir_disqualify' })[action]);
   return `<div class="banner stallo-warn row" data-testid="dir-confirm" role="alertdialog"><span>${escapeHtml(t('dir_confirm', { what }))}</span>
     <button class="btn small primary" data-action="${action}" data-confirmed="1" data-testid="dir-confirm-yes">${t('dir_yes')}</button>
     <button class="btn small" data-action="dir-confirm-cancel" data-testid="dir-confirm-no">${t('dir_no')}</button></div>`;
@@ -360,7 +362,7 @@ function directorHtml(app, rec, paused) {
       <button class="btn primary" data-action="dir-start" data-testid="dir-start" ${over ? 'disabled' : ''}>${t('dir_start')}</button>
       ${paused ? `<button class="btn" data-action="dir-resume" data-testid="dir-resume" ${over ? 'disabled' : ''}>${t('dir_resume')}</button>`
         : `<button class="btn" data-action="dir-pause" data-testid="dir-pause" ${over ? 'disabled' : ''}>${t('dir_pause')}</button>`}
-      <button class="btn" data-action="dir-end" data-testid="dir-end" ${over ? 'disabled' : ''}>${t('dir_end')}</button>
+      <button class="btn" data-action="dir-end" data-testid="dir-end" ${over ? 'disabled' : ''}>${before ? t('dir_cancel_event') : t('dir_end')}</button>
     </div>
     ${confirmHtml(app, 'dir-end')}
     <h3>${t('dir_adjust')}</h3>
