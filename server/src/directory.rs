@@ -80,6 +80,12 @@ impl Directory {
         repeat
     }
 
+    /// The player's last create failed (its settings refused): the same one again is a retry,
+    /// answered with the same refusal, not a double click's "done already".
+    pub fn forget_create(&self, player: &str) {
+        self.last_create.remove(player);
+    }
+
     // Tables.
 
     /// Lists a running table under its id.
@@ -169,5 +175,42 @@ impl Directory {
     /// Forgets a session kept in memory (it stays in the store for a later resume).
     pub fn close_session(&self, token: &str) {
         self.sessions.remove(token);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burraco_protocol::wire::WireSettings;
+
+    fn create(preset: &str) -> ClientMessage {
+        ClientMessage::CreateTable {
+            id: 7,
+            settings: WireSettings {
+                preset: preset.into(),
+                ..Default::default()
+            },
+            private: false,
+            bots: None,
+        }
+    }
+
+    #[test]
+    fn the_same_create_at_once_is_a_repeat_and_nothing_else_is() {
+        let directory = Directory::new();
+        let window = Duration::from_secs(2);
+        assert!(!directory.repeated_create("p-1", &create("fitab"), window));
+        assert!(directory.repeated_create("p-1", &create("fitab"), window));
+        // Another player, other settings, another request: not repeats.
+        assert!(!directory.repeated_create("p-2", &create("fitab"), window));
+        assert!(!directory.repeated_create("p-1", &create("fedibur"), window));
+        let list = ClientMessage::ListTables { id: 1 };
+        assert!(!directory.repeated_create("p-1", &list, window));
+        assert!(!directory.repeated_create("p-1", &list, window));
+        // A refused create is retried, not a repeat; a zero window allows anything.
+        directory.forget_create("p-1");
+        assert!(!directory.repeated_create("p-1", &create("fedibur"), window));
+        assert!(!directory.repeated_create("p-3", &create("fitab"), Duration::ZERO));
+        assert!(!directory.repeated_create("p-3", &create("fitab"), Duration::ZERO));
     }
 }

@@ -61,6 +61,7 @@ impl Connection {
                         .await;
                     }
                     Err((code, message)) => {
+                        self.shared.directory.forget_create(&player);
                         self.out.send_message(error(Some(id), code, message));
                     }
                 }
