@@ -86,11 +86,23 @@ pub enum ErrorCode {
     DuplicateInPlay,
     /// 1.2: the director paused the tournament: no round starts until it resumes.
     TournamentPaused,
+    /// 1.3: a registration's closing or starting time that is already past.
+    TimeInPast,
+    /// 1.3: the same create request (same settings) from the same player again within a
+    /// moment: a double click. The first one was done.
+    RepeatedCreate,
+    /// 1.3: no entrant of this tournament ever had that partner code.
+    UnknownPartnerCode,
+    /// 1.3: the partner code's entrant has all its players, or has left the list.
+    EntrantComplete,
+    /// 1.3: a chat line the text rule refuses (control, format such as bidi, or invisible
+    /// characters; empty; too long).
+    InvalidText,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 35] = [
+    pub const ALL: [ErrorCode; 40] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -126,6 +138,11 @@ impl ErrorCode {
         ErrorCode::NeedsMinor,
         ErrorCode::DuplicateInPlay,
         ErrorCode::TournamentPaused,
+        ErrorCode::TimeInPast,
+        ErrorCode::RepeatedCreate,
+        ErrorCode::UnknownPartnerCode,
+        ErrorCode::EntrantComplete,
+        ErrorCode::InvalidText,
     ];
 
     /// The code as written on the wire.
@@ -167,6 +184,11 @@ impl ErrorCode {
             NeedsMinor => "needs_minor",
             DuplicateInPlay => "duplicate_in_play",
             TournamentPaused => "tournament_paused",
+            TimeInPast => "time_in_past",
+            RepeatedCreate => "repeated_create",
+            UnknownPartnerCode => "unknown_partner_code",
+            EntrantComplete => "entrant_complete",
+            InvalidText => "invalid_text",
         }
     }
 

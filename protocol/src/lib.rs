@@ -8,6 +8,7 @@
 //! - [`log`]: a table's durable log, one postcard-encoded entry per change.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
 //! - [`error`]: the stable error codes, [`ErrorCode`].
+//! - [`text`]: the rule names and chat lines follow (no bidi, invisible or control characters).
 //! - [`convert`]: every conversion between rules types and wire types, both ways (the server
 //!   writes with it, clients read back with it).
 
@@ -17,6 +18,7 @@ pub mod convert;
 pub mod error;
 pub mod log;
 pub mod record;
+pub mod text;
 pub mod tournament_log;
 pub mod wire;
 

@@ -43,6 +43,9 @@ pub struct ServerConfig {
     pub finished_linger: Duration,
     /// A connection must say hello within this time.
     pub hello_timeout: Duration,
+    /// The same create request (`create_table`, `create_tournament`) from the same player within
+    /// this time is a double click, refused with `repeated_create`; zero allows it.
+    pub repeat_create_window: Duration,
     /// WebSocket read and write buffer sizes (bytes).
     pub ws_buffer: usize,
     /// WAL pages at which SQLite checkpoints inside a commit: a fallback only, for when the
@@ -81,6 +84,7 @@ impl Default for ServerConfig {
             next_hand_delay: Duration::from_secs(30),
             finished_linger: Duration::from_secs(300),
             hello_timeout: Duration::from_secs(10),
+            repeat_create_window: Duration::from_secs(2),
             ws_buffer: 1024,
             wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,

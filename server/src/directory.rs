@@ -6,6 +6,9 @@
 //! taken, a seat given up), and the rules that tie the maps together live in one place (an invite
 //! goes with its table; a player with no seat left has no entry).
 
+use std::time::{Duration, Instant};
+
+use burraco_protocol::wire::ClientMessage;
 use burraco_rules::Seat;
 use dashmap::DashMap;
 
@@ -30,11 +33,57 @@ pub struct Directory {
     sessions: DashMap<String, Session>,
     /// Player id to the seats held (never an empty list).
     player_seats: DashMap<String, Vec<(String, Seat)>>,
+    /// Player id to its last create request (its fields, without the request id) and when it
+    /// came: the same one again within a moment is a double click, refused.
+    last_create: DashMap<String, (String, Instant)>,
 }
 
 impl Directory {
     pub fn new() -> Directory {
         Directory::default()
+    }
+
+    // Creates.
+
+    /// Whether `request` repeats the same player's previous create (`create_table`,
+    /// `create_tournament` with the same fields) less than `window` ago: a double click, or a
+    /// page sending twice, would otherwise make twin tables or tournaments. Notes a create that
+    /// is not a repeat; other requests are never repeats.
+    pub fn repeated_create(&self, player: &str, request: &ClientMessage, window: Duration) -> bool {
+        let fields = match request {
+            ClientMessage::CreateTable {
+                settings,
+                private,
+                bots,
+                ..
+            } => format!("table {settings:?} {private:?} {bots:?}"),
+            ClientMessage::CreateTournament { settings, .. } => format!("tournament {settings:?}"),
+            _ => return false,
+        };
+        if window.is_zero() {
+            return false;
+        }
+        let now = Instant::now();
+        // Entries of players who stopped creating go, so the map stays as small as the moment.
+        if self.last_create.len() > 1024 {
+            self.last_create
+                .retain(|_, (_, at)| now.duration_since(*at) < window);
+        }
+        let mut last = self
+            .last_create
+            .entry(player.to_owned())
+            .or_insert_with(|| (String::new(), now - window));
+        let repeat = last.0 == fields && now.duration_since(last.1) < window;
+        if !repeat {
+            *last = (fields, now);
+        }
+        repeat
+    }
+
+    /// The player's last create failed (its settings refused): the same one again is a retry,
+    /// answered with the same refusal, not a double click's "done already".
+    pub fn forget_create(&self, player: &str) {
+        self.last_create.remove(player);
     }
 
     // Tables.
@@ -126,5 +175,42 @@ impl Directory {
     /// Forgets a session kept in memory (it stays in the store for a later resume).
     pub fn close_session(&self, token: &str) {
         self.sessions.remove(token);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burraco_protocol::wire::WireSettings;
+
+    fn create(preset: &str) -> ClientMessage {
+        ClientMessage::CreateTable {
+            id: 7,
+            settings: WireSettings {
+                preset: preset.into(),
+                ..Default::default()
+            },
+            private: false,
+            bots: None,
+        }
+    }
+
+    #[test]
+    fn the_same_create_at_once_is_a_repeat_and_nothing_else_is() {
+        let directory = Directory::new();
+        let window = Duration::from_secs(2);
+        assert!(!directory.repeated_create("p-1", &create("fitab"), window));
+        assert!(directory.repeated_create("p-1", &create("fitab"), window));
+        // Another player, other settings, another request: not repeats.
+        assert!(!directory.repeated_create("p-2", &create("fitab"), window));
+        assert!(!directory.repeated_create("p-1", &create("fedibur"), window));
+        let list = ClientMessage::ListTables { id: 1 };
+        assert!(!directory.repeated_create("p-1", &list, window));
+        assert!(!directory.repeated_create("p-1", &list, window));
+        // A refused create is retried, not a repeat; a zero window allows anything.
+        directory.forget_create("p-1");
+        assert!(!directory.repeated_create("p-1", &create("fedibur"), window));
+        assert!(!directory.repeated_create("p-3", &create("fitab"), Duration::ZERO));
+        assert!(!directory.repeated_create("p-3", &create("fitab"), Duration::ZERO));
     }
 }

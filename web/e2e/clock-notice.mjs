@@ -1,6 +1,7 @@
 // A player who does not move: the move clock runs out (federation clocks, 40 s + 5 s grace), the
 // server plays the turn. The page says so in a notice that stays until the player moves again,
-// logs the server's draw and discard as the server's (not as the player's), calls attention in the
+// logs the server's draw and discard as the server's (not as the player's), the discard with the
+// order it follows (FITAB's "secondo norma"), calls attention in the
 // tab's title and with a beep. At both sizes, in both languages. It runs in the background: `start`
 // sits the two players down first; `run` checks after the other tests.
 import assert from 'node:assert/strict';
@@ -10,8 +11,8 @@ import { until } from './lib/harness.mjs';
 export const name = 'a clock expiry is shown and logged as the server\'s move (desktop EN, phone IT)';
 
 const CASES = [
-  { who: 'Pia', lang: 'en', viewport: { width: 1366, height: 768 }, notice: /Your time ran out: the server played your turn/, logged: /^the server discarded .+ for Pia$/, wrong: /^Pia discarded/ },
-  { who: 'Ugo', lang: 'it', viewport: { width: 390, height: 844 }, notice: /Il tuo tempo è scaduto: il server ha giocato il tuo turno/, logged: /^il server ha scartato .+ per Ugo$/, wrong: /^Ugo ha scartato/ },
+  { who: 'Pia', lang: 'en', viewport: { width: 1366, height: 768 }, notice: /Your time ran out: the server played your turn/, logged: /^the server discarded .+ for Pia: the highest card "secondo norma" \(FITAB: highest value first, then hearts, diamonds, clubs, spades\)$/, wrong: /^Pia discarded/ },
+  { who: 'Ugo', lang: 'it', viewport: { width: 390, height: 844 }, notice: /Il tuo tempo è scaduto: il server ha giocato il tuo turno/, logged: /^il server ha scartato .+ per Ugo: la carta più alta secondo norma \(FITAB: prima il valore più alto, poi cuori, quadri, fiori, picche\)$/, wrong: /^Ugo ha scartato/ },
 ];
 
 export async function start({ browser, pageUrl }) {

@@ -67,9 +67,14 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
         if (!isMeld([hand[i].code, hand[j].code, hand[k].code])) bad = [hand[i], hand[j], hand[k]];
       }
       const melds = await meldCount(page);
-      await selectCards(page, bad.map((c) => c.key));
+      // A grey "Open" says why beside it: too few cards, then cards that are no meld.
+      await selectCards(page, bad.slice(0, 2).map((c) => c.key));
+      assert.match(await page.textContent('[data-testid=open-why]'), /To open a meld, select at least 3 cards \(2 selected\)/);
+      await selectCards(page, bad.slice(2).map((c) => c.key));
       // "Open" lights up only for a meld (a hint); the keyboard's O still asks the server, which refuses.
       assert.ok(await page.$('[data-testid=open][disabled]'), 'Open is disabled for three cards that are no meld');
+      assert.match(await page.textContent('[data-testid=open-why]'), /Not a meld: 3 or more cards of one rank, or a run of one suit/);
+      assert.equal(await page.getAttribute('[data-testid=open]', 'aria-describedby'), 'open-why', 'the reason is the button\'s description');
       await page.keyboard.press('o');
       const msg = await page.waitForSelector('[data-testid=message]');
       const text = await msg.textContent();

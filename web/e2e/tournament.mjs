@@ -4,10 +4,11 @@
 // (one round, one hand, fitab) on the Tournaments tab, directs it from its page (pause: a start is
 // refused with the page's own wording; the registration set to fill with server bots after 2 s;
 // resume), registers, is taken to the table by `go_to_table` (with a notice and the round timer),
+// is told there of a director's warning with its reason,
 // plays the match by clicks, comes back to the tournament page and sees it finished: the standings,
 // the round's results and the duplicate comparison, each checked against the record and the hand
-// records fetched over HTTP. Then a director's adjustment with its reason, shown in the standings
-// and the record; the page in Italian.
+// records fetched over HTTP, and a table's hands opened as a replay. Then a director's adjustment with its reason, shown in the standings
+// and the record; the page in Italian, and on a phone the results fitting the screen.
 import assert from 'node:assert/strict';
 import { until, sleep } from './lib/harness.mjs';
 import { waitMyTurnOrEnd, playTurn, fillField, desktopLogin, apiGetter } from './lib/page.mjs';
@@ -35,6 +36,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(await page.$('[data-testid=director-panel]'), null, 'no director\'s panel without the token');
   await page.click('[data-testid=register]');
   await until(async () => /By invitation only: the invitation code is missing or wrong/.test(await page.textContent('[data-testid=message]').catch(() => '')), { timeout: 5000, what: 'the refusal without the invitation code' });
+  // Closed now: a notice closing by itself re-renders the page, and could take the next click with it.
+  await page.click('[data-action=dismiss]');
   await fillField(page, '[data-testid=t-invite]', invite.toLowerCase());
   await page.click('[data-testid=register]');
   const code = (await (await page.waitForSelector('[data-testid=partner-code]')).textContent()).trim();
@@ -133,7 +136,8 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await until(async () => (await getJson(`/api/tournaments/${id}`)).round_secs === 1800, { timeout: 5000, what: 'the round time set from the other browser' });
   await page2.click('[data-testid=dir-end]');
   await page2.waitForSelector('[data-testid=dir-confirm]');
-  assert.match(await page2.textContent('[data-testid=dir-confirm]'), /Really: End/i);
+  // Before the first round, ending it is cancelling it, and said so.
+  assert.match(await page2.textContent('[data-testid=dir-confirm]'), /Really: Cancel the event\?/);
   await page2.click('[data-testid=dir-confirm-no]');
   await page2.waitForSelector('[data-testid=dir-confirm]', { state: 'detached' });
   await sleep(300);
@@ -166,6 +170,16 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   assert.equal(await page.evaluate(() => /** @type {any} */ (window).__burraco.table.table), myTable.table, 'seated at the table the record pairs her at');
   await page.click('[data-action=dismiss]', { timeout: 1000 }).catch(() => {});
   await page.screenshot({ path: shots('tournament-table.png'), animations: 'disabled' });
+
+  // A director's warning reaches the warned player at the table, with its reason, until closed.
+  const director = new Bot(wsUrl, 'Director', { version: '1.2' });
+  await director.connect();
+  await director.request('warn_entrant', { tournament: id, director: key, entrant: 0, reason: 'Slow play' });
+  const warned = await page.waitForSelector('[data-testid=tour-warning]', { timeout: 10000 });
+  assert.match(await warned.textContent(), /The director warned you: Slow play/);
+  await page.click('[data-testid=warning-seen]');
+  await page.waitForSelector('[data-testid=tour-warning]', { state: 'detached' });
+  director.close();
 
   // The match, by clicks.
   let turns = 0;
@@ -210,8 +224,17 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     const row = `[data-testid=dup-row][data-table="${tb.table}"]`;
     await until(async () => (await page.textContent(`${row} [data-testid=dup-score]`).catch(() => '')).trim() === `${ns} – ${ew}`, { timeout: 8000, what: `the board at ${tb.table}: ${ns} – ${ew}` });
     assert.equal((await page.textContent(`${row} [data-testid=dup-matchpoints]`)).trim(), `${tb.result.matchpoints[0]} / ${tb.result.matchpoints[1]}`);
-    assert.equal((await page.textContent(`${row} [data-testid=dup-mp]`)).trim(), `${tb.result.matchpoints[0]} MP`, 'the board\'s matchpoints, computed in the page, are the record\'s');
+    assert.equal((await page.textContent(`${row} [data-testid=dup-mp]`)).trim(), `${tb.result.matchpoints[0]} matchpoints`, 'the board\'s matchpoints, computed in the page, are the record\'s');
   }
+  // A table's hands open as a replay (not raw JSON): step through, then close.
+  await page.click(`[data-testid=result-row][data-table="${myTable.table}"] [data-testid=tour-replay]`);
+  const replay = await page.waitForSelector('[data-testid=replay-dialog]');
+  assert.match(await replay.textContent(), new RegExp(`Replay: table ${myTable.table}`));
+  const first = await page.textContent('[data-testid=replay-desc]');
+  await page.click('[data-testid=replay-next]');
+  await until(async () => (await page.textContent('[data-testid=replay-desc]')) !== first, { timeout: 3000, what: 'the replay\'s next step' });
+  await page.click('[data-testid=replay-dialog] [data-action=overlay-close]');
+  await page.waitForSelector('[data-testid=replay-dialog]', { state: 'detached' });
   console.log(`     ${turns} turns played; standings ${rec.standings.map((s) => `${s.names[0]} ${s.vp}`).join(', ')}`);
 
   // A director's adjustment: 1 VP off the last entrant, with a reason; the standings and the record show it.
@@ -234,6 +257,15 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
   await page.click('[data-action=lang][data-lang=it]');
   await page.waitForSelector('text=Classifica');
   await page.waitForSelector('text=Confronto duplicato');
+  // On a phone (390x844) the round results and the duplicate comparison fit their boxes: no
+  // sideways scroll, every value shown with its column's name.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await until(() => page.evaluate(() => [...document.querySelectorAll('[data-testid=round-results] .table-scroll, [data-testid=dup-round] .table-scroll')]
+    .every((box) => box.scrollWidth <= box.clientWidth + 1 && box.scrollHeight <= box.clientHeight + 1) && document.documentElement.scrollWidth <= innerWidth + 1),
+  { timeout: 5000, what: 'the results fitting a phone' });
+  assert.match(await page.evaluate(() => getComputedStyle(/** @type {Element} */ (document.querySelector('[data-testid=result-totals]')), '::before').content), /Punti/);
+  await page.screenshot({ path: shots('tournament-results-phone-it.png'), fullPage: true });
+  await page.setViewportSize({ width: 1366, height: 900 });
   await page.click('[data-testid=all-tournaments]');
   await page.waitForSelector(`[data-testid=tournament-row][data-tournament="${id}"]`);
   assert.match(await page.textContent(`[data-testid=tournament-row][data-tournament="${id}"]`), /Concluso/);

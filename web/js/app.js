@@ -8,7 +8,7 @@ import { Connection, ServerError, serverUrl, ErrorCode, RuleCode } from './net.j
 import { t, getLang, setLang, refusalText, tournamentRefusalText } from './i18n.js';
 import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
-import { renderTable, clockText } from './view-table.js';
+import { renderTable, clockText, logText, nameOf } from './view-table.js';
 import { renderOverlay } from './view-overlays.js';
 import { sortCards, isMeld } from './cards.js';
 import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
@@ -16,21 +16,38 @@ import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
 import { measure, play } from './motion.js';
 import { renderTournament, renderTournamentsLobby, tournamentStripHtml } from './view-tournament.js';
-import { tournamentSettings, handRecordsWanted, LINEUPS } from './tournament.js';
+import { tournamentSettings, handRecordsWanted, LINEUPS, registrationClosedKey, CODE_SHAPE, myEntrant } from './tournament.js';
+import { checkLine, MAX_NAME, MAX_CHAT } from './text.js';
 
 /** @typedef {import('./net.js').Message} Message */
 /** @typedef {import('./state.js').TableState} TableState */
 
 /**
- * @typedef {{kind: 'score', hand?: number|null} | {kind: 'replay', step: number, hand: number} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>}
+ * @typedef {{kind: 'score', hand?: number|null} | {kind: 'replay', step: number, hand: number, hands?: HandEntry[], title?: string} | {kind: 'wild', options: number[], action: string, fields: Record<string, any>}
  *   | {kind: 'help'} | {kind: 'history'} | {kind: 'confirm-leave'} | {kind: 'howto'}} Overlay
  * @typedef {{hand: number, rec: any, raw: string}} HandEntry one finished hand of the match: its record, parsed and as received
  */
+
+/** A bell, struck through when notifications are off (drawn: no emoji font needed). @param {boolean} on */
+function bellSvg(on) {
+  return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M8 1.5a4 4 0 0 0-4 4v3L2.5 11h11L12 8.5v-3a4 4 0 0 0-4-4zM6.5 12.5a1.5 1.5 0 0 0 3 0z"/>${on
+    ? '' : '<path d="M2 2l12 12" stroke="currentColor" stroke-width="1.6"/>'}</svg>`;
+}
 
 /** A speaker, struck through when muted (drawn: no emoji font needed). @param {boolean} muted */
 function speakerSvg(muted) {
   return `<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true" focusable="false"><path fill="currentColor" d="M2 6h3l4-3v10l-4-3H2z"/>${muted
     ? '<path d="M11 5l4 6M15 5l-4 6" stroke="currentColor" stroke-width="1.6"/>' : '<path d="M11 5.5a3.5 3.5 0 0 1 0 5M12.5 3.5a6 6 0 0 1 0 9" fill="none" stroke="currentColor" stroke-width="1.4"/>'}</svg>`;
+}
+
+/**
+ * What an address names: `#table/<id>`, `#tournament/<id>`, `#tournaments`; null for the lobby.
+ * @param {string} hash @returns {{kind: 'table'|'tournament', id: string}|{kind: 'tournaments'}|null}
+ */
+export function parseAddress(hash) {
+  const m = /^#(table|tournament)\/([A-Za-z0-9-]{1,64})$/.exec(hash);
+  if (m) return { kind: /** @type {'table'|'tournament'} */ (m[1]), id: m[2] };
+  return hash === '#tournaments' ? { kind: 'tournaments' } : null;
 }
 
 /** How far (px) a pressed hand card moves before it is dragged rather than tapped. */
@@ -81,7 +98,7 @@ export class App {
      */
     this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '',
       tName: '', tKind: 'pairs', tRoundCount: '1', tMove0: 'danish', tHands: '2', tPreset: 'fitab', tMax: '', tDup: false, tSeating: 'registration', tFull: false, tClocks: '',
-      tInvite: '', tPartner: '', ...DIRECTOR_FIELDS };
+      tInvite: '', tPartner: '', tBotsAfter: '', ...DIRECTOR_FIELDS };
     // ----- tournaments -----
     /** The lobby's tab. @type {'tables'|'tournaments'} */
     this.lobbyTab = session.get('burraco.lobbyTab') === 'tournaments' ? 'tournaments' : 'tables';
@@ -107,6 +124,8 @@ export class App {
     this.dirInvite = {};
     /** The director's action waiting for its yes (withdraw, excuse, disqualify, end), if any. @type {string|null} */
     this.dirConfirm = null;
+    /** The director's last warning to this player, shown until closed. @type {{id: string, reason: string}|null} */
+    this.tourWarning = null;
     /** The tournament this connection watches (`watch_tournament`), once the server said ok. @type {string|null} */
     this.watchingTour = null;
     /** Counts the refresh timer's ticks (a watched tournament's record is read every fourth). */
@@ -138,6 +157,11 @@ export class App {
     this.drag = null;
     /** A render asked for while a card is dragged (done at the drop). */
     this.renderAfterDrag = false;
+    /** The address the page was opened at (a shared link), used once the server welcomed us. @type {ReturnType<typeof parseAddress>} */
+    this.openedAt = null;
+    /** When a button was pressed (0: none held), and a render asked for meanwhile (done at its release). */
+    this.pressedAt = 0;
+    this.renderAfterPress = false;
     /** The click that ends a drag (dispatched with its pointerup) is not a tap on a card. */
     this.noClick = false;
     /** The table log and chat opened (on a phone they are folded away). */
@@ -146,8 +170,59 @@ export class App {
     this.lastHeaderHtml = '';
     this.lastRootHtml = '';
     this.lastOverlayHtml = '';
+    /** The log line last said in the live region, and a turn to say with the next. @type {any} */
+    this.lastAnnounced = null;
+    /** @type {string|null} */
+    this.turnSaid = null;
     /** When this page sat down at the current table (the "play with bots" offer waits a little). */
     this.enteredAt = 0;
+    /**
+     * The creating requests in flight (`create`, `quick`, `play-bots`, `rematch`, `t-create`,
+     * `register`, `invite`): their buttons are disabled until the reply, so a double click
+     * makes one table or tournament, not two.
+     * @type {Set<string>}
+     */
+    this.inFlight = new Set();
+    /** Why the name form refuses the name (the page's check, or the server's `invalid_name`). @type {string|null} */
+    this.nameError = null;
+    /** The name form is open over the lobby to change the name. */
+    this.changingName = false;
+  }
+
+  /**
+   * Runs the creating request `make` unless `key` is in flight already; its button is disabled
+   * meanwhile. A `repeated_create` refusal (the server's guard against the same create twice) is
+   * the first request's echo: said nothing of.
+   * @template T @param {string} key @param {() => Promise<T>} make @returns {Promise<T|null>}
+   */
+  async once(key, make) {
+    if (this.inFlight.has(key)) return null;
+    this.inFlight.add(key);
+    this.render();
+    try {
+      return await make();
+    } finally {
+      this.inFlight.delete(key);
+      this.render();
+    }
+  }
+
+  /** @param {unknown} e */
+  showCreateError(e) {
+    if (e instanceof ServerError && e.code === ErrorCode.RepeatedCreate) return;
+    this.showError(e);
+  }
+
+  /**
+   * The name as the server will take it, or null with the reason shown on the name form.
+   * @param {string} raw
+   */
+  checkedName(raw) {
+    const r = checkLine(raw, MAX_NAME);
+    if (r.ok) { this.nameError = null; return r.text; }
+    this.nameError = r.error === 'empty' ? t('name_required') : r.error === 'long' ? t('name_long', { max: MAX_NAME, n: [...raw.trim()].length }) : t('name_chars');
+    this.render();
+    return null;
   }
 
   start() {
@@ -165,6 +240,21 @@ export class App {
     // another arranges the hand, on one of the side's melds attaches it (with the other selected
     // cards), on the discard pile discards it. A tap (no movement) still selects; clicks and keys do the rest.
     document.addEventListener('pointerdown', (e) => this.onPointerDown(e));
+    // A button being pressed is not replaced under the pointer: a re-render between its press
+    // and its release (a record read again every few seconds re-renders a page whose fields
+    // were typed in) took the click with it. Renders wait for the release (at most a second).
+    document.addEventListener('pointerdown', (e) => {
+      if (e.target instanceof Element && e.target.closest('button, [data-action]')) this.pressedAt = Date.now();
+    }, true);
+    const release = () => {
+      if (!this.pressedAt) return;
+      this.pressedAt = 0;
+      if (this.renderAfterPress) { this.renderAfterPress = false; this.render(); }
+    };
+    // After the click the release makes (a click follows its pointerup).
+    document.addEventListener('pointerup', () => setTimeout(release, 0), true);
+    document.addEventListener('pointercancel', release, true);
+    addEventListener('blur', release);
     document.addEventListener('pointermove', (e) => this.onPointerMove(e));
     document.addEventListener('pointerup', (e) => this.onPointerUp(e));
     document.addEventListener('pointercancel', (e) => this.endDrag(e, false));
@@ -173,6 +263,10 @@ export class App {
     // A card dragged by touch is not a scroll: no fling after it that would swallow the next tap.
     document.addEventListener('touchmove', (e) => { if (this.drag?.active) e.preventDefault(); }, { passive: false });
     setInterval(() => this.tickClocks(), 250);
+    // Addresses (#table/<id>, #tournament/<id>, #tournaments): Back, reload and a shared link
+    // land where they say, inside the app.
+    addEventListener('popstate', () => this.onAddress());
+    this.openedAt = parseAddress(location.hash);
     // The table is laid out for the window's size (fitTable): fitted again, not re-rendered (a
     // re-render would replace what is being pressed, and a phone may fire resize often).
     addEventListener('resize', () => { this.fitTable(true); this.placeSidePanel(); });
@@ -180,7 +274,8 @@ export class App {
     setInterval(() => { if (!this.table && !this.tour && this.lobbyTab === 'tables' && this.connState === 'online') this.listTables(); }, 5000);
     // So do the tournaments' list and the tournament page (the record is the whole event).
     setInterval(() => this.refreshTournaments(), 2500);
-    if (this.name) this.connect();
+    // A name an older page accepted, which the server refuses, is not sent again and again.
+    if (this.name && this.checkedName(this.name)) this.connect();
     this.render();
   }
 
@@ -192,9 +287,39 @@ export class App {
       onEvent: (m) => this.onServerEvent(m),
       onState: (s) => { this.connState = s; this.render(); },
       onWelcome: (m) => this.onWelcome(m),
+      onNameRefused: () => this.onNameRefused(),
     });
     /** @type {any} */ (window).__burraco = this;
     this.conn.connect();
+  }
+
+  /** The server refused the name (`invalid_name`, then it closes): back to the name form, saying why. */
+  onNameRefused() {
+    this.conn?.close({ forget: true });
+    this.conn = null;
+    this.firstWelcome = true;
+    this.nameError = t('name_refused');
+    this.message = null;
+    this.render();
+  }
+
+  /**
+   * A new name: a new session (a resumed session keeps its name), from the lobby only. The old
+   * session's tables and tournament entries stay under the old name.
+   * @param {string} name
+   */
+  changeName(name) {
+    this.changingName = false;
+    if (name === this.name && this.conn) { this.render(); return; }
+    this.conn?.close({ forget: true });
+    this.conn = null;
+    this.firstWelcome = true;
+    this.table = null; this.tour = null; this.tourOverTable = false; this.invite = null; this.hands = [];
+    session.set('burraco.tourPage', null);
+    this.name = name;
+    localStorage.setItem('burraco.name', name);
+    this.connect();
+    this.render();
   }
 
   // ----- server messages ---------------------------------------------------------------------
@@ -229,7 +354,13 @@ export class App {
       if (tid) this.loadTour(tid);
     } else {
       this.listTables();
+      // A shared link to a table this session does not sit at: watch it.
+      const at = first && !m.resumed ? this.openedAt : null;
+      if (at?.kind === 'table') { this.enterTable(at.id, true); this.request('spectate', { table: at.id }).catch((x) => { this.table = null; this.showError(x); }); }
     }
+    // A shared link to a tournament's page.
+    if (first && this.openedAt?.kind === 'tournament' && !this.tour) this.openTournament(this.openedAt.id);
+    else if (first && this.openedAt?.kind === 'tournaments' && !this.table) this.lobbyTab = 'tournaments';
     if (first && m.resumed) this.flash(t('welcome_back', { name: m.name }), 'info');
     this.render();
   }
@@ -258,18 +389,20 @@ export class App {
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
       const logLen = st.log.length, chatLen = st.chat.length;
       applyMessage(st, m, now);
+      // Whose turn it is, for the live region (the log has no line for a turn).
+      if (m.type === 'turn_started') this.turnSaid = !this.spectating && m.seat === st.you ? t('your_turn') : t('turn_of', { name: nameOf(st, m.seat) });
       // After a reload the log and chat come back from this tab's storage: a catch-up of events
       // already in them must not log them twice.
       if (m.seq <= this.keptLogSeq) { st.log.length = logLen; st.chat.length = chatLen; }
       if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
       if (m.type === 'hand_record') this.addHand(m.hand, m.record);
       // The next deal closes the score screen; it stays reachable from "Hands".
-      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || this.overlay?.kind === 'replay' || this.overlay?.kind === 'history') this.overlay = null; }
+      if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || (this.overlay?.kind === 'replay' && !this.overlay.hands) || this.overlay?.kind === 'history') this.overlay = null; }
       if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
       if (m.type === 'dealt' && m.seat === st.you && st.hand?.commitment) session.set(dealtKey(st.hand.commitment), { you: st.you, cards: m.cards });
       // Attention: a beep and the tab's title, for my turn and for my clock's grace.
       if (!this.spectating && st.you && m.seat === st.you) {
-        if (m.type === 'turn_started') { this.attention = 'your_turn_title'; beep(1, 880); }
+        if (m.type === 'turn_started') { this.attention = 'your_turn_title'; beep(1, 880); this.notify(t('your_turn_title'), `${t('table')} ${st.table}`); }
         if (m.type === 'grace_started') { this.attention = 'clock_warn_title'; beep(3, 660); }
         if (m.type === 'drew_card') this.lastDrawn = m.card;
         if (m.type === 'picked_up') this.lastDrawn = m.cards.length === 1 ? m.cards[0] : null;
@@ -489,10 +622,14 @@ export class App {
       // The page shows the record: fetched again on every change.
       if (this.tour?.id === id || (this.table && this.tourTables[this.table.table] === id)) this.loadTour(id);
     } else if (m.type === 'tournament_status') {
+      const before = live.status?.warnings;
       live.status = m;
+      // A director's warning: the warned player is told, at the table too (not only a count).
+      if (before != null && (m.warnings ?? 0) > before) this.tellWarning(id);
     } else if (m.type === 'go_to_table') {
       this.tourNext[id] = { table: m.table, seat: m.seat, round: m.round };
       this.noteTourTable(m.table, id);
+      this.notify(t('t_round_started', { n: m.round }), this.tourRecords[id]?.settings?.name ?? id);
       this.goToTable(id, m.table, m.seat, m.round);
     }
     this.render();
@@ -509,6 +646,44 @@ export class App {
     if (!rec) return;
     const names = new Set((rec.entrants ?? []).filter((/** @type {any} */ e) => e.server_bot).flatMap((/** @type {any} */ e) => e.names));
     for (const s of st.seats) if (s.bot && s.standIn && !s.left && names.has(s.name)) s.standIn = false;
+  }
+
+  /**
+   * Says the director's latest warning to this player, with its reason from the record; it
+   * stays over the table (the tournament strip) until closed. @param {string} id
+   */
+  async tellWarning(id) {
+    await this.loadTour(id);
+    const rec = this.tourRecords[id];
+    const mine = myEntrant(rec, this.playerId);
+    const list = (rec?.warnings ?? []).filter((/** @type {any} */ w) => mine && w.entrant === mine.entrant);
+    const reason = list.length ? String(list[list.length - 1].reason ?? '') : '';
+    this.tourWarning = { id, reason };
+    this.flash(t('t_warned', { reason }), 'error');
+  }
+
+  /** Whether desktop notifications are on: the player asked for them and the browser allows them. */
+  notifying() {
+    return typeof Notification !== 'undefined' && Notification.permission === 'granted' && localStorage.getItem('burraco.notify') === 'on';
+  }
+
+  /** The bell: asks the browser the first time, then turns the notifications on or off. */
+  async toggleNotifications() {
+    if (typeof Notification === 'undefined') return;
+    if (this.notifying()) { localStorage.setItem('burraco.notify', 'off'); this.render(); return; }
+    const answer = Notification.permission === 'default' ? await Notification.requestPermission() : Notification.permission;
+    if (answer === 'granted') localStorage.setItem('burraco.notify', 'on');
+    else this.flash(t('notify_blocked'), 'info');
+    this.render();
+  }
+
+  /**
+   * A desktop notification (your turn, a round starts) when the player turned them on and is
+   * looking elsewhere; the tab's title and the beep say it too. @param {string} title @param {string} body
+   */
+  notify(title, body) {
+    if (!this.notifying() || document.hasFocus()) return;
+    try { new Notification(title, { body, tag: 'burraco' }); } catch { /* some browsers only notify from a service worker */ }
   }
 
   /** @param {string} table @param {string} id */
@@ -656,6 +831,32 @@ export class App {
     else if (!this.table && this.lobbyTab === 'tournaments') this.listTournaments();
   }
 
+  /**
+   * Opens the replay of a tournament table's finished hands from its hand records' address.
+   * @param {string} url @param {string} table
+   */
+  async tourReplay(url, table) {
+    const list = await this.fetchApi(url);
+    if (!Array.isArray(list) || !list.length) { this.flash(t('t_no_records'), 'info'); return; }
+    // Duplicate boards: a hand record has no seed of its own; the round's revealed seed is in
+    // the tournament's record (a board not revealed yet is not replayed).
+    const round = (this.tour?.record?.rounds ?? []).find((/** @type {any} */ r) => (r.tables ?? []).some((/** @type {any} */ x) => x.table === table));
+    const boardSeed = (/** @type {number} */ n) => (round?.boards?.hands ?? []).find((/** @type {any} */ b) => b.hand === n)?.seed ?? null;
+    /** @type {HandEntry[]} */
+    const hands = [];
+    list.forEach((r, i) => {
+      try {
+        const rec = typeof r === 'string' ? JSON.parse(r) : r;
+        if (rec && !rec.seed && !rec.deck) rec.seed = boardSeed(i + 1);
+        if (rec && rec.outcome && (rec.seed || rec.deck)) hands.push({ hand: i + 1, rec, raw: typeof r === 'string' ? r : JSON.stringify(r) });
+      } catch { /* a record that does not read is left out */ }
+    });
+    if (!hands.length) { this.flash(t('t_no_records'), 'info'); return; }
+    this.replayCache = null;
+    this.overlay = { kind: 'replay', step: 0, hand: hands[0].hand, hands, title: t('t_replay_title', { table }) };
+    this.render();
+  }
+
   /** @param {string} id @returns {string|null} */
   directorToken(id) {
     const v = session.get(`burraco.director.${id}`);
@@ -676,15 +877,24 @@ export class App {
 
   createTournament() {
     const r = tournamentSettings(this.lobbyForm);
-    if ('error' in r) { this.flash(t(r.error), 'error'); return; }
-    this.request('create_tournament', { settings: r.settings })
-      .then((m) => {
+    if ('error' in r) { this.flash(t(r.error, r.params), 'error'); return; }
+    // A Sit&Go filled with server bots after a wait: set with the entry list once created.
+    const fillText = String(this.lobbyForm.tBotsAfter ?? '').trim();
+    const fill = r.settings.start_when_full && fillText !== '' ? Number(fillText) : null;
+    if (fill != null && !(Number.isInteger(fill) && fill >= 0 && fill <= 86400)) { this.flash(t('dir_bots_after_bad'), 'error'); return; }
+    this.once('t-create', () => this.request('create_tournament', { settings: r.settings })
+      .then(async (m) => {
         session.set(`burraco.director.${m.tournament}`, m.director_token);
+        if (fill != null) {
+          await this.request('configure_registration', { tournament: m.tournament, director: m.director_token,
+            registration: { open: true, invite_only: false, closes_ms: null, starts_ms: null, check_in: false, bots_after_secs: fill } }).catch((x) => this.showTourError(x));
+          this.lobbyForm.tBotsAfter = '';
+        }
         this.lobbyForm.tName = '';
         this.openTournament(m.tournament);
         this.flash(t('t_created'), 'info');
       })
-      .catch((x) => this.showTourError(x));
+      .catch((x) => { if (!(x instanceof ServerError && x.code === ErrorCode.RepeatedCreate)) this.showTourError(x); }));
   }
 
   registerTournament() {
@@ -693,14 +903,21 @@ export class App {
     const f = this.lobbyForm;
     const partner = String(f.tPartner ?? '').trim().toUpperCase() || null;
     const invite = String(f.tInvite ?? '').trim().toUpperCase();
-    const req = invite
+    // A code of the wrong shape is a typing slip: said before asking the server.
+    if (partner && !CODE_SHAPE.test(partner)) { this.flash(t('t_partner_code_shape'), 'error'); return; }
+    if (invite && !CODE_SHAPE.test(invite)) { this.flash(t('t_invite_shape'), 'error'); return; }
+    this.once('register', () => (invite
       ? this.request('register_invited', { tournament: id, invite, partner_code: partner, bot: null })
-      : this.request('register_tournament', { tournament: id, partner_code: partner, bot: null });
-    req.then((m) => {
-      if (m.partner_code) session.set(`burraco.partner.${id}`, m.partner_code);
-      f.tPartner = ''; f.tInvite = '';
-      this.loadTour(id);
-    }).catch((x) => this.showTourError(x));
+      : this.request('register_tournament', { tournament: id, partner_code: partner, bot: null }))
+      .then((m) => {
+        if (m.partner_code) session.set(`burraco.partner.${id}`, m.partner_code);
+        f.tPartner = ''; f.tInvite = '';
+        this.loadTour(id);
+      }).catch((x) => {
+        // "Closed" has three causes the record tells apart: started, full, or closed.
+        if (x instanceof ServerError && x.code === ErrorCode.RegistrationClosed) this.flash(t(registrationClosedKey(this.tour?.record)), 'error');
+        else this.showTourError(x);
+      }));
   }
 
   /**
@@ -798,6 +1015,20 @@ export class App {
         this.render();
         return true;
       case 'dir-confirm-cancel': this.dirConfirm = null; this.render(); return true;
+      case 'warning-seen': this.tourWarning = null; this.render(); return true;
+      // From the tournament page opened over the table: the table again.
+      case 'back-to-table': this.tourOverTable = false; this.overlay = null; this.render(); return true;
+      // A partner or invitation code, to paste in a message to the partner.
+      case 'copy-code':
+        navigator.clipboard?.writeText(String(d.code ?? '')).then(() => this.flash(t('copied'), 'info'), () => {});
+        return true;
+      // A tournament table's hands, step by step (the hand records, not their JSON).
+      case 'tour-replay': this.tourReplay(String(d.url ?? ''), String(d.table ?? '')); return true;
+      case 'replay-hand': {
+        const o = this.overlay;
+        if (o && o.kind === 'replay') { o.hand = Number(d.hand); o.step = 0; this.render(); }
+        return true;
+      }
       case 'dir-start': this.dirAct('start_round', {}, t('dir_start')); return true;
       case 'dir-pause': this.dirAct('pause_tournament', {}, t('dir_pause')); return true;
       case 'dir-resume': this.dirAct('resume_tournament', {}, t('dir_resume')); return true;
@@ -805,7 +1036,7 @@ export class App {
         // Not undone: asked first.
         if (!d.confirmed) { this.dirConfirm = a; this.render(); return true; }
         this.dirConfirm = null;
-        this.dirAct('end_tournament', {}, t('dir_end'));
+        this.dirAct('end_tournament', {}, t(rec?.status === 'registering' ? 'dir_cancel_event' : 'dir_end'));
         return true;
       case 'dir-adjust': {
         const entrant = this.dirEntrant('dEntrant');
@@ -852,11 +1083,20 @@ export class App {
       case 'dir-configure': {
         const reg = rec?.registration ?? {};
         const pick = (/** @type {any} */ v, /** @type {any} */ dflt) => (v == null ? !!dflt : v === true);
-        const bots = f.dBotsAfter == null ? (reg.bots_after_secs ?? null) : String(f.dBotsAfter).trim() === '' ? null : Number(f.dBotsAfter);
+        // Server bots fill only a Sit&Go (the server's conduct): the field is offered only there.
+        const sitGo = !!rec?.settings?.start_when_full;
+        const bots = !sitGo ? null : f.dBotsAfter == null ? (reg.bots_after_secs ?? null) : String(f.dBotsAfter).trim() === '' ? null : Number(f.dBotsAfter);
+        if (bots != null && !(Number.isInteger(bots) && bots >= 0 && bots <= 86400)) { this.flash(t('dir_bots_after_bad'), 'error'); return true; }
         // A datetime-local value is local time; empty is none.
         const when = (/** @type {any} */ v, /** @type {any} */ dflt) => (v == null ? (dflt ?? null) : String(v).trim() === '' ? null : new Date(String(v)).getTime());
-        const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: when(f.dCloses, reg.closes_ms),
-          starts_ms: when(f.dStarts, reg.starts_ms), check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
+        const closes = when(f.dCloses, reg.closes_ms), starts = when(f.dStarts, reg.starts_ms);
+        // A time already past would close the list, or start (or, short of entrants, end) the
+        // event at once: refused here as the server refuses it, unless it is the time already set.
+        for (const [ms, set, label] of /** @type {const} */ ([[closes, reg.closes_ms, 'dir_closes'], [starts, reg.starts_ms, 'dir_starts']])) {
+          if (ms != null && (Number.isNaN(ms) || (ms <= Date.now() && ms !== set))) { this.flash(t('dir_time_past', { what: t(label) }), 'error'); return true; }
+        }
+        const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: closes,
+          starts_ms: starts, check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
         this.dirAct('configure_registration', { registration }, t('dir_registration')).then((m) => {
           if (!m) return;
           if (m.invite) this.dirInvite[id] = m.invite;
@@ -899,10 +1139,18 @@ export class App {
         break;
       case 'quick': {
         const f = this.lobbyForm;
-        this.request('quick_play', { preset: f.preset, players: Number(f.players) })
-          .then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x));
+        this.once('quick', () => this.request('quick_play', { preset: f.preset, players: Number(f.players) })
+          .then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x)));
         break;
       }
+      case 'change-name':
+        // Mid-match the seat would stay with the old session: the table first.
+        if (st && !this.spectating && st.you && (st.status === 'playing' || st.status === 'between_hands')) { this.flash(t('change_name_seated'), 'error'); break; }
+        this.changingName = true; this.nameError = null; this.render();
+        break;
+      case 'change-name-cancel': this.changingName = false; this.nameError = null; this.render(); break;
+      // Take the game back from the tab that took it (that tab is then told the same).
+      case 'use-here': if (this.conn && this.connState === 'taken_over') { this.conn.attempt = 0; this.conn.connect(); } break;
       case 'leave':
         // Mid-match, leaving hands the seat to a server bot for good: ask first.
         if (st && !this.spectating && st.you && (st.status === 'playing' || st.status === 'between_hands') && this.overlay?.kind !== 'confirm-leave') {
@@ -913,6 +1161,7 @@ export class App {
       case 'leave-confirmed': this.leaveTable(); break;
       case 'rematch': this.rematch(); break;
       case 'mute': setMuted(!isMuted()); this.render(); break;
+      case 'notify': this.toggleNotifications(); break;
       case 'how-to': this.overlay = { kind: 'howto' }; this.render(); break;
       case 'play-bots': this.playWithBots(); break;
       default: this.onClickMore(e); break;
@@ -939,14 +1188,16 @@ export class App {
     const settings = { preset: s.preset, players: s.players, hands: s.hands ?? null, target: s.target ?? null, clocks: s.clocks ?? null,
       semipulito: s.semipulito ?? null, close_requires_pulito: s.close_requires_pulito ?? null };
     const priv = !!this.invite;
+    if (this.inFlight.has('rematch')) return;
     this.leaveTable();
-    this.request('create_table', { settings, private: priv, bots: level })
+    this.once('rematch', () => this.request('create_table', { settings, private: priv, bots: level })
       .then((r) => { this.enterTable(r.table, false); this.invite = r.invite ?? null; this.render(); })
-      .catch((x) => this.showError(x));
+      .catch((x) => this.showCreateError(x)));
   }
 
   /** Quick play found nobody: leave the empty table and start one with server bots in the other seats. */
   playWithBots() {
+    if (this.inFlight.has('play-bots')) return;
     const f = this.lobbyForm;
     const st = this.table;
     if (st) this.request('leave', { table: st.table }).catch(() => {});
@@ -955,9 +1206,9 @@ export class App {
     const preset = cur.preset ?? f.preset;
     const settings = { preset, players: cur.players ?? Number(f.players), hands: cur.hands ?? null, target: cur.target ?? null,
       clocks: preset === 'fedibur' ? null : 'relaxed', semipulito: null, close_requires_pulito: null };
-    this.request('create_table', { settings, private: false, bots: 'expert' })
+    this.once('play-bots', () => this.request('create_table', { settings, private: false, bots: 'expert' })
       .then((r) => { this.enterTable(r.table, false); this.render(); })
-      .catch((x) => this.showError(x));
+      .catch((x) => this.showCreateError(x)));
   }
 
   /** @param {Event} e */
@@ -1131,8 +1382,9 @@ export class App {
     const data = new FormData(form);
     switch (form.dataset.form) {
       case 'login': {
-        const name = String(data.get('name') ?? '').trim().slice(0, 40);
-        if (!name) { this.flash(t('name_required'), 'error'); return; }
+        const name = this.checkedName(String(data.get('name') ?? ''));
+        if (!name) return;
+        if (this.changingName) { this.changeName(name); break; }
         this.name = name;
         localStorage.setItem('burraco.name', name);
         this.connect();
@@ -1143,9 +1395,13 @@ export class App {
       case 'create-tournament': this.createTournament(); break;
       case 'tour-register': this.registerTournament(); break;
       case 'chat': {
-        const text = String(data.get('text') ?? '').trim().slice(0, 200);
+        const raw = String(data.get('text') ?? '');
         const st = this.table;
-        if (!text || !st) return;
+        if (!raw.trim() || !st) return;
+        // The server's rule (no bidi override turning a line around, nothing invisible), said here.
+        const line = checkLine(raw, MAX_CHAT);
+        if (!line.ok) { this.flash(line.error === 'long' ? t('chat_long', { max: MAX_CHAT, n: [...raw.trim()].length }) : t('chat_chars'), 'error'); return; }
+        const text = line.text;
         this.request('chat', { table: st.table, text, phrase: null })
           .then(() => { this.lobbyForm.chat = ''; this.render(); }).catch((x) => this.showError(x));
         break;
@@ -1153,8 +1409,8 @@ export class App {
       case 'invite': {
         const invite = String(data.get('invite') ?? '').trim().toUpperCase();
         if (!invite) return;
-        this.request('join', { invite }).then((r) => { this.enterTable(r.table, false); this.invite = invite; this.render(); })
-          .catch((x) => this.showError(x));
+        this.once('invite', () => this.request('join', { invite }).then((r) => { this.enterTable(r.table, false); this.invite = invite; this.render(); })
+          .catch((x) => this.showError(x)));
         break;
       }
       default: break;
@@ -1168,15 +1424,20 @@ export class App {
       semipulito: f.semipulito === '' ? null : f.semipulito === 'on', close_requires_pulito: f.pulito === '' ? null : f.pulito === 'on' };
     if (f.length === 'hands') settings.hands = Number(f.hands);
     if (f.length === 'target') settings.target = Number(f.target);
-    this.request('create_table', { settings, private: f.private === 'private', bots: f.bots || null })
+    // The numbers as the rules take them (rules/src/config.rs), said in the player's words.
+    if (settings.hands != null && !(Number.isInteger(settings.hands) && settings.hands >= 1 && settings.hands <= 8)) { this.flash(t('create_hands_bad'), 'error'); return; }
+    if (settings.target != null && !(Number.isInteger(settings.target) && settings.target >= 100 && settings.target <= 100000 && settings.target % 5 === 0)) { this.flash(t('create_target_bad'), 'error'); return; }
+    this.once('create', () => this.request('create_table', { settings, private: f.private === 'private', bots: f.bots || null })
       .then((r) => { this.enterTable(r.table, false); this.invite = r.invite ?? null; this.render(); })
-      .catch((x) => this.showError(x));
+      .catch((x) => this.showCreateError(x)));
   }
 
   /** @param {KeyboardEvent} e */
   onKey(e) {
     const tag = (/** @type {HTMLElement} */ (e.target)).tagName;
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Another tab holds the game: no key plays here until "Use it here".
+    if (this.connState === 'taken_over') return;
     if (e.key === 'Escape') {
       if (this.overlay) { this.overlay = null; } else { this.selected.clear(); this.attachArmed = false; }
       this.render();
@@ -1274,6 +1535,11 @@ export class App {
   renderNow() {
     // Not under a card being dragged: the drop renders.
     if (this.drag?.active) { this.renderAfterDrag = true; return; }
+    // Not under a button being pressed: its release renders (or a second passes).
+    if (this.pressedAt && Date.now() - this.pressedAt < 1000) {
+      if (!this.renderAfterPress) { this.renderAfterPress = true; setTimeout(() => { if (this.renderAfterPress) { this.renderAfterPress = false; this.render(); } }, 1000); }
+      return;
+    }
     const before = this.table ? measure(this.root) : null;
     const active = /** @type {HTMLElement|null} */ (document.activeElement);
     const focusKey = active && active.dataset ? active.dataset.focus : undefined;
@@ -1291,8 +1557,10 @@ export class App {
     if (header && headerHtml !== this.lastHeaderHtml) { header.innerHTML = headerHtml; this.lastHeaderHtml = headerHtml; }
     let body;
     const tourPage = !!this.tour && (!this.table || this.tourOverTable);
-    document.body.dataset.view = !this.name || !this.conn ? 'login' : tourPage ? 'tournament' : this.table ? 'table' : 'lobby';
-    if (!this.name || !this.conn) body = renderLogin(this);
+    this.noteAddress(tourPage);
+    const login = !this.name || !this.conn || this.changingName;
+    document.body.dataset.view = login ? 'login' : tourPage ? 'tournament' : this.table ? 'table' : 'lobby';
+    if (login) body = renderLogin(this);
     else if (tourPage) body = renderTournament(this);
     else if (this.table) body = renderTable(this);
     else if (this.lobbyTab === 'tournaments') body = renderTournamentsLobby(this);
@@ -1304,7 +1572,9 @@ export class App {
     const overlay = document.getElementById('overlay');
     if (overlay) {
       // The table's dialogs wait while the tournament page is shown over it.
-      const dialog = tourPage && this.overlay?.kind !== 'howto' ? '' : renderOverlay(this);
+      // (A tournament table's replay, opened from the results, is the tournament page's own.)
+      const own = this.overlay?.kind === 'howto' || (this.overlay?.kind === 'replay' && !!this.overlay.hands);
+      const dialog = tourPage && !own && this.connState !== 'taken_over' ? '' : renderOverlay(this);
       if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
       overlay.hidden = !dialog;
     }
@@ -1317,6 +1587,7 @@ export class App {
         if (caret && el instanceof HTMLInputElement) { try { el.setSelectionRange(caret[0], caret[1]); } catch { /* number inputs */ } }
       }
     }
+    this.announce();
     this.fresh = null;
     this.fitTable();
     this.placeSidePanel();
@@ -1328,6 +1599,69 @@ export class App {
       if (el) el.scrollIntoView({ block: 'nearest' });
     }
     this.tickClocks();
+  }
+
+  /**
+   * The address of what is on screen, as a history entry: a new view is a new entry (Back
+   * comes back to the one before, inside the app); the same view keeps its entry.
+   * @param {boolean} tourPage
+   */
+  noteAddress(tourPage) {
+    if (!this.conn || !this.name) return;
+    const want = tourPage && this.tour ? `#tournament/${this.tour.id}` : this.table ? `#table/${this.table.table}` : this.lobbyTab === 'tournaments' ? '#tournaments' : '';
+    const now = location.hash;
+    if (want === now || (want === '' && (now === '' || now === '#'))) return;
+    const url = `${location.pathname}${location.search}${want}`;
+    history.pushState(null, '', url || location.pathname);
+  }
+
+  /** Back or Forward: go where the address says, within what the session holds. */
+  onAddress() {
+    const at = parseAddress(location.hash);
+    const st = this.table;
+    const playing = !!st && !this.spectating && !!st.you && (st.status === 'playing' || st.status === 'between_hands');
+    if (at?.kind === 'tournament') {
+      if (this.tour?.id === at.id && (!this.table || this.tourOverTable)) return;
+      if (this.table) this.tourOverTable = true;
+      this.openTournament(at.id);
+      return;
+    }
+    if (at?.kind === 'table' && st && st.table === at.id) {
+      // Back from the tournament page to the table it was opened over.
+      if (this.tourOverTable) { this.tourOverTable = false; this.tour = null; session.set('burraco.tourPage', null); }
+      this.render();
+      return;
+    }
+    // The lobby (or a table not this one).
+    if (playing) {
+      // Back from a match in play does not leave it unasked: the question, and the table stays.
+      this.tourOverTable = false;
+      this.overlay = { kind: 'confirm-leave' };
+      history.pushState(null, '', `${location.pathname}${location.search}#table/${st.table}`);
+      this.render();
+      return;
+    }
+    if (this.tour && (!this.table || this.tourOverTable)) { this.tour = null; this.tourOverTable = false; session.set('burraco.tourPage', null); }
+    if (st && (this.spectating || st.status === 'finished' || st.status === 'waiting')) this.leaveTable();
+    this.lobbyTab = at?.kind === 'tournaments' ? 'tournaments' : 'tables';
+    if (this.lobbyTab === 'tournaments') this.listTournaments(); else this.listTables();
+    this.render();
+  }
+
+  /**
+   * Says the table's newest log line (a turn, another's move) in the polite live region: a
+   * screen reader hears the game go on, not only the toasts. Once per line.
+   */
+  announce() {
+    const region = document.getElementById('announce');
+    const st = this.table;
+    if (!region || !st || !st.log.length) return;
+    const line = st.log[st.log.length - 1];
+    if (line === this.lastAnnounced && !this.turnSaid) return;
+    const said = [line === this.lastAnnounced ? '' : logText(st, line), this.turnSaid ?? ''].filter(Boolean).join('. ');
+    this.lastAnnounced = line;
+    this.turnSaid = null;
+    region.textContent = said;
   }
 
   /**
@@ -1366,8 +1700,9 @@ export class App {
     return `<div class="brand"><span class="logo" aria-hidden="true">♥♠</span><span>${t('app_title')}</span></div>
       <div class="header-right">
         ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
-        ${this.name ? `<span class="who">${escapeHtml(this.name)}</span>` : ''}
+        ${this.name && this.conn ? `<button type="button" class="who" data-action="change-name" data-testid="change-name" title="${t('change_name')}" aria-label="${escapeHtml(`${t('change_name')}: ${this.name}`)}">${escapeHtml(this.name)} <span aria-hidden="true">✎</span></button>` : ''}
         <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${speakerSvg(isMuted())}</button>
+        ${typeof Notification !== 'undefined' ? `<button type="button" class="mute" data-action="notify" data-testid="notify" aria-pressed="${this.notifying()}" title="${this.notifying() ? t('notify_off') : t('notify_on')}" aria-label="${this.notifying() ? t('notify_off') : t('notify_on')}">${bellSvg(this.notifying())}</button>` : ''}
         <button type="button" class="mute" data-action="how-to" data-testid="how-to" title="${t('how_to_play')}" aria-label="${t('how_to_play')}">?</button>
         <div class="lang" role="group" aria-label="${t('language')}">
           <button type="button" data-action="lang" data-lang="it" aria-pressed="${lang === 'it'}" data-focus="lang-it">IT</button>

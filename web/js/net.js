@@ -20,7 +20,7 @@ export function serverUrl() {
 }
 
 /** The error codes the page acts on (docs/PROTOCOL.md section 8), named once. */
-export const ErrorCode = Object.freeze({ IllegalAction: 'illegal_action' });
+export const ErrorCode = Object.freeze({ IllegalAction: 'illegal_action', InvalidName: 'invalid_name', RepeatedCreate: 'repeated_create', RegistrationClosed: 'registration_closed' });
 /** The rule codes of illegal moves the page acts on. */
 export const RuleCode = Object.freeze({ WildPositionAmbiguous: 'wild_position_ambiguous' });
 /** Close codes (PROTOCOL.md section 7): 4001, this session was resumed by another connection. */
@@ -39,7 +39,7 @@ export class ServerError extends Error {
 export class Connection {
   /**
    * @param {{url: string, name: string, onEvent: (m: Message) => void, onState: (s: ConnState) => void,
-   *          onWelcome: (m: Message) => void, storage?: Storage}} opts
+   *          onWelcome: (m: Message) => void, onNameRefused?: () => void, storage?: Storage}} opts
    */
   constructor(opts) {
     this.url = opts.url;
@@ -47,6 +47,9 @@ export class Connection {
     this.onEvent = opts.onEvent;
     this.onState = opts.onState;
     this.onWelcome = opts.onWelcome;
+    this.onNameRefused = opts.onNameRefused ?? (() => {});
+    /** The server refused the name (`invalid_name`): trying again with it would only be refused again. */
+    this.nameRefused = false;
     this.storage = opts.storage ?? sessionStorage;
     /** @type {WebSocket|null} */
     this.ws = null;
@@ -99,7 +102,7 @@ export class Connection {
       this.ws = null;
       for (const p of this.pending.values()) p.reject(new Error('connection lost'));
       this.pending.clear();
-      if (this.closedByUser) { this.setState('offline'); return; }
+      if (this.closedByUser || this.nameRefused) { this.setState('offline'); return; }
       // 4001: this session was resumed elsewhere (another tab). Resuming here would take it back,
       // and the other tab would do the same, for ever: stop and say so (PROTOCOL.md section 7).
       if (ev.code === CloseCode.TakenOver) { this.setState('taken_over'); return; }
@@ -139,6 +142,12 @@ export class Connection {
       else p.resolve(m);
       return;
     }
+    if (m.type === 'error' && m.id == null && m.code === ErrorCode.InvalidName) {
+      // The hello's name: the server closes next. Not retried; the page asks for another name.
+      this.nameRefused = true;
+      this.onNameRefused();
+      return;
+    }
     if (m.type === 'goodbye') {
       // The server is going away: reconnect later with the session token.
       this.onEvent(m);
@@ -163,9 +172,15 @@ export class Connection {
     });
   }
 
-  close() {
+  /**
+   * Closes for good. `forget`: the resume token goes too (a new name needs a new session: a
+   * resumed one keeps its name).
+   * @param {{forget?: boolean}} [opts]
+   */
+  close({ forget = false } = {}) {
     this.closedByUser = true;
     clearTimeout(this.retryTimer);
+    if (forget) { try { this.storage.removeItem(TOKEN_KEY); } catch { /* ignore */ } }
     if (this.ws) this.ws.close(1000, 'bye');
   }
 }

@@ -4,6 +4,25 @@
  * comparison folded from a round and its tables' hand records (docs/TOURNAMENT_RECORD.md).
  */
 
+import { checkLine, MAX_TOURNAMENT_NAME } from './text.js';
+
+/** A partner or invitation code as the server gives them: 8 hex digits, upper case. */
+export const CODE_SHAPE = /^[0-9A-F]{8}$/;
+
+/**
+ * Which of `registration_closed`'s causes the record shows: started, full, or closed (by the
+ * director or its closing time). @param {any} rec the tournament record, if loaded
+ * @returns {'err_registration_started'|'err_registration_full'|'err_registration_closed'}
+ */
+export function registrationClosedKey(rec) {
+  if (!rec) return 'err_registration_closed';
+  if (rec.status !== 'registering') return 'err_registration_started';
+  const max = rec.settings?.max_entrants;
+  const listed = (rec.entrants ?? []).filter((/** @type {any} */ e) => !e.unregistered && !e.withdrawn).length;
+  if (max != null && listed >= max) return 'err_registration_full';
+  return 'err_registration_closed';
+}
+
 /** Kinds and movements the server knows (docs/PROTOCOL.md section 3, "Tournaments"). */
 export const KINDS = /** @type {const} */ (['pairs', 'individual', 'singles', 'teams']);
 export const MOVEMENTS = /** @type {const} */ (['mitchell', 'danish', 'modified_danish', 'round_robin', 'knockout', 'knockout_drawn']);
@@ -51,11 +70,17 @@ export function movementOf(f, i) {
 /**
  * `create_tournament`'s settings from the form, or the key of what is wrong with it.
  * @param {TourForm} f
- * @returns {{settings: Record<string, any>} | {error: 't_name_required'|'t_rounds_invalid'|'t_hands_invalid'|'t_max_invalid'|'t_sitgo_size'}}
+ * @returns {{settings: Record<string, any>} | {error: 't_name_required'|'t_name_long'|'t_name_chars'|'t_rounds_invalid'|'t_hands_invalid'|'t_max_invalid'|'t_sitgo_size', params?: Record<string, number>}}
  */
 export function tournamentSettings(f) {
-  const name = String(f.tName ?? '').trim();
-  if (!name) return { error: 't_name_required' };
+  // The server's rule for names, with a tournament's length (text.js).
+  const checked = checkLine(String(f.tName ?? ''), MAX_TOURNAMENT_NAME);
+  if (!checked.ok) {
+    if (checked.error === 'empty') return { error: 't_name_required' };
+    if (checked.error === 'long') return { error: 't_name_long', params: { max: MAX_TOURNAMENT_NAME, n: [...String(f.tName).trim()].length } };
+    return { error: 't_name_chars' };
+  }
+  const name = checked.text;
   const count = Number(f.tRoundCount);
   if (!Number.isInteger(count) || count < 1 || count > 20) return { error: 't_rounds_invalid' };
   const rounds = Array.from({ length: count }, (_, i) => movementOf(f, i));
@@ -72,7 +97,7 @@ export function tournamentSettings(f) {
   if (full && (max === null || (max & (max - 1)) !== 0)) return { error: 't_sitgo_size' };
   return {
     settings: {
-      name: name.slice(0, 80), kind: f.tKind || 'pairs', rounds, hands, preset: f.tPreset || 'fitab', max_entrants: max,
+      name, kind: f.tKind || 'pairs', rounds, hands, preset: f.tPreset || 'fitab', max_entrants: max,
       seating: f.tSeating || 'registration', start_when_full: full, clocks: f.tClocks || null,
       duplicate: f.tDup === true || f.tDup === 'on',
     },
@@ -86,7 +111,15 @@ export function tournamentSettings(f) {
 export function entrantName(record, n) {
   if (n == null) return '';
   const e = (record?.entrants ?? []).find((/** @type {any} */ x) => x.entrant === n);
-  return e ? e.names.join(' & ') : `#${n}`;
+  return e ? namesOf(e).join(' & ') : `#${n}`;
+}
+
+/**
+ * An entrant's names, each once: a server bot's pair plays under one name ("Bot 2"), shown once,
+ * not "Bot 2 & Bot 2". @param {{names?: string[]}} e @returns {string[]}
+ */
+export function namesOf(e) {
+  return [...new Set(e.names ?? [])];
 }
 
 /**

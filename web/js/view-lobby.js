@@ -7,18 +7,29 @@ import { isServerBotName } from './state.js';
 
 /** @param {import('./app.js').App} app */
 export function renderLogin(app) {
+  const error = app.nameError;
+  // No maxlength: the page's check says why a name is too long (a maxlength would cut it, and
+  // counts an emoji as two).
   return `<section class="login">
     <div class="login-card">
       <div class="hero-cards" aria-hidden="true">${['AH', 'KS', 'JK', '2D', 'QC'].map((c) => cardHtml(c)).join('')}</div>
-      <h1>${t('app_title')}</h1>
-      <p class="tagline">${t('tagline')}</p>
-      <form data-form="login" class="row">
+      <h1>${app.changingName ? t('change_name_title') : t('app_title')}</h1>
+      <p class="tagline">${app.changingName ? t('change_name_hint') : t('tagline')}</p>
+      <form data-form="login" class="row" novalidate>
         <label class="field grow"><span>${t('your_name')}</span>
-          <input name="name" autocomplete="nickname" maxlength="40" required placeholder="${t('name_placeholder')}" value="${escapeHtml(app.name)}" data-testid="name-input" data-focus="name"></label>
-        <button class="btn primary" type="submit" data-testid="enter">${t('enter')}</button>
+          <input name="name" autocomplete="nickname" required placeholder="${t('name_placeholder')}" value="${escapeHtml(app.name)}" data-testid="name-input" data-focus="name" autofocus
+            ${error ? 'aria-invalid="true" aria-describedby="name-error"' : ''}></label>
+        <button class="btn primary" type="submit" data-testid="enter">${app.changingName ? t('change_name') : t('enter')}</button>
+        ${app.changingName ? `<button class="btn" type="button" data-action="change-name-cancel" data-testid="change-name-cancel">${t('cancel')}</button>` : ''}
       </form>
+      ${error ? `<p class="field-error" id="name-error" role="alert" data-testid="name-error">${escapeHtml(error)}</p>` : ''}
     </div>
   </section>`;
+}
+
+/** ` disabled aria-busy="true"` while the creating request `key` is in flight. @param {import('./app.js').App} app @param {string} key */
+export function busyAttr(app, key) {
+  return app.inFlight.has(key) ? ' disabled aria-busy="true"' : '';
 }
 
 /** A robot's head, drawn in the text colour. */
@@ -105,7 +116,7 @@ export function renderLobby(app) {
           <label class="field"><span>${t('preset')}</span>${select('preset', f.preset, presetOpts)}</label>
           <label class="field"><span>${t('players')}</span>${select('players', f.players, playersOpts)}</label>
         </div>
-        <button class="btn primary wide" data-action="quick" data-testid="quick-play" data-focus="quick">${t('quick_play')} ▶</button>
+        <button class="btn primary wide" data-action="quick" data-testid="quick-play" data-focus="quick"${busyAttr(app, 'quick')}>${t('quick_play')} ▶</button>
       </div>
       <form class="panel" data-form="create">
         <h2>${t('create_table')}</h2>
@@ -121,13 +132,13 @@ export function renderLobby(app) {
           <label class="field"><span>${t('bots_label')}</span>${select('bots', f.bots, [['', t('bots_none')], ['random', t('bots_random')], ['greedy', t('bots_greedy')], ['expert', t('bots_expert')], ['search', t('bots_search')]], 'create-bots')}</label>
           <label class="field"><span>${t('visibility')}</span>${select('private', f.private, [['public', t('public')], ['private', t('private')]], 'create-visibility')}</label>
         </div>
-        <button class="btn primary wide" type="submit" data-testid="create" data-focus="create">${t('create')}</button>
+        <button class="btn primary wide" type="submit" data-testid="create" data-focus="create"${busyAttr(app, 'create')}>${t('create')}</button>
       </form>
       <form class="panel" data-form="invite">
         <h2>${t('join_by_invite')}</h2>
         <div class="row">
           <label class="field grow"><span>${t('invite_code')}</span><input name="invite" autocomplete="off" class="mono" data-testid="invite-input" data-field="invite" data-focus="invite" value="${escapeHtml(f.invite)}" placeholder="A1B2C3D4"></label>
-          <button class="btn" type="submit" data-testid="invite-join">${t('join')}</button>
+          <button class="btn" type="submit" data-testid="invite-join"${busyAttr(app, 'invite')}>${t('join')}</button>
         </div>
       </form>
     </div>

@@ -8,6 +8,7 @@ import { playerCount, sideOf } from './state.js';
 import { replayRecord } from './replay.js';
 import { localBotName } from './i18n.js';
 import { howToHtml } from './howto.js';
+import { busyAttr } from './view-lobby.js';
 
 /** @param {string} title @param {string} body @param {string} [testid] @param {string} [cls] */
 function dialog(title, body, testid = '', cls = '') {
@@ -19,6 +20,14 @@ function dialog(title, body, testid = '', cls = '') {
 
 /** @param {import('./app.js').App} app */
 export function renderOverlay(app) {
+  // Another tab of this session took the game (4001): this one says so over everything, and
+  // offers to take it back; its buttons would only be refused.
+  if (app.connState === 'taken_over') {
+    return `<div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dlg-title" data-testid="taken-over-dialog">
+      <div class="dialog-head"><h2 id="dlg-title">${t('taken_over_title')}</h2></div>
+      <div class="dialog-body"><p>${t('taken_over_text')}</p>
+        <button class="btn primary" data-action="use-here" data-testid="use-here" data-focus="use-here">${t('use_here')}</button></div></div>`;
+  }
   const o = app.overlay;
   if (!o) return '';
   if (o.kind === 'help') return dialog(t('shortcuts'), `<p>${t('shortcuts_text')}</p>`, 'help');
@@ -165,12 +174,12 @@ function matchOverHtml(app) {
   else verdict = t('winner', { side: me.winner });
   const sides = /** @type {string[]} */ (me.sides);
   const rows = app.hands.map((x) => `<tr data-testid="match-hand-row"><th scope="row">${t('hand_n', { n: x.hand })}</th>${sides.map((s) => `<td>${signed(x.rec.outcome?.score.find((/** @type {any} */ y) => y.side === s)?.total ?? 0)}</td>`).join('')}</tr>`).join('');
-  return `<div class="match-over" data-testid="match-over"><p class="winner ${side && me.winner === side ? 'won' : ''}" data-testid="match-verdict">${side && me.winner === side ? '★ ' : ''}${verdict}</p>
+  return `<div class="match-over" data-testid="match-over"><p class="winner ${side && me.winner ? (me.winner === side ? 'won' : 'lost') : ''}" data-testid="match-verdict">${side && me.winner === side ? '★ ' : ''}${verdict}</p>
     <table class="score-table" data-testid="match-hands"><thead><tr><th></th>${sides.map((s) => `<th>${escapeHtml(s)}${s === side ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('')}</tr></thead>
     <tbody>${rows}<tr class="match"><th scope="row">${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>
     ${me.vp ? `<tr><th scope="row">${t('vp')}</th>${me.vp.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}</tbody></table>
     ${st.you && app.tourTables[st.table] ? `<div class="row"><button class="btn primary" data-action="tour-back" data-tournament="${escapeHtml(app.tourTables[st.table])}" data-testid="back-to-tournament">${t('back_to_tournament')}</button></div>`
-      : st.you ? `<div class="row"><button class="btn primary" data-action="rematch" data-testid="rematch">${t('rematch')}</button>
+      : st.you ? `<div class="row"><button class="btn primary" data-action="rematch" data-testid="rematch"${busyAttr(app, 'rematch')}>${t('rematch')}</button>
       <button class="btn" data-action="leave">${t('back_to_lobby')}</button></div>` : ''}</div>`;
 }
 
@@ -238,9 +247,11 @@ function checkText(c) {
   return t(/** @type {any} */ (c.key), p);
 }
 
-/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number, hand: number}} o */
+/** @param {import('./app.js').App} app @param {{kind: 'replay', step: number, hand: number, hands?: import('./app.js').HandEntry[], title?: string}} o */
 function replayHtml(app, o) {
-  const entry = app.hands.find((x) => x.hand === o.hand);
+  // A tournament table's replay brings its own hands; otherwise this table's.
+  const all = o.hands ?? app.hands;
+  const entry = all.find((x) => x.hand === o.hand);
   if (!entry) return '';
   let data = app.replayCache;
   if (!data || data.entry !== entry) {
@@ -290,5 +301,8 @@ function replayHtml(app, o) {
       ${sides.map((side) => `<div class="replay-melds"><h4>${t('melds_side', { side })}</h4><div class="meld-row">${bySide(side)}</div></div>`).join('')}
     </div>`;
   void parse;
-  return dialog(`${t('replay')} — ${t('hand_n', { n: o.hand })}`, body, 'replay-dialog', 'wide');
+  // A tournament table's hands: choose which one.
+  const choose = o.hands && o.hands.length > 1 ? `<div class="row replay-hands">${o.hands.map((x) => `<button class="btn tiny${x.hand === o.hand ? ' primary' : ''}" data-action="replay-hand" data-hand="${x.hand}"
+    aria-pressed="${x.hand === o.hand}" data-testid="replay-hand">${t('hand_n', { n: x.hand })}</button>`).join('')}</div>` : '';
+  return dialog(`${o.title ? `${escapeHtml(o.title)} · ` : ''}${t('replay')} — ${t('hand_n', { n: o.hand })}`, choose + body, 'replay-dialog', 'wide');
 }

@@ -3,7 +3,7 @@
 import { t, localBotName } from './i18n.js';
 import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_POS, parse, isMeld } from './cards.js';
 import { sideOf, partnerOf, playerCount, seatsOf } from './state.js';
-import { botBadge } from './view-lobby.js';
+import { botBadge, busyAttr } from './view-lobby.js';
 import { escapeHtml, BOTS_OFFER_MS } from './dom.js';
 
 /**
@@ -124,13 +124,15 @@ function seatHtml(app, seat, pos) {
 function waitingHtml(app) {
   const st = /** @type {import('./state.js').TableState} */ (app.table);
   const me = st.seats.find((s) => s.seat === st.you);
-  // Alone at a table (nobody else, no bots) for a few seconds: offer server bots.
-  const alone = !!st.you && !app.invite && st.seats.filter((x) => x.name).length === 1;
+  // Alone at a table for a few seconds: offer server bots. Alone counts the players who are
+  // gone (closed their tab; their seat is kept a while) as nobody.
+  const alone = !!st.you && !app.invite && !st.seats.some((x) => x.name && x.seat !== st.you && (x.bot || x.connected));
   const seats = seatsOf(playerCount(st)).map((seat) => {
     const s = st.seats.find((x) => x.seat === seat);
     return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
       <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') : `<em class="muted">${t('free_seat')}</em>`}</span>
-      <span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span></li>`;
+      ${s && s.name && !s.bot && !s.connected ? `<span class="ready-state away" data-testid="ready-gone">${t('seat_gone')}</span>`
+        : `<span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span>`}</li>`;
   }).join('');
   return `<div class="ready-check panel" data-testid="ready-check">
     <h2>${t('ready_check')}</h2>
@@ -140,7 +142,7 @@ function waitingHtml(app) {
     <ul class="ready-list">${seats}</ul>
     <p class="muted small">${t('ready_hint')}</p>
     ${alone && Date.now() - app.enteredAt >= BOTS_OFFER_MS ? `<div class="bots-offer" data-testid="bots-offer"><p>${t('play_bots_offer')}</p>
-      <button class="btn primary wide" data-action="play-bots" data-testid="play-bots" data-focus="play-bots">${t('play_bots')} ▶</button></div>` : ''}
+      <button class="btn primary wide" data-action="play-bots" data-testid="play-bots" data-focus="play-bots"${busyAttr(app, 'play-bots')}>${t('play_bots')} ▶</button></div>` : ''}
     ${st.you && me && !me.ready ? `<button class="btn primary wide" data-action="ready" data-testid="ready" data-focus="ready">${t('im_ready')}</button>` : ''}
     ${st.you && me && !alone && st.seats.some((x) => !x.name) ? `<button class="btn wide" data-action="add-bots" data-testid="add-bots">${t('add_bots')}</button>` : ''}
     <h3 class="chat-title">${t('chat')}</h3><ul class="chat" data-testid="chat">${st.chat.slice(-8).map((c) => `<li><b>${escapeHtml(localBotName(c.name))}:</b> ${escapeHtml(phraseText(c.text))}</li>`).join('')}</ul>
@@ -217,7 +219,8 @@ export function renderTable(app) {
         <span class="stack">${backHtml()}${backHtml()}${backHtml()}</span>
         <span class="deck-label">${t('tallone')} <b data-testid="tallone-count">${h.tallone}</b></span>
       </button>
-      <div class="pile ${canTake && h.pile.length ? 'can' : ''}" data-testid="pile">
+      <div class="pile ${canTake && h.pile.length ? 'can' : ''}" data-testid="pile" role="group"
+        aria-label="${escapeHtml(h.pile.length ? t('pile_sr', { n: h.pile.length, top: label(h.pile[h.pile.length - 1]) }) : `${t('pile')}: ${t('pile_empty')}`)}">
         <div class="pile-title">${t('pile')} <span class="muted">(${h.pile.length})</span></div>
         ${pile}
         ${canTake && h.pile.length ? `<button class="btn small" data-action="pick-up" data-testid="pick-up-pile" data-focus="pickup">${t('pick_up')}</button>` : ''}
@@ -240,13 +243,15 @@ export function renderTable(app) {
         const sel = app.selected.has(k.key);
         const drawn = app.lastDrawn === k.code && keys.filter((x) => x.code === k.code).pop() === k;
         const color = k.code === 'JK' ? 'joker' : isRed(k.code) ? 'red' : 'black';
-        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? ' ✓' : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
+        return `<button type="button" class="card ${color} ${sel ? 'selected' : ''} ${playable.has(i) ? 'playable' : ''} ${drawn ? 'drawn' : ''}" data-action="card" data-key="${k.key}" data-code="${k.code}" data-focus="card-${k.key}" aria-pressed="${sel}" aria-label="${label(k.code)}${playable.has(i) ? `, ${t('playable_sr')}` : ''}" data-testid="hand-card">${cardFace(k.code)}</button>`;
       }).join('')}</div>`;
     }
     const sel = app.selectedCards();
     const inPlay = myTurn && h.phase === 'play';
     // A hint only (the server decides): "Open" lights up for selected cards that make a meld.
     const canOpen = sel.length >= 3 && isMeld(sel);
+    // Why "Open" stays grey for two or more selected cards (one card is a discard, not a meld).
+    const openWhy = inPlay && sel.length >= 2 && !canOpen ? (sel.length < 3 ? t('open_why_few', { n: sel.length }) : t('open_why_not_meld')) : '';
     const myClock = myTurn && h.clockDeadline ? ` <span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
     const meSeat = st.seats.find((x) => x.seat === st.you);
     const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
@@ -257,7 +262,7 @@ export function renderTable(app) {
         <div class="actions">
           <button class="btn" data-action="draw" ${canTake ? '' : 'disabled'} data-testid="draw" data-focus="a-draw" title="D">${t('draw')}</button>
           <button class="btn" data-action="pick-up" ${canTake && h.pile.length ? '' : 'disabled'} data-testid="pick-up" data-focus="a-pick" title="P">${t('pick_up')}</button>
-          <button class="btn ${inPlay && canOpen ? 'primary' : ''}" data-action="open" ${inPlay && canOpen ? '' : 'disabled'} data-testid="open" data-focus="a-open" title="O">${t('open')}</button>
+          <button class="btn ${inPlay && canOpen ? 'primary' : ''}" data-action="open" ${inPlay && canOpen ? '' : 'disabled'} data-testid="open" data-focus="a-open" title="${openWhy ? escapeHtml(openWhy) : 'O'}"${openWhy ? ' aria-describedby="open-why"' : ''}>${t('open')}</button>
           <button class="btn ${app.attachArmed ? 'armed' : ''}" data-action="attach-arm" ${inPlay && sel.length >= 1 && ownMelds.length ? '' : 'disabled'} data-testid="attach" data-focus="a-attach" title="A" aria-pressed="${app.attachArmed}">${t('attach')}</button>
           <button class="btn ${inPlay && sel.length === 1 ? 'primary' : ''}" data-action="discard" ${inPlay && sel.length === 1 ? '' : 'disabled'} data-testid="discard" data-focus="a-discard" title="X">${t('discard')}</button>
           <button class="btn ghost" data-action="clear" ${sel.length ? '' : 'disabled'} data-focus="a-clear">${t('clear')}</button>
@@ -265,6 +270,7 @@ export function renderTable(app) {
         </div>
       </div>
       ${inner}
+      ${openWhy ? `<p class="hint why small" id="open-why" data-testid="open-why">${escapeHtml(openWhy)}</p>` : ''}
       ${inPlay ? `<p class="hint muted small">${app.attachArmed ? t('attach_hint') : t('playable_hint')}</p>` : ''}
     </div>`;
   }
@@ -309,13 +315,13 @@ function phraseText(p) {
 
 /** Free-text chat, open between hands and during the ready check (the server refuses it during a hand). @param {import('./app.js').App} app */
 export function chatFormHtml(app) {
-  return `<form class="chat-form" data-form="chat"><input name="text" maxlength="200" autocomplete="off" data-field="chat" data-focus="chat-input"
+  return `<form class="chat-form" data-form="chat"><input name="text" maxlength="400" autocomplete="off" data-field="chat" data-focus="chat-input"
     data-testid="chat-input" value="${escapeHtml(app.lobbyForm.chat ?? '')}" placeholder="${t('chat_placeholder')}" aria-label="${t('chat')}">
     <button class="btn small" type="submit" data-testid="chat-send">${t('send')}</button></form>`;
 }
 
 /** @param {import('./state.js').TableState} st @param {{key: string, params: Record<string, any>}} l */
-function logText(st, l) {
+export function logText(st, l) {
   const p = { ...l.params };
   // A seat taken: the name is there already, say where.
   if (p.seat) p.seat = l.key === 'ev_joined' ? seatName(p.seat) : nameOf(st, p.seat);

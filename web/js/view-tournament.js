@@ -7,8 +7,8 @@
  */
 import { t, localBotName } from './i18n.js';
 import { escapeHtml } from './dom.js';
-import { botBadge, lobbyTabsHtml } from './view-lobby.js';
-import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
+import { botBadge, lobbyTabsHtml, busyAttr } from './view-lobby.js';
+import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, namesOf, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
 
 /** @typedef {import('./app.js').App} App */
 
@@ -34,11 +34,19 @@ function checkbox(field, checked, label, testid) {
   return `<label class="check"><input type="checkbox" data-field="${field}" data-focus="f-${field}" data-testid="${testid}" ${checked ? 'checked' : ''}><span>${label}</span></label>`;
 }
 
+/**
+ * A cell of a table that a phone shows as labelled lines (`table.labelled`): its column's name in
+ * `data-label`, its content in one box. @param {string} label @param {string} html @param {string} [testid]
+ */
+function cell(label, html, testid) {
+  return `<td data-label="${escapeHtml(label)}"${testid ? ` data-testid="${testid}"` : ''}><div class="cv">${html}</div></td>`;
+}
+
 /** The names of an entrant, with a bot badge when it registered as one. @param {any} record @param {number|null} n */
 function entrantHtml(record, n) {
   if (n == null) return '—';
   const e = (record?.entrants ?? []).find((/** @type {any} */ x) => x.entrant === n);
-  const names = escapeHtml(e ? e.names.map((/** @type {string} */ x) => localBotName(x)).join(' & ') : `#${n}`);
+  const names = escapeHtml(e ? namesOf(e).map((x) => localBotName(x)).join(' & ') : `#${n}`);
   return `${names}${e?.bot ? ` ${botBadge(t('server_bot'))}` : ''}`;
 }
 
@@ -81,7 +89,7 @@ export function createTournamentHtml(app) {
   return `<form class="panel" data-form="create-tournament" data-testid="create-tournament-form">
     <h2>${t('create_tournament')}</h2>
     <div class="grid2">
-      <label class="field span2"><span>${t('t_name')}</span><input data-field="tName" data-focus="f-tName" maxlength="80" value="${escapeHtml(f.tName)}" placeholder="${t('t_name_placeholder')}" data-testid="t-name"></label>
+      <label class="field span2"><span>${t('t_name')}</span><input data-field="tName" data-focus="f-tName" maxlength="160" value="${escapeHtml(f.tName)}" placeholder="${t('t_name_placeholder')}" data-testid="t-name"></label>
       <label class="field"><span>${t('t_kind')}</span>${select('tKind', f.tKind, KINDS.map((k) => /** @type {[string, string]} */ ([k, kindLabel(k)])), 't-kind')}</label>
       <label class="field"><span>${t('preset')}</span>${select('tPreset', f.tPreset, [['fitab', t('preset_fitab')], ['feburit', t('preset_feburit')], ['fedibur', t('preset_fedibur')]], 't-preset')}</label>
       <label class="field"><span>${t('t_round_count')}</span><input type="number" min="1" max="20" data-field="tRoundCount" data-focus="f-tRoundCount" value="${escapeHtml(f.tRoundCount)}" data-testid="t-round-count"></label>
@@ -93,7 +101,9 @@ export function createTournamentHtml(app) {
     </div>
     ${checkbox('tDup', f.tDup === true, t('t_duplicate'), 't-duplicate')}
     ${checkbox('tFull', f.tFull === true, t('t_start_full'), 't-start-full')}
-    <button class="btn primary wide" type="submit" data-testid="t-create" data-focus="t-create">${t('t_create')}</button>
+    ${f.tFull === true ? `<label class="field"><span>${t('t_fill_bots')}</span><input type="number" min="0" max="86400" step="1" data-field="tBotsAfter" data-focus="f-tBotsAfter"
+      value="${escapeHtml(f.tBotsAfter ?? '')}" placeholder="${t('t_fill_bots_none')}" data-testid="t-bots-after"></label>` : ''}
+    <button class="btn primary wide" type="submit" data-testid="t-create" data-focus="t-create"${busyAttr(app, 't-create')}>${t('t_create')}</button>
   </form>`;
 }
 
@@ -103,7 +113,9 @@ export function createTournamentHtml(app) {
 export function renderTournament(app) {
   const tour = /** @type {NonNullable<App['tour']>} */ (app.tour);
   const rec = tour.record;
-  const head = `<div class="panel-head"><button class="btn small ghost" data-action="close-tournament" data-testid="all-tournaments" data-focus="all-tournaments">← ${t('all_tournaments')}</button>
+  // Over the table this page sits at (a director who also plays): the way back to it.
+  const back = app.table && app.tourOverTable ? `<button class="btn small primary" data-action="back-to-table" data-testid="back-to-table" data-focus="back-to-table">← ${t('back_to_table')}</button>` : '';
+  const head = `<div class="panel-head">${back}<button class="btn small ghost" data-action="close-tournament" data-testid="all-tournaments" data-focus="all-tournaments">← ${t('all_tournaments')}</button>
     <button class="btn small ghost" data-action="refresh-tournament" data-focus="refresh-tournament">↻ ${t('refresh')}</button></div>`;
   if (!rec) {
     return `<section class="tournament" data-testid="tournament-page" data-tournament="${escapeHtml(tour.id)}"><div class="panel">${head}
@@ -122,7 +134,7 @@ export function renderTournament(app) {
     s.start_when_full ? t('t_start_full_on') : '', t(/** @type {any} */ (`seating_${s.seating ?? 'registration'}`))].filter(Boolean);
   const reg = rec.registration ?? {};
   const regFacts = rec.status === 'registering' ? [regOpen ? t('t_reg_open') : t('t_reg_closed'), reg.invite_only ? t('t_invite_only') : '',
-    reg.check_in ? t('t_check_in_required') : '', reg.bots_after_secs != null ? t('t_bots_after', { s: reg.bots_after_secs }) : ''].filter(Boolean) : [];
+    reg.check_in ? t('t_check_in_required') : '', reg.bots_after_secs != null && s.start_when_full ? t('t_bots_after', { s: reg.bots_after_secs }) : ''].filter(Boolean) : [];
   const winner = rec.status === 'finished' && rec.standings?.length ? entrantName(rec, rec.knockout_winner ?? rec.standings[0].entrant) : '';
   return `<section class="tournament" data-testid="tournament-page" data-tournament="${escapeHtml(tour.id)}">
     <div class="tour-main">
@@ -159,10 +171,11 @@ function myPanelHtml(app, rec, st, regOpen) {
   const live = app.tourLive[id] ?? {};
   const parts = [];
   if (mine) {
-    parts.push(`<p data-testid="my-entrant" data-entrant="${mine.entrant}"><b>${t('t_registered', { n: mine.entrant })}</b> · ${escapeHtml(mine.names.join(' & '))}</p>`);
+    parts.push(`<p data-testid="my-entrant" data-entrant="${mine.entrant}"><b>${t('t_registered')}</b> · ${escapeHtml(mine.names.join(' & '))}</p>`);
     const code = app.partnerCode(id);
     const needsPartner = (rec.settings.kind === 'pairs' && mine.names.length < 2) || (rec.settings.kind === 'teams' && mine.names.length < 4);
-    if (code && needsPartner) parts.push(`<p>${t('t_give_partner')} <b class="mono invite-code" data-testid="partner-code">${escapeHtml(code)}</b></p>`);
+    if (code && needsPartner) parts.push(`<p>${t('t_give_partner')} <b class="mono invite-code" data-testid="partner-code">${escapeHtml(code)}</b>
+      <button class="btn tiny" data-action="copy-code" data-code="${escapeHtml(code)}" data-testid="copy-partner-code">${t('copy')}</button></p>`);
     const warnings = st?.warnings ?? mine.warnings ?? 0;
     if (warnings) parts.push(`<p class="warn" data-testid="my-warnings">${t('t_warnings', { n: warnings })}</p>`);
     if (rec.status === 'registering' && rec.registration?.check_in) {
@@ -183,7 +196,7 @@ function myPanelHtml(app, rec, st, regOpen) {
     parts.push(`<form data-form="tour-register" class="row">
       ${invite ? `<label class="field"><span>${t('t_invite')}</span><input class="mono" data-field="tInvite" data-focus="f-tInvite" value="${escapeHtml(f.tInvite)}" autocomplete="off" data-testid="t-invite" placeholder="C4E81B07"></label>` : ''}
       ${pairs ? `<label class="field"><span>${t('t_partner_code')}</span><input class="mono" data-field="tPartner" data-focus="f-tPartner" value="${escapeHtml(f.tPartner)}" autocomplete="off" data-testid="t-partner" placeholder="7F3A91C2"></label>` : ''}
-      <button class="btn primary" type="submit" data-testid="register" ${regOpen ? '' : 'disabled'}>${pairs && f.tPartner ? t('t_register_partner') : t('t_register')}</button>
+      <button class="btn primary" type="submit" data-testid="register" ${regOpen ? busyAttr(app, 'register') : 'disabled'}>${pairs && f.tPartner ? t('t_register_partner') : t('t_register')}</button>
     </form>${pairs ? `<p class="muted small">${t('t_partner_hint')}</p>` : ''}`);
   }
   const next = mine && rec.status === 'playing' ? live.update?.table ? { table: live.update.table, seat: live.update.seat, round: live.update.round } : app.tourNext[id] ?? null : null;
@@ -208,7 +221,7 @@ function standingsHtml(app, rec, live) {
   const body = standings.length ? `<div class="table-scroll"><table class="ttable standings" data-testid="standings">
     <thead><tr><th>${t('col_rank')}</th><th>${t('col_entrant')}</th><th title="${t('col_vp_title')}">${t('col_vp')}</th><th title="${t('col_mp_title')}">${t('col_mp')}</th><th>${t('col_burraco')}</th></tr></thead>
     <tbody>${standings.map((/** @type {any} */ s) => `<tr data-testid="standing-row" data-entrant="${s.entrant}" class="${mine?.entrant === s.entrant ? 'mine' : ''}">
-      <td>${s.rank}</td><td data-testid="standing-names">${escapeHtml(s.names.map((/** @type {string} */ x) => localBotName(x)).join(' & '))}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
+      <td>${s.rank}</td><td data-testid="standing-names">${escapeHtml(namesOf(s).map((x) => localBotName(x)).join(' & '))}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
       <td data-testid="standing-vp"><b>${s.vp}</b></td><td data-testid="standing-mp">${signed(s.mp)}</td><td data-testid="standing-burraco">${s.burraco}</td></tr>`).join('')}</tbody></table></div>`
     : `<p class="muted">${t('t_standings_none')}</p>`;
   return `<div class="panel"><h2>${t('t_standings')}</h2>${body}</div>`;
@@ -224,12 +237,12 @@ function roundsHtml(app, rec) {
       const pts = !res ? `<span class="muted">${t('t_in_play')}</span>` : !res.played ? `<span class="muted">${t('t_not_played')}</span>` : `${res.totals[0]} – ${res.totals[1]}`;
       const mine = app.table?.table === tb.table;
       return `<tr data-testid="result-row" data-round="${r.round}" data-table="${escapeHtml(tb.table)}" class="${mine ? 'mine' : ''}">
-        <td>${tb.number}</td><td>${side(tb.ns, tb.ns_partner ?? null)}</td><td>${side(tb.ew, tb.ew_partner ?? null)}</td>
-        <td data-testid="result-totals">${pts}${tb.awarded ? ` <span class="muted small">(${t(/** @type {any} */ (`awarded_${tb.awarded}`))})</span>` : ''}</td>
-        <td data-testid="result-vp">${res ? `${res.vp[0]} – ${res.vp[1]}` : ''}</td>
-        <td data-testid="result-mp">${res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : ''}</td>
-        <td>${res ? res.hands : ''}</td>
-        <td><a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small">${t('t_hand_records')}</a></td></tr>`;
+        ${cell(t('col_tnum'), String(tb.number))}${cell(t('col_ns'), side(tb.ns, tb.ns_partner ?? null))}${cell(t('col_ew'), side(tb.ew, tb.ew_partner ?? null))}
+        ${cell(t('col_points'), `${pts}${tb.awarded ? ` <span class="muted small">(${t(/** @type {any} */ (`awarded_${tb.awarded}`))})</span>` : ''}`, 'result-totals')}
+        ${cell(t('col_vp'), res ? `${res.vp[0]} – ${res.vp[1]}` : '', 'result-vp')}
+        ${cell(t('col_mp'), res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : '', 'result-mp')}
+        ${cell(t('col_hands'), res ? String(res.hands) : '')}
+        ${cell('', `${res ? `<button class="btn tiny" data-action="tour-replay" data-url="${escapeHtml(tb.hand_records)}" data-table="${escapeHtml(tb.table)}" data-testid="tour-replay">${t('replay')}</button> ` : ''}<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small muted" title="${t('t_hand_records')}">JSON</a>`)}</tr>`;
     }).join('');
     // A teams event: each match is two tables on the same deals, scored together.
     const matches = (r.matches ?? []).map((/** @type {any} */ mt) => `<tr data-testid="match-row" data-round="${r.round}">
@@ -239,7 +252,7 @@ function roundsHtml(app, rec) {
       <th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th></tr></thead><tbody>${matches}</tbody></table></div>` : '';
     const bye = r.bye != null ? `<p class="small" data-testid="result-bye">${escapeHtml(t('t_bye', { name: entrantName(rec, r.bye), vp: rec.bye_score?.vp ?? '' }))}</p>` : '';
     return `<section class="round" data-testid="round-results" data-round="${r.round}"><h3>${t('t_round_title', { n: r.round, movement: movementLabel(r.movement) })}</h3>
-      <div class="table-scroll"><table class="ttable"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th><th>${t('col_hands')}</th><th></th></tr></thead>
+      <div class="table-scroll"><table class="ttable labelled"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th><th>${t('col_points')}</th><th>${t('col_vp')}</th><th>${t('col_mp')}</th><th>${t('col_hands')}</th><th></th></tr></thead>
       <tbody>${rows}</tbody></table></div>${teams}${bye}</section>`;
   }).join('');
   return `<div class="panel"><h2>${t('t_results')}</h2>${rounds}</div>`;
@@ -255,17 +268,18 @@ function duplicateHtml(app, rec) {
       const res = r.tables.find((/** @type {any} */ x) => x.table === row.table)?.result;
       const cells = row.cells.map((c, i) => {
         // A revealed board whose record is on its way; a board not revealed, or a table that did not play.
-        if (!c) return `<td class="muted">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</td>`;
-        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} MP</span></td>`;
+        const board = t('t_board_n', { n: grid.boards[i].hand });
+        if (!c) return `<td class="muted" data-label="${escapeHtml(board)}"><div class="cv">${grid.boards[i].revealed && res?.played !== false ? '…' : '—'}</div></td>`;
+        return `<td data-testid="dup-cell" data-board="${grid.boards[i].hand}" data-label="${escapeHtml(board)}"><div class="cv"><span data-testid="dup-score">${c.ns} – ${c.ew}</span> <span class="muted small">(${signed(c.diff)})</span><br><span class="small" data-testid="dup-mp">${c.mpNs} ${t('mp_unit')}</span></div></td>`;
       }).join('');
-      return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row">${row.number}</th>
-        <td>${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}</td>
-        <td>${entrantHtml(rec, row.ew)}${row.ewPartner != null ? ` & ${entrantHtml(rec, row.ewPartner)}` : ''}</td>
-        ${cells}<td data-testid="dup-totals">${res?.played ? `${res.totals[0]} – ${res.totals[1]}` : '—'}</td>
-        <td data-testid="dup-matchpoints">${res?.matchpoints ? `${res.matchpoints[0]} / ${res.matchpoints[1]}` : '—'}</td></tr>`;
+      return `<tr data-testid="dup-row" data-table="${escapeHtml(row.table)}"><th scope="row" data-label="${escapeHtml(t('col_tnum'))}"><div class="cv">${row.number}</div></th>
+        ${cell(t('col_ns'), `${entrantHtml(rec, row.ns)}${row.nsPartner != null ? ` & ${entrantHtml(rec, row.nsPartner)}` : ''}`)}
+        ${cell(t('col_ew'), `${entrantHtml(rec, row.ew)}${row.ewPartner != null ? ` & ${entrantHtml(rec, row.ewPartner)}` : ''}`)}
+        ${cells}${cell(t('col_points'), res?.played ? `${res.totals[0]} – ${res.totals[1]}` : '—', 'dup-totals')}
+        ${cell(t('col_mps'), res?.matchpoints ? `${res.matchpoints[0]} / ${res.matchpoints[1]}` : '—', 'dup-matchpoints')}</tr>`;
     }).join('');
     return `<section data-testid="dup-round" data-round="${r.round}"><h3>${t('t_round_title', { n: r.round, movement: movementLabel(r.movement) })}</h3>
-      <div class="table-scroll"><table class="ttable dup" data-testid="dup-grid"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th>${head}<th>${t('col_points')}</th><th>${t('col_mps')}</th></tr></thead>
+      <div class="table-scroll"><table class="ttable dup labelled" data-testid="dup-grid"><thead><tr><th>${t('col_tnum')}</th><th>${t('col_ns')}</th><th>${t('col_ew')}</th>${head}<th>${t('col_points')}</th><th>${t('col_mps')}</th></tr></thead>
       <tbody>${rows}</tbody></table></div></section>`;
   }).join('');
   return `<div class="panel" data-testid="duplicate"><h2>${t('t_dup')}</h2><p class="muted small">${t('t_dup_hint')}</p>${rounds}</div>`;
@@ -320,7 +334,9 @@ function directorKeyHtml(app, rec) {
 /** A yes / no before a director's action that cannot be undone. @param {App} app @param {string} action */
 function confirmHtml(app, action) {
   if (app.dirConfirm !== action) return '';
-  const what = t(/** @type {any} */ ({ 'dir-end': 'dir_end', 'dir-withdraw': 'dir_withdraw', 'dir-excuse': 'dir_excuse', 'dir-disqualify': 'dir_disqualify' })[action]);
+  // Before the first round, ending the event is cancelling it.
+  const end = app.tour?.record?.status === 'registering' ? 'dir_cancel_event' : 'dir_end';
+  const what = t(/** @type {any} */ ({ 'dir-end': end, 'dir-withdraw': 'dir_withdraw', 'dir-excuse': 'dir_excuse', 'dir-disqualify': 'dir_disqualify' })[action]);
   return `<div class="banner stallo-warn row" data-testid="dir-confirm" role="alertdialog"><span>${escapeHtml(t('dir_confirm', { what }))}</span>
     <button class="btn small primary" data-action="${action}" data-confirmed="1" data-testid="dir-confirm-yes">${t('dir_yes')}</button>
     <button class="btn small" data-action="dir-confirm-cancel" data-testid="dir-confirm-no">${t('dir_no')}</button></div>`;
@@ -346,7 +362,7 @@ function directorHtml(app, rec, paused) {
       <button class="btn primary" data-action="dir-start" data-testid="dir-start" ${over ? 'disabled' : ''}>${t('dir_start')}</button>
       ${paused ? `<button class="btn" data-action="dir-resume" data-testid="dir-resume" ${over ? 'disabled' : ''}>${t('dir_resume')}</button>`
         : `<button class="btn" data-action="dir-pause" data-testid="dir-pause" ${over ? 'disabled' : ''}>${t('dir_pause')}</button>`}
-      <button class="btn" data-action="dir-end" data-testid="dir-end" ${over ? 'disabled' : ''}>${t('dir_end')}</button>
+      <button class="btn" data-action="dir-end" data-testid="dir-end" ${over ? 'disabled' : ''}>${before ? t('dir_cancel_event') : t('dir_end')}</button>
     </div>
     ${confirmHtml(app, 'dir-end')}
     <h3>${t('dir_adjust')}</h3>
@@ -388,8 +404,9 @@ function directorHtml(app, rec, paused) {
         value="${escapeHtml(f.dStarts == null ? localInput(reg.starts_ms) : f.dStarts)}" data-testid="dir-starts"></label>
     </div>
     <div class="row">
-      <label class="field grow"><span>${t('dir_bots_after')}</span><input type="number" min="0" data-field="dBotsAfter" data-focus="f-dBotsAfter"
-        value="${escapeHtml(f.dBotsAfter == null ? String(reg.bots_after_secs ?? '') : f.dBotsAfter)}" data-testid="dir-bots-after"></label>
+      ${rec.settings?.start_when_full ? `<label class="field grow"><span>${t('dir_bots_after')}</span><input type="number" min="0" max="86400" step="1" data-field="dBotsAfter" data-focus="f-dBotsAfter"
+        value="${escapeHtml(f.dBotsAfter == null ? String(reg.bots_after_secs ?? '') : f.dBotsAfter)}" data-testid="dir-bots-after"></label>`
+        : `<p class="muted small grow" data-testid="dir-bots-sitgo-only">${t('dir_bots_sitgo_only')}</p>`}
       <button class="btn small primary" data-action="dir-configure" data-testid="dir-configure">${t('dir_configure')}</button>
     </div>
     ${rec.settings?.seating === 'director' ? `<div class="row">
@@ -397,7 +414,8 @@ function directorHtml(app, rec, paused) {
         value="${escapeHtml(f.dOrder == null ? (rec.first_round_order ?? []).join(', ') : f.dOrder)}" data-testid="dir-order"></label>
       <button class="btn small" data-action="dir-seat" data-testid="dir-seat">${t('dir_seat')}</button>
     </div>` : ''}
-    ${invite ? `<p data-testid="dir-invite">${t('dir_invite_code', { code: `<b class="mono">${escapeHtml(invite)}</b>` })}</p>` : ''}` : ''}
+    ${invite ? `<p data-testid="dir-invite">${t('dir_invite_code', { code: `<b class="mono">${escapeHtml(invite)}</b>` })}
+      <button class="btn tiny" data-action="copy-code" data-code="${escapeHtml(invite)}" data-testid="copy-invite-code">${t('copy')}</button></p>` : ''}` : ''}
   </div>`;
 }
 
@@ -411,7 +429,10 @@ export function tournamentStripHtml(app, id) {
   const name = rec?.settings?.name ?? id;
   const u = live.update;
   const ends = live.status?.round_ends_ms;
-  return `<div class="banner info tour-strip" data-testid="tour-strip"><span>${escapeHtml(t('tour_banner', { name, n: u?.round ?? rec?.rounds?.length ?? 0, total: u?.rounds ?? rec?.settings?.rounds?.length ?? 0 }))}</span>
+  const warned = app.tourWarning && app.tourWarning.id === id
+    ? `<div class="banner stallo-warn row" data-testid="tour-warning" role="alert"><span>${escapeHtml(t('t_warned', { reason: app.tourWarning.reason }))}</span>
+      <button class="btn tiny" data-action="warning-seen" data-testid="warning-seen">${t('close')}</button></div>` : '';
+  return `${warned}<div class="banner info tour-strip" data-testid="tour-strip"><span>${escapeHtml(t('tour_banner', { name, n: u?.round ?? rec?.rounds?.length ?? 0, total: u?.rounds ?? rec?.settings?.rounds?.length ?? 0 }))}</span>
     ${ends && u?.status === 'playing' ? `<span>${t('t_round_ends')} <b data-round-ends="${ends}"></b></span>` : ''}
     <button class="btn tiny" data-action="tour-back" data-tournament="${escapeHtml(id)}" data-testid="tour-back">${t('tour_page')}</button></div>`;
 }

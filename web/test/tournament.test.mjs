@@ -1,7 +1,7 @@
 // Tournaments without the DOM: the create form's settings, the duplicate comparison, the refusals' words.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { tournamentSettings, duplicateGrid, handRecordsWanted, myEntrant, entrantName, LINEUPS, lineupIndex, lineupLabel } from '../js/tournament.js';
+import { tournamentSettings, duplicateGrid, handRecordsWanted, myEntrant, entrantName, namesOf, registrationClosedKey, CODE_SHAPE, LINEUPS, lineupIndex, lineupLabel } from '../js/tournament.js';
 import { setLang, tournamentRefusalText, refusalText, TOURNAMENT_ONLY_CODES, hasKey } from '../js/i18n.js';
 
 const form = (over = {}) => ({ tName: ' Friday pairs ', tKind: 'pairs', tRoundCount: '3', tMove0: 'mitchell', tMove1: 'mitchell', tMove2: 'danish', tHands: '2',
@@ -113,4 +113,25 @@ test('every rule the record names for a match scored without its end has words o
   for (const rule of ['late_arrival', 'abandonment', 'disqualification', 'absent_opponent', 'force_majeure']) {
     assert.ok(hasKey(`awarded_${rule}`), rule);
   }
+});
+
+test('a server bot pair is named once; "closed" is told apart by the record', () => {
+  const record = { status: 'registering', settings: { max_entrants: 2 }, entrants: [{ entrant: 0, names: ['Bot 2', 'Bot 2'], unregistered: false }] };
+  assert.equal(entrantName(record, 0), 'Bot 2');
+  assert.deepEqual(namesOf({ names: ['Anna', 'Bruno'] }), ['Anna', 'Bruno']);
+  assert.equal(registrationClosedKey(record), 'err_registration_closed');
+  assert.equal(registrationClosedKey({ ...record, entrants: [...record.entrants, { entrant: 1, names: ['Carla'], unregistered: false }] }), 'err_registration_full');
+  assert.equal(registrationClosedKey({ ...record, status: 'playing' }), 'err_registration_started');
+  assert.equal(registrationClosedKey(null), 'err_registration_closed');
+  for (const key of ['err_registration_closed', 'err_registration_full', 'err_registration_started']) assert.ok(hasKey(key), key);
+  assert.ok(CODE_SHAPE.test('7F3A91C2'));
+  assert.ok(!CODE_SHAPE.test('XYZ'));
+});
+
+test('a tournament name follows the name rule, with its own length', () => {
+  const form = { tName: 'Bidi \u202Eevil\u202C name', tRoundCount: '1', tHands: '1' };
+  assert.deepEqual(tournamentSettings(form), { error: 't_name_chars' });
+  assert.deepEqual(tournamentSettings({ ...form, tName: 'x'.repeat(81) }), { error: 't_name_long', params: { max: 80, n: 81 } });
+  const ok = tournamentSettings({ ...form, tName: '  Coppa   di Natale ' });
+  assert.equal('settings' in ok && ok.settings.name, 'Coppa di Natale');
 });

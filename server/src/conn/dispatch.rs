@@ -12,6 +12,18 @@ impl Connection {
             Err(request) => request,
         };
         let player = self.session.player.clone();
+        let window = self.shared.config.repeat_create_window;
+        if self
+            .shared
+            .directory
+            .repeated_create(&player, &request, window)
+        {
+            let message = "the same create again at once (a double click): the first one was done";
+            let id = request.id();
+            self.out
+                .send_message(error(id, ErrorCode::RepeatedCreate, message));
+            return;
+        }
         match request {
             C::Hello { .. } => {
                 self.out.send_message(error(
@@ -49,6 +61,7 @@ impl Connection {
                         .await;
                     }
                     Err((code, message)) => {
+                        self.shared.directory.forget_create(&player);
                         self.out.send_message(error(Some(id), code, message));
                     }
                 }

@@ -40,13 +40,21 @@ impl TableActor {
                         "free-text chat is closed while a hand is in play; fixed phrases stay open (RULES.md 12)",
                     );
                 }
-                if text.chars().count() > 200 || text.chars().any(char::is_control) {
-                    return req.error(
-                        ErrorCode::InvalidMessage,
-                        "chat text: at most 200 characters, no control characters",
-                    );
+                // A line others read: the rule of names (no bidi override turning what it
+                // says around, nothing invisible), up to 200 characters.
+                match burraco_protocol::text::normalise_line(
+                    &text,
+                    burraco_protocol::text::MAX_CHAT,
+                ) {
+                    Some(text) => text,
+                    None => {
+                        return req.error(
+                            ErrorCode::InvalidText,
+                            "chat text: 1 to 200 characters, without control, format (zero-width, \
+                             bidi) or invisible characters",
+                        );
+                    }
                 }
-                text
             }
             (None, None) => {
                 return req.error(ErrorCode::InvalidMessage, "chat needs text or phrase");

@@ -119,6 +119,24 @@ impl TournamentActor {
                 if self.state.started() || self.state.finished {
                     return Err((ErrorCode::RoundInPlay, "the tournament has started".into()));
                 }
+                // A start time already past would start (or, short of entrants, end) the event
+                // at once, a closing time close the list: refused, unless it is the time
+                // already set, sent again with the rest of the configuration.
+                let now = &self.state.registration;
+                for (wanted, set, what) in [
+                    (r.closes_ms, now.closes_ms, "closing"),
+                    (r.starts_ms, now.starts_ms, "start"),
+                ] {
+                    if let Some(t) = wanted
+                        && t <= at_ms
+                        && Some(t) != set
+                    {
+                        return Err((
+                            ErrorCode::TimeInPast,
+                            format!("the {what} time is in the past"),
+                        ));
+                    }
+                }
                 let invite = r.invite_only.then(|| {
                     self.state.registration.invite.clone().unwrap_or_else(|| {
                         burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase()

@@ -50,11 +50,21 @@ impl TournamentActor {
                 .entrants
                 .iter()
                 .find(|e| e.code.as_deref() == Some(code.as_str()))
-                .map(|e| e.id)
-                .ok_or((
-                    ErrorCode::RegistrationClosed,
-                    "no entrant is waiting for a partner with that code".to_owned(),
-                ))?;
+                .map(|e| e.id);
+            let Some(entrant) = entrant else {
+                // A code that was good once is told apart from a mistyped one.
+                return Err(if self.state.spent_codes.contains(&code) {
+                    (
+                        ErrorCode::EntrantComplete,
+                        "that partner code's entrant is complete, or has left the list".to_owned(),
+                    )
+                } else {
+                    (
+                        ErrorCode::UnknownPartnerCode,
+                        "no entrant of this tournament has that partner code".to_owned(),
+                    )
+                });
+            };
             let bot = self.state.entrants[entrant as usize].bot;
             self.log(vec![TournamentEntry::Registered {
                 entrant,

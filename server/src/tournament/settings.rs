@@ -169,6 +169,11 @@ pub enum SettingsError {
     SitAndGoSize,
     #[error("the tables' settings: {0}")]
     Table(String),
+    #[error(
+        "a tournament's name is 1 to 80 characters, without control, format (zero-width, bidi) \
+         or invisible characters, not starting with a combining mark"
+    )]
+    Name,
 }
 
 impl Settings {
@@ -240,6 +245,15 @@ impl Settings {
     /// created with).
     pub fn for_new(wire: &WireTournamentSettings) -> Result<Settings, SettingsError> {
         let settings = Settings::from_wire(wire)?;
+        // The name is shown to everyone: the rule of players' names, longer (PROTOCOL.md 2).
+        if burraco_protocol::text::normalise_line(
+            &wire.name,
+            burraco_protocol::text::MAX_TOURNAMENT_NAME,
+        )
+        .is_none()
+        {
+            return Err(SettingsError::Name);
+        }
         // RULES.md section 11: a Sit&Go starts when its list is full, of 2, 4, 8, 16 ...
         // entrants.
         if wire.start_when_full == Some(true)

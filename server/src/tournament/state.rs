@@ -190,6 +190,9 @@ pub struct TournamentState {
     pub first_registration_ms: Option<i64>,
     /// The director's round time in seconds (FEDIBUR's procedure); `None`: the preset's clock.
     pub round_secs: Option<u32>,
+    /// Partner codes no longer waiting (their entrant complete, or gone from the list): a
+    /// registration with one is told so, not that the code is unknown.
+    pub spent_codes: Vec<String>,
 }
 
 impl TournamentState {
@@ -225,6 +228,7 @@ impl TournamentState {
             warnings: Vec::new(),
             forbidden: Vec::new(),
             seating: None,
+            spent_codes: Vec::new(),
             late: Vec::new(),
             first_registration_ms: None,
             round_secs: None,
@@ -255,8 +259,10 @@ impl TournamentState {
                 self.first_registration_ms.get_or_insert(*at_ms);
                 if let Some(e) = self.entrants.get_mut(*entrant as usize) {
                     e.players.push(player.clone());
-                    if e.players.len() >= self.settings.kind.players() {
-                        e.code = None;
+                    if e.players.len() >= self.settings.kind.players()
+                        && let Some(code) = e.code.take()
+                    {
+                        self.spent_codes.push(code);
                     }
                 } else if *entrant as usize == self.entrants.len() {
                     let complete = self.settings.kind.players() <= 1;
@@ -282,7 +288,9 @@ impl TournamentState {
             TournamentEntry::Unregistered { entrant, .. } => {
                 let e = self.entrant_mut(*entrant)?;
                 e.unregistered = true;
-                e.code = None;
+                if let Some(code) = e.code.take() {
+                    self.spent_codes.push(code);
+                }
             }
             TournamentEntry::RoundStarted {
                 round,

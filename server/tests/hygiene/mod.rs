@@ -256,6 +256,8 @@ async fn a_client_that_stops_reading_is_dropped_and_the_server_serves_on() {
         c.outbound_queue = 8;
         c.rate_per_sec = 100_000;
         c.rate_burst = 100_000;
+        // Forty identical tables from one player on purpose: no double click here.
+        c.repeat_create_window = Duration::ZERO;
     })
     .await;
     let mut neighbour = server.client("neighbour").await;

@@ -344,3 +344,58 @@ async fn a_waiting_table_everyone_left_leaves_the_list() {
         "{refused:?}"
     );
 }
+
+/// A chat line follows the rule of names (PROTOCOL.md section 2): a bidi override or an
+/// invisible character is refused with `invalid_text`; a clean line is trimmed and its runs of
+/// spaces made one. The same `create_table` again at once (a double click) is refused.
+#[tokio::test]
+async fn a_chat_line_with_a_bidi_override_and_a_double_create_are_refused() {
+    let server = TestServer::start().await;
+    let mut anna = server.client("anna").await;
+    let create = |id| ClientMessage::CreateTable {
+        id,
+        settings: settings("fitab", 4, Some(1), "off"),
+        private: false,
+        bots: None,
+    };
+    let created = anna.request(create).await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("{created:?}")
+    };
+    let twice = anna.request(create).await;
+    assert!(
+        matches!(&twice, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::RepeatedCreate)),
+        "{twice:?}"
+    );
+    for bad in ["ciao \u{202E}olleh\u{202C}", "a\u{200B}b", &"x".repeat(201)] {
+        let t = table.clone();
+        let reply = anna
+            .request(|id| ClientMessage::Chat {
+                id,
+                table: t,
+                text: Some(bad.to_owned()),
+                phrase: None,
+            })
+            .await;
+        assert!(
+            matches!(&reply, ServerMessage::Error { code, .. } if ErrorCode::parse(code) == Some(ErrorCode::InvalidText)),
+            "{bad:?}: {reply:?}"
+        );
+    }
+    let t = table.clone();
+    anna.ok(|id| ClientMessage::Chat {
+        id,
+        table: t,
+        text: Some("  good   luck ".into()),
+        phrase: None,
+    })
+    .await;
+    let said = anna
+        .wait(|m| matches!(m, ServerMessage::ChatMessage { .. }))
+        .await;
+    assert!(
+        matches!(&said, ServerMessage::ChatMessage { text, .. } if text == "good luck"),
+        "{said:?}"
+    );
+    server.stop().await;
+}

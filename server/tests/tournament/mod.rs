@@ -1828,22 +1828,35 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
         ),
         "{status:?}"
     );
+    // A deadline already past is refused (it would close the list at once)...
+    let configure = |closes_ms: i64| {
+        let (t, d) = (tournament.clone(), token.clone());
+        move |id| ClientMessage::ConfigureRegistration {
+            id,
+            tournament: t,
+            director: d,
+            registration: WireRegistration {
+                open: true,
+                invite_only: true,
+                closes_ms: Some(closes_ms),
+                starts_ms: None,
+                check_in: true,
+                bots_after_secs: None,
+            },
+        }
+    };
+    let past = direct(&url, configure(1)).await;
+    assert_eq!(error_code(&past), Some("time_in_past"), "{past:?}");
+    // ...one a moment ahead is taken, and sent again unchanged once past, it is kept.
+    let closes_ms = burraco_server::unix_ms() + 300;
+    direct(&url, configure(closes_ms)).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let again = direct(&url, configure(closes_ms)).await;
+    assert!(
+        matches!(again, ServerMessage::RegistrationConfigured { .. }),
+        "{again:?}"
+    );
     // The deadline passed: nobody else comes in.
-    let (t, d) = (tournament.clone(), token.clone());
-    direct(&url, |id| ClientMessage::ConfigureRegistration {
-        id,
-        tournament: t,
-        director: d,
-        registration: WireRegistration {
-            open: true,
-            invite_only: true,
-            closes_ms: Some(1),
-            starts_ms: None,
-            check_in: true,
-            bots_after_secs: None,
-        },
-    })
-    .await;
     let mut late = Player::connect(server.addr, "dario").await;
     let (t, code) = (tournament.clone(), invite.clone());
     let closed = late
@@ -1921,6 +1934,101 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
     assert!(started.is_none_or(|s| s >= starts_ms), "{record}");
     assert_eq!(record["status"], "finished");
     drop(players);
+    server.stop().await;
+}
+
+/// A start time already past is refused (it would start the event at once, or end it short of
+/// entrants): the event stays as it was. Each way a partner code fails has its own code, and a
+/// tournament name with a bidi override or a double click's second create are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_times_partner_codes_bidi_names_and_double_creates_are_refused_by_their_codes() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let (tournament, token) = bots::create(&url, &settings(4, "mitchell", 1))
+        .await
+        .expect("created");
+    let (t, d) = (tournament.clone(), token.clone());
+    let past = direct(&url, |id| ClientMessage::ConfigureRegistration {
+        id,
+        tournament: t,
+        director: d,
+        registration: WireRegistration {
+            open: true,
+            invite_only: false,
+            closes_ms: None,
+            starts_ms: Some(burraco_server::unix_ms() - 60_000),
+            check_in: false,
+            bots_after_secs: None,
+        },
+    })
+    .await;
+    assert_eq!(error_code(&past), Some("time_in_past"), "{past:?}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let record = record_of(server.addr, &tournament).await;
+    assert_eq!(record["status"], "registering", "{record}");
+    assert_eq!(record["registration"]["starts_ms"], Value::Null);
+
+    let mut anna = Player::connect(server.addr, "anna").await;
+    let ServerMessage::TournamentRegistered {
+        partner_code: Some(code),
+        ..
+    } = anna.register(&tournament).await
+    else {
+        panic!("anna's registration")
+    };
+    let with_code = |code: &str| {
+        let (t, c) = (tournament.clone(), code.to_owned());
+        move |id| ClientMessage::RegisterTournament {
+            id,
+            tournament: t,
+            partner_code: Some(c),
+            bot: None,
+        }
+    };
+    let mut bruno = Player::connect(server.addr, "bruno").await;
+    let unknown = bruno.request(with_code("00000000")).await;
+    assert_eq!(
+        error_code(&unknown),
+        Some("unknown_partner_code"),
+        "{unknown:?}"
+    );
+    let joined = bruno.request(with_code(&code)).await;
+    assert!(
+        matches!(
+            joined,
+            ServerMessage::TournamentRegistered { entrant: 0, .. }
+        ),
+        "{joined:?}"
+    );
+    let mut carla = Player::connect(server.addr, "carla").await;
+    let spent = carla.request(with_code(&code)).await;
+    assert_eq!(error_code(&spent), Some("entrant_complete"), "{spent:?}");
+
+    // A bidi override in a tournament's name; the same create twice at once.
+    let mut bidi = settings(4, "mitchell", 1);
+    bidi.name = "Bidi \u{202E}evil\u{202C} name".into();
+    let refused = carla
+        .request(|id| ClientMessage::CreateTournament {
+            id,
+            settings: Box::new(bidi),
+        })
+        .await;
+    assert_eq!(
+        error_code(&refused),
+        Some("invalid_settings"),
+        "{refused:?}"
+    );
+    let create = |id| ClientMessage::CreateTournament {
+        id,
+        settings: Box::new(settings(4, "mitchell", 1)),
+    };
+    let first = carla.request(create).await;
+    assert!(
+        matches!(first, ServerMessage::TournamentCreated { .. }),
+        "{first:?}"
+    );
+    let second = carla.request(create).await;
+    assert_eq!(error_code(&second), Some("repeated_create"), "{second:?}");
     server.stop().await;
 }
 
