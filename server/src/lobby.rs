@@ -176,6 +176,7 @@ pub async fn quick_match(
     let fits = |info: &TableInfo| {
         !info.private
             && info.waiting
+            && !info.deserted
             && info.free_seats > 0
             && info.summary.preset == preset.code()
             && usize::from(info.summary.players) == players.count()

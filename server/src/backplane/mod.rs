@@ -125,9 +125,10 @@ impl Listing {
             free_seats: self.free_seats,
             waiting: self.waiting,
             finished: self.finished,
-            // Lateness is judged where the table is served.
+            // Lateness and presence are judged where the table is served.
             absent: Vec::new(),
             hands_finished: 0,
+            deserted: false,
         }
     }
 

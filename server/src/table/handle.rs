@@ -142,6 +142,9 @@ pub struct TableInfo {
     pub absent: Vec<Seat>,
     /// Hands of the match finished so far.
     pub hands_finished: u32,
+    /// Players sit here and none of them is connected (they closed their tabs and their seats
+    /// wait out the grace): quick play does not seat a newcomer beside them.
+    pub deserted: bool,
 }
 
 /// Why a table did not take a command.

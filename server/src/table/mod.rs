@@ -234,6 +234,7 @@ impl TableActor {
             finished: false,
             absent: Vec::new(),
             hands_finished: 0,
+            deserted: false,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.

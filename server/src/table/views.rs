@@ -113,6 +113,11 @@ impl TableActor {
             waiting: self.status == Status::Waiting,
             finished: self.status == Status::Finished,
             hands_finished: self.matc.as_ref().map_or(0, Match::hands_played),
+            deserted: {
+                let mut people = self.seats.iter().flatten().filter(|s| s.bot.is_none());
+                let first = people.next();
+                first.is_some_and(|s| s.out.is_none()) && people.all(|s| s.out.is_none())
+            },
             absent: if self.status == Status::Waiting {
                 players
                     .seats()

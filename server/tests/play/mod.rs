@@ -233,6 +233,40 @@ async fn binary_frames_play_like_text_frames() {
     server.stop().await;
 }
 
+/// Quick play does not seat a newcomer beside players who are all gone (their tab closed, their
+/// seat waiting out the grace): it picks another table, or starts one.
+#[tokio::test]
+async fn quick_play_passes_over_a_table_whose_players_are_gone() {
+    let server = TestServer::start().await;
+    let quick = |id| ClientMessage::QuickPlay {
+        id,
+        preset: Some("fitab".into()),
+        players: Some(2),
+    };
+    let mut gone = server.client("gone").await;
+    let ServerMessage::Seated {
+        table: deserted, ..
+    } = gone.request(quick).await
+    else {
+        panic!("quick play")
+    };
+    drop(gone);
+    // The table hears of the closed connection (the seat waits out the grace).
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut newcomer = server.client("newcomer").await;
+    let ServerMessage::Seated { table, .. } = newcomer.request(quick).await else {
+        panic!("quick play")
+    };
+    assert_ne!(table, deserted, "not beside a player who is gone");
+    // A table with someone connected is still joined.
+    let mut third = server.client("third").await;
+    let ServerMessage::Seated { table: joined, .. } = third.request(quick).await else {
+        panic!("quick play")
+    };
+    assert_eq!(joined, table);
+    server.stop().await;
+}
+
 /// Between hands the next hand waits for every player's `ready` (at the latest the server's
 /// `next_hand_delay`, here an hour): one ready is not enough, the second deals at once. A
 /// `ready` while a hand is in play is refused.
