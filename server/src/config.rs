@@ -58,6 +58,15 @@ pub struct ServerConfig {
     /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
     /// (`tokio::time::pause`) does not jump while the SQLite writer works.
     pub store_wait_blocking: bool,
+    /// Accounts in PostgreSQL (`postgres://...`); `None`: in the SQLite file on one node, and
+    /// switched off in a cluster (a node's file is not shared).
+    pub database_url: Option<String>,
+    /// Session cookies marked `Secure` (the server is reached over TLS, through a proxy that
+    /// may not say so with `X-Forwarded-Proto: https`).
+    pub secure_cookies: bool,
+    /// The first delay after repeated wrong passwords for one account or from one address;
+    /// it doubles with each further failure.
+    pub login_backoff: Duration,
 }
 
 impl Default for ServerConfig {
@@ -87,6 +96,9 @@ impl Default for ServerConfig {
             tournament_minute: Duration::from_secs(60),
             store_wait_blocking: false,
             cluster: None,
+            database_url: None,
+            secure_cookies: false,
+            login_backoff: Duration::from_secs(1),
         }
     }
 }
@@ -194,6 +206,15 @@ pub struct Cli {
     /// [default: 3].
     #[arg(long, env = "BURRACO_LEASE_SECS")]
     pub lease_secs: Option<u64>,
+    /// Player accounts in PostgreSQL (e.g. postgres://burraco:secret@db/burraco): what the nodes
+    /// of a cluster share. Without it a single node keeps accounts in its SQLite file, and a
+    /// cluster has none (guests only).
+    #[arg(long, env = "BURRACO_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Mark session cookies `Secure` (served over TLS by a proxy that sends no
+    /// `X-Forwarded-Proto: https`).
+    #[arg(long, env = "BURRACO_SECURE_COOKIES")]
+    pub secure_cookies: bool,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -337,6 +358,8 @@ impl Cli {
                         Duration::from_millis(ms.max(1))
                     }),
                 cluster,
+                database_url: self.database_url.clone(),
+                secure_cookies: self.secure_cookies,
                 ..defaults
             },
         })
