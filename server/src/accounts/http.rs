@@ -220,6 +220,11 @@ impl Backoff {
         let mut keys = self.keys();
         if keys.len() >= BACKOFF_KEYS {
             keys.retain(|_, s| now.duration_since(s.last) < IDLE || s.locked_until > now);
+            // Still full (a flood of names within the hour): keep only the keys held back now,
+            // so the map stays bounded and a held key stays held.
+            if keys.len() >= BACKOFF_KEYS {
+                keys.retain(|_, s| s.locked_until > now);
+            }
         }
         let strikes = keys.entry(key.to_owned()).or_insert(Strikes {
             failures: 0,

@@ -18,8 +18,8 @@ use crate::backplane::{PortError, PortFuture};
 /// Connections per node: accounts are asked at sign-in and on API calls, not per game action.
 const POOL_SIZE: usize = 8;
 
-/// Any constant: the advisory lock key the migrations take.
-const MIGRATION_LOCK: i64 = 0x6275_7272_6163_6f;
+/// The advisory lock key the migrations take: "burraco" in ASCII.
+const MIGRATION_LOCK: i64 = 0x0062_7572_7261_636f;
 
 #[derive(Debug, Clone)]
 pub struct PostgresAccounts {
