@@ -655,3 +655,102 @@ async fn no_password_or_token_reaches_the_database_a_log_line_or_metrics() {
     }
     drop(server);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_storm_does_not_stall_the_server() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let ok = http_post(
+        addr,
+        "/api/signup",
+        None,
+        &credentials("anna", "correct horse"),
+    )
+    .await;
+    assert_eq!(ok.status, 201);
+    // 40 sign-ins at once, each an Argon2id check of 19 MiB: they queue for the cores on the
+    // blocking pool while the runtime answers everyone else.
+    let storm: Vec<_> = (0..40)
+        .map(|_| {
+            tokio::spawn(async move {
+                http_post(
+                    addr,
+                    "/api/login",
+                    None,
+                    &credentials("anna", "correct horse"),
+                )
+                .await
+                .status
+            })
+        })
+        .collect();
+    let mut slowest = Duration::ZERO;
+    let mut guest = server.client("Bruno").await;
+    for _ in 0..20 {
+        let started = Instant::now();
+        assert_eq!(server.http_get("/healthz").await.0, 200);
+        guest.barrier().await;
+        slowest = slowest.max(started.elapsed());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    for sign_in in storm {
+        assert_eq!(sign_in.await.expect("task"), 200);
+    }
+    assert!(
+        slowest < Duration::from_millis(500),
+        "a health check and a WebSocket round trip took {slowest:?} during the storm"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_api_runs_on_postgres_given_a_database_url() {
+    let postgres = super::Postgres::start();
+    let url = postgres.url();
+    let server = TestServer::with(|config| config.database_url = Some(url.clone())).await;
+    let addr = server.addr;
+    let signup = http_post(
+        addr,
+        "/api/signup",
+        None,
+        &credentials("Dario", "correct horse"),
+    )
+    .await;
+    assert_eq!(signup.status, 201, "{}", signup.body);
+    let token = signup.token();
+    assert_eq!(
+        get(addr, "/api/me", &token).await.json()["username"],
+        "Dario"
+    );
+    assert_eq!(
+        http_post(
+            addr,
+            "/api/signup",
+            None,
+            &credentials("DARIO", "correct horse")
+        )
+        .await
+        .code(),
+        "name_taken"
+    );
+    server.stop().await;
+    // A second server on the same database (another node, or a restart) knows the account
+    // and the session; the session's end is seen by both.
+    let other = TestServer::with(|config| config.database_url = Some(url.clone())).await;
+    assert_eq!(get(other.addr, "/api/me", &token).await.status, 200);
+    let out = http_post(other.addr, "/api/logout", Some(&token), "").await;
+    assert_eq!(out.status, 204);
+    assert_eq!(
+        get(other.addr, "/api/me", &token).await.code(),
+        "not_signed_in"
+    );
+    let login = http_post(
+        other.addr,
+        "/api/login",
+        None,
+        &credentials("dario", "correct horse"),
+    )
+    .await;
+    assert_eq!(login.status, 200, "{}", login.body);
+    other.stop().await;
+}
