@@ -754,3 +754,37 @@ async fn the_api_runs_on_postgres_given_a_database_url() {
     assert_eq!(login.status, 200, "{}", login.body);
     other.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cluster_without_a_database_url_has_no_accounts_and_guests_play() {
+    let nats = crate::cluster::Nats::start(1);
+    let cluster = burraco_server::config::ClusterConfig::new(vec![nats.urls()], "n1".into());
+    let server = TestServer::with(|config| config.cluster = Some(cluster)).await;
+    let addr = server.addr;
+    let signup = http_post(
+        addr,
+        "/api/signup",
+        None,
+        &credentials("anna", "correct horse"),
+    )
+    .await;
+    assert_eq!(
+        (signup.status, signup.code()),
+        (503, "accounts_unavailable".into())
+    );
+    let login = http_post(
+        addr,
+        "/api/login",
+        None,
+        &credentials("anna", "correct horse"),
+    )
+    .await;
+    assert_eq!(login.code(), "accounts_unavailable");
+    assert_eq!(
+        get(addr, "/api/me", &"a".repeat(64)).await.code(),
+        "accounts_unavailable"
+    );
+    let mut guest = server.client("anna").await;
+    guest.barrier().await;
+    server.stop().await;
+}
