@@ -34,6 +34,9 @@ pub const MAX_BODY: usize = 4 * 1024;
 const FREE_PER_ACCOUNT: u32 = 5;
 /// ...and per address (a club or a family may share one).
 const FREE_PER_ADDRESS: u32 = 20;
+/// Accounts created from one address before the delays start (each further one waits, as
+/// wrong passwords do): every account costs an Argon2id hash and a name.
+const FREE_SIGNUPS_PER_ADDRESS: u32 = 5;
 /// The longest delay.
 const MAX_DELAY: Duration = Duration::from_secs(15 * 60);
 /// Keys the backoff map keeps before forgetting those idle for [`IDLE`].
@@ -51,7 +54,7 @@ pub enum ApiCode {
     /// A body without `Content-Type: application/json` (which also keeps plain cross-site
     /// forms out).
     NotJson,
-    /// Not 3 to 24 letters, digits, `_`, `-` or `.`.
+    /// Not 3 to 24 letters, digits, `_`, `-` or `.`, or no letter or digit among them.
     InvalidUsername,
     /// Shorter than 8 or longer than 256 bytes.
     InvalidPassword,
@@ -63,6 +66,8 @@ pub enum ApiCode {
     BadCredentials,
     /// Too many wrong passwords: retry after the `Retry-After` seconds.
     TooManyAttempts,
+    /// Too many accounts created from this address: retry after the `Retry-After` seconds.
+    TooManySignups,
     /// No session cookie, or its session ended.
     NotSignedIn,
     /// None of the account's sessions has that id.
@@ -72,7 +77,7 @@ pub enum ApiCode {
 }
 
 impl ApiCode {
-    pub const ALL: [ApiCode; 12] = [
+    pub const ALL: [ApiCode; 13] = [
         ApiCode::BadJson,
         ApiCode::BodyTooLarge,
         ApiCode::NotJson,
@@ -82,6 +87,7 @@ impl ApiCode {
         ApiCode::NameConfusable,
         ApiCode::BadCredentials,
         ApiCode::TooManyAttempts,
+        ApiCode::TooManySignups,
         ApiCode::NotSignedIn,
         ApiCode::NoSuchSession,
         ApiCode::AccountsUnavailable,
@@ -98,6 +104,7 @@ impl ApiCode {
             ApiCode::NameConfusable => "name_confusable",
             ApiCode::BadCredentials => "bad_credentials",
             ApiCode::TooManyAttempts => "too_many_attempts",
+            ApiCode::TooManySignups => "too_many_signups",
             ApiCode::NotSignedIn => "not_signed_in",
             ApiCode::NoSuchSession => "no_such_session",
             ApiCode::AccountsUnavailable => "accounts_unavailable",
@@ -113,7 +120,7 @@ impl ApiCode {
             ApiCode::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiCode::NameTaken | ApiCode::NameConfusable => StatusCode::CONFLICT,
             ApiCode::BadCredentials | ApiCode::NotSignedIn => StatusCode::UNAUTHORIZED,
-            ApiCode::TooManyAttempts => StatusCode::TOO_MANY_REQUESTS,
+            ApiCode::TooManyAttempts | ApiCode::TooManySignups => StatusCode::TOO_MANY_REQUESTS,
             ApiCode::NoSuchSession => StatusCode::NOT_FOUND,
             ApiCode::AccountsUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
@@ -130,6 +137,7 @@ impl ApiCode {
             ApiCode::NameConfusable => "that name looks like a taken one",
             ApiCode::BadCredentials => "wrong username or password",
             ApiCode::TooManyAttempts => "too many wrong passwords: wait and retry",
+            ApiCode::TooManySignups => "too many new accounts from this address: wait and retry",
             ApiCode::NotSignedIn => "not signed in",
             ApiCode::NoSuchSession => "no such session",
             ApiCode::AccountsUnavailable => "accounts are unavailable",
@@ -231,6 +239,10 @@ impl Backoff {
             locked_until: now,
             last: now,
         });
+        // An hour of quiet forgives: a typo next month does not start where this one ended.
+        if now.duration_since(strikes.last) >= IDLE {
+            strikes.failures = 0;
+        }
         strikes.failures = strikes.failures.saturating_add(1);
         strikes.last = now;
         let over = strikes
@@ -486,6 +498,16 @@ async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
 
 async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
+    let signups_key = address(&request).map(|ip| format!("signups:{ip}"));
+    if let Some(wait) = signups_key
+        .as_ref()
+        .and_then(|key| api.backoff.locked(key, Instant::now()))
+    {
+        return Err(Refusal {
+            code: ApiCode::TooManySignups,
+            retry_after: Some(wait),
+        });
+    }
     let body: Credentials = json_body(request).await?;
     let name = username::normalize(&body.username).map_err(|_| ApiCode::InvalidUsername)?;
     check_password_length(&body.password)?;
@@ -507,6 +529,10 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
         CreateError::Port(e) => Refusal::from(e),
     })?;
     tracing::info!(account = %account.id, "account created");
+    if let Some(key) = &signups_key {
+        api.backoff
+            .fail(key, FREE_SIGNUPS_PER_ADDRESS, Instant::now());
+    }
     end_current(&api, &headers).await?;
     let cookie = api.open_session(&account, &headers).await?;
     Ok(with_cookie(
@@ -658,6 +684,10 @@ mod tests {
             backoff.fail("k", 3, t1);
         }
         assert_eq!(backoff.locked("k", t1), Some(MAX_DELAY));
+        // An hour of quiet after the delay forgives the failures.
+        let later = t1 + MAX_DELAY + IDLE;
+        assert_eq!(backoff.fail("k", 3, later), None);
+        assert_eq!(backoff.locked("k", later), None);
         assert_eq!(backoff.locked("other", t1), None);
         backoff.clear("k");
         assert_eq!(backoff.locked("k", t1), None);

@@ -97,6 +97,7 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         id: &'a str,
         hash: &'a str,
     ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Stores a new session, and forgets the account's sessions expired by its `created_ms`.
     fn open_session<'a>(&'a self, session: &'a NewSession)
     -> PortFuture<'a, Result<(), PortError>>;
     /// The live session whose token hashes to `token_hash` and its account; `None` when unknown,

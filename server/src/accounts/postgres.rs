@@ -234,6 +234,14 @@ impl Accounts for PostgresAccounts {
         Box::pin(async move {
             let client = self.client().await?;
             let s = &new.info;
+            // The account's expired sessions go as a new one comes: the table holds live ones.
+            client
+                .execute(
+                    "DELETE FROM account_sessions WHERE account_id = $1 AND expires_ms <= $2",
+                    &[&s.account as Param, &s.created_ms],
+                )
+                .await
+                .map_err(port)?;
             client
                 .execute(
                     "INSERT INTO account_sessions

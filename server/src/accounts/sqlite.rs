@@ -185,6 +185,11 @@ impl Accounts for SqliteAccounts {
         let new = new.clone();
         Box::pin(self.with(move |conn| {
             let s = &new.info;
+            // The account's expired sessions go as a new one comes: the table holds live ones.
+            conn.execute(
+                "DELETE FROM account_sessions WHERE account_id = ?1 AND expires_ms <= ?2",
+                params![s.account, s.created_ms],
+            )?;
             conn.execute(
                 "INSERT INTO account_sessions
                     (id, account_id, token_hash, created_ms, expires_ms, user_agent)

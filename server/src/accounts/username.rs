@@ -13,7 +13,8 @@ pub const MAX_CHARS: usize = 24;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Invalid {
     Length,
-    /// Only letters, digits, `_`, `-` and `.` (no space, no control or invisible character).
+    /// Only letters, digits, `_`, `-` and `.` (no space, no control or invisible character),
+    /// and at least one letter or digit.
     Character,
 }
 
@@ -29,6 +30,10 @@ pub fn normalize(name: &str) -> Result<String, Invalid> {
         .chars()
         .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
     {
+        return Err(Invalid::Character);
+    }
+    // A name is read by people: punctuation alone ("...", "_-_") names nobody.
+    if !name.chars().any(char::is_alphanumeric) {
         return Err(Invalid::Character);
     }
     Ok(name)
@@ -72,6 +77,11 @@ mod tests {
             "zero width"
         );
         assert_eq!(normalize("an\u{0}na"), Err(Invalid::Character));
+        assert_eq!(
+            normalize("_._"),
+            Err(Invalid::Character),
+            "no letter or digit"
+        );
         assert_eq!(
             normalize("Ὀδυσσεύς"),
             Ok("Ὀδυσσεύς".to_owned()),

@@ -788,3 +788,51 @@ async fn a_cluster_without_a_database_url_has_no_accounts_and_guests_play() {
     guest.barrier().await;
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_creating_accounts_in_a_loop_gets_429() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    // Five free, the sixth starts a delay...
+    for i in 0..6 {
+        let reply = http_post(
+            addr,
+            "/api/signup",
+            None,
+            &credentials(&format!("player{i}"), "correct horse"),
+        )
+        .await;
+        assert_eq!(reply.status, 201, "{i}: {}", reply.body);
+    }
+    let refused = http_post(
+        addr,
+        "/api/signup",
+        None,
+        &credentials("player6", "correct horse"),
+    )
+    .await;
+    assert_eq!(
+        (refused.status, refused.code()),
+        (429, "too_many_signups".into())
+    );
+    assert_eq!(refused.header("retry-after"), Some("1"));
+    // ...which the accounts already made do not feel.
+    let login = http_post(
+        addr,
+        "/api/login",
+        None,
+        &credentials("player0", "correct horse"),
+    )
+    .await;
+    assert_eq!(login.status, 200, "{}", login.body);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let later = http_post(
+        addr,
+        "/api/signup",
+        None,
+        &credentials("player6", "correct horse"),
+    )
+    .await;
+    assert_eq!(later.status, 201, "{}", later.body);
+    server.stop().await;
+}

@@ -190,6 +190,21 @@ pub async fn conformance(a: &dyn Accounts, b: &dyn Accounts) {
             .expect("asked")
             .is_some()
     );
+    // A new session, a month on, takes the account's expired ones away with it.
+    let (t5, later) = ("5".repeat(64), now + 31 * DAY_MS);
+    b.open_session(&new_session("s5", "u-0007", &t5, later))
+        .await
+        .expect("s5");
+    assert_eq!(
+        ids(a.sessions("u-0007", now).await.expect("listed")),
+        ["s5"]
+    );
+    assert!(
+        a.session(&token_hash(&t4), now)
+            .await
+            .expect("asked")
+            .is_none()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
