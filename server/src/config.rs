@@ -64,6 +64,9 @@ pub struct ServerConfig {
     /// Session cookies marked `Secure` (the server is reached over TLS, through a proxy that
     /// may not say so with `X-Forwarded-Proto: https`).
     pub secure_cookies: bool,
+    /// Behind a proxy that appends the client's address to `X-Forwarded-For`: the accounts'
+    /// per-address limits count that address rather than the proxy's.
+    pub trust_forwarded_for: bool,
     /// The first delay after repeated wrong passwords for one account or from one address;
     /// it doubles with each further failure.
     pub login_backoff: Duration,
@@ -98,6 +101,7 @@ impl Default for ServerConfig {
             cluster: None,
             database_url: None,
             secure_cookies: false,
+            trust_forwarded_for: false,
             login_backoff: Duration::from_secs(1),
         }
     }
@@ -215,6 +219,11 @@ pub struct Cli {
     /// `X-Forwarded-Proto: https`).
     #[arg(long, env = "BURRACO_SECURE_COOKIES")]
     pub secure_cookies: bool,
+    /// Served behind a proxy that appends the client's address to `X-Forwarded-For`: the
+    /// accounts' per-address limits count the last address there (never set this without
+    /// such a proxy: anyone could then name any address).
+    #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -360,6 +369,7 @@ impl Cli {
                 cluster,
                 database_url: self.database_url.clone(),
                 secure_cookies: self.secure_cookies,
+                trust_forwarded_for: self.trust_forwarded_for,
                 ..defaults
             },
         })

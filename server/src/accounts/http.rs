@@ -416,11 +416,45 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
         .map(str::to_ascii_lowercase)
 }
 
-fn address(request: &Request) -> Option<IpAddr> {
-    request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
+/// Whom the per-address limits count: the peer, or (`--trust-forwarded-for`, behind a proxy
+/// that appends it) the last address of `X-Forwarded-For`; an IPv6 address by its /64, the
+/// block one subscriber holds (counting each of its addresses apart would count nothing).
+fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
+    // Only the last entry is the proxy's own: any before it came from the client. A last entry
+    // that is no address counts the peer instead.
+    let forwarded = trust_forwarded_for
+        .then(|| {
+            request
+                .headers()
+                .get_all("x-forwarded-for")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(','))
+                .next_back()
+                .and_then(|a| a.trim().parse::<IpAddr>().ok())
+        })
+        .flatten();
+    let peer = || {
+        request
+            .extensions()
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip())
+    };
+    forwarded.or_else(peer).map(limit_block)
+}
+
+fn limit_block(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut octets = v6.octets();
+                octets[8..].fill(0);
+                IpAddr::V6(octets.into())
+            }
+        },
+        v4 => v4,
+    }
 }
 
 /// Reads a JSON body of at most [`MAX_BODY`] bytes.
@@ -498,7 +532,8 @@ async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
 
 async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
-    let signups_key = address(&request).map(|ip| format!("signups:{ip}"));
+    let signups_key =
+        address(&request, api.shared.config.trust_forwarded_for).map(|ip| format!("signups:{ip}"));
     if let Some(wait) = signups_key
         .as_ref()
         .and_then(|key| api.backoff.locked(key, Instant::now()))
@@ -544,7 +579,7 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
 
 async fn login(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
-    let address = address(&request);
+    let address = address(&request, api.shared.config.trust_forwarded_for);
     let body: Credentials = json_body(request).await?;
     if body.password.len() > password::MAX_BYTES {
         return Err(ApiCode::InvalidPassword.into());
@@ -631,7 +666,7 @@ async fn revoke(
 
 async fn change_password(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
-    let address = address(&request);
+    let address = address(&request, api.shared.config.trust_forwarded_for);
     let (account, session) = api.signed_in(&headers).await?;
     let body: NewPassword = json_body(request).await?;
     check_password_length(&body.new)?;
@@ -691,6 +726,39 @@ mod tests {
         assert_eq!(backoff.locked("other", t1), None);
         backoff.clear("k");
         assert_eq!(backoff.locked("k", t1), None);
+    }
+
+    #[test]
+    fn addresses_are_counted_by_peer_or_trusted_proxy_and_ipv6_by_its_64() {
+        let request = |forwarded: Option<&str>, peer: &str| {
+            let mut request = Request::new(axum::body::Body::empty());
+            if let Some(f) = forwarded {
+                request
+                    .headers_mut()
+                    .insert("x-forwarded-for", HeaderValue::from_str(f).expect("header"));
+            }
+            let peer: SocketAddr = peer.parse().expect("peer");
+            request.extensions_mut().insert(ConnectInfo(peer));
+            request
+        };
+        let ip = |s: &str| Some(s.parse::<IpAddr>().expect("ip"));
+        let proxied = request(Some("203.0.113.9, 198.51.100.7"), "10.0.0.2:5000");
+        assert_eq!(
+            address(&proxied, false),
+            ip("10.0.0.2"),
+            "not trusted: the peer"
+        );
+        assert_eq!(
+            address(&proxied, true),
+            ip("198.51.100.7"),
+            "the proxy's own entry"
+        );
+        let junk = request(Some("198.51.100.7, not an address"), "10.0.0.2:5000");
+        assert_eq!(address(&junk, true), ip("10.0.0.2"));
+        let v6 = request(None, "[2001:db8:1:2:3:4:5:6]:443");
+        assert_eq!(address(&v6, false), ip("2001:db8:1:2::"));
+        let mapped = request(None, "[::ffff:192.0.2.1]:443");
+        assert_eq!(address(&mapped, false), ip("192.0.2.1"));
     }
 
     #[test]
