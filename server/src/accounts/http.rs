@@ -522,6 +522,15 @@ fn with_cookie(status: StatusCode, cookie: HeaderValue, body: impl IntoResponse)
     response
 }
 
+/// A response about one account: no cache (a shared one above all) may keep it.
+fn private(body: impl IntoResponse) -> Response {
+    let mut response = body.into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 /// Ends the session the request came with, if any (a sign-in rotates the token).
 async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
     if let Ok((account, session)) = api.signed_in(headers).await {
@@ -627,7 +636,7 @@ async fn me(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusa
         "created_ms": account.created_ms,
         "session": session.id,
     });
-    Ok(axum::Json(body).into_response())
+    Ok(private(axum::Json(body)))
 }
 
 async fn sessions(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
@@ -648,7 +657,7 @@ async fn sessions(State(api): ApiState, headers: HeaderMap) -> Result<Response, 
             })
         })
         .collect();
-    Ok(axum::Json(body).into_response())
+    Ok(private(axum::Json(body)))
 }
 
 async fn revoke(

@@ -152,6 +152,7 @@ async fn sign_up_sign_in_sessions_and_sign_out() {
 
     let me = get(addr, "/api/me", &first).await;
     assert_eq!(me.status, 200, "{}", me.body);
+    assert_eq!(me.header("cache-control"), Some("no-store"));
     assert_eq!(
         (me.json()["id"].as_str(), me.json()["username"].as_str()),
         (Some(&*id), Some("Anna"))
