@@ -61,6 +61,18 @@ pub struct ServerConfig {
     /// Test only: wait for durable appends on the blocking pool, so that a paused tokio clock
     /// (`tokio::time::pause`) does not jump while the SQLite writer works.
     pub store_wait_blocking: bool,
+    /// Accounts in PostgreSQL (`postgres://...`); `None`: in the SQLite file on one node, and
+    /// switched off in a cluster (a node's file is not shared).
+    pub database_url: Option<String>,
+    /// Session cookies marked `Secure` (the server is reached over TLS, through a proxy that
+    /// may not say so with `X-Forwarded-Proto: https`).
+    pub secure_cookies: bool,
+    /// Behind a proxy that appends the client's address to `X-Forwarded-For`: the accounts'
+    /// per-address limits count that address rather than the proxy's.
+    pub trust_forwarded_for: bool,
+    /// The first delay after repeated wrong passwords for one account or from one address;
+    /// it doubles with each further failure.
+    pub login_backoff: Duration,
 }
 
 impl Default for ServerConfig {
@@ -91,6 +103,10 @@ impl Default for ServerConfig {
             tournament_minute: Duration::from_secs(60),
             store_wait_blocking: false,
             cluster: None,
+            database_url: None,
+            secure_cookies: false,
+            trust_forwarded_for: false,
+            login_backoff: Duration::from_secs(1),
         }
     }
 }
@@ -198,6 +214,20 @@ pub struct Cli {
     /// [default: 3].
     #[arg(long, env = "BURRACO_LEASE_SECS")]
     pub lease_secs: Option<u64>,
+    /// Player accounts in PostgreSQL (e.g. postgres://burraco:secret@db/burraco): what the nodes
+    /// of a cluster share. Without it a single node keeps accounts in its SQLite file, and a
+    /// cluster has none (guests only).
+    #[arg(long, env = "BURRACO_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Mark session cookies `Secure` (served over TLS by a proxy that sends no
+    /// `X-Forwarded-Proto: https`).
+    #[arg(long, env = "BURRACO_SECURE_COOKIES")]
+    pub secure_cookies: bool,
+    /// Served behind a proxy that appends the client's address to `X-Forwarded-For`: the
+    /// accounts' per-address limits count the last address there (never set this without
+    /// such a proxy: anyone could then name any address).
+    #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -341,6 +371,9 @@ impl Cli {
                         Duration::from_millis(ms.max(1))
                     }),
                 cluster,
+                database_url: self.database_url.clone(),
+                secure_cookies: self.secure_cookies,
+                trust_forwarded_for: self.trust_forwarded_for,
                 ..defaults
             },
         })

@@ -35,6 +35,7 @@ use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub mod accounts;
 pub mod assets;
 pub mod backplane;
 pub mod bots;
@@ -104,6 +105,8 @@ pub enum RunError {
     Cluster(#[from] cluster::ClusterError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
+    #[error("accounts: {0}")]
+    Accounts(#[from] backplane::PortError),
 }
 
 /// Serves on `listener` until `shutdown` completes, then stops accepting, tells every client
@@ -123,7 +126,7 @@ pub async fn run(
     // The one place the modes differ. One node rebuilds its tables from its own store; in a
     // cluster, tables in play are taken over from the shared log by whichever node leases them
     // first (see cluster::keeper).
-    let (backplane, logs) = match &config.cluster {
+    let (mut backplane, logs) = match &config.cluster {
         Some(settings) => {
             let cluster = cluster::Cluster::connect(settings.clone()).await?;
             (cluster.backplane(), Vec::new())
@@ -133,6 +136,7 @@ pub async fn run(
             store.load_in_play().await?,
         ),
     };
+    backplane.accounts = accounts::open(&config, &store).await?;
     let shutdown_token = CancellationToken::new();
     let tournaments = tournament::Tournaments::new(&backplane);
     let shared = Arc::new(Shared {
@@ -194,6 +198,8 @@ pub async fn run(
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
+    // The peer's address: the accounts' API counts wrong passwords per address.
+    let app = app.into_make_service_with_connect_info::<std::net::SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
@@ -257,7 +263,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments", get(tournament::http::list))
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
-        .with_state(shared)
+        .with_state(shared.clone())
+        .merge(accounts::http::routes(shared))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {

@@ -4,6 +4,10 @@
 /// Test server, WebSocket client, the rules mirror that picks legal moves, frame checks.
 mod common;
 
+/// Accounts: the port's conformance suite on SQLite and on a PostgreSQL server the test starts;
+/// the HTTP API on the raw socket (sessions, typed refusals, 429s, no secret in the database,
+/// the logs or /metrics).
+mod accounts;
 /// The browser client embedded in the binary, served at `/`; no traversal.
 mod assets;
 /// Server bots: a human against three bots of each level, bots added to a waiting table

@@ -35,6 +35,7 @@ impl Backplane {
             records: Arc::new(StoreRecords(store.clone())),
             peers: Arc::new(NoPeers),
             node: Arc::new(LocalNode::new(node)),
+            accounts: Arc::new(crate::accounts::Unconfigured),
         }
     }
 }

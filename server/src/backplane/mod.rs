@@ -59,6 +59,10 @@ pub struct Backplane {
     pub peers: Arc<dyn Peers>,
     /// This node: its name, readiness, draining, its background work.
     pub node: Arc<dyn Node>,
+    /// Player accounts and their browser sessions (`crate::accounts`): chosen in `lib.rs` from
+    /// `--database-url` (PostgreSQL) or the SQLite file; [`crate::accounts::Unconfigured`] until
+    /// then.
+    pub accounts: Arc<dyn crate::accounts::Accounts>,
 }
 
 /// Who serves a table or tournament: at most one node at a time holds its lease.

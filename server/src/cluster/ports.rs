@@ -32,6 +32,7 @@ impl Cluster {
             records: self.log.clone(),
             peers: Arc::new(ClusterPeers(self.clone())),
             node: Arc::new(ClusterNode(self.clone())),
+            accounts: Arc::new(crate::accounts::Unconfigured),
         }
     }
 

@@ -1,0 +1,243 @@
+//! Player accounts (issue 20, first slice): usernames, password hashes and browser sessions
+//! behind one port, [`Accounts`], with two implementations that pass one conformance suite
+//! (`server/tests/accounts`):
+//!
+//! - [`sqlite`]: the embedded store's file (one node, the default, nothing to install);
+//! - [`postgres`]: PostgreSQL (`--database-url`), which every node of a cluster shares.
+//!
+//! What the port stores is never a secret: a password arrives as its Argon2id hash
+//! ([`password`]) and a session token as its SHA-256 ([`token_hash`]). The HTTP API is in
+//! [`http`]. Guests (a name and play) do not touch any of this.
+
+pub mod http;
+pub mod password;
+pub mod postgres;
+pub mod sqlite;
+pub mod username;
+
+use sha2::{Digest, Sha256};
+
+use crate::backplane::{PortError, PortFuture};
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Account {
+    /// `u-` and 16 hex digits, never reused.
+    pub id: String,
+    /// The name as chosen (NFKC-normalised), shown to everyone.
+    pub username: String,
+    pub created_ms: i64,
+}
+
+/// An account to create: the caller has normalised the name and hashed the password.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub id: String,
+    pub username: String,
+    /// [`username::key`]: unique.
+    pub key: String,
+    /// [`username::skeleton`]: unique too, so a look-alike of a taken name is refused.
+    pub skeleton: String,
+    /// A PHC string (Argon2id).
+    pub password_hash: String,
+    pub created_ms: i64,
+}
+
+/// A browser session, as its owner sees it in the list (the token itself is never stored).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionInfo {
+    /// A public id (16 hex digits) to name the session in the list and revoke it.
+    pub id: String,
+    pub account: String,
+    pub created_ms: i64,
+    pub expires_ms: i64,
+    /// What the browser said it was at sign-in (cut to 200 characters).
+    pub user_agent: String,
+}
+
+/// A session to store: [`SessionInfo`] and the SHA-256 of its token.
+#[derive(Debug, Clone)]
+pub struct NewSession {
+    pub info: SessionInfo,
+    /// [`token_hash`] of the cookie's token.
+    pub token_hash: String,
+}
+
+/// Why an account was not created.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CreateError {
+    /// The same name after NFKC and case folding is taken.
+    #[error("the name is taken")]
+    NameTaken,
+    /// A taken name looks the same (same UTS #39 skeleton).
+    #[error("the name looks like a taken one")]
+    NameConfusable,
+    #[error(transparent)]
+    Port(#[from] PortError),
+}
+
+/// The accounts' storage. Every method answers from the shared state at once (no cache), so a
+/// session revoked through one node is refused by every node on its next request.
+pub trait Accounts: Send + Sync + std::fmt::Debug {
+    fn create<'a>(
+        &'a self,
+        account: &'a NewAccount,
+    ) -> PortFuture<'a, Result<Account, CreateError>>;
+    fn by_id<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>>;
+    /// The account whose name has the same [`username::key`] as `name`.
+    fn by_name<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>>;
+    /// The account's password hash (PHC string).
+    fn password_hash<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<Option<String>, PortError>>;
+    /// Replaces the password hash; false for an unknown account.
+    fn set_password_hash<'a>(
+        &'a self,
+        id: &'a str,
+        hash: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Stores a new session, and forgets the account's sessions expired by its `created_ms`.
+    fn open_session<'a>(&'a self, session: &'a NewSession)
+    -> PortFuture<'a, Result<(), PortError>>;
+    /// The live session whose token hashes to `token_hash` and its account; `None` when unknown,
+    /// revoked or expired at `now_ms`.
+    fn session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<(Account, SessionInfo)>, PortError>>;
+    /// An account's live sessions at `now_ms`, oldest first.
+    fn sessions<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<SessionInfo>, PortError>>;
+    /// Revokes one of `account`'s sessions; false when it has none of that id.
+    fn revoke<'a>(
+        &'a self,
+        account: &'a str,
+        session: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Revokes every session of `account` but `except`; returns how many.
+    fn revoke_all<'a>(
+        &'a self,
+        account: &'a str,
+        except: Option<&'a str>,
+    ) -> PortFuture<'a, Result<u64, PortError>>;
+}
+
+/// Accounts switched off: a cluster started without `--database-url` (one node's SQLite file
+/// would not be shared). Every call fails, the API answers `accounts_unavailable`, and guests
+/// play as ever.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unconfigured;
+
+fn off<T: Send + 'static>() -> PortFuture<'static, Result<T, PortError>> {
+    Box::pin(async {
+        Err(PortError(
+            "accounts need --database-url in a cluster".into(),
+        ))
+    })
+}
+
+impl Accounts for Unconfigured {
+    fn create<'a>(&'a self, _: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
+        Box::pin(async { off::<Account>().await.map_err(CreateError::Port) })
+    }
+    fn by_id<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        off()
+    }
+    fn by_name<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        off()
+    }
+    fn password_hash<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<Option<String>, PortError>> {
+        off()
+    }
+    fn set_password_hash<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn open_session<'a>(&'a self, _: &'a NewSession) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn session<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Option<(Account, SessionInfo)>, PortError>> {
+        off()
+    }
+    fn sessions<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<SessionInfo>, PortError>> {
+        off()
+    }
+    fn revoke<'a>(&'a self, _: &'a str, _: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn revoke_all<'a>(
+        &'a self,
+        _: &'a str,
+        _: Option<&'a str>,
+    ) -> PortFuture<'a, Result<u64, PortError>> {
+        off()
+    }
+}
+
+/// The accounts' store this server uses, its migrations applied: PostgreSQL given a database
+/// URL; else the SQLite file of a single node; none in a cluster without one.
+pub async fn open(
+    config: &crate::ServerConfig,
+    store: &crate::store::Store,
+) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
+    Ok(match (&config.database_url, &config.cluster) {
+        (Some(url), _) => std::sync::Arc::new(postgres::PostgresAccounts::connect(url).await?),
+        (None, None) => std::sync::Arc::new(sqlite::SqliteAccounts::open(store)?),
+        (None, Some(_)) => {
+            tracing::warn!("cluster mode without --database-url: accounts are off, guests only");
+            std::sync::Arc::new(Unconfigured)
+        }
+    })
+}
+
+/// A new session token: 256 random bits, as 64 hex digits (what the cookie carries).
+pub fn new_token() -> String {
+    burraco_protocol::cards::to_hex(&crate::random_bytes::<32>())
+}
+
+/// What is stored of a token: its SHA-256, in hex. A stolen database gives no usable token
+/// (the token has 256 random bits: no dictionary to try).
+pub fn token_hash(token: &str) -> String {
+    burraco_protocol::cards::to_hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The versioned schema changes of the accounts' tables, applied in order at start by both
+/// stores (each keeps the last version applied in its own `account_migrations` table, so the
+/// game store's `user_version` is left alone). Plain SQL both SQLite and PostgreSQL accept.
+pub const MIGRATIONS: &[(i64, &str)] = &[(
+    1,
+    "CREATE TABLE accounts (
+        id TEXT PRIMARY KEY,
+        username TEXT NOT NULL,
+        name_key TEXT NOT NULL UNIQUE,
+        skeleton TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL,
+        created_ms BIGINT NOT NULL);
+     CREATE TABLE account_sessions (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        token_hash TEXT NOT NULL UNIQUE,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        user_agent TEXT NOT NULL);
+     CREATE INDEX account_sessions_account ON account_sessions (account_id);",
+)];

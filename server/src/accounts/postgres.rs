@@ -1,0 +1,343 @@
+//! Accounts in PostgreSQL (`--database-url`, env `BURRACO_DATABASE_URL`): what the nodes of a
+//! cluster share. A small pool of connections (`deadpool-postgres`); the schema's migrations run
+//! at start under an advisory lock, so nodes starting together apply each one once.
+
+use std::str::FromStr;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+use tokio_postgres::error::SqlState;
+use tokio_postgres::types::ToSql;
+
+/// A query parameter (an array's first one named so, the others coerce to it).
+type Param<'a> = &'a (dyn ToSql + Sync);
+
+use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
+use crate::backplane::{PortError, PortFuture};
+
+/// Connections per node: accounts are asked at sign-in and on API calls, not per game action.
+const POOL_SIZE: usize = 8;
+
+/// The advisory lock key the migrations take: "burraco" in ASCII.
+const MIGRATION_LOCK: i64 = 0x0062_7572_7261_636f;
+
+#[derive(Debug, Clone)]
+pub struct PostgresAccounts {
+    pool: Pool,
+}
+
+fn port(e: impl std::fmt::Display) -> PortError {
+    PortError(format!("postgres: {e}"))
+}
+
+impl PostgresAccounts {
+    /// Connects to `url` (a `postgres://` URL or key=value string) and applies the migrations
+    /// not applied yet.
+    pub async fn connect(url: &str) -> Result<PostgresAccounts, PortError> {
+        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
+        // An unreachable database fails the start (or the request) instead of hanging on TCP's
+        // own timeout.
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(std::time::Duration::from_secs(10));
+        }
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .build()
+            .map_err(port)?;
+        let accounts = PostgresAccounts { pool };
+        accounts.migrate().await?;
+        Ok(accounts)
+    }
+
+    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
+        self.pool.get().await.map_err(port)
+    }
+
+    async fn migrate(&self) -> Result<(), PortError> {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await.map_err(port)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .await
+            .map_err(port)?;
+        tx.batch_execute(
+            "CREATE TABLE IF NOT EXISTS account_migrations (
+                version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)",
+        )
+        .await
+        .map_err(port)?;
+        for (version, sql) in MIGRATIONS {
+            let done = tx
+                .query_opt(
+                    "SELECT 1 FROM account_migrations WHERE version = $1",
+                    &[version],
+                )
+                .await
+                .map_err(port)?
+                .is_some();
+            if !done {
+                tx.batch_execute(sql).await.map_err(port)?;
+                tx.execute(
+                    "INSERT INTO account_migrations (version, applied_ms) VALUES ($1, $2)",
+                    &[version as Param, &crate::unix_ms()],
+                )
+                .await
+                .map_err(port)?;
+            }
+        }
+        tx.commit().await.map_err(port)
+    }
+}
+
+fn account(row: &tokio_postgres::Row) -> Account {
+    Account {
+        id: row.get(0),
+        username: row.get(1),
+        created_ms: row.get(2),
+    }
+}
+
+fn session(row: &tokio_postgres::Row, at: usize) -> SessionInfo {
+    SessionInfo {
+        id: row.get(at),
+        account: row.get(at + 1),
+        created_ms: row.get(at + 2),
+        expires_ms: row.get(at + 3),
+        user_agent: row.get(at + 4),
+    }
+}
+
+const SESSION_COLUMNS: &str = "s.id, s.account_id, s.created_ms, s.expires_ms, s.user_agent";
+
+impl Accounts for PostgresAccounts {
+    fn create<'a>(&'a self, new: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let clash = client
+                .query_opt(
+                    "SELECT name_key FROM accounts WHERE name_key = $1 OR skeleton = $2
+                     ORDER BY name_key = $1 DESC LIMIT 1",
+                    &[&new.key, &new.skeleton],
+                )
+                .await
+                .map_err(port)?;
+            if let Some(row) = clash {
+                let key: String = row.get(0);
+                return Err(if key == new.key {
+                    CreateError::NameTaken
+                } else {
+                    CreateError::NameConfusable
+                });
+            }
+            let inserted = client
+                .execute(
+                    "INSERT INTO accounts (id, username, name_key, skeleton, password_hash, created_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[
+                        &new.id as Param,
+                        &new.username,
+                        &new.key,
+                        &new.skeleton,
+                        &new.password_hash,
+                        &new.created_ms,
+                    ],
+                )
+                .await;
+            match inserted {
+                Ok(_) => Ok(Account {
+                    id: new.id.clone(),
+                    username: new.username.clone(),
+                    created_ms: new.created_ms,
+                }),
+                // Another node took the name between the check and the insert.
+                Err(e) if e.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                    let constraint = e.as_db_error().and_then(|d| d.constraint()).unwrap_or("");
+                    Err(if constraint.contains("skeleton") {
+                        CreateError::NameConfusable
+                    } else {
+                        CreateError::NameTaken
+                    })
+                }
+                Err(e) => Err(CreateError::Port(port(e))),
+            }
+        })
+    }
+
+    fn by_id<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT id, username, created_ms FROM accounts WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.as_ref().map(account))
+        })
+    }
+
+    fn by_name<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        Box::pin(async move {
+            let key = super::username::key(name);
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT id, username, created_ms FROM accounts WHERE name_key = $1",
+                    &[&key],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.as_ref().map(account))
+        })
+    }
+
+    fn password_hash<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<Option<String>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt("SELECT password_hash FROM accounts WHERE id = $1", &[&id])
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn set_password_hash<'a>(
+        &'a self,
+        id: &'a str,
+        hash: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let changed = client
+                .execute(
+                    "UPDATE accounts SET password_hash = $2 WHERE id = $1",
+                    &[&id as Param, &hash],
+                )
+                .await
+                .map_err(port)?;
+            Ok(changed == 1)
+        })
+    }
+
+    fn open_session<'a>(&'a self, new: &'a NewSession) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let s = &new.info;
+            // The account's expired sessions go as a new one comes: the table holds live ones.
+            client
+                .execute(
+                    "DELETE FROM account_sessions WHERE account_id = $1 AND expires_ms <= $2",
+                    &[&s.account as Param, &s.created_ms],
+                )
+                .await
+                .map_err(port)?;
+            client
+                .execute(
+                    "INSERT INTO account_sessions
+                        (id, account_id, token_hash, created_ms, expires_ms, user_agent)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[
+                        &s.id as Param,
+                        &s.account,
+                        &new.token_hash,
+                        &s.created_ms,
+                        &s.expires_ms,
+                        &s.user_agent,
+                    ],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<(Account, SessionInfo)>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    &format!(
+                        "SELECT a.id, a.username, a.created_ms, {SESSION_COLUMNS}
+                         FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+                         WHERE s.token_hash = $1 AND s.expires_ms > $2"
+                    ),
+                    &[&token_hash as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| (account(&r), session(&r, 3))))
+        })
+    }
+
+    fn sessions<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<SessionInfo>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {SESSION_COLUMNS} FROM account_sessions s
+                         WHERE s.account_id = $1 AND s.expires_ms > $2 ORDER BY s.created_ms, s.id"
+                    ),
+                    &[&account as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows.iter().map(|r| session(r, 0)).collect())
+        })
+    }
+
+    fn revoke<'a>(
+        &'a self,
+        account: &'a str,
+        session: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let gone = client
+                .execute(
+                    "DELETE FROM account_sessions WHERE account_id = $1 AND id = $2",
+                    &[&account as Param, &session],
+                )
+                .await
+                .map_err(port)?;
+            Ok(gone == 1)
+        })
+    }
+
+    fn revoke_all<'a>(
+        &'a self,
+        account: &'a str,
+        except: Option<&'a str>,
+    ) -> PortFuture<'a, Result<u64, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "DELETE FROM account_sessions
+                     WHERE account_id = $1 AND id IS DISTINCT FROM $2",
+                    &[&account as Param, &except],
+                )
+                .await
+                .map_err(port)
+        })
+    }
+}

@@ -1,0 +1,274 @@
+//! Accounts in the embedded store's SQLite file (one node). A connection of its own beside the
+//! store's writer thread (WAL lets them share the file; sign-ups are rare next to the log's
+//! appends), used on the blocking pool.
+
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
+use crate::backplane::{PortError, PortFuture};
+use crate::store::Store;
+
+/// The accounts' tables in the store's file.
+#[derive(Debug, Clone)]
+pub struct SqliteAccounts {
+    conn: Arc<Mutex<Connection>>,
+}
+
+fn port(e: impl std::fmt::Display) -> PortError {
+    PortError(e.to_string())
+}
+
+impl SqliteAccounts {
+    /// Opens the accounts' tables in `store`'s file, applying the migrations not applied yet.
+    pub fn open(store: &Store) -> Result<SqliteAccounts, PortError> {
+        let mut conn = store.reader().map_err(port)?;
+        migrate(&mut conn).map_err(port)?;
+        Ok(SqliteAccounts {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Runs `f` on the connection, on the blocking pool.
+    async fn with<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, PortError> {
+        let conn = self.conn.clone();
+        tokio::task::spawn_blocking(move || {
+            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&mut conn).map_err(port)
+        })
+        .await
+        .map_err(port)?
+    }
+}
+
+/// Applies, in one transaction each, the migrations newer than the last one recorded.
+fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
+    conn.execute_batch(
+        "CREATE TABLE IF NOT EXISTS account_migrations (
+            version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL)",
+    )?;
+    for (version, sql) in MIGRATIONS {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let done: bool = tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM account_migrations WHERE version = ?1)",
+            [version],
+            |r| r.get(0),
+        )?;
+        if !done {
+            tx.execute_batch(sql)?;
+            tx.execute(
+                "INSERT INTO account_migrations (version, applied_ms) VALUES (?1, ?2)",
+                params![version, crate::unix_ms()],
+            )?;
+        }
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+fn account(r: &rusqlite::Row<'_>) -> rusqlite::Result<Account> {
+    Ok(Account {
+        id: r.get(0)?,
+        username: r.get(1)?,
+        created_ms: r.get(2)?,
+    })
+}
+
+fn session(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SessionInfo> {
+    Ok(SessionInfo {
+        id: r.get(at)?,
+        account: r.get(at + 1)?,
+        created_ms: r.get(at + 2)?,
+        expires_ms: r.get(at + 3)?,
+        user_agent: r.get(at + 4)?,
+    })
+}
+
+const SESSION_COLUMNS: &str = "s.id, s.account_id, s.created_ms, s.expires_ms, s.user_agent";
+
+impl Accounts for SqliteAccounts {
+    fn create<'a>(&'a self, new: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
+        let new = new.clone();
+        Box::pin(async move {
+            self.with(move |conn| {
+                let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                let clash: Option<String> = tx
+                    .query_row(
+                        "SELECT name_key FROM accounts WHERE name_key = ?1 OR skeleton = ?2
+                         ORDER BY name_key = ?1 DESC LIMIT 1",
+                        params![new.key, new.skeleton],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                if let Some(key) = clash {
+                    return Ok(Err(if key == new.key {
+                        CreateError::NameTaken
+                    } else {
+                        CreateError::NameConfusable
+                    }));
+                }
+                tx.execute(
+                    "INSERT INTO accounts (id, username, name_key, skeleton, password_hash, created_ms)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        new.id,
+                        new.username,
+                        new.key,
+                        new.skeleton,
+                        new.password_hash,
+                        new.created_ms
+                    ],
+                )?;
+                tx.commit()?;
+                Ok(Ok(Account {
+                    id: new.id,
+                    username: new.username,
+                    created_ms: new.created_ms,
+                }))
+            })
+            .await?
+        })
+    }
+
+    fn by_id<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        let id = id.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached("SELECT id, username, created_ms FROM accounts WHERE id = ?1")?
+                .query_row([id], account)
+                .optional()
+        }))
+    }
+
+    fn by_name<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
+        let key = super::username::key(name);
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached(
+                "SELECT id, username, created_ms FROM accounts WHERE name_key = ?1",
+            )?
+            .query_row([key], account)
+            .optional()
+        }))
+    }
+
+    fn password_hash<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<Option<String>, PortError>> {
+        let id = id.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached("SELECT password_hash FROM accounts WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional()
+        }))
+    }
+
+    fn set_password_hash<'a>(
+        &'a self,
+        id: &'a str,
+        hash: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let (id, hash) = (id.to_owned(), hash.to_owned());
+        Box::pin(self.with(move |conn| {
+            let changed = conn.execute(
+                "UPDATE accounts SET password_hash = ?2 WHERE id = ?1",
+                params![id, hash],
+            )?;
+            Ok(changed == 1)
+        }))
+    }
+
+    fn open_session<'a>(&'a self, new: &'a NewSession) -> PortFuture<'a, Result<(), PortError>> {
+        let new = new.clone();
+        Box::pin(self.with(move |conn| {
+            let s = &new.info;
+            // The account's expired sessions go as a new one comes: the table holds live ones.
+            conn.execute(
+                "DELETE FROM account_sessions WHERE account_id = ?1 AND expires_ms <= ?2",
+                params![s.account, s.created_ms],
+            )?;
+            conn.execute(
+                "INSERT INTO account_sessions
+                    (id, account_id, token_hash, created_ms, expires_ms, user_agent)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    s.id,
+                    s.account,
+                    new.token_hash,
+                    s.created_ms,
+                    s.expires_ms,
+                    s.user_agent
+                ],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn session<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<(Account, SessionInfo)>, PortError>> {
+        let token_hash = token_hash.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT a.id, a.username, a.created_ms, {SESSION_COLUMNS}
+                 FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+                 WHERE s.token_hash = ?1 AND s.expires_ms > ?2"
+            ))?
+            .query_row(params![token_hash, now_ms], |r| {
+                Ok((account(r)?, session(r, 3)?))
+            })
+            .optional()
+        }))
+    }
+
+    fn sessions<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<SessionInfo>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {SESSION_COLUMNS} FROM account_sessions s
+                 WHERE s.account_id = ?1 AND s.expires_ms > ?2 ORDER BY s.created_ms, s.id"
+            ))?;
+            let rows = stmt.query_map(params![account, now_ms], |r| session(r, 0))?;
+            rows.collect()
+        }))
+    }
+
+    fn revoke<'a>(
+        &'a self,
+        account: &'a str,
+        session: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let (account, session) = (account.to_owned(), session.to_owned());
+        Box::pin(self.with(move |conn| {
+            let gone = conn.execute(
+                "DELETE FROM account_sessions WHERE account_id = ?1 AND id = ?2",
+                params![account, session],
+            )?;
+            Ok(gone == 1)
+        }))
+    }
+
+    fn revoke_all<'a>(
+        &'a self,
+        account: &'a str,
+        except: Option<&'a str>,
+    ) -> PortFuture<'a, Result<u64, PortError>> {
+        let (account, except) = (account.to_owned(), except.map(str::to_owned));
+        Box::pin(self.with(move |conn| {
+            let gone = conn.execute(
+                "DELETE FROM account_sessions WHERE account_id = ?1 AND id IS NOT ?2",
+                params![account, except],
+            )?;
+            Ok(gone as u64)
+        }))
+    }
+}

@@ -1,0 +1,314 @@
+//! The accounts port's conformance suite (`burraco_server::accounts::Accounts`), run on the
+//! SQLite store and on a real PostgreSQL 15 server this test starts (scripts/postgres.sh installs
+//! it when missing), and the HTTP API at the raw socket level (`http`).
+
+mod http;
+
+use std::net::TcpListener;
+use std::path::Path;
+use std::process::Command;
+
+use burraco_server::accounts::postgres::PostgresAccounts;
+use burraco_server::accounts::sqlite::SqliteAccounts;
+use burraco_server::accounts::{
+    Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, token_hash, username,
+};
+use burraco_server::store::Store;
+
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+fn new_account(id: &str, name: &str) -> NewAccount {
+    NewAccount {
+        id: id.into(),
+        username: name.into(),
+        key: username::key(name),
+        skeleton: username::skeleton(name),
+        password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$hash-of-{id}"),
+        created_ms: 1_700_000_000_000,
+    }
+}
+
+fn new_session(id: &str, account: &str, token: &str, created_ms: i64) -> NewSession {
+    NewSession {
+        info: SessionInfo {
+            id: id.into(),
+            account: account.into(),
+            created_ms,
+            expires_ms: created_ms + 30 * DAY_MS,
+            user_agent: format!("agent {id}"),
+        },
+        token_hash: token_hash(token),
+    }
+}
+
+/// Every implementation: `a` and `b` are two handles on one store (two nodes of a cluster, or
+/// the same one twice).
+pub async fn conformance(a: &dyn Accounts, b: &dyn Accounts) {
+    let now = 1_700_000_000_000;
+    // Accounts: unique by key, look-alikes refused, found by id and by any spelling of the name.
+    let anna = a
+        .create(&new_account("u-0001", "Anna"))
+        .await
+        .expect("created");
+    assert_eq!(
+        anna,
+        Account {
+            id: "u-0001".into(),
+            username: "Anna".into(),
+            created_ms: now
+        }
+    );
+    for (id, taken) in [
+        ("u-0002", "anna"),
+        ("u-0003", "ANNA"),
+        ("u-0004", "ａｎｎａ"),
+    ] {
+        assert_eq!(
+            b.create(&new_account(id, taken)).await,
+            Err(CreateError::NameTaken),
+            "{taken}"
+        );
+    }
+    for (id, lookalike) in [
+        ("u-0005", "\u{0430}nn\u{0430}"),
+        ("u-0006", "\u{0391}NN\u{0391}"),
+    ] {
+        assert_eq!(
+            b.create(&new_account(id, lookalike)).await,
+            Err(CreateError::NameConfusable),
+            "{lookalike}"
+        );
+    }
+    let bruno = b
+        .create(&new_account("u-0007", "bruno"))
+        .await
+        .expect("created");
+    assert_eq!(a.by_id("u-0001").await, Ok(Some(anna.clone())));
+    assert_eq!(
+        a.by_id("u-0002").await,
+        Ok(None),
+        "a refused account left nothing"
+    );
+    assert_eq!(b.by_name("ANNA").await, Ok(Some(anna.clone())));
+    assert_eq!(b.by_name("Bruno").await, Ok(Some(bruno.clone())));
+    assert_eq!(b.by_name("carla").await, Ok(None));
+    for odd in ["", "'; DROP TABLE accounts; --", "%", "_"] {
+        assert_eq!(b.by_name(odd).await, Ok(None), "{odd:?}");
+        assert_eq!(b.by_id(odd).await, Ok(None), "{odd:?}");
+    }
+
+    // Password hashes: stored as given, replaced.
+    assert_eq!(
+        b.password_hash("u-0001").await,
+        Ok(Some(new_account("u-0001", "Anna").password_hash))
+    );
+    assert_eq!(
+        a.set_password_hash("u-0001", "$argon2id$new").await,
+        Ok(true)
+    );
+    assert_eq!(
+        b.password_hash("u-0001").await,
+        Ok(Some("$argon2id$new".into()))
+    );
+    assert_eq!(a.set_password_hash("u-none", "$x").await, Ok(false));
+    assert_eq!(a.password_hash("u-none").await, Ok(None));
+
+    // Sessions: found by the token's hash on any node, listed, revoked one by one or all.
+    let (t1, t2, t3, t4) = (
+        "1".repeat(64),
+        "2".repeat(64),
+        "3".repeat(64),
+        "4".repeat(64),
+    );
+    a.open_session(&new_session("s1", "u-0001", &t1, now))
+        .await
+        .expect("s1");
+    a.open_session(&new_session("s2", "u-0001", &t2, now + 1))
+        .await
+        .expect("s2");
+    b.open_session(&new_session("s3", "u-0001", &t3, now + 2))
+        .await
+        .expect("s3");
+    b.open_session(&new_session("s4", "u-0007", &t4, now))
+        .await
+        .expect("s4");
+    let (account, s1) = b
+        .session(&token_hash(&t1), now + 10)
+        .await
+        .expect("asked")
+        .expect("found");
+    assert_eq!(account, anna);
+    assert_eq!(s1, new_session("s1", "u-0001", &t1, now).info);
+    assert_eq!(
+        b.session(&t1, now).await,
+        Ok(None),
+        "the token itself is no key"
+    );
+    assert_eq!(b.session(&token_hash("5"), now).await, Ok(None));
+    // Expired: neither found nor listed.
+    assert_eq!(
+        b.session(&token_hash(&t1), now + 31 * DAY_MS).await,
+        Ok(None)
+    );
+    assert!(
+        a.sessions("u-0001", now + 31 * DAY_MS)
+            .await
+            .expect("listed")
+            .is_empty()
+    );
+    let ids = |list: Vec<SessionInfo>| list.into_iter().map(|s| s.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(a.sessions("u-0001", now).await.expect("listed")),
+        ["s1", "s2", "s3"]
+    );
+    // Revoke: only one's own sessions.
+    assert_eq!(a.revoke("u-0007", "s1").await, Ok(false));
+    assert_eq!(a.revoke("u-0001", "s1").await, Ok(true));
+    assert_eq!(a.revoke("u-0001", "s1").await, Ok(false));
+    assert_eq!(b.session(&token_hash(&t1), now).await, Ok(None));
+    // Sign out everywhere but here, then everywhere.
+    assert_eq!(b.revoke_all("u-0001", Some("s3")).await, Ok(1));
+    assert_eq!(
+        ids(a.sessions("u-0001", now).await.expect("listed")),
+        ["s3"]
+    );
+    assert_eq!(b.revoke_all("u-0001", None).await, Ok(1));
+    assert!(
+        a.session(&token_hash(&t3), now)
+            .await
+            .expect("asked")
+            .is_none()
+    );
+    // Another account's sessions are untouched.
+    assert_eq!(
+        ids(a.sessions("u-0007", now).await.expect("listed")),
+        ["s4"]
+    );
+    assert!(
+        a.session(&token_hash(&t4), now)
+            .await
+            .expect("asked")
+            .is_some()
+    );
+    // A new session, a month on, takes the account's expired ones away with it.
+    let (t5, later) = ("5".repeat(64), now + 31 * DAY_MS);
+    b.open_session(&new_session("s5", "u-0007", &t5, later))
+        .await
+        .expect("s5");
+    assert_eq!(
+        ids(a.sessions("u-0007", now).await.expect("listed")),
+        ["s5"]
+    );
+    assert!(
+        a.session(&token_hash(&t4), now)
+            .await
+            .expect("asked")
+            .is_none()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_accounts_conform_and_survive_a_restart() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let (store, writer) = Store::open(dir.path(), false).expect("store");
+        let accounts = SqliteAccounts::open(&store).expect("accounts");
+        let again = SqliteAccounts::open(&store).expect("migrations run once");
+        conformance(&accounts, &again).await;
+        drop((accounts, again, store));
+        writer.join();
+    }
+    // Reopened: migrations are not applied twice, and the accounts are still there.
+    let (store, writer) = Store::open(dir.path(), false).expect("store");
+    let accounts = SqliteAccounts::open(&store).expect("accounts");
+    assert_eq!(
+        accounts.by_name("anna").await.expect("asked").map(|a| a.id),
+        Some("u-0001".to_owned())
+    );
+    let versions: i64 = store
+        .reader()
+        .expect("reader")
+        .query_row("SELECT COUNT(*) FROM account_migrations", [], |r| r.get(0))
+        .expect("count");
+    assert_eq!(versions, burraco_server::accounts::MIGRATIONS.len() as i64);
+    drop((accounts, store));
+    writer.join();
+}
+
+/// A PostgreSQL server of this test's own, in a temporary directory on a free loopback port.
+pub struct Postgres {
+    dir: tempfile::TempDir,
+    pub port: u16,
+}
+
+fn script() -> &'static str {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/postgres.sh")
+}
+
+impl Postgres {
+    pub fn start() -> Postgres {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        run_script(&["start", &path(dir.path()), &port.to_string()]);
+        Postgres { dir, port }
+    }
+
+    pub fn url(&self) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
+    }
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+fn run_script(args: &[&str]) {
+    let out = Command::new("bash")
+        .arg(script())
+        .args(args)
+        .output()
+        .expect("scripts/postgres.sh runs");
+    assert!(
+        out.status.success(),
+        "scripts/postgres.sh {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let _ = Command::new("bash")
+            .arg(script())
+            .args(["stop", &path(self.dir.path())])
+            .output();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_accounts_conform() {
+    let postgres = Postgres::start();
+    // Two nodes starting at once: the migrations are applied once.
+    let url = postgres.url();
+    let (a, b) = tokio::join!(
+        PostgresAccounts::connect(&url),
+        PostgresAccounts::connect(&url)
+    );
+    let (a, b) = (a.expect("node a"), b.expect("node b"));
+    conformance(&a, &b).await;
+    let again = PostgresAccounts::connect(&url)
+        .await
+        .expect("a restarted node");
+    assert_eq!(
+        again.by_name("anna").await.expect("asked").map(|a| a.id),
+        Some("u-0001".to_owned())
+    );
+    assert!(
+        PostgresAccounts::connect("postgres://postgres@127.0.0.1:1/postgres")
+            .await
+            .is_err(),
+        "no server: an error, not a hang"
+    );
+}
