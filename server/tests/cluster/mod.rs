@@ -205,7 +205,7 @@ fn signal(pid: &str, which: &str) {
 
 /// Reconnects every seat through `through(seat)` with its session token and syncs from the last
 /// event it saw, retrying while the table moves (bounded); returns the old clients.
-pub(crate) async fn resume_all(
+async fn resume_all(
     table: &mut Table,
     through: impl Fn(Seat) -> SocketAddr,
     within: Duration,
@@ -258,7 +258,7 @@ pub(crate) async fn try_sync(c: &mut Client, table: &str, last_seq: u64) -> Opti
 
 /// No two events under one seq: whatever connections a seat had, through whichever nodes, an
 /// event number always meant the same event.
-pub(crate) fn assert_one_history(clients: &[(Seat, &Client)]) {
+fn assert_one_history(clients: &[(Seat, &Client)]) {
     let conflicts = two_events_under_one_seq(clients);
     assert!(conflicts.is_empty(), "{}", conflicts.join("\n"));
 }
@@ -554,7 +554,7 @@ async fn assert_record_replays(table: &mut Table) -> HandRecord {
 }
 
 /// Until `node` serves a table (bounded).
-pub(crate) async fn wait_served(node: &Node) {
+async fn wait_served(node: &Node) {
     let deadline = Instant::now() + Duration::from_secs(20);
     while tables_on(node).await == 0 {
         assert!(
