@@ -14,6 +14,12 @@ mod assets;
 /// (`add_bots`), a stand-in bot for a player gone past the grace period until the player
 /// resumes, bot seats after kill -9 and a restart.
 mod bots;
+/// Chaos on a real cluster (3 NATS servers, 3 nodes): a dozen 4-player tables of raw-socket
+/// players spread over the nodes while a random node is killed (-9) and restarted at random
+/// moments for a minute; moves whose reply was lost reconciled from the resumed seat's
+/// snapshot; every record complete and replayable, no seq reused, no `ok` without its events,
+/// no server bot for a connected player (issue 19).
+mod chaos;
 /// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
 mod clocks;
 /// Cluster mode on real NATS servers (the pinned PyPI wheel) and nodes: the JetStream log's

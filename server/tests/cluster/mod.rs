@@ -122,6 +122,8 @@ pub struct Node {
     pub addr: SocketAddr,
     pub name: String,
     data: tempfile::TempDir,
+    /// Flags beyond the cluster's own, kept for a restart.
+    extra: Vec<String>,
 }
 
 impl Node {
@@ -129,22 +131,34 @@ impl Node {
         Node::start_on(nats, name, tempfile::tempdir().expect("temp dir"), 3)
     }
 
+    /// [`Node::start`] with more flags (kept for its restarts).
+    pub(crate) fn start_with(nats: &Nats, name: &str, extra: &[&str]) -> Node {
+        let extra = extra.iter().map(|f| f.to_string()).collect();
+        Node::start_flagged(nats, name, tempfile::tempdir().expect("temp dir"), 3, extra)
+    }
+
     fn start_on(nats: &Nats, name: &str, data: tempfile::TempDir, lease_secs: u32) -> Node {
+        Node::start_flagged(nats, name, data, lease_secs, Vec::new())
+    }
+
+    fn start_flagged(
+        nats: &Nats,
+        name: &str,
+        data: tempfile::TempDir,
+        lease_secs: u32,
+        extra: Vec<String>,
+    ) -> Node {
         let lease = lease_secs.to_string();
-        let flags = [
-            "--nats",
-            &nats.urls(),
-            "--node",
-            name,
-            "--lease-secs",
-            &lease,
-        ];
+        let urls = nats.urls();
+        let mut flags = vec!["--nats", &urls, "--node", name, "--lease-secs", &lease];
+        flags.extend(extra.iter().map(String::as_str));
         let (process, addr) = crate::crash::start_with(data.path(), &flags);
         Node {
             process,
             addr,
             name: name.to_owned(),
             data,
+            extra,
         }
     }
 
@@ -172,11 +186,12 @@ impl Node {
             name,
             data,
             mut process,
+            extra,
             ..
         } = self;
         let _ = process.kill();
         let _ = process.wait();
-        Node::start_on(nats, &name, data, 3)
+        Node::start_flagged(nats, &name, data, 3, extra)
     }
 }
 
@@ -222,14 +237,16 @@ async fn resume_all(
 }
 
 /// `sync`, and its reply; `None` if the connection closes first.
-async fn try_sync(c: &mut Client, table: &str, last_seq: u64) -> Option<ServerMessage> {
+pub(crate) async fn try_sync(c: &mut Client, table: &str, last_seq: u64) -> Option<ServerMessage> {
     let id = c.id();
-    c.send(&ClientMessage::Sync {
+    let sync = ClientMessage::Sync {
         id,
         table: table.to_owned(),
         last_seq,
-    })
-    .await;
+    };
+    if !c.try_send(&sync).await {
+        return None;
+    }
     loop {
         let message = c.read().await?;
         if reply_id(&message) == Some(id) {
@@ -242,8 +259,15 @@ async fn try_sync(c: &mut Client, table: &str, last_seq: u64) -> Option<ServerMe
 /// No two events under one seq: whatever connections a seat had, through whichever nodes, an
 /// event number always meant the same event.
 fn assert_one_history(clients: &[(Seat, &Client)]) {
+    let conflicts = two_events_under_one_seq(clients);
+    assert!(conflicts.is_empty(), "{}", conflicts.join("\n"));
+}
+
+/// Each seq that named two different events for a seat, with both events.
+pub(crate) fn two_events_under_one_seq(clients: &[(Seat, &Client)]) -> Vec<String> {
     let mut seen: std::collections::HashMap<(Seat, u64), &ServerMessage> =
         std::collections::HashMap::new();
+    let mut conflicts = Vec::new();
     for (seat, client) in clients {
         for message in &client.log {
             if matches!(message, ServerMessage::Snapshot { .. }) {
@@ -251,10 +275,15 @@ fn assert_one_history(clients: &[(Seat, &Client)]) {
             }
             if let Some(seq) = message.seq() {
                 let first = seen.entry((*seat, seq)).or_insert(message);
-                assert_eq!(*first, message, "{seat}: two events numbered {seq}");
+                if *first != message {
+                    conflicts.push(format!(
+                        "{seat}: two events numbered {seq}: {first:?} and {message:?}"
+                    ));
+                }
             }
         }
     }
+    conflicts
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -318,7 +347,7 @@ async fn wait_listed(node: SocketAddr, table: &str) {
 
 /// Creates a 4-player table at `create_at`, then seats the players through `nodes` in turn (the
 /// creator resumes its session through `nodes[0]`).
-async fn open_across(create_at: SocketAddr, nodes: &[SocketAddr], hands: u8) -> Table {
+pub(crate) async fn open_across(create_at: SocketAddr, nodes: &[SocketAddr], hands: u8) -> Table {
     let settings = settings("fitab", 4, Some(hands), "off");
     let config = burraco_protocol::convert::config_from_wire(&settings).expect("settings");
     let mut creator = Client::connect(create_at, "north", None).await.0;

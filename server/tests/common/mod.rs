@@ -114,11 +114,18 @@ impl TestServer {
 
 /// A minimal HTTP/1.1 GET.
 pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    try_http_get(addr, path)
+        .await
+        .unwrap_or_else(|e| panic!("GET {path} from {addr}: {e}"))
+}
+
+/// [`http_get`] from a server that may be gone (killed, restarting).
+pub async fn try_http_get(addr: SocketAddr, path: &str) -> std::io::Result<(u16, String)> {
+    let mut stream = TcpStream::connect(addr).await?;
     let request = format!("GET {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n");
-    stream.write_all(request.as_bytes()).await.expect("write");
+    stream.write_all(request.as_bytes()).await?;
     let mut response = Vec::new();
-    stream.read_to_end(&mut response).await.expect("read");
+    stream.read_to_end(&mut response).await?;
     let text = String::from_utf8_lossy(&response).into_owned();
     let status = text
         .split(' ')
@@ -137,7 +144,7 @@ pub async fn http_get(addr: SocketAddr, path: &str) -> (u16, String) {
     } else {
         body
     };
-    (status, body)
+    Ok((status, body))
 }
 
 fn dechunk(body: &str) -> String {
@@ -174,6 +181,8 @@ pub struct Client {
     pub sent: Vec<(usize, String)>,
     /// Text (false) or postcard binary (true) frames.
     pub binary: bool,
+    /// The server's close frame (code and reason), once [`Client::read`] met it.
+    pub closed_with: Option<(u16, String)>,
     /// How long a read may wait (raise it under a paused clock, where server timers of minutes
     /// must fire before a test's read times out).
     pub patience: Duration,
@@ -222,9 +231,31 @@ impl Client {
         binary: bool,
         version: &str,
     ) -> (Client, ServerMessage) {
+        Client::try_connect_saying(addr, name, resume, binary, version)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Client::connect`] to a server that may be gone (killed, restarting): `Err` says why
+    /// there is no welcome.
+    pub async fn try_connect(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+    ) -> Result<(Client, ServerMessage), String> {
+        Client::try_connect_saying(addr, name, resume, false, "1.0").await
+    }
+
+    async fn try_connect_saying(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+        binary: bool,
+        version: &str,
+    ) -> Result<(Client, ServerMessage), String> {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
             .await
-            .expect("ws connect");
+            .map_err(|e| format!("ws connect to {addr}: {e}"))?;
         let mut client = Client {
             ws,
             next_id: 0,
@@ -239,15 +270,20 @@ impl Client {
             binary,
             patience: PATIENCE.with(|p| p.get()),
             barriers: BARRIERS.with(|b| b.get()),
+            closed_with: None,
         };
-        client
-            .send(&ClientMessage::Hello {
-                version: version.into(),
-                name: name.into(),
-                resume: resume.map(str::to_owned),
-            })
-            .await;
-        let welcome = client.read().await.expect("welcome");
+        let hello = ClientMessage::Hello {
+            version: version.into(),
+            name: name.into(),
+            resume: resume.map(str::to_owned),
+        };
+        if !client.try_send(&hello).await {
+            return Err(format!("{addr} closed before the hello"));
+        }
+        let welcome = client
+            .read()
+            .await
+            .ok_or_else(|| format!("{addr} closed before the welcome"))?;
         match &welcome {
             ServerMessage::Welcome {
                 session, player, ..
@@ -255,19 +291,24 @@ impl Client {
                 client.session = session.clone();
                 client.player = player.clone();
             }
-            other => panic!("expected welcome, got {other:?}"),
+            other => return Err(format!("expected welcome, got {other:?}")),
         }
-        (client, welcome)
+        Ok((client, welcome))
     }
 
     pub async fn send(&mut self, message: &ClientMessage) {
+        assert!(self.try_send(message).await, "send");
+    }
+
+    /// Sends; `false` when the connection is gone (the frame may not have left).
+    pub async fn try_send(&mut self, message: &ClientMessage) -> bool {
         self.sent.push((self.frames.len(), codec::to_json(message)));
         let frame = if self.binary {
             Message::Binary(codec::to_binary(message).into())
         } else {
             Message::Text(codec::to_json(message).into())
         };
-        self.ws.send(frame).await.expect("send");
+        self.ws.send(frame).await.is_ok()
     }
 
     pub async fn send_raw(&mut self, message: Message) -> bool {
@@ -299,7 +340,11 @@ impl Client {
                     self.frames.push(codec::to_json(&message));
                     message
                 }
-                Ok(Message::Close(_)) | Err(_) => return None,
+                Ok(Message::Close(frame)) => {
+                    self.closed_with = frame.map(|f| (f.code.into(), f.reason.to_string()));
+                    return None;
+                }
+                Err(_) => return None,
                 Ok(_) => continue,
             };
             self.log.push(message.clone());
