@@ -33,9 +33,10 @@ pub struct Directory {
     sessions: DashMap<String, Session>,
     /// Player id to the seats held (never an empty list).
     player_seats: DashMap<String, Vec<(String, Seat)>>,
-    /// Player id to its last create request (its fields, without the request id) and when it
-    /// came: the same one again within a moment is a double click, refused.
-    last_create: DashMap<String, (String, Instant)>,
+    /// Player id to its last create request (a hash of its fields, without the request id) and
+    /// when it came: the same one again within a moment is a double click, refused. A hash, not
+    /// the fields: a burst of creates keeps an entry a player for the window.
+    last_create: DashMap<String, (u64, Instant)>,
 }
 
 impl Directory {
@@ -60,6 +61,11 @@ impl Directory {
             ClientMessage::CreateTournament { settings, .. } => format!("tournament {settings:?}"),
             _ => return false,
         };
+        let fields = {
+            let mut hasher = std::hash::DefaultHasher::new();
+            std::hash::Hash::hash(&fields, &mut hasher);
+            std::hash::Hasher::finish(&hasher)
+        };
         if window.is_zero() {
             return false;
         }
@@ -69,13 +75,12 @@ impl Directory {
             self.last_create
                 .retain(|_, (_, at)| now.duration_since(*at) < window);
         }
-        let mut last = self
+        let repeat = self
             .last_create
-            .entry(player.to_owned())
-            .or_insert_with(|| (String::new(), now - window));
-        let repeat = last.0 == fields && now.duration_since(last.1) < window;
+            .get(player)
+            .is_some_and(|last| last.0 == fields && now.duration_since(last.1) < window);
         if !repeat {
-            *last = (fields, now);
+            self.last_create.insert(player.to_owned(), (fields, now));
         }
         repeat
     }
