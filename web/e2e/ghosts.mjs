@@ -18,6 +18,32 @@ async function quickPlay(page, players) {
   return page.evaluate(() => /** @type {any} */ (window).__burraco.table.table);
 }
 
+/**
+ * Until `table`'s seats, as a spectator's snapshot shows them, satisfy `wanted` (a fresh look
+ * every 50 ms, at most 5 s): the test waits for the state it needs, not for a time.
+ * @param {string} wsUrl @param {string} table @param {(seats: any[]) => boolean} wanted
+ */
+async function waitForSeats(wsUrl, table, wanted) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const watcher = new Bot(wsUrl, 'Watcher');
+    await watcher.connect();
+    await watcher.request('spectate', { table });
+    const asked = Date.now();
+    let snapshot;
+    while (!(snapshot = watcher.frames.find((f) => f.type === 'snapshot')) && Date.now() - asked < 2000) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    watcher.close();
+    if (snapshot && wanted(snapshot.view.seats)) return;
+    if (Date.now() > deadline) throw new Error(`the seats of ${table} are not as wanted within 5 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** @param {any[]} seats */
+const someoneLeft = (seats) => seats.some((s) => s.name && !s.connected);
+
 export async function run({ browser, pageUrl, wsUrl }) {
   const errors = [];
   const newContext = () => browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US' });
@@ -32,7 +58,7 @@ export async function run({ browser, pageUrl, wsUrl }) {
   await nina.connect();
   const deserted = await nina.request('quick_play', { preset: 'feburit', players: 2 });
   nina.close();
-  await new Promise((r) => setTimeout(r, 300));
+  await waitForSeats(wsUrl, deserted.table, someoneLeft);
   assert.notEqual(await quickPlay(page, 2), deserted.table, 'quick play passed over the table Nina left');
   // Nobody present: the offer of server bots comes.
   await page.waitForSelector('[data-testid=bots-offer]', { timeout: 10000 });
@@ -49,7 +75,7 @@ export async function run({ browser, pageUrl, wsUrl }) {
   const shared = await otto.request('quick_play', { preset: 'feburit', players: 4 });
   await olga.request('quick_play', { preset: 'feburit', players: 4 });
   olga.close();
-  await new Promise((r) => setTimeout(r, 300));
+  await waitForSeats(wsUrl, shared.table, someoneLeft);
   assert.equal(await quickPlay(second, 4), shared.table, 'quick play seated Wanda beside Otto');
   // Within the seat's grace (3 s here): Olga's seat is marked gone.
   const gone = await second.waitForSelector('[data-testid=ready-gone]', { timeout: 2500 });

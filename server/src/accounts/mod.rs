@@ -17,7 +17,7 @@ pub mod username;
 
 use sha2::{Digest, Sha256};
 
-use crate::backplane::{PortError, PortFuture};
+use crate::backplane::port::{PortError, PortFuture};
 
 /// A registered player.
 #[derive(Debug, Clone, PartialEq, Eq)]

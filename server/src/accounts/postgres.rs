@@ -13,7 +13,7 @@ use tokio_postgres::types::ToSql;
 type Param<'a> = &'a (dyn ToSql + Sync);
 
 use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
-use crate::backplane::{PortError, PortFuture};
+use crate::backplane::port::{PortError, PortFuture};
 
 /// Connections per node: accounts are asked at sign-in and on API calls, not per game action.
 const POOL_SIZE: usize = 8;

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
-use crate::backplane::{PortError, PortFuture};
+use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
 
 /// The accounts' tables in the store's file.

@@ -14,10 +14,9 @@
 //! cluster's integration tests.
 
 pub mod local;
+pub mod port;
 
 use std::collections::HashSet;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use burraco_protocol::ErrorCode;
@@ -30,13 +29,7 @@ use crate::log::TableLog;
 use crate::outbound::Frame;
 use crate::table::{TableHandle, TableInfo};
 
-/// A boxed future, so the ports can be used as trait objects.
-pub type PortFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// A port could not be asked (the store or the network failed); nothing was changed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("shared state unavailable: {0}")]
-pub struct PortError(pub String);
+pub use port::{PortError, PortFuture};
 
 /// Everything a node shares with the others, one port each.
 #[derive(Debug, Clone)]

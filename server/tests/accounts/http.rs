@@ -127,18 +127,22 @@ fn credentials(username: &str, password: &str) -> String {
     serde_json::json!({"username": username, "password": password}).to_string()
 }
 
+/// `POST /api/login` with these credentials and no cookie.
+async fn post_login(addr: SocketAddr, username: &str, password: &str) -> Reply {
+    http_post(addr, "/api/login", None, &credentials(username, password)).await
+}
+
+/// `POST /api/signup` with these credentials and no cookie.
+async fn post_signup(addr: SocketAddr, username: &str, password: &str) -> Reply {
+    http_post(addr, "/api/signup", None, &credentials(username, password)).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_up_sign_in_sessions_and_sign_out() {
     let server = TestServer::start().await;
     let addr = server.addr;
 
-    let signup = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("Anna", "correct horse"),
-    )
-    .await;
+    let signup = post_signup(addr, "Anna", "correct horse").await;
     assert_eq!(signup.status, 201, "{}", signup.body);
     assert_eq!(signup.json()["username"], "Anna");
     let id = signup.json()["id"].as_str().expect("id").to_owned();
@@ -246,22 +250,8 @@ async fn sign_up_sign_in_sessions_and_sign_out() {
     assert_eq!(stale.code(), "not_signed_in");
 
     // A new password signs the other sessions out; the old password no longer works.
-    let laptop = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await
-    .token();
-    let tablet = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await
-    .token();
+    let laptop = post_login(addr, "anna", "correct horse").await.token();
+    let tablet = post_login(addr, "anna", "correct horse").await.token();
     let wrong = http_post(
         addr,
         "/api/password",
@@ -287,21 +277,9 @@ async fn sign_up_sign_in_sessions_and_sign_out() {
         "this session stays"
     );
     assert_eq!(get(addr, "/api/me", &tablet).await.code(), "not_signed_in");
-    let old = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let old = post_login(addr, "anna", "correct horse").await;
     assert_eq!(old.code(), "bad_credentials");
-    let new = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "battery staple"),
-    )
-    .await;
+    let new = post_login(addr, "anna", "battery staple").await;
     assert_eq!(new.status, 200);
 
     // Sign out everywhere: every session ends.
@@ -324,13 +302,7 @@ async fn sign_up_sign_in_sessions_and_sign_out() {
 async fn bad_bodies_and_names_get_typed_refusals() {
     let server = TestServer::start().await;
     let addr = server.addr;
-    let ok = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let ok = post_signup(addr, "anna", "correct horse").await;
     assert_eq!(ok.status, 201, "{}", ok.body);
 
     let big = format!(
@@ -415,48 +387,24 @@ async fn bad_bodies_and_names_get_typed_refusals() {
 async fn wrong_passwords_in_a_loop_get_429_with_a_growing_delay() {
     let server = TestServer::start().await;
     let addr = server.addr;
-    let ok = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let ok = post_signup(addr, "anna", "correct horse").await;
     assert_eq!(ok.status, 201);
 
     // Five wrong passwords are answered as such...
     for _ in 0..5 {
-        let reply = http_post(
-            addr,
-            "/api/login",
-            None,
-            &credentials("anna", "wrong horse"),
-        )
-        .await;
+        let reply = post_login(addr, "anna", "wrong horse").await;
         assert_eq!(
             (reply.status, reply.code()),
             (401, "bad_credentials".into())
         );
     }
     // ...the sixth starts a delay, during which even the right password is refused, at once.
-    let sixth = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "wrong horse"),
-    )
-    .await;
+    let sixth = post_login(addr, "anna", "wrong horse").await;
     assert_eq!(sixth.code(), "bad_credentials");
     let mut delays = Vec::new();
     for round in 0..3 {
         let started = Instant::now();
-        let refused = http_post(
-            addr,
-            "/api/login",
-            None,
-            &credentials("anna", "correct horse"),
-        )
-        .await;
+        let refused = post_login(addr, "anna", "correct horse").await;
         assert_eq!(
             (refused.status, refused.code()),
             (429, "too_many_attempts".into()),
@@ -474,24 +422,12 @@ async fn wrong_passwords_in_a_loop_get_429_with_a_growing_delay() {
         // The server serves everyone else meanwhile.
         assert_eq!(server.http_get("/healthz").await.0, 200);
         tokio::time::sleep(Duration::from_millis(wait * 1000 + 100)).await;
-        let wrong = http_post(
-            addr,
-            "/api/login",
-            None,
-            &credentials("anna", "wrong horse"),
-        )
-        .await;
+        let wrong = post_login(addr, "anna", "wrong horse").await;
         assert_eq!(wrong.code(), "bad_credentials", "round {round}");
     }
     assert_eq!(delays, [1, 2, 4], "the delay doubles");
     // Another account is not held back by anna's delay...
-    let bruno = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("bruno", "correct horse"),
-    )
-    .await;
+    let bruno = post_signup(addr, "bruno", "correct horse").await;
     assert_eq!(bruno.status, 201);
     // ...but one address trying many names is: twenty free failures (nine were anna's), the
     // twenty-first starts a delay, then 429 for any name.
@@ -507,26 +443,14 @@ async fn wrong_passwords_in_a_loop_get_429_with_a_growing_delay() {
         statuses.push(reply.status);
     }
     assert!(statuses.iter().all(|s| *s == 401), "{statuses:?}");
-    let reply = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("bruno", "correct horse"),
-    )
-    .await;
+    let reply = post_login(addr, "bruno", "correct horse").await;
     assert_eq!(
         (reply.status, reply.code()),
         (429, "too_many_attempts".into()),
         "the address is held"
     );
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let reply = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("bruno", "correct horse"),
-    )
-    .await;
+    let reply = post_login(addr, "bruno", "correct horse").await;
     assert_eq!(reply.status, 200, "{}", reply.body);
     server.stop().await;
 }
@@ -596,29 +520,17 @@ async fn no_password_or_token_reaches_the_database_a_log_line_or_metrics() {
     let server = start_logged(data.path());
     let addr = server.addr;
     let (password, new_password) = ("Plaintext-Pa55word-one", "Plaintext-Pa55word-two");
-    let signup = http_post(addr, "/api/signup", None, &credentials("carla", password)).await;
+    let signup = post_signup(addr, "carla", password).await;
     assert_eq!(signup.status, 201, "{}", signup.body);
     let mut tokens = vec![signup.token()];
-    let login = http_post(addr, "/api/login", None, &credentials("carla", password)).await;
+    let login = post_login(addr, "carla", password).await;
     tokens.push(login.token());
-    let wrong = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("carla", "Plaintext-wrong-guess"),
-    )
-    .await;
+    let wrong = post_login(addr, "carla", "Plaintext-wrong-guess").await;
     assert_eq!(wrong.code(), "bad_credentials");
     let body = serde_json::json!({"current": password, "new": new_password}).to_string();
     let changed = http_post(addr, "/api/password", Some(&tokens[1]), &body).await;
     assert_eq!(changed.status, 204, "{}", changed.body);
-    let login = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("carla", new_password),
-    )
-    .await;
+    let login = post_login(addr, "carla", new_password).await;
     tokens.push(login.token());
     assert_eq!(get(addr, "/api/me", &tokens[2]).await.status, 200);
     let (status, metrics) = crate::common::http_get(addr, "/metrics").await;
@@ -661,28 +573,13 @@ async fn no_password_or_token_reaches_the_database_a_log_line_or_metrics() {
 async fn a_sign_in_storm_does_not_stall_the_server() {
     let server = TestServer::start().await;
     let addr = server.addr;
-    let ok = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let ok = post_signup(addr, "anna", "correct horse").await;
     assert_eq!(ok.status, 201);
     // 40 sign-ins at once, each an Argon2id check of 19 MiB: they queue for the cores on the
     // blocking pool while the runtime answers everyone else.
     let storm: Vec<_> = (0..40)
         .map(|_| {
-            tokio::spawn(async move {
-                http_post(
-                    addr,
-                    "/api/login",
-                    None,
-                    &credentials("anna", "correct horse"),
-                )
-                .await
-                .status
-            })
+            tokio::spawn(async move { post_login(addr, "anna", "correct horse").await.status })
         })
         .collect();
     let mut slowest = Duration::ZERO;
@@ -710,13 +607,7 @@ async fn the_api_runs_on_postgres_given_a_database_url() {
     let url = postgres.url();
     let server = TestServer::with(|config| config.database_url = Some(url.clone())).await;
     let addr = server.addr;
-    let signup = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("Dario", "correct horse"),
-    )
-    .await;
+    let signup = post_signup(addr, "Dario", "correct horse").await;
     assert_eq!(signup.status, 201, "{}", signup.body);
     let token = signup.token();
     assert_eq!(
@@ -724,14 +615,7 @@ async fn the_api_runs_on_postgres_given_a_database_url() {
         "Dario"
     );
     assert_eq!(
-        http_post(
-            addr,
-            "/api/signup",
-            None,
-            &credentials("DARIO", "correct horse")
-        )
-        .await
-        .code(),
+        post_signup(addr, "DARIO", "correct horse").await.code(),
         "name_taken"
     );
     server.stop().await;
@@ -762,24 +646,12 @@ async fn a_cluster_without_a_database_url_has_no_accounts_and_guests_play() {
     let cluster = burraco_server::config::ClusterConfig::new(vec![nats.urls()], "n1".into());
     let server = TestServer::with(|config| config.cluster = Some(cluster)).await;
     let addr = server.addr;
-    let signup = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let signup = post_signup(addr, "anna", "correct horse").await;
     assert_eq!(
         (signup.status, signup.code()),
         (503, "accounts_unavailable".into())
     );
-    let login = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("anna", "correct horse"),
-    )
-    .await;
+    let login = post_login(addr, "anna", "correct horse").await;
     assert_eq!(login.code(), "accounts_unavailable");
     assert_eq!(
         get(addr, "/api/me", &"a".repeat(64)).await.code(),
@@ -805,35 +677,17 @@ async fn one_address_creating_accounts_in_a_loop_gets_429() {
         .await;
         assert_eq!(reply.status, 201, "{i}: {}", reply.body);
     }
-    let refused = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("player6", "correct horse"),
-    )
-    .await;
+    let refused = post_signup(addr, "player6", "correct horse").await;
     assert_eq!(
         (refused.status, refused.code()),
         (429, "too_many_signups".into())
     );
     assert_eq!(refused.header("retry-after"), Some("1"));
     // ...which the accounts already made do not feel.
-    let login = http_post(
-        addr,
-        "/api/login",
-        None,
-        &credentials("player0", "correct horse"),
-    )
-    .await;
+    let login = post_login(addr, "player0", "correct horse").await;
     assert_eq!(login.status, 200, "{}", login.body);
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let later = http_post(
-        addr,
-        "/api/signup",
-        None,
-        &credentials("player6", "correct horse"),
-    )
-    .await;
+    let later = post_signup(addr, "player6", "correct horse").await;
     assert_eq!(later.status, 201, "{}", later.body);
     server.stop().await;
 }

@@ -523,9 +523,15 @@ async fn a_resume_while_the_table_is_between_owners_hears_the_table_once_it_is_s
         table.replace(seat, client);
     }
     wait_served(&other).await;
-    // The listing of the table's new owner is what brings the held attaches (written within
-    // 100 ms of the takeover); a move made before them would reach the seats as a gap to sync.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The listing of the table's new owner brings the held attaches: every seat is connected
+    // again with nothing asked of its client (a move made before would reach it as a gap).
+    wait_for_seats(
+        other.addr,
+        &table.id,
+        "every resumed seat attached",
+        |seats| seats.iter().all(|s| s.connected),
+    )
+    .await;
     let on_turn = mirror.game.on_turn();
     table.step(&mut mirror).await;
     for (seat, client) in table.clients.iter_mut().filter(|(s, _)| *s != on_turn) {

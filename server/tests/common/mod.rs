@@ -780,3 +780,35 @@ pub fn seat(s: &WireSeat) -> Seat {
 
 /// The largest frame a client may send, for the hygiene tests.
 pub const MAX_FRAME: usize = MAX_CLIENT_FRAME;
+
+/// Watches `table` through `addr` until its seats, as a spectator's snapshot shows them, satisfy
+/// `wanted` (a fresh look every 50 ms, at most 10 s): a test waits for the state it needs, never
+/// for a time.
+pub async fn wait_for_seats(
+    addr: SocketAddr,
+    table: &str,
+    what: &str,
+    wanted: impl Fn(&[burraco_protocol::wire::SeatState]) -> bool,
+) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let mut watcher = Client::connect(addr, "watcher", None).await.0;
+        let table = table.to_owned();
+        let reply = watcher
+            .request(|id| ClientMessage::Spectate { id, table })
+            .await;
+        if matches!(reply, ServerMessage::Ok { .. })
+            && let ServerMessage::Snapshot { view, .. } = watcher
+                .wait(|m| matches!(m, ServerMessage::Snapshot { .. }))
+                .await
+            && wanted(&view.seats)
+        {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{what}: not within 10 s"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

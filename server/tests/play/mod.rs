@@ -251,8 +251,11 @@ async fn quick_play_passes_over_a_table_whose_players_are_gone() {
         panic!("quick play")
     };
     drop(gone);
-    // The table hears of the closed connection (the seat waits out the grace).
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Once the table has heard of the closed connection (the seat waits out the grace).
+    wait_for_seats(server.addr, &deserted, "the seat left", |seats| {
+        seats.iter().any(|s| s.name.is_some() && !s.connected)
+    })
+    .await;
     let mut newcomer = server.client("newcomer").await;
     let ServerMessage::Seated { table, .. } = newcomer.request(quick).await else {
         panic!("quick play")
