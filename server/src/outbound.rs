@@ -37,7 +37,9 @@ pub const FRAGMENT: usize = 512;
 /// One message, lazily encoded as JSON text and as postcard binary, each at most once.
 #[derive(Debug)]
 pub struct Frame {
-    message: ServerMessage,
+    /// Always there for a frame made here; a frame relayed from another node's table arrives
+    /// encoded in its one receiver's format and is written as it came, read only if asked.
+    message: OnceLock<ServerMessage>,
     json: OnceLock<Utf8Bytes>,
     binary: OnceLock<Bytes>,
 }
@@ -45,27 +47,61 @@ pub struct Frame {
 impl Frame {
     pub fn new(message: ServerMessage) -> Arc<Frame> {
         Arc::new(Frame {
-            message,
+            message: OnceLock::from(message),
             json: OnceLock::new(),
             binary: OnceLock::new(),
         })
     }
 
+    /// A frame another node encoded for its receiver (`binary`: postcard, else JSON text);
+    /// `None` for JSON that is not UTF-8.
+    pub fn relayed(bytes: Bytes, binary: bool) -> Option<Arc<Frame>> {
+        let frame = Frame {
+            message: OnceLock::new(),
+            json: OnceLock::new(),
+            binary: OnceLock::new(),
+        };
+        if binary {
+            let _ = frame.binary.set(bytes);
+        } else {
+            let _ = frame.json.set(Utf8Bytes::try_from(bytes).ok()?);
+        }
+        Some(Arc::new(frame))
+    }
+
+    /// The message. A relayed frame is read on the first ask, which nothing on its way to the
+    /// socket makes (a receiver's writer takes its bytes).
     pub fn message(&self) -> &ServerMessage {
-        &self.message
+        self.message.get_or_init(|| {
+            let decoded = match (self.binary.get(), self.json.get()) {
+                (Some(bytes), _) => codec::from_binary(bytes, usize::MAX).result.ok(),
+                (None, Some(text)) => codec::from_json(text.as_str(), usize::MAX).result.ok(),
+                (None, None) => None,
+            };
+            decoded.unwrap_or_else(|| {
+                ServerMessage::error(
+                    None,
+                    burraco_protocol::ErrorCode::InternalError,
+                    "a message from another server did not read",
+                    None,
+                )
+            })
+        })
     }
 
     /// The JSON text (encoded on first use; the allocation is exactly its length).
     pub fn json(&self) -> &Utf8Bytes {
         self.json.get_or_init(|| {
-            Utf8Bytes::from(String::from(codec::to_json(&self.message).into_boxed_str()))
+            Utf8Bytes::from(String::from(
+                codec::to_json(self.message()).into_boxed_str(),
+            ))
         })
     }
 
     /// The postcard bytes (encoded on first use).
     pub fn binary(&self) -> &Bytes {
         self.binary
-            .get_or_init(|| Bytes::from(codec::to_binary(&self.message).into_boxed_slice()))
+            .get_or_init(|| Bytes::from(codec::to_binary(self.message()).into_boxed_slice()))
     }
 
     /// The WebSocket message in the receiver's format (a cheap reference-counted clone).
@@ -115,7 +151,12 @@ impl Frame {
     /// About how many bytes this frame keeps alive once encoded for one format (for the replay
     /// buffer's byte cap): the frame itself, the message's heap data, the encoding.
     pub fn approx_bytes(&self) -> usize {
-        let heap = match &self.message {
+        let Some(message) = self.message.get() else {
+            let encoded =
+                self.binary.get().map_or(0, Bytes::len) + self.json.get().map_or(0, |t| t.len());
+            return 16 + size_of::<Frame>() + encoded;
+        };
+        let heap = match message {
             ServerMessage::HandRecord { record, .. } => 2 * record.len() + 64,
             ServerMessage::HandEnded { score, hands, .. } => {
                 96 * score.len() + 48 * hands.len() + 400
@@ -216,6 +257,9 @@ pub struct Outbox {
     tx: mpsc::Sender<Outgoing>,
     kick: CancellationToken,
     reason: KickReason,
+    /// Its receiver reads postcard frames (a connection whose hello was binary), else JSON
+    /// text: what a frame relayed to it from another node is encoded as.
+    binary: bool,
 }
 
 /// The receiving end of an [`Outbox`]: frames one by one, batches unpacked in order.
@@ -275,6 +319,7 @@ impl Outbox {
                 tx,
                 kick: kick.clone(),
                 reason: KickReason::default(),
+                binary: false,
             },
             Inbox {
                 rx,
@@ -287,6 +332,17 @@ impl Outbox {
 
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// The outbox of a receiver that reads `binary` (postcard) frames, or JSON text.
+    pub fn in_format(mut self, binary: bool) -> Outbox {
+        self.binary = binary;
+        self
+    }
+
+    /// Whether its receiver reads postcard frames.
+    pub fn is_binary(&self) -> bool {
+        self.binary
     }
 
     /// Queues a frame without waiting. A full queue kicks the receiver (it is too slow) and
