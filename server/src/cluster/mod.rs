@@ -9,19 +9,23 @@
 //! - sessions (resume tokens): the KV bucket `burraco_sessions` ([`lobby`]);
 //! - hand records and results: in the tables' logs themselves (the hand-finished entries).
 //!
-//! Requests for a table served by another node travel to it over NATS request-reply, and its
-//! frames for this node's connections come back on `burraco.conn.<node>.<conn>` ([`route`]).
+//! Requests for a table served by another node travel to it over NATS request-reply as the
+//! client sent them ([`forward`]), and its frames for this node's connections come back on
+//! `burraco.conn.<node>.<conn>` encoded for them ([`relay`]); [`route`] is this node's end of both.
 //! A tournament is served by one node too, the holder of its lease; the others forward their
 //! players' requests to it and deliver what it tells them ([`tournaments`]).
 //! Nothing here is a broker, a lease service or a consensus protocol of its own: JetStream's
 //! per-subject expected sequence fences the logs, and its KV revisions fence the leases.
 
+mod forward;
 pub mod keeper;
 pub mod lease;
 pub mod lobby;
 pub mod log;
+mod peer_directory;
 pub mod ports;
 pub mod records;
+mod relay;
 pub mod route;
 pub mod tournaments;
 

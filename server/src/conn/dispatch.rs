@@ -1,16 +1,29 @@
-//! A connection's requests routed: to the lobby, or to a table as its command (a move, whatever its
-//! kind, as `Command::Act` through the protocol's reading of it as a rules action).
+//! A connection's requests routed: to the lobby, to a tournament, or to a table as the client sent
+//! them ([`TableRequest`]: the table reads them into its command, here or on the node serving it).
 
 use super::*;
 
 impl Connection {
     pub(super) async fn dispatch(&mut self, request: ClientMessage) {
         use ClientMessage as C;
-        // Every move goes to its table the same way: the protocol reads it as a rules action.
-        let request = match request.into_table_action() {
-            Ok(TableAction { id, table, action }) => return self.act(&table, id, action).await,
-            Err(request) => request,
-        };
+        // Every request for a table by id (a move, whatever its kind, included) goes to it as sent.
+        if let Some(table) = TableRequest::table_of(&request) {
+            let table = table.to_owned();
+            match &request {
+                C::Leave { .. } => {
+                    self.spectating.remove(&table);
+                }
+                C::Spectate { .. } => {
+                    if self.table_call(&table, request).await {
+                        self.spectating.insert(table);
+                    }
+                    return;
+                }
+                _ => {}
+            }
+            self.table_call(&table, request).await;
+            return;
+        }
         let player = self.session.player.clone();
         let window = self.shared.config.repeat_create_window;
         if self
@@ -68,11 +81,11 @@ impl Connection {
             }
             C::Join {
                 id,
-                table,
-                invite,
-                seat,
+                ref table,
+                ref invite,
+                ..
             } => {
-                let handle = match (&table, &invite) {
+                let handle = match (table, invite) {
                     (_, Some(code)) => lobby::by_invite(&self.shared, code).await,
                     (Some(table), None) => lobby::find(&self.shared, table)
                         .await
@@ -87,33 +100,19 @@ impl Connection {
                     }
                 };
                 let Some(handle) = handle else {
-                    let message = if invite.is_some() {
-                        "no table has that invite code"
+                    let (code, message) = if invite.is_some() {
+                        (ErrorCode::BadInvite, "no table has that invite code")
                     } else {
-                        "no such public table"
-                    };
-                    let code = if invite.is_some() {
-                        ErrorCode::BadInvite
-                    } else {
-                        ErrorCode::UnknownTable
+                        (ErrorCode::UnknownTable, "no such public table")
                     };
                     self.out.send_message(error(Some(id), code, message));
                     return;
                 };
-                let name = self.session.name.clone();
-                let seat = seat.map(|s| s.0);
-                self.call(&handle, id, |req| Command::Join {
-                    player,
-                    name,
-                    seat,
-                    created: None,
-                    req,
-                })
-                .await;
+                self.request(&handle, request).await;
             }
             C::QuickPlay {
                 id,
-                preset,
+                ref preset,
                 players,
             } => {
                 let preset = match preset.as_deref().map(Preset::from_code) {
@@ -159,65 +158,8 @@ impl Connection {
                         }
                     }
                 };
-                let name = self.session.name.clone();
-                self.call(&handle, id, |req| Command::Join {
-                    player,
-                    name,
-                    seat: None,
-                    created: None,
-                    req,
-                })
-                .await;
-            }
-            C::Leave { id, table } => {
-                self.spectating.remove(&table);
-                self.table_call(&table, id, |req| Command::Leave { player, req })
-                    .await;
-            }
-            C::Ready { id, table } => {
-                self.table_call(&table, id, |req| Command::Ready { player, req })
-                    .await;
-            }
-            C::AddBots { id, table, level } => {
-                let level = level.map(crate::bots::level_from_wire);
-                self.table_call(&table, id, |req| Command::AddBots { player, level, req })
-                    .await;
-            }
-            C::Spectate { id, table } => {
-                if self
-                    .table_call(&table, id, |req| Command::Spectate { req })
-                    .await
-                {
-                    self.spectating.insert(table);
-                }
-            }
-            C::Sync {
-                id,
-                table,
-                last_seq,
-            } => {
-                self.table_call(&table, id, |req| Command::Sync {
-                    player,
-                    last_seq,
-                    req,
-                })
-                .await;
-            }
-            C::Chat {
-                id,
-                table,
-                text,
-                phrase,
-            } => {
-                let name = self.session.name.clone();
-                self.table_call(&table, id, |req| Command::Chat {
-                    player,
-                    name,
-                    text,
-                    phrase,
-                    req,
-                })
-                .await;
+                // The table found (or made) is joined at its first free seat.
+                self.request(&handle, request).await;
             }
             // Protocol 1.1 to 1.3: the tournament's requests (refused there to a connection whose
             // hello said an older minor).
@@ -251,37 +193,25 @@ impl Connection {
                 )
                 .await;
             }
-            // Taken above, as actions.
-            C::Draw { .. }
-            | C::PickUp { .. }
-            | C::Open { .. }
-            | C::Attach { .. }
-            | C::Discard { .. } => {}
+            // The requests for a table by id went to it above (`TableRequest::table_of` names
+            // them, so a new one is routed there by its conversion alone): nothing else is left.
+            other => {
+                self.out.send_message(error(
+                    other.id(),
+                    ErrorCode::InvalidMessage,
+                    "not a request this server takes",
+                ));
+            }
         }
     }
 
-    async fn act(&mut self, table: &str, id: u64, action: Action) {
-        let player = self.session.player.clone();
-        self.table_call(table, id, |req| Command::Act {
-            player,
-            action,
-            req,
-        })
-        .await;
-    }
-
-    /// Sends a command to a table by id; false when the table is unknown.
-    async fn table_call(
-        &mut self,
-        table: &str,
-        id: u64,
-        make: impl FnOnce(Request) -> Command,
-    ) -> bool {
+    /// Sends a request to a table by id; false when the table is unknown.
+    async fn table_call(&mut self, table: &str, request: ClientMessage) -> bool {
         match lobby::find_soon(&self.shared, table).await {
-            Some(handle) => self.call(&handle, id, make).await,
+            Some(handle) => self.request(&handle, request).await,
             None => {
                 self.out.send_message(error(
-                    Some(id),
+                    request.id(),
                     ErrorCode::UnknownTable,
                     format!("no table {table:?}"),
                 ));
@@ -290,10 +220,25 @@ impl Connection {
         }
     }
 
+    /// Sends a client's request to its table, as it sent it; true if the table replied.
+    async fn request(&mut self, handle: &TableHandle, message: ClientMessage) -> bool {
+        let (player, name) = (self.session.player.clone(), self.session.name.clone());
+        let id = message.id().unwrap_or_default();
+        self.call(handle, id, |req| {
+            Command::Request(TableRequest {
+                message,
+                player,
+                name,
+                req,
+            })
+        })
+        .await
+    }
+
     /// Sends a command and waits until the table has queued its reply; true if it did.
     async fn call(
         &mut self,
-        handle: &crate::table::TableHandle,
+        handle: &TableHandle,
         id: u64,
         make: impl FnOnce(Request) -> Command,
     ) -> bool {

@@ -8,9 +8,8 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::convert::TableAction;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
-use burraco_rules::{Action, Players, Preset};
+use burraco_rules::{Players, Preset};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::oneshot;
@@ -21,7 +20,7 @@ use tracing::Instrument;
 
 use crate::hello::{self, Greeted};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
-use crate::table::{Command, Request};
+use crate::table::{Command, Request, TableHandle, TableRequest};
 use crate::{Session, Shared, lobby};
 
 /// The bytes of a refused frame searched for its request id (ids come first).
@@ -106,6 +105,7 @@ impl Connection {
     ) -> Established {
         let (sink, stream) = socket.split();
         let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
+        let out = out.in_format(greeted.binary);
         let closing = CancellationToken::new();
         let close_code = Arc::new(AtomicU16::new(CLOSE_NORMAL));
         let writer = tokio::spawn(

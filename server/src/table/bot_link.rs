@@ -1,12 +1,12 @@
-//! The table's side of a server bot's link ([`crate::bots::TableLink`]): a bot's requests become
-//! the table's commands, sent over the table's own handle with the seat's player id, exactly as a
-//! connection's reader would send them. Here, not in the bots, so the bots never name the table's
-//! types (no import cycle).
+//! The table's side of a server bot's link ([`crate::bots::TableLink`]): a bot's requests reach the
+//! table as a connection's do, a [`TableRequest`] with the seat's player id, read by the table's
+//! one conversion. Here, not in the bots, so the bots never name the table's types (no import
+//! cycle).
 
 use burraco_protocol::wire::ClientMessage;
 use tokio::sync::oneshot;
 
-use super::handle::{Command, Request, TableHandle};
+use super::handle::{Command, Request, TableHandle, TableRequest};
 use crate::bots::TableLink;
 use crate::outbound::Outbox;
 
@@ -18,34 +18,29 @@ pub(super) struct BotLink {
 
 impl TableLink for BotLink {
     async fn send(&mut self, request: ClientMessage, out: &Outbox) -> bool {
-        let req = |id| {
-            // Replies come in order with the events on the outbox; nobody waits for `done`.
-            let (done, _) = oneshot::channel();
-            Request {
-                id,
-                out: out.clone(),
-                done,
-                received: std::time::Instant::now(),
-            }
+        // A seat the table gave asks for moves and syncs; its readiness is the table's to say.
+        if !(request.is_action() || matches!(request, ClientMessage::Sync { .. })) {
+            tracing::debug!(
+                kind = request.kind(),
+                "a bot request the table does not take"
+            );
+            return true;
+        }
+        // Replies come in order with the events on the outbox; nobody waits for `done`.
+        let (done, _) = oneshot::channel();
+        let req = Request {
+            id: request.id().unwrap_or_default(),
+            out: out.clone(),
+            done,
+            received: std::time::Instant::now(),
         };
-        let player = self.player.clone();
-        let command = match request.into_table_action() {
-            Ok(act) => Command::Act {
-                player,
-                action: act.action,
-                req: req(act.id),
-            },
-            Err(ClientMessage::Sync { id, last_seq, .. }) => Command::Sync {
-                player,
-                last_seq,
-                req: req(id),
-            },
-            // A seated session asks for nothing else.
-            Err(other) => {
-                tracing::debug!(kind = other.kind(), "a bot request the table does not take");
-                return true;
-            }
+        let request = TableRequest {
+            message: request,
+            player: self.player.clone(),
+            // Moves and syncs show no name.
+            name: String::new(),
+            req,
         };
-        self.table.send(command).await
+        self.table.send(Command::Request(request)).await
     }
 }

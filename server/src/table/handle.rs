@@ -1,11 +1,12 @@
 //! The table's outside: the [`TableHandle`] everyone holds, the closed set of [`Command`]s it
-//! carries over a bounded queue, and the [`Request`] each command answers.
+//! carries over a bounded queue, the [`Request`] each command answers, and the one conversion of a
+//! client's table request into its command ([`TableRequest`]).
 
 use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
-use burraco_protocol::wire::{ServerMessage, TableSummary};
+use burraco_protocol::wire::{ClientMessage, ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
 use tokio::sync::{mpsc, oneshot};
 
@@ -44,11 +45,110 @@ impl Request {
     }
 }
 
+/// A client's request for a table as the client sent it, and who sent it: how every request of a
+/// connection reaches a table, on this node or (its frame forwarded) on the node serving it, where
+/// it is read once ([`TableRequest::into_command`]).
+#[derive(Debug)]
+pub struct TableRequest {
+    pub message: ClientMessage,
+    pub player: String,
+    /// The player's name (a join and a chat line show it).
+    pub name: String,
+    pub req: Request,
+}
+
+impl TableRequest {
+    /// The table a request for a table names by id; `None` for any other request (a join by
+    /// invite code, quick play and creation find their table in the lobby first).
+    pub fn table_of(message: &ClientMessage) -> Option<&str> {
+        use ClientMessage as C;
+        match message {
+            C::Leave { table, .. }
+            | C::Ready { table, .. }
+            | C::Spectate { table, .. }
+            | C::Sync { table, .. }
+            | C::Chat { table, .. }
+            | C::AddBots { table, .. }
+            | C::Draw { table, .. }
+            | C::PickUp { table, .. }
+            | C::Open { table, .. }
+            | C::Attach { table, .. }
+            | C::Discard { table, .. } => Some(table),
+            _ => None,
+        }
+    }
+
+    /// The table's command for the request: the one place a client's table request becomes a
+    /// [`Command`] (every move, whatever its kind, through the protocol's reading of it as a rules
+    /// action). A request that is not a table's gives its [`Request`] back, to be refused.
+    pub fn into_command(self) -> Result<Command, Request> {
+        use ClientMessage as C;
+        let TableRequest {
+            message,
+            player,
+            name,
+            req,
+        } = self;
+        let message = match message.into_table_action() {
+            Ok(act) => {
+                return Ok(Command::Act {
+                    player,
+                    action: act.action,
+                    req,
+                });
+            }
+            Err(message) => message,
+        };
+        Ok(match message {
+            // By id or by invite code: the lobby found the table (and refused a private one
+            // asked by id).
+            C::Join { seat, .. } => Command::Join {
+                player,
+                name,
+                seat: seat.map(|s| s.0),
+                created: None,
+                req,
+            },
+            // Quick play found this table: the first free seat.
+            C::QuickPlay { .. } => Command::Join {
+                player,
+                name,
+                seat: None,
+                created: None,
+                req,
+            },
+            C::Leave { .. } => Command::Leave { player, req },
+            C::Ready { .. } => Command::Ready { player, req },
+            C::Spectate { .. } => Command::Spectate { req },
+            C::Sync { last_seq, .. } => Command::Sync {
+                player,
+                last_seq,
+                req,
+            },
+            C::Chat { text, phrase, .. } => Command::Chat {
+                player,
+                name,
+                text,
+                phrase,
+                req,
+            },
+            C::AddBots { level, .. } => Command::AddBots {
+                player,
+                level: level.map(crate::bots::level_from_wire),
+                req,
+            },
+            _ => return Err(req),
+        })
+    }
+}
+
 /// What a table can be asked. Closed: the actor answers exactly these.
 #[derive(Debug)]
 pub enum Command {
+    /// A client's request, read by the table into one of the commands below.
+    Request(TableRequest),
     /// Take a seat (`seat` or the first free one). `created` is `Some(invite)` when this join is
-    /// the creator's: the reply is then `table_created`.
+    /// the creator's (at the table it just created here): the reply is then `table_created`.
     Join {
         player: String,
         name: String,
@@ -119,7 +219,9 @@ impl Command {
             | Command::Sync { player, req, .. }
             | Command::Chat { player, req, .. }
             | Command::AddBots { player, req, .. } => Some((player, req)),
-            Command::Join { .. }
+            // Read into its command first.
+            Command::Request(_)
+            | Command::Join { .. }
             | Command::Spectate { .. }
             | Command::Attach { .. }
             | Command::Detach { .. }

@@ -33,6 +33,7 @@ mod views;
 use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
+use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_to_wire;
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::wire::TableSummary;
@@ -49,7 +50,7 @@ use delivery::Staged;
 use hand_log::HandLog;
 use replay_buffer::ReplayBuffer;
 
-pub use handle::{Command, Request, TableHandle, TableInfo, Unavailable};
+pub use handle::{Command, Request, TableHandle, TableInfo, TableRequest, Unavailable};
 pub use held_seats::{Boards, HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
@@ -315,6 +316,13 @@ impl TableActor {
     }
 
     async fn handle_command(&mut self, command: Command) {
+        let command = match command {
+            Command::Request(request) => match request.into_command() {
+                Ok(command) => command,
+                Err(req) => return req.error(ErrorCode::InvalidMessage, "not a table's request"),
+            },
+            command => command,
+        };
         if let Some((player, req)) = command.request_of_player() {
             self.attach_requester(player, &req.out);
         }
@@ -354,6 +362,8 @@ impl TableActor {
                 self.stop_serving();
             }
             Command::Close => self.close_for_tournament().await,
+            // Read into its command above.
+            Command::Request(_) => {}
         }
     }
 

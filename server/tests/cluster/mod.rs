@@ -310,9 +310,10 @@ async fn the_jetstream_log_conforms() {
     );
 }
 
-/// Connects a named client to a node and seats it at `table`.
-async fn join(addr: SocketAddr, name: &str, table: &str) -> (Seat, Client) {
-    let mut c = Client::connect(addr, name, None).await.0;
+/// Connects a named client to a node (speaking postcard if `binary`, else JSON) and seats it at
+/// `table`.
+async fn join(addr: SocketAddr, name: &str, table: &str, binary: bool) -> (Seat, Client) {
+    let mut c = Client::connect_as(addr, name, None, binary).await.0;
     let table = table.to_owned();
     let reply = c
         .request(|id| ClientMessage::Join {
@@ -374,7 +375,9 @@ pub(crate) async fn open_across(create_at: SocketAddr, nodes: &[SocketAddr], han
     for (i, name) in ["east", "south", "west"].into_iter().enumerate() {
         let node = nodes[(i + 1) % nodes.len()];
         wait_listed(node, &table).await;
-        clients.push(join(node, name, &table).await);
+        // South speaks postcard: a table's frames reach another node's connections encoded in
+        // each connection's own format.
+        clients.push(join(node, name, &table, name == "south").await);
     }
     for (_, c) in &mut clients {
         let table = table.clone();
@@ -418,7 +421,7 @@ async fn a_hand_with_seats_on_three_nodes_and_a_spectator_hides_every_hand() {
         .collect();
     let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
     let mut table = open_across(addrs[0], &addrs, 1).await;
-    let mut spectator = Client::connect(addrs[2], "watcher", None).await.0;
+    let mut spectator = Client::connect_as(addrs[2], "watcher", None, true).await.0;
     let id = table.id.clone();
     spectator
         .ok(|i| ClientMessage::Spectate { id: i, table: id })
