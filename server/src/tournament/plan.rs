@@ -78,9 +78,8 @@ pub fn plan_round(
     paired(state, table_id)
 }
 
-/// The next round as its movement pairs it, without asking whether it may start (the fold's
-/// own tests pair rounds the actor would not start).
-pub fn paired(
+/// The next round as its movement pairs it, once it may start.
+fn paired(
     state: &TournamentState,
     mut table_id: impl FnMut() -> String,
 ) -> Result<RoundPlan, PlanError> {

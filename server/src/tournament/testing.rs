@@ -5,7 +5,7 @@ use burraco_protocol::tournament_log::{EntrantPlayer, MatchOutcome, RoundBoards,
 use burraco_protocol::wire::WireTournamentSettings;
 use burraco_rules::vp::VpTable;
 
-use super::plan::{RoundPlan, paired, plan_round};
+use super::plan::{RoundPlan, plan_round};
 use super::state::TournamentState;
 
 /// A `fitab` singles event of one-hand matches, `entrants` registered.
@@ -56,12 +56,6 @@ pub fn registered_with(
 /// `absent_opponent`). Its tables, as (ns, ew, table id); table ids `t-{round}-{n}`, n from 1.
 pub fn start_round(state: &mut TournamentState, at_ms: i64) -> Vec<(u32, u32, String)> {
     let plan = plan_round(state, table_ids(state)).expect("a round to plan");
-    log_plan(state, plan, at_ms)
-}
-
-/// Starts the next round as its movement pairs it, even one the actor would not start.
-pub fn start_paired_round(state: &mut TournamentState, at_ms: i64) -> Vec<(u32, u32, String)> {
-    let plan = paired(state, table_ids(state)).expect("a round to pair");
     log_plan(state, plan, at_ms)
 }
 

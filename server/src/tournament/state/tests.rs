@@ -2,7 +2,7 @@ use burraco_rules::tournament::{MatchScore, Standing, bye_score};
 
 use super::super::pairing::pair_next;
 use super::super::scoring::{self, Award};
-use super::super::testing::{finish, registered, registered_with, start_paired_round, start_round};
+use super::super::testing::{finish, registered, registered_with, start_round};
 use super::*;
 
 fn table_of(tables: &[(u32, u32, String)], a: u32, b: u32) -> String {
@@ -283,7 +283,7 @@ fn a_knockout_finalist_who_leaves() {
         })
         .expect("withdrawn");
     assert!(state.has_next_round());
-    let final_ = start_paired_round(&mut state, 20);
+    let final_ = start_round(&mut state, 20);
     assert!(final_.is_empty(), "{final_:?}");
     assert_eq!(state.rounds[1].bracket, [None, Some(finalists[1])]);
     assert!(state.rounds[1].is_complete());
