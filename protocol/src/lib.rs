@@ -6,6 +6,8 @@
 //! - [`cards`]: card, seat and seed codes as text (`"7H"`, `"10S"`, `"JK"`; `"N"`; 64 hex digits).
 //! - [`record`]: the JSON hand record, published at the end of every hand and replayable.
 //! - [`log`]: a table's durable log, one postcard-encoded entry per change.
+//! - [`tournament_log`]: a tournament's durable log; [`tournament_record`]: the JSON tournament
+//!   record folded from it.
 //! - [`wire`]: every message of protocol 1.x; [`codec`]: JSON text and postcard binary frames.
 //! - [`error`]: the stable error codes, [`ErrorCode`].
 //! - [`text`]: the rule names and chat lines follow (no bidi, invisible or control characters).
@@ -20,6 +22,7 @@ pub mod log;
 pub mod record;
 pub mod text;
 pub mod tournament_log;
+pub mod tournament_record;
 pub mod wire;
 
 pub use error::ErrorCode;

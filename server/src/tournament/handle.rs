@@ -1,56 +1,13 @@
-//! What a tournament can be asked, and the handle that asks it: the director's powers, a
-//! player's own requests, the actor's closed set of commands over a bounded queue.
+//! What a tournament can be asked, and the handle that asks it: a player's own requests, the
+//! director's (parsed in [`super::director_request`]), the actor's closed set of commands over a bounded queue.
 
 use std::sync::{Arc, Mutex};
 
 use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::EntrantPlayer;
-use burraco_protocol::wire::WireRegistration;
 use tokio::sync::{mpsc, oneshot};
 
-use super::{Refusal, Summary};
-
-/// The director's powers.
-#[derive(Debug, Clone)]
-pub enum DirectorAction {
-    StartRound,
-    Adjust {
-        entrant: u32,
-        vp: i32,
-        reason: String,
-    },
-    Withdraw {
-        entrant: u32,
-        reason: String,
-    },
-    /// A withdrawal for force majeure (FITAB art. 36).
-    Excuse {
-        entrant: u32,
-        reason: String,
-    },
-    End,
-    /// Answered with the invitation code of an invite-only list.
-    Registration(WireRegistration),
-    Pause,
-    Resume,
-    Warn {
-        entrant: u32,
-        reason: String,
-    },
-    Disqualify {
-        entrant: u32,
-        reason: String,
-    },
-    Forbid {
-        entrants: Vec<u32>,
-    },
-    Seat {
-        order: Vec<u32>,
-    },
-    RoundTime {
-        secs: Option<u32>,
-    },
-}
+use super::{DirectorAction, Refusal, Summary};
 
 /// What a player asks for itself (no director token).
 #[derive(Debug)]

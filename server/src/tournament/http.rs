@@ -57,7 +57,7 @@ pub async fn record(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -
         Err(e) => return (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     };
     match super::record::from_log(&id, &log) {
-        Some(record) => json_response(record.to_string()),
+        Some(record) => json_response(record.to_json()),
         None => (StatusCode::NOT_FOUND, "no such tournament").into_response(),
     }
 }

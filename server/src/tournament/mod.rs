@@ -6,13 +6,17 @@
 //! - [`settings`]: the settings checked (kinds, movements, the tables' rules);
 //! - [`state`]: the fold of the log (live, restart and record alike), standings;
 //! - [`registration`]: entering and leaving the list, check-in;
-//! - [`director`]: the director's requests, and an entrant leaving after the start;
+//! - [`director_request`]: a director's request parsed from its message, with its typed error;
+//! - [`director`]: the director's requests carried out, and an entrant leaving after the start;
 //! - [`conduct`]: what runs on the clock (a scheduled start, a Sit&Go's bots, late arrivals,
 //!   boards revealed, the next round);
-//! - [`rounds`]: pairing a round by its movement, creating its tables with the seats held, and
-//!   noticing each table's end;
+//! - [`pairing`]: who meets whom in the next round, by its movement (pure);
+//! - [`plan`]: the next round's plan, its tables named (pure: `plan_round`);
+//! - [`rounds`]: a round's life on the actor: logging its plan, creating its tables with the
+//!   seats held, noticing each table's end;
 //! - [`scoring`]: a table's match read from the table's own log;
 //! - [`record`]: the tournament record (`GET /api/tournaments/{id}`) and the wire standings;
+//! - [`updates`]: what a player hears when the tournament changes;
 //! - [`http`]: `GET /api/tournaments` and `/api/tournaments/{id}`;
 //! - [`restore`]: rebuilding after a restart; [`requests`]: a connection's tournament requests;
 //! - [`watch`]: players who are no entrants hearing the updates (`watch_tournament`).
@@ -24,8 +28,11 @@
 
 mod conduct;
 mod director;
+pub mod director_request;
 mod handle;
 pub mod http;
+mod pairing;
+mod plan;
 pub mod record;
 mod registration;
 mod registry;
@@ -36,6 +43,9 @@ pub mod scoring;
 pub mod settings;
 pub mod state;
 pub mod telemetry;
+#[cfg(test)]
+mod testing;
+mod updates;
 mod watch;
 
 use std::sync::{Arc, Mutex};
@@ -50,7 +60,8 @@ use tracing::Instrument;
 use crate::Shared;
 use crate::log::LogError;
 use crate::outbound::Frame;
-pub use handle::{Command, DirectorAction, PlayerRequest, TournamentHandle};
+pub use director_request::DirectorAction;
+pub use handle::{Command, PlayerRequest, TournamentHandle};
 pub use registry::Tournaments;
 use settings::Settings;
 use state::TournamentState;
@@ -166,10 +177,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         tx,
         summary: summary.clone(),
     };
-    shared
-        .tournaments
-        .handles
-        .insert(id.to_string(), handle.clone());
+    shared.tournaments.register(handle.clone());
     let mut actor = TournamentActor {
         id,
         shared: shared.clone(),
@@ -201,7 +209,7 @@ fn summary_of(state: &TournamentState) -> Summary {
     Summary {
         name: state.settings.wire.name.clone(),
         kind: state.settings.wire.kind.clone(),
-        status: state.status(),
+        status: state.status().code(),
         entrants: state.active().len(),
         round: state.rounds.len() as u32,
         rounds: state.planned_rounds(),
@@ -409,16 +417,18 @@ impl TournamentActor {
         let now_ms = crate::unix_ms();
         let state = &self.state;
         let standings = self.standings_now();
-        let seats = record::seats_in_play(state);
-        let unseated = Frame::new(record::update(state, standings.clone(), None));
+        let seats = updates::seats_in_play(state);
+        let unseated = Frame::new(updates::update(state, standings.clone(), None));
         for entrant in &state.entrants {
             if entrant.unregistered || entrant.server_bot {
                 continue;
             }
-            let status = Frame::new(record::status_for(state, entrant, now_ms));
+            let status = Frame::new(updates::status_for(state, entrant, now_ms));
             for p in &entrant.players {
                 let update = match seats.get(p.player.as_str()) {
-                    Some(&seat) => Frame::new(record::update(state, standings.clone(), Some(seat))),
+                    Some(&seat) => {
+                        Frame::new(updates::update(state, standings.clone(), Some(seat)))
+                    }
                     None => unseated.clone(),
                 };
                 self.shared.tournaments.tell_frame(&p.player, &update);
@@ -437,6 +447,6 @@ impl TournamentActor {
 
     /// The update a player with no seat in the round in play hears.
     fn unseated_update(&self) -> ServerMessage {
-        record::update(&self.state, self.standings_now(), None)
+        updates::update(&self.state, self.standings_now(), None)
     }
 }

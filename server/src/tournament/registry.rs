@@ -1,7 +1,14 @@
 //! The registry of a node's tournaments: their handles by id, the connections their messages
-//! reach (each player's latest, with the minor version its hello said), the tables whose seats
-//! they hold, the `go_to_table` each player is owed, and the embargo of duplicate boards; players
-//! connected to other nodes are told through the backplane's peers.
+//! reach (each player's latest, with the minor version its hello said), the `go_to_table` each
+//! player is owed, and the embargo of duplicate boards; players connected to other nodes are
+//! told through the backplane's peers.
+//!
+//! It is a directory in ARCHITECTURE's sense, as `Directory` is for tables: its maps hold names
+//! and addresses only (a handle to send an actor commands, a connection's queue, a frame to send
+//! again), never a tournament's state, which only its actor holds; they are private, each
+//! changed through a method named for what it means (`register`, `step_down`, `connected`,
+//! `send_to_table`, `played`...), and no entry is held across an await. What is shared between
+//! nodes goes through the backplane's ports (`Peers`, `Embargo`), not through these maps.
 
 use std::sync::{Arc, Mutex};
 
@@ -17,17 +24,17 @@ use crate::outbound::{Frame, Outbox};
 /// message new in 1.1).
 #[derive(Debug)]
 pub struct Tournaments {
-    pub(super) handles: DashMap<String, TournamentHandle>,
+    handles: DashMap<String, TournamentHandle>,
     /// Each player's latest connection past a 1.1 hello, with the minor it said.
-    pub(super) players: DashMap<String, (Outbox, u16)>,
+    players: DashMap<String, (Outbox, u16)>,
     /// The commitments of the duplicate boards of rounds in play: their hand records (played at
     /// one table, still to be played at another) are served by no route until the round ends.
-    pub(super) embargo: Arc<dyn Embargo>,
+    embargo: Arc<dyn Embargo>,
     /// Each player's `go_to_table` while its table's match is to be played: told again on each
     /// new connection (one made while it was sent, a resume after a drop, another node's).
-    pub(super) going: DashMap<String, Arc<Frame>>,
+    going: DashMap<String, Arc<Frame>>,
     /// Players connected to other nodes are told through them.
-    pub(super) peers: Arc<dyn Peers>,
+    peers: Arc<dyn Peers>,
 }
 
 impl Tournaments {
@@ -39,6 +46,11 @@ impl Tournaments {
             going: DashMap::new(),
             peers: backplane.peers.clone(),
         }
+    }
+
+    /// A tournament's actor started here: its handle, by id (a newer one replaces an older).
+    pub(super) fn register(&self, handle: TournamentHandle) {
+        self.handles.insert(handle.id.to_string(), handle);
     }
 
     pub fn get(&self, id: &str) -> Option<TournamentHandle> {

@@ -8,7 +8,8 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::EntrantPlayer;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
-use super::{Command, DirectorAction, PlayerRequest, Refusal};
+use super::director_request::{DirectorAction, DirectorRequest, Parsed};
+use super::{Command, PlayerRequest, Refusal};
 use crate::outbound::Outbox;
 use crate::{Session, Shared};
 
@@ -169,16 +170,6 @@ async fn answer(
             format!("no tournament {tournament:?}"),
         ))
     };
-    let director = |id: u64, tournament: String, token: String, action: DirectorAction| async move {
-        find(&tournament)?
-            .ask(|reply| Command::Director {
-                token,
-                action,
-                reply,
-            })
-            .await
-            .map(|_| ServerMessage::Ok { id })
-    };
     // A player's own request: answered `ok`.
     let as_player = |id: u64, tournament: String, request: PlayerRequest| async move {
         let player = session.player.clone();
@@ -206,6 +197,11 @@ async fn answer(
             })
             .await
             .map(|(entrant, partner_code)| (tournament, entrant, partner_code))
+    };
+    let request = match DirectorRequest::parse(request) {
+        Parsed::Request(request) => return direct(shared, request).await,
+        Parsed::Malformed { error, .. } => return Err(error.refusal()),
+        Parsed::Other(request) => request,
     };
     match request {
         C::CreateTournament { id, settings } => {
@@ -250,126 +246,8 @@ async fn answer(
         C::CheckInTournament { id, tournament } => {
             as_player(id, tournament, PlayerRequest::CheckIn).await
         }
-        C::ConfigureRegistration {
-            id,
-            tournament,
-            director: token,
-            registration,
-        } => {
-            let invite = find(&tournament)?
-                .ask(|reply| Command::Director {
-                    token,
-                    action: DirectorAction::Registration(registration),
-                    reply,
-                })
-                .await?;
-            Ok(ServerMessage::RegistrationConfigured {
-                id,
-                tournament,
-                invite,
-            })
-        }
-        C::PauseTournament {
-            id,
-            tournament,
-            director: token,
-        } => director(id, tournament, token, DirectorAction::Pause).await,
-        C::ResumeTournament {
-            id,
-            tournament,
-            director: token,
-        } => director(id, tournament, token, DirectorAction::Resume).await,
-        C::WarnEntrant {
-            id,
-            tournament,
-            director: token,
-            entrant,
-            reason,
-        } => {
-            let action = DirectorAction::Warn { entrant, reason };
-            director(id, tournament, token, action).await
-        }
-        C::DisqualifyEntrant {
-            id,
-            tournament,
-            director: token,
-            entrant,
-            reason,
-        } => {
-            let action = DirectorAction::Disqualify { entrant, reason };
-            director(id, tournament, token, action).await
-        }
-        C::ForbidPairing {
-            id,
-            tournament,
-            director: token,
-            entrants,
-        } => {
-            let action = DirectorAction::Forbid { entrants };
-            director(id, tournament, token, action).await
-        }
-        C::SeatEntrants {
-            id,
-            tournament,
-            director: token,
-            order,
-        } => director(id, tournament, token, DirectorAction::Seat { order }).await,
-        C::SetRoundTime {
-            id,
-            tournament,
-            director: token,
-            round_secs,
-        } => {
-            let action = DirectorAction::RoundTime { secs: round_secs };
-            director(id, tournament, token, action).await
-        }
         C::UnregisterTournament { id, tournament } => {
             as_player(id, tournament, PlayerRequest::Unregister).await
-        }
-        C::StartRound {
-            id,
-            tournament,
-            director: token,
-        } => director(id, tournament, token, DirectorAction::StartRound).await,
-        C::AdjustScore {
-            id,
-            tournament,
-            director: token,
-            entrant,
-            vp,
-            reason,
-        } => {
-            let action = DirectorAction::Adjust {
-                entrant,
-                vp,
-                reason,
-            };
-            director(id, tournament, token, action).await
-        }
-        C::WithdrawEntrant {
-            id,
-            tournament,
-            director: token,
-            entrant,
-            reason,
-        } => {
-            let action = DirectorAction::Withdraw { entrant, reason };
-            director(id, tournament, token, action).await
-        }
-        C::EndTournament {
-            id,
-            tournament,
-            director: token,
-        } => director(id, tournament, token, DirectorAction::End).await,
-        C::ExcuseEntrant {
-            id,
-            tournament,
-            director: token,
-            entrant,
-            reason,
-        } => {
-            let action = DirectorAction::Excuse { entrant, reason };
-            director(id, tournament, token, action).await
         }
         C::WatchTournament { id, tournament } => {
             as_player(id, tournament, PlayerRequest::Watch).await
@@ -384,4 +262,36 @@ async fn answer(
             format!("{} is not a tournament request", other.kind()),
         )),
     }
+}
+
+/// A director's request, well formed, asked of its tournament: answered `ok`, or for
+/// `configure_registration` with the list's invitation code.
+async fn direct(shared: &Arc<Shared>, request: DirectorRequest) -> Result<ServerMessage, Refusal> {
+    let DirectorRequest {
+        id,
+        tournament,
+        token,
+        action,
+    } = request;
+    let configures = matches!(action, DirectorAction::Registration(_));
+    let handle = shared.tournaments.get(&tournament).ok_or((
+        ErrorCode::UnknownTournament,
+        format!("no tournament {tournament:?}"),
+    ))?;
+    let invite = handle
+        .ask(|reply| Command::Director {
+            token,
+            action,
+            reply,
+        })
+        .await?;
+    Ok(if configures {
+        ServerMessage::RegistrationConfigured {
+            id,
+            tournament,
+            invite,
+        }
+    } else {
+        ServerMessage::Ok { id }
+    })
 }

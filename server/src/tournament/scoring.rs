@@ -49,54 +49,7 @@ impl SoFar {
 
 /// Why a table's match was scored by the code rather than played to its end: the record's
 /// `awarded` (docs/TOURNAMENT_RECORD.md), logged as its code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Award {
-    /// A side never came (FITAB art. 37, FE.BUR.IT art. 26): the match is forfeit.
-    LateArrival,
-    /// A side left the event mid-match: "a 0" (art. 36).
-    Abandonment,
-    /// A side could not go on for force majeure (FITAB art. 36).
-    ForceMajeure,
-    /// A side was expelled mid-match (FITAB 2014 art. 37 bis).
-    Disqualification,
-    /// A fixed schedule paired an entrant gone before the round started (art. 36).
-    AbsentOpponent,
-}
-
-impl Award {
-    pub const ALL: [Award; 5] = [
-        Award::LateArrival,
-        Award::Abandonment,
-        Award::ForceMajeure,
-        Award::Disqualification,
-        Award::AbsentOpponent,
-    ];
-
-    pub fn code(self) -> &'static str {
-        match self {
-            Award::LateArrival => "late_arrival",
-            Award::Abandonment => "abandonment",
-            Award::ForceMajeure => "force_majeure",
-            Award::Disqualification => "disqualification",
-            Award::AbsentOpponent => "absent_opponent",
-        }
-    }
-
-    pub fn from_code(code: &str) -> Option<Award> {
-        Award::ALL.into_iter().find(|a| a.code() == code)
-    }
-
-    /// Whether the two sides met at the table, as FITAB 2014 art. 37 bis counts the pairs an
-    /// expelled pair "met" (RULES.md section 11: at a table, not by an absent side's forfeit):
-    /// they did when the match began and a side then left it; not when a side never came or
-    /// was gone before the round.
-    pub fn sides_met(self) -> bool {
-        match self {
-            Award::Abandonment | Award::ForceMajeure | Award::Disqualification => true,
-            Award::LateArrival | Award::AbsentOpponent => false,
-        }
-    }
-}
+pub use burraco_protocol::tournament_record::Award;
 
 /// A match scored without its play by the code (late arrival, abandonment, an absent
 /// opponent): the sides `out` (late, gone) get `absent`'s VP, the others `present`'s VP with its

@@ -1004,8 +1004,19 @@ fn singles(entrants: u32, rounds: &str) -> WireTournamentSettings {
 }
 
 /// The record of tournament `id`.
+/// The record as the endpoint serves it, read as JSON (the tests check it as any reader would).
+/// Every record fetched also reads as protocol's `TournamentRecord` and writes back the same:
+/// the typed record holds every field, in the shape docs/TOURNAMENT_RECORD.md gives.
 async fn record_of(addr: SocketAddr, id: &str) -> Value {
-    get_json(addr, &format!("/api/tournaments/{id}")).await
+    let record: Value = get_json(addr, &format!("/api/tournaments/{id}")).await;
+    let typed: burraco_protocol::tournament_record::TournamentRecord =
+        serde_json::from_value(record.clone()).expect("a record reads as TournamentRecord");
+    assert_eq!(
+        serde_json::to_value(&typed).expect("json"),
+        record,
+        "the typed record writes back what was served"
+    );
+    record
 }
 
 /// Waits (bounded) until the record satisfies `done`; the record.

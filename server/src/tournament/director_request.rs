@@ -1,0 +1,400 @@
+//! A director's request, parsed once where it arrives (as a table's move is): the message
+//! becomes a [`DirectorRequest`] whose [`DirectorAction`] holds only what is well formed on its
+//! own (two different entrants to keep apart, a seating without repeats, a round time in range,
+//! reasons of a bounded length), or a [`DirectorRequestError`]. The actor then checks only what
+//! depends on the tournament (the token, the entrants it knows, whether it has started).
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::wire::{ClientMessage, WireRegistration};
+
+use super::Refusal;
+
+/// The longest reason a director may give (it is in the record for good).
+pub const MAX_REASON: usize = 200;
+
+/// The longest round time a director may set: 4 hours.
+pub const MAX_ROUND_SECS: u32 = 4 * 3600;
+
+/// A director's request, well formed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectorRequest {
+    /// The request's id, for the answer.
+    pub id: u64,
+    pub tournament: String,
+    /// The director's token, as sent (the actor checks it).
+    pub token: String,
+    pub action: DirectorAction,
+}
+
+/// The director's powers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirectorAction {
+    StartRound,
+    Adjust {
+        entrant: u32,
+        vp: i32,
+        reason: String,
+    },
+    Withdraw {
+        entrant: u32,
+        reason: String,
+    },
+    /// A withdrawal for force majeure (FITAB art. 36).
+    Excuse {
+        entrant: u32,
+        reason: String,
+    },
+    End,
+    /// Answered with the invitation code of an invite-only list.
+    Registration(WireRegistration),
+    Pause,
+    Resume,
+    Warn {
+        entrant: u32,
+        reason: String,
+    },
+    Disqualify {
+        entrant: u32,
+        reason: String,
+    },
+    /// Two different entrants not to meet in a round paired by standing.
+    Forbid {
+        entrants: [u32; 2],
+    },
+    /// The first round's order, no entrant twice.
+    Seat {
+        order: Vec<u32>,
+    },
+    /// 1 second to [`MAX_ROUND_SECS`]; `None`: the preset's clock.
+    RoundTime {
+        secs: Option<u32>,
+    },
+}
+
+/// Why a director's request is malformed, whatever the tournament. Each is refused with
+/// [`ErrorCode::InvalidMessage`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum DirectorRequestError {
+    #[error("a reason is at most {MAX_REASON} characters")]
+    ReasonTooLong,
+    #[error("forbid_pairing names two entrants")]
+    ForbidNotTwo,
+    #[error("forbid_pairing names two different entrants")]
+    ForbidSameEntrant,
+    #[error("a round time is 1 second to 4 hours")]
+    RoundTimeOutOfRange,
+    #[error("entrant {0} is seated twice")]
+    SeatedTwice(u32),
+}
+
+impl DirectorRequestError {
+    pub fn code(self) -> ErrorCode {
+        ErrorCode::InvalidMessage
+    }
+
+    pub fn refusal(self) -> Refusal {
+        (self.code(), self.to_string())
+    }
+}
+
+/// What a client message is to the director's side.
+#[derive(Debug)]
+pub enum Parsed {
+    Request(DirectorRequest),
+    /// A director's request, malformed: refused without asking the tournament.
+    Malformed {
+        id: u64,
+        error: DirectorRequestError,
+    },
+    /// Not a director's request: given back.
+    Other(ClientMessage),
+}
+
+impl DirectorRequest {
+    /// Parses `message` if it is a director's request.
+    pub fn parse(message: ClientMessage) -> Parsed {
+        use ClientMessage as C;
+        let (id, tournament, token, action) = match message {
+            C::StartRound {
+                id,
+                tournament,
+                director,
+            } => (id, tournament, director, Ok(DirectorAction::StartRound)),
+            C::AdjustScore {
+                id,
+                tournament,
+                director,
+                entrant,
+                vp,
+                reason,
+            } => {
+                let action = reason_of(reason).map(|reason| DirectorAction::Adjust {
+                    entrant,
+                    vp,
+                    reason,
+                });
+                (id, tournament, director, action)
+            }
+            C::WithdrawEntrant {
+                id,
+                tournament,
+                director,
+                entrant,
+                reason,
+            } => {
+                let action =
+                    reason_of(reason).map(|reason| DirectorAction::Withdraw { entrant, reason });
+                (id, tournament, director, action)
+            }
+            C::ExcuseEntrant {
+                id,
+                tournament,
+                director,
+                entrant,
+                reason,
+            } => {
+                let action =
+                    reason_of(reason).map(|reason| DirectorAction::Excuse { entrant, reason });
+                (id, tournament, director, action)
+            }
+            C::WarnEntrant {
+                id,
+                tournament,
+                director,
+                entrant,
+                reason,
+            } => {
+                let action =
+                    reason_of(reason).map(|reason| DirectorAction::Warn { entrant, reason });
+                (id, tournament, director, action)
+            }
+            C::DisqualifyEntrant {
+                id,
+                tournament,
+                director,
+                entrant,
+                reason,
+            } => {
+                let action =
+                    reason_of(reason).map(|reason| DirectorAction::Disqualify { entrant, reason });
+                (id, tournament, director, action)
+            }
+            C::EndTournament {
+                id,
+                tournament,
+                director,
+            } => (id, tournament, director, Ok(DirectorAction::End)),
+            C::ConfigureRegistration {
+                id,
+                tournament,
+                director,
+                registration,
+            } => (
+                id,
+                tournament,
+                director,
+                Ok(DirectorAction::Registration(registration)),
+            ),
+            C::PauseTournament {
+                id,
+                tournament,
+                director,
+            } => (id, tournament, director, Ok(DirectorAction::Pause)),
+            C::ResumeTournament {
+                id,
+                tournament,
+                director,
+            } => (id, tournament, director, Ok(DirectorAction::Resume)),
+            C::ForbidPairing {
+                id,
+                tournament,
+                director,
+                entrants,
+            } => (id, tournament, director, forbid(&entrants)),
+            C::SeatEntrants {
+                id,
+                tournament,
+                director,
+                order,
+            } => (id, tournament, director, seat(order)),
+            C::SetRoundTime {
+                id,
+                tournament,
+                director,
+                round_secs,
+            } => (id, tournament, director, round_time(round_secs)),
+            other => return Parsed::Other(other),
+        };
+        match action {
+            Ok(action) => Parsed::Request(DirectorRequest {
+                id,
+                tournament,
+                token,
+                action,
+            }),
+            Err(error) => Parsed::Malformed { id, error },
+        }
+    }
+}
+
+fn reason_of(reason: String) -> Result<String, DirectorRequestError> {
+    if reason.chars().count() > MAX_REASON {
+        return Err(DirectorRequestError::ReasonTooLong);
+    }
+    Ok(reason)
+}
+
+fn forbid(entrants: &[u32]) -> Result<DirectorAction, DirectorRequestError> {
+    let &[a, b] = entrants else {
+        return Err(DirectorRequestError::ForbidNotTwo);
+    };
+    if a == b {
+        return Err(DirectorRequestError::ForbidSameEntrant);
+    }
+    Ok(DirectorAction::Forbid { entrants: [a, b] })
+}
+
+fn seat(order: Vec<u32>) -> Result<DirectorAction, DirectorRequestError> {
+    let mut seen = std::collections::HashSet::new();
+    if let Some(&twice) = order.iter().find(|&&e| !seen.insert(e)) {
+        return Err(DirectorRequestError::SeatedTwice(twice));
+    }
+    Ok(DirectorAction::Seat { order })
+}
+
+fn round_time(secs: Option<u32>) -> Result<DirectorAction, DirectorRequestError> {
+    if secs.is_some_and(|s| s == 0 || s > MAX_ROUND_SECS) {
+        return Err(DirectorRequestError::RoundTimeOutOfRange);
+    }
+    Ok(DirectorAction::RoundTime { secs })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(message: ClientMessage) -> Result<DirectorAction, DirectorRequestError> {
+        match DirectorRequest::parse(message) {
+            Parsed::Request(request) => {
+                assert_eq!((request.id, request.token.as_str()), (7, "secret"));
+                assert_eq!(request.tournament, "T-1");
+                Ok(request.action)
+            }
+            Parsed::Malformed { id, error } => {
+                assert_eq!(id, 7);
+                Err(error)
+            }
+            Parsed::Other(other) => panic!("not a director's request: {other:?}"),
+        }
+    }
+
+    fn forbid_pairing(entrants: Vec<u32>) -> ClientMessage {
+        ClientMessage::ForbidPairing {
+            id: 7,
+            tournament: "T-1".into(),
+            director: "secret".into(),
+            entrants,
+        }
+    }
+
+    fn warn(reason: String) -> ClientMessage {
+        ClientMessage::WarnEntrant {
+            id: 7,
+            tournament: "T-1".into(),
+            director: "secret".into(),
+            entrant: 2,
+            reason,
+        }
+    }
+
+    #[test]
+    fn a_pairing_forbidden_is_two_different_entrants() {
+        assert_eq!(
+            parsed(forbid_pairing(vec![0, 1])),
+            Ok(DirectorAction::Forbid { entrants: [0, 1] })
+        );
+        for (entrants, error) in [
+            (vec![0, 1, 0], DirectorRequestError::ForbidNotTwo),
+            (vec![0], DirectorRequestError::ForbidNotTwo),
+            (vec![1, 1], DirectorRequestError::ForbidSameEntrant),
+        ] {
+            assert_eq!(parsed(forbid_pairing(entrants)), Err(error));
+        }
+    }
+
+    #[test]
+    fn a_reason_is_bounded_in_characters_not_bytes() {
+        let longest = "é".repeat(MAX_REASON);
+        assert_eq!(
+            parsed(warn(longest.clone())),
+            Ok(DirectorAction::Warn {
+                entrant: 2,
+                reason: longest
+            })
+        );
+        assert_eq!(
+            parsed(warn("x".repeat(MAX_REASON + 1))),
+            Err(DirectorRequestError::ReasonTooLong)
+        );
+    }
+
+    #[test]
+    fn a_seating_names_each_entrant_once_and_a_round_time_is_in_range() {
+        let seat = |order: Vec<u32>| ClientMessage::SeatEntrants {
+            id: 7,
+            tournament: "T-1".into(),
+            director: "secret".into(),
+            order,
+        };
+        assert_eq!(
+            parsed(seat(vec![2, 0, 1])),
+            Ok(DirectorAction::Seat {
+                order: vec![2, 0, 1]
+            })
+        );
+        assert_eq!(
+            parsed(seat(vec![2, 0, 2])),
+            Err(DirectorRequestError::SeatedTwice(2))
+        );
+        let time = |round_secs| ClientMessage::SetRoundTime {
+            id: 7,
+            tournament: "T-1".into(),
+            director: "secret".into(),
+            round_secs,
+        };
+        for secs in [None, Some(1), Some(MAX_ROUND_SECS)] {
+            assert_eq!(parsed(time(secs)), Ok(DirectorAction::RoundTime { secs }));
+        }
+        for secs in [Some(0), Some(MAX_ROUND_SECS + 1)] {
+            assert_eq!(
+                parsed(time(secs)),
+                Err(DirectorRequestError::RoundTimeOutOfRange)
+            );
+        }
+    }
+
+    #[test]
+    fn a_players_request_is_given_back() {
+        let message = ClientMessage::CheckInTournament {
+            id: 7,
+            tournament: "T-1".into(),
+        };
+        assert!(matches!(
+            DirectorRequest::parse(message.clone()),
+            Parsed::Other(other) if other == message
+        ));
+    }
+
+    #[test]
+    fn every_malformed_request_is_refused_as_invalid() {
+        for error in [
+            DirectorRequestError::ReasonTooLong,
+            DirectorRequestError::ForbidNotTwo,
+            DirectorRequestError::ForbidSameEntrant,
+            DirectorRequestError::RoundTimeOutOfRange,
+            DirectorRequestError::SeatedTwice(3),
+        ] {
+            assert_eq!(error.refusal().0, ErrorCode::InvalidMessage);
+        }
+    }
+}
