@@ -362,12 +362,13 @@ impl Api {
     }
 
     /// The signed-in account and session of a request's cookie. A request that carries a
-    /// personal token (`Authorization`) is refused: a token never acts as a browser session.
+    /// personal token (`Authorization: Bearer`) is refused: a token never acts as a browser
+    /// session.
     pub(super) async fn signed_in(
         &self,
         headers: &HeaderMap,
     ) -> Result<(Account, SessionInfo), Refusal> {
-        if headers.contains_key(header::AUTHORIZATION) {
+        if super::identity::bearer(headers).is_some() {
             return Err(ApiCode::CookieRequired.into());
         }
         let token = cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;

@@ -82,7 +82,7 @@ impl Identity {
 /// Why an upgrade is refused (answered with the HTTP status and a typed body).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Refused {
-    /// `Authorization` that is not `Bearer` and a live, well-formed token: 401.
+    /// `Authorization: Bearer` without a live, well-formed token: 401.
     InvalidToken,
     /// A session cookie from a page of another origin: 403.
     OriginRefused,
@@ -99,13 +99,7 @@ pub async fn at_upgrade(
     address: Option<IpAddr>,
 ) -> Result<Identity, Refused> {
     let accounts = &*shared.backplane.accounts;
-    if let Some(authorization) = headers.get(header::AUTHORIZATION) {
-        let token = authorization
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .ok_or(Refused::InvalidToken)?;
+    if let Some(token) = bearer(headers) {
         return by_token(accounts, token, address).await;
     }
     let Some(cookie) = super::http::cookie_token(headers) else {
@@ -133,6 +127,14 @@ pub async fn at_upgrade(
             Ok(Identity::Guest)
         }
     }
+}
+
+/// The token of an `Authorization: Bearer` header. Any other scheme (a proxy's Basic
+/// authentication passed through) is not ours and is ignored.
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
 /// The identity of a personal token (the upgrade's bearer or a `hello_token`): refused unless

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use axum::extract::{Path, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
@@ -51,13 +51,7 @@ pub(crate) async fn become_bot(
 /// `read_account`.
 pub(crate) async fn account(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers();
-    let account = if let Some(value) = headers.get(header::AUTHORIZATION) {
-        let token = value
-            .to_str()
-            .ok()
-            .and_then(|v| v.strip_prefix("Bearer "))
-            .map(str::trim)
-            .ok_or(ApiCode::InvalidToken)?;
+    let account = if let Some(token) = identity::bearer(headers) {
         let address = super::http::address(&request, api.shared.config.trust_forwarded_for);
         let identity = identity::by_token(api.accounts(), token, address)
             .await
