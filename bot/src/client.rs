@@ -31,6 +31,9 @@ pub struct ClientOptions {
     pub drop_after_actions: Option<u64>,
     /// Told the invite code of a private table the session creates.
     pub invite: Option<tokio::sync::watch::Sender<Option<String>>>,
+    /// A personal token (`brc_...`, docs/ACCOUNTS.md): sent as `Authorization: Bearer` on
+    /// every upgrade, so the bot plays as its (bot) account, under the account's name.
+    pub token: Option<String>,
 }
 
 impl ClientOptions {
@@ -44,6 +47,7 @@ impl ClientOptions {
             deadline: Duration::from_secs(3600),
             drop_after_actions: None,
             invite: None,
+            token: None,
         }
     }
 }
@@ -87,6 +91,34 @@ enum Ended {
     Dropped(String),
 }
 
+/// Opens the WebSocket, with the token's `Authorization` header when there is one.
+async fn connect(
+    options: &ClientOptions,
+    config: WebSocketConfig,
+) -> Result<
+    (
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+        tokio_tungstenite::tungstenite::handshake::client::Response,
+    ),
+    tokio_tungstenite::tungstenite::Error,
+> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = options.url.as_str().into_client_request()?;
+    if let Some(token) = &options.token {
+        let value = format!("Bearer {token}").parse().map_err(|_| {
+            tokio_tungstenite::tungstenite::Error::Url(
+                tokio_tungstenite::tungstenite::error::UrlError::UnableToConnect(
+                    "the token is not a header value".into(),
+                ),
+            )
+        })?;
+        request.headers_mut().insert("authorization", value);
+    }
+    tokio_tungstenite::connect_async_with_config(request, Some(config), true).await
+}
+
 /// Plays `session` at the server until its matches are done.
 pub async fn run(
     session: &mut Session,
@@ -103,9 +135,7 @@ pub async fn run(
         // Nagle off (a request must leave at once); an 8 KiB read buffer, not the 128 KiB
         // default that tungstenite zero-fills before every read.
         let config = WebSocketConfig::default().read_buffer_size(8 * 1024);
-        let connected =
-            tokio_tungstenite::connect_async_with_config(options.url.as_str(), Some(config), true);
-        let last = match connected.await {
+        let last = match connect(options, config).await {
             Ok((ws, _)) => {
                 report.connections += 1;
                 if report.connections > 1 {

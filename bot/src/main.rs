@@ -82,9 +82,13 @@ struct PlayArgs {
     /// Server WebSocket URL.
     #[arg(long, env = "BURRACO_URL", default_value = "ws://127.0.0.1:8080/ws")]
     url: String,
-    /// Player name.
+    /// Player name (ignored with --token: the account's name is used).
     #[arg(long, default_value = "bot")]
     name: String,
+    /// A personal token (brc_..., docs/ACCOUNTS.md): play as its (bot) account. Prefer the
+    /// environment variable: a flag shows in the process list.
+    #[arg(long, env = "BURRACO_TOKEN", hide_env_values = true)]
+    token: Option<String>,
     /// random | greedy | expert | search (or L0..L3).
     #[arg(long, default_value = "expert")]
     strategy: String,
@@ -321,6 +325,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let mut session = Session::new(args.name.clone(), request, args.matches, factory, seed);
     let mut options = ClientOptions::new(args.url.clone());
     options.deadline = Duration::from_secs(args.timeout);
+    options.token = args.token.clone();
     let (tx, mut rx) = tokio::sync::watch::channel(None);
     options.invite = Some(tx);
     let runtime = tokio::runtime::Builder::new_current_thread()

@@ -98,11 +98,22 @@ pub enum ErrorCode {
     /// 1.3: a chat line the text rule refuses (control, format such as bidi, or invisible
     /// characters; empty; too long).
     InvalidText,
+    /// 1.4: a guest's hello with a name registered to an account, or one that looks like it
+    /// (UTS #39 confusables); closes.
+    NameRegistered,
+    /// 1.4: the request needs a signed-in account (a player or bot account), not a guest.
+    AccountRequired,
+    /// 1.4: the connection's personal token lacks the scope this request needs.
+    MissingScope,
+    /// 1.4: the hello's token is malformed, unknown, revoked or expired; closes.
+    InvalidToken,
+    /// 1.4: the token already has as many live connections as it may open; closes.
+    TooManyConnections,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 40] = [
+    pub const ALL: [ErrorCode; 45] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -143,6 +154,11 @@ impl ErrorCode {
         ErrorCode::UnknownPartnerCode,
         ErrorCode::EntrantComplete,
         ErrorCode::InvalidText,
+        ErrorCode::NameRegistered,
+        ErrorCode::AccountRequired,
+        ErrorCode::MissingScope,
+        ErrorCode::InvalidToken,
+        ErrorCode::TooManyConnections,
     ];
 
     /// The code as written on the wire.
@@ -189,6 +205,11 @@ impl ErrorCode {
             UnknownPartnerCode => "unknown_partner_code",
             EntrantComplete => "entrant_complete",
             InvalidText => "invalid_text",
+            NameRegistered => "name_registered",
+            AccountRequired => "account_required",
+            MissingScope => "missing_scope",
+            InvalidToken => "invalid_token",
+            TooManyConnections => "too_many_connections",
         }
     }
 

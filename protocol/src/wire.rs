@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 3;
+pub const PROTOCOL_MINOR: u16 = 4;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -283,6 +283,16 @@ pub enum ClientMessage {
         id: u64,
         tournament: String,
     },
+    /// 1.4: a hello that signs in with a personal token (`brc_...`, docs/ACCOUNTS.md): the
+    /// connection plays as the token's account (a player or a bot account), within the
+    /// token's scopes. `name` is ignored for an account (it plays under the account's name).
+    /// Sent instead of `hello`, as the first frame.
+    HelloToken {
+        version: String,
+        name: String,
+        resume: Option<String>,
+        token: String,
+    },
 }
 
 impl ClientMessage {
@@ -327,6 +337,7 @@ impl ClientMessage {
             | ExcuseEntrant { id, .. }
             | SetLineup { id, .. }
             | WatchTournament { id, .. } => Some(*id),
+            HelloToken { .. } => None,
         }
     }
 
@@ -371,6 +382,7 @@ impl ClientMessage {
             ExcuseEntrant { .. } => "excuse_entrant",
             SetLineup { .. } => "set_lineup",
             WatchTournament { .. } => "watch_tournament",
+            HelloToken { .. } => "hello_token",
         }
     }
 
@@ -397,6 +409,7 @@ impl ClientMessage {
             | SeatEntrants { .. }
             | SetRoundTime { .. } => 2,
             ExcuseEntrant { .. } | SetLineup { .. } | WatchTournament { .. } => 3,
+            HelloToken { .. } => 4,
             _ => 0,
         }
     }
@@ -751,6 +764,15 @@ pub enum ServerMessage {
         round_ends_ms: Option<i64>,
         warnings: u32,
     },
+    /// 1.4: who this connection is, sent right after the `welcome` to a connection whose hello
+    /// said 1.4 or later (the welcome's own fields never change). `kind` is `"guest"`,
+    /// `"player"` (a player account) or `"bot"` (a bot account); `account` the account's id
+    /// (`null` for a guest); `name` the name the tables show (the account's name when signed in).
+    Identity {
+        kind: String,
+        account: Option<String>,
+        name: String,
+    },
 }
 
 impl ServerMessage {
@@ -821,6 +843,7 @@ impl ServerMessage {
             GoToTable { .. } => "go_to_table",
             RegistrationConfigured { .. } => "registration_configured",
             TournamentStatus { .. } => "tournament_status",
+            Identity { .. } => "identity",
         }
     }
 
@@ -834,6 +857,7 @@ impl ServerMessage {
             | TournamentUpdate { .. }
             | GoToTable { .. } => 1,
             RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
+            Identity { .. } => 4,
             _ => 0,
         }
     }
@@ -855,7 +879,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TournamentUpdate { .. }
         | GoToTable { .. }
         | RegistrationConfigured { .. }
-        | TournamentStatus { .. } => None,
+        | TournamentStatus { .. }
+        | Identity { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

@@ -70,6 +70,9 @@ pub struct ServerConfig {
     /// Behind a proxy that appends the client's address to `X-Forwarded-For`: the accounts'
     /// per-address limits count that address rather than the proxy's.
     pub trust_forwarded_for: bool,
+    /// Origins besides the server's own (the request's `Host`) whose pages may open a
+    /// WebSocket with a player's session cookie, e.g. `https://burraco.example`.
+    pub allowed_origins: Vec<String>,
     /// The first delay after repeated wrong passwords for one account or from one address;
     /// it doubles with each further failure.
     pub login_backoff: Duration,
@@ -106,6 +109,7 @@ impl Default for ServerConfig {
             database_url: None,
             secure_cookies: false,
             trust_forwarded_for: false,
+            allowed_origins: Vec::new(),
             login_backoff: Duration::from_secs(1),
         }
     }
@@ -228,6 +232,15 @@ pub struct Cli {
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
+    /// An origin besides the server's own whose pages may open a WebSocket with a player's
+    /// session cookie (e.g. https://burraco.example); repeat the flag, or comma-separate in
+    /// the environment variable.
+    #[arg(
+        long = "allowed-origin",
+        env = "BURRACO_ALLOWED_ORIGINS",
+        value_delimiter = ','
+    )]
+    pub allowed_origins: Vec<String>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -374,6 +387,7 @@ impl Cli {
                 database_url: self.database_url.clone(),
                 secure_cookies: self.secure_cookies,
                 trust_forwarded_for: self.trust_forwarded_for,
+                allowed_origins: self.allowed_origins.clone(),
                 ..defaults
             },
         })

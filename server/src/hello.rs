@@ -17,6 +17,8 @@ use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
+use crate::accounts::identity::{self, Identity, Refused};
+use crate::conn::Upgrade;
 use crate::conn::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
@@ -35,6 +37,8 @@ pub(crate) struct Greeted {
     pub resumed: bool,
     /// The minor version the hello said: no message newer than it is sent on this connection.
     pub minor: u16,
+    /// Who the connection is (1.4): from the upgrade, or the hello's token.
+    pub identity: Identity,
 }
 
 /// Reads and checks the hello, then opens or resumes the session; `None` when the connection
@@ -42,6 +46,8 @@ pub(crate) struct Greeted {
 pub(crate) async fn greet(
     mut socket: WebSocket,
     shared: &Arc<Shared>,
+    upgrade: Upgrade,
+    conn: u64,
 ) -> Option<(WebSocket, Greeted)> {
     let first = tokio::select! {
         biased;
@@ -61,12 +67,18 @@ pub(crate) async fn greet(
         }
     };
     let (binary, decoded) = decode(&first)?;
-    let (version, name, resume) = match decoded.result {
+    let (version, name, resume, token) = match decoded.result {
         Ok(ClientMessage::Hello {
             version,
             name,
             resume,
-        }) => (version, name, resume),
+        }) => (version, name, resume, None),
+        Ok(ClientMessage::HelloToken {
+            version,
+            name,
+            resume,
+            token,
+        }) => (version, name, resume, Some(token)),
         Ok(other) => {
             let message = error(
                 other.id(),
@@ -103,10 +115,54 @@ pub(crate) async fn greet(
         );
         return refuse(socket, binary, message, CLOSE_POLICY).await;
     };
+    // The hello's token (1.4) wins over whatever the upgrade carried.
+    let identity = match token {
+        Some(token) => {
+            let accounts = &*shared.backplane.accounts;
+            match Box::pin(identity::by_token(accounts, &token, upgrade.address)).await {
+                Ok(identity) => identity,
+                Err(refused) => {
+                    let (code, text) = match refused {
+                        Refused::Unavailable => {
+                            (ErrorCode::InternalError, "the token could not be checked")
+                        }
+                        Refused::InvalidToken | Refused::OriginRefused => (
+                            ErrorCode::InvalidToken,
+                            "the token is malformed, unknown, revoked or expired",
+                        ),
+                    };
+                    return refuse(socket, binary, error(None, code, text), CLOSE_POLICY).await;
+                }
+            }
+        }
+        None => upgrade.identity,
+    };
+    // An account plays under its own name; a guest may not take a registered one.
+    let name = match identity.account() {
+        Some(account) => account.username.clone(),
+        None => {
+            if Box::pin(name_registered(shared, &name)).await {
+                let message = error(
+                    None,
+                    ErrorCode::NameRegistered,
+                    "that name belongs to an account: sign in, or choose another",
+                );
+                return refuse(socket, binary, message, CLOSE_POLICY).await;
+            }
+            name
+        }
+    };
     let resumed = match resume {
         Some(token) => Box::pin(resume_session(shared, token)).await,
         None => None,
     };
+    // A session resumed under another name is not this account's (nor a guest's, once signed
+    // in): a new session instead.
+    let resumed = resumed.filter(|(_, session)| {
+        identity
+            .account()
+            .is_none_or(|account| session.name == account.username)
+    });
     let (token, session, resumed) = match resumed {
         Some((token, session)) => (token, session, true),
         None => match Box::pin(open_session(shared, name)).await {
@@ -117,6 +173,19 @@ pub(crate) async fn greet(
             }
         },
     };
+    if let Some(grant) = identity.grant()
+        && shared.live_tokens.reserve(&grant.id, conn).is_err()
+    {
+        let message = error(
+            None,
+            ErrorCode::TooManyConnections,
+            format!(
+                "this token already has {} live connections",
+                crate::accounts::live::MAX_CONNECTIONS
+            ),
+        );
+        return refuse(socket, binary, message, CLOSE_POLICY).await;
+    }
     Some((
         socket,
         Greeted {
@@ -125,8 +194,22 @@ pub(crate) async fn greet(
             session,
             resumed,
             minor,
+            identity,
         },
     ))
+}
+
+/// Whether a guest's name is an account's (or looks like one). A store that cannot answer
+/// (none in a cluster without a database) lets the guest play: no account can be impersonated
+/// where none can sign in, and an outage does not stop guests.
+async fn name_registered(shared: &Shared, name: &str) -> bool {
+    match shared.backplane.accounts.name_registered(name).await {
+        Ok(registered) => registered,
+        Err(e) => {
+            tracing::debug!("guest name not checked: {e}");
+            false
+        }
+    }
 }
 
 /// The session of a resume token: in memory while its player is connected or seated, else in the
@@ -175,6 +258,14 @@ pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbo
             })
             .collect(),
     });
+    if greeted.minor >= 4 {
+        let identity = &greeted.identity;
+        out.send_message(ServerMessage::Identity {
+            kind: identity.kind().into(),
+            account: identity.account().map(|a| a.id.clone()),
+            name: session.name.clone(),
+        });
+    }
     for (table, _) in &seats {
         if let Some(handle) = crate::lobby::find(shared, table).await {
             handle

@@ -85,6 +85,8 @@ pub struct Shared {
     pub bot_permits: Arc<tokio::sync::Semaphore>,
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
     pub stop_tables: CancellationToken,
+    /// The live connections of each personal token here (a revoke closes them).
+    pub live_tokens: accounts::live::LiveTokens,
     metrics: PrometheusHandle,
 }
 
@@ -153,10 +155,12 @@ pub async fn run(
         bot_permits: Arc::new(tokio::sync::Semaphore::new(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
+        live_tokens: accounts::live::LiveTokens::default(),
         metrics: metrics_handle(),
     });
     register_metrics();
     shared.backplane.node.start(&shared);
+    accounts::live::LiveTokens::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -307,6 +311,12 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
         )
             .into_response();
     };
+    // Who connects: a bearer token, a session cookie from an allowed origin, or a guest.
+    let address = accounts::http::address(&request, shared.config.trust_forwarded_for);
+    let identity = match accounts::identity::at_upgrade(&shared, request.headers(), address).await {
+        Ok(identity) => identity,
+        Err(refused) => return accounts::http::upgrade_refused(refused),
+    };
     let on_upgrade = hyper::upgrade::on(&mut request);
     let buffer = shared.config.ws_buffer;
     let config = WebSocketConfig::default()
@@ -326,7 +336,7 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
             Some(config),
         )
         .await;
-        conn::serve(socket, shared).await;
+        conn::serve(socket, shared, conn::Upgrade { identity, address }).await;
     });
     let accept = derive_accept_key(key.as_bytes());
     Response::builder()

@@ -220,6 +220,9 @@ pub enum Kicked {
     /// A table it was at moved to another node (cluster mode) or stopped here: resume, and the
     /// table is found wherever it is served ([`Outbox::table_moved`]).
     Moved,
+    /// The personal token the connection signed in with was revoked or expired
+    /// (`accounts::live`): closed with 4003, not to be resumed with that token.
+    TokenRevoked,
 }
 
 /// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
@@ -233,6 +236,7 @@ impl KickReason {
             Kicked::TooSlow => 1,
             Kicked::TakenOver => 2,
             Kicked::Moved => 3,
+            Kicked::TokenRevoked => 4,
         };
         let _ = self
             .0
@@ -245,6 +249,7 @@ impl KickReason {
             1 => Some(Kicked::TooSlow),
             2 => Some(Kicked::TakenOver),
             3 => Some(Kicked::Moved),
+            4 => Some(Kicked::TokenRevoked),
             _ => None,
         }
     }

@@ -187,3 +187,83 @@ async fn the_python_example_plays_a_match_with_three_rust_bots_resuming_once() {
     );
     server.stop().await;
 }
+
+/// One HTTP/1.1 request on the raw socket (`Connection: close`): the status line and the rest.
+async fn http(addr: std::net::SocketAddr, head: &str, body: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request = format!(
+        "{head}\r\nHost: test\r\nConnection: close\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    stream.read_to_string(&mut response).await.expect("read");
+    response
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_with_a_personal_token_plays_as_its_account() {
+    let server = TestServer::start(|c| c.next_hand_delay = HOUR).await;
+    let signup = http(
+        server.addr,
+        "POST /api/signup HTTP/1.1",
+        r#"{"username":"RoboTok","password":"correct horse"}"#,
+    )
+    .await;
+    assert!(signup.starts_with("HTTP/1.1 201"), "{signup}");
+    let cookie = signup
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .and_then(|c| c.split(';').next())
+        .expect("the session cookie")
+        .to_owned();
+    let bot = http(
+        server.addr,
+        &format!("POST /api/account/bot HTTP/1.1\r\nCookie: {cookie}"),
+        "",
+    )
+    .await;
+    assert!(bot.starts_with("HTTP/1.1 200"), "{bot}");
+    let created = http(
+        server.addr,
+        &format!("POST /api/tokens HTTP/1.1\r\nCookie: {cookie}"),
+        r#"{"scopes":["play"]}"#,
+    )
+    .await;
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let token = created
+        .split("\"token\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the token")
+        .to_owned();
+    // Head to head: the token's bot and a guest, one hand each.
+    let quick = || SeatRequest::QuickPlay {
+        preset: "fitab".into(),
+        players: 2,
+    };
+    let mut with_token = Session::new("ignored", quick(), 1, factory(Level::Greedy, 3), 3);
+    let mut options = ClientOptions::new(server.url());
+    options.deadline = Duration::from_secs(50);
+    options.token = Some(token);
+    let guest = tokio::spawn(play(server.url(), "guest", quick(), Level::Greedy, None));
+    let report = client::run(&mut with_token, &options)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.session.matches, 1);
+    assert_eq!(guest.await.expect("guest").session.matches, 1);
+    // The server knew it as the account: the token's use is recorded.
+    let listed = http(
+        server.addr,
+        &format!("GET /api/tokens HTTP/1.1\r\nCookie: {cookie}"),
+        "",
+    )
+    .await;
+    assert!(
+        listed.contains("\"last_address\":\"127.0.0.1\""),
+        "{listed}"
+    );
+    server.stop().await;
+}

@@ -240,6 +240,12 @@ pub fn client_samples() -> Vec<ClientMessage> {
             id: 39,
             tournament: "T-5d0c2a9e71".into(),
         },
+        HelloToken {
+            version: "1.4".into(),
+            name: "ignored for an account".into(),
+            resume: None,
+            token: "brc_0000000000000000000000000000000000000000000000000".into(),
+        },
     ]
 }
 
@@ -660,6 +666,11 @@ pub fn server_samples() -> Vec<ServerMessage> {
             checked_in: None,
             round_ends_ms: Some(1_764_003_720_000),
             warnings: 1,
+        },
+        Identity {
+            kind: "bot".into(),
+            account: Some("u-3a9f0c2b7d1e4f60".into()),
+            name: "RoboAnna".into(),
         },
     ]
 }

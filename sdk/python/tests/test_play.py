@@ -14,10 +14,12 @@ import time
 import unittest
 from typing import Any, Mapping, Optional
 
-from burraco import (Action, Bot, Connection, CreateTable, Discard, Draw, GreedyStrategy,
-                     JoinTable, LegalMoves, MeldMove, Open, QuickPlay, Rule, ServerError,
+from burraco import (Action, Bot, Connection, CreateTable, Discard, Draw, ErrorCode,
+                     GreedyStrategy, JoinTable, LegalMoves, MeldMove, Open, QuickPlay, Rule,
+                     ServerError,
                      SessionTakenOver, Strategy, TableState, Take, TokenNotSupported, check,
                      points)
+from burraco.connection import Dropped
 from server import REPO, shared_server, stop_shared
 
 # Every test is bounded: a match of server bots without their pause takes well under a second.
@@ -230,9 +232,88 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
         await second.close()
 
     async def test_a_token_is_refused_by_a_protocol_1_3_server(self) -> None:
-        conn = Connection(shared_server().url, "account", token="secret")
-        with self.assertRaises(TokenNotSupported):
+        # A 1.3 server answers hello_token as an unknown first frame.
+        server = await asyncio.start_server(_old_server, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        try:
+            conn = Connection(f"ws://127.0.0.1:{port}/ws", "account", token="brc_x")
+            with self.assertRaises(TokenNotSupported):
+                await conn.connect(attempts=1)
+        finally:
+            server.close()
+
+    async def test_an_unknown_token_is_refused(self) -> None:
+        conn = Connection(shared_server().url, "account", token="brc_" + "0" * 49)
+        with self.assertRaises(ServerError) as refused:
             await conn.connect()
+        self.assertEqual(refused.exception.code, ErrorCode.INVALID_TOKEN)
+
+    async def test_a_token_plays_as_its_account_until_revoked(self) -> None:
+        http = "http://127.0.0.1:%d" % shared_server().port
+        status, headers, _ = await asyncio.to_thread(
+            _post, f"{http}/api/signup", {"username": "SdkTokenUser", "password": "correct horse"})
+        self.assertEqual(status, 201)
+        cookie = headers["set-cookie"].split(";")[0]
+        status, _, body = await asyncio.to_thread(
+            _post, f"{http}/api/tokens", {"label": "sdk", "scopes": ["play"]}, cookie)
+        self.assertEqual(status, 201)
+        conn = Connection(shared_server().url, "ignored", token=body["token"])
+        welcome = await conn.connect()
+        self.assertEqual(welcome.name, "SdkTokenUser")
+        self.assertEqual((conn.identity or {}).get("kind"), "player")
+        status, _, _ = await asyncio.to_thread(
+            _request, "DELETE", f"{http}/api/tokens/{body['id']}", None, cookie)
+        self.assertEqual(status, 204)
+        dropped = await asyncio.wait_for(conn.recv(), 5)
+        self.assertIsInstance(dropped, Dropped)
+        assert isinstance(dropped, Dropped)
+        self.assertEqual(dropped.code, 4003)
+        with self.assertRaises(ServerError) as refused:
+            await conn.connect(attempts=1)
+        self.assertEqual(refused.exception.code, ErrorCode.INVALID_TOKEN)
+
+
+async def _old_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """A protocol 1.3 server's answer to hello_token: the WebSocket handshake, then the error an
+    unknown first frame gets."""
+    import base64
+    import hashlib
+    head = (await reader.readuntil(b"\r\n\r\n")).decode()
+    key = next(line.split(":", 1)[1].strip() for line in head.split("\r\n")
+               if line.lower().startswith("sec-websocket-key:"))
+    accept = base64.b64encode(hashlib.sha1(
+        (key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
+    writer.write(("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                  "Connection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n" % accept).encode())
+    payload = b'{"type":"error","id":null,"code":"invalid_message","message":"unknown type"}'
+    writer.write(bytes([0x81, len(payload)]) + payload)
+    await writer.drain()
+    await asyncio.sleep(0.5)
+    writer.close()
+
+
+def _request(method: str, url: str, body: Optional[Mapping[str, Any]],
+             cookie: Optional[str] = None) -> tuple[int, Mapping[str, str], Any]:
+    import json
+    import urllib.error
+    import urllib.request
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, method=method)
+    request.add_header("Content-Type", "application/json")
+    if cookie is not None:
+        request.add_header("Cookie", cookie)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            raw = response.read()
+            headers = {k.lower(): v for k, v in response.headers.items()}
+            return response.status, headers, json.loads(raw) if raw else None
+    except urllib.error.HTTPError as e:
+        return e.code, {}, None
+
+
+def _post(url: str, body: Mapping[str, Any],
+          cookie: Optional[str] = None) -> tuple[int, Mapping[str, str], Any]:
+    return _request("POST", url, body, cookie)
 
 
 class TestTournament(unittest.IsolatedAsyncioTestCase):

@@ -74,10 +74,26 @@ pub enum ApiCode {
     NoSuchSession,
     /// The accounts' store cannot be reached (or a cluster has none).
     AccountsUnavailable,
+    /// A personal token sent to an endpoint of the web pages (only the session cookie signs
+    /// in there).
+    CookieRequired,
+    /// A personal token that is malformed, unknown, revoked or expired.
+    InvalidToken,
+    /// The personal token lacks the scope the endpoint needs.
+    MissingScope,
+    /// None of the account's tokens has that id.
+    NoSuchToken,
+    /// An unknown scope, or none.
+    InvalidScopes,
+    /// An expiry outside 1 to 366 days, a label over 100 characters, or an account that
+    /// already holds 50 live tokens.
+    InvalidTokenSettings,
+    /// A WebSocket upgrade with a session cookie from a page of another origin.
+    OriginRefused,
 }
 
 impl ApiCode {
-    pub const ALL: [ApiCode; 13] = [
+    pub const ALL: [ApiCode; 20] = [
         ApiCode::BadJson,
         ApiCode::BodyTooLarge,
         ApiCode::NotJson,
@@ -91,6 +107,13 @@ impl ApiCode {
         ApiCode::NotSignedIn,
         ApiCode::NoSuchSession,
         ApiCode::AccountsUnavailable,
+        ApiCode::CookieRequired,
+        ApiCode::InvalidToken,
+        ApiCode::MissingScope,
+        ApiCode::NoSuchToken,
+        ApiCode::InvalidScopes,
+        ApiCode::InvalidTokenSettings,
+        ApiCode::OriginRefused,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -108,6 +131,13 @@ impl ApiCode {
             ApiCode::NotSignedIn => "not_signed_in",
             ApiCode::NoSuchSession => "no_such_session",
             ApiCode::AccountsUnavailable => "accounts_unavailable",
+            ApiCode::CookieRequired => "cookie_required",
+            ApiCode::InvalidToken => "invalid_token",
+            ApiCode::MissingScope => "missing_scope",
+            ApiCode::NoSuchToken => "no_such_token",
+            ApiCode::InvalidScopes => "invalid_scopes",
+            ApiCode::InvalidTokenSettings => "invalid_token_settings",
+            ApiCode::OriginRefused => "origin_refused",
         }
     }
 
@@ -116,12 +146,18 @@ impl ApiCode {
             ApiCode::BadJson
             | ApiCode::BodyTooLarge
             | ApiCode::InvalidUsername
-            | ApiCode::InvalidPassword => StatusCode::BAD_REQUEST,
+            | ApiCode::InvalidPassword
+            | ApiCode::InvalidScopes
+            | ApiCode::InvalidTokenSettings => StatusCode::BAD_REQUEST,
             ApiCode::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiCode::NameTaken | ApiCode::NameConfusable => StatusCode::CONFLICT,
-            ApiCode::BadCredentials | ApiCode::NotSignedIn => StatusCode::UNAUTHORIZED,
+            ApiCode::BadCredentials
+            | ApiCode::NotSignedIn
+            | ApiCode::CookieRequired
+            | ApiCode::InvalidToken => StatusCode::UNAUTHORIZED,
+            ApiCode::MissingScope | ApiCode::OriginRefused => StatusCode::FORBIDDEN,
             ApiCode::TooManyAttempts | ApiCode::TooManySignups => StatusCode::TOO_MANY_REQUESTS,
-            ApiCode::NoSuchSession => StatusCode::NOT_FOUND,
+            ApiCode::NoSuchSession | ApiCode::NoSuchToken => StatusCode::NOT_FOUND,
             ApiCode::AccountsUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -141,13 +177,24 @@ impl ApiCode {
             ApiCode::NotSignedIn => "not signed in",
             ApiCode::NoSuchSession => "no such session",
             ApiCode::AccountsUnavailable => "accounts are unavailable",
+            ApiCode::CookieRequired => "sign in with a password: a token cannot sign in here",
+            ApiCode::InvalidToken => "the token is malformed, unknown, revoked or expired",
+            ApiCode::MissingScope => "the token has no scope for this",
+            ApiCode::NoSuchToken => "no such token",
+            ApiCode::InvalidScopes => {
+                "scopes are one or more of play, create_tables, join_tournaments, read_account"
+            }
+            ApiCode::InvalidTokenSettings => {
+                "a token expires in 1 to 366 days, its label is at most 100 characters, and an account holds at most 50"
+            }
+            ApiCode::OriginRefused => "a page of another site cannot use your session",
         }
     }
 }
 
 /// A refusal as a response: `{"code": ..., "message": ...}` with the code's status.
 #[derive(Debug)]
-struct Refusal {
+pub(crate) struct Refusal {
     code: ApiCode,
     retry_after: Option<Duration>,
 }
@@ -174,6 +221,17 @@ impl IntoResponse for Refusal {
         }
         response
     }
+}
+
+/// A refused WebSocket upgrade, as a typed JSON answer (docs/ACCOUNTS.md).
+pub fn upgrade_refused(refused: super::identity::Refused) -> Response {
+    use super::identity::Refused;
+    let code = match refused {
+        Refused::InvalidToken => ApiCode::InvalidToken,
+        Refused::OriginRefused => ApiCode::OriginRefused,
+        Refused::Unavailable => ApiCode::AccountsUnavailable,
+    };
+    Refusal::from(code).into_response()
 }
 
 impl From<crate::backplane::PortError> for Refusal {
@@ -265,12 +323,12 @@ impl Backoff {
 /// What the accounts' routes share.
 #[derive(Debug)]
 pub struct Api {
-    shared: Arc<Shared>,
+    pub(super) shared: Arc<Shared>,
     hasher: Hasher,
     backoff: Backoff,
 }
 
-type ApiState = State<Arc<Api>>;
+pub(super) type ApiState = State<Arc<Api>>;
 
 /// The accounts' routes, merged into the server's router.
 pub fn routes(shared: Arc<Shared>) -> Router {
@@ -288,16 +346,31 @@ pub fn routes(shared: Arc<Shared>) -> Router {
         .route("/api/password", post(change_password))
         .route("/api/sessions", get(sessions))
         .route("/api/sessions/{id}", delete(revoke))
+        .route("/api/account/bot", post(super::tokens_http::become_bot))
+        .route("/api/account", get(super::tokens_http::account))
+        .route(
+            "/api/tokens",
+            post(super::tokens_http::create).get(super::tokens_http::list),
+        )
+        .route("/api/tokens/{id}", delete(super::tokens_http::revoke))
         .with_state(api)
 }
 
 impl Api {
-    fn accounts(&self) -> &dyn Accounts {
+    pub(super) fn accounts(&self) -> &dyn Accounts {
         &*self.shared.backplane.accounts
     }
 
-    /// The signed-in account and session of a request's cookie.
-    async fn signed_in(&self, headers: &HeaderMap) -> Result<(Account, SessionInfo), Refusal> {
+    /// The signed-in account and session of a request's cookie. A request that carries a
+    /// personal token (`Authorization: Bearer`) is refused: a token never acts as a browser
+    /// session.
+    pub(super) async fn signed_in(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<(Account, SessionInfo), Refusal> {
+        if super::identity::bearer(headers).is_some() {
+            return Err(ApiCode::CookieRequired.into());
+        }
         let token = cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;
         self.accounts()
             .session(&super::token_hash(&token), crate::unix_ms())
@@ -403,7 +476,7 @@ impl Api {
 }
 
 /// The token of the request's session cookie, when it has the form of one (64 hex digits).
-fn cookie_token(headers: &HeaderMap) -> Option<String> {
+pub(crate) fn cookie_token(headers: &HeaderMap) -> Option<String> {
     headers
         .get_all(header::COOKIE)
         .iter()
@@ -419,7 +492,7 @@ fn cookie_token(headers: &HeaderMap) -> Option<String> {
 /// Whom the per-address limits count: the peer, or (`--trust-forwarded-for`, behind a proxy
 /// that appends it) the last address of `X-Forwarded-For`; an IPv6 address by its /64, the
 /// block one subscriber holds (counting each of its addresses apart would count nothing).
-fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
+pub(crate) fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
     // Only the last entry is the proxy's own: any before it came from the client. A last entry
     // that is no address counts the peer instead.
     let forwarded = trust_forwarded_for
@@ -458,7 +531,9 @@ fn limit_block(ip: IpAddr) -> IpAddr {
 }
 
 /// Reads a JSON body of at most [`MAX_BODY`] bytes.
-async fn json_body<T: serde::de::DeserializeOwned>(request: Request) -> Result<T, Refusal> {
+pub(super) async fn json_body<T: serde::de::DeserializeOwned>(
+    request: Request,
+) -> Result<T, Refusal> {
     let is_json = request
         .headers()
         .get(header::CONTENT_TYPE)
@@ -523,7 +598,7 @@ fn with_cookie(status: StatusCode, cookie: HeaderValue, body: impl IntoResponse)
 }
 
 /// A response about one account: no cache (a shared one above all) may keep it.
-fn private(body: impl IntoResponse) -> Response {
+pub(super) fn private(body: impl IntoResponse) -> Response {
     let mut response = body.into_response();
     response
         .headers_mut()

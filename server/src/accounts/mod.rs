@@ -10,14 +10,19 @@
 //! [`http`]. Guests (a name and play) do not touch any of this.
 
 pub mod http;
+pub mod identity;
+pub mod live;
 pub mod password;
 pub mod postgres;
 pub mod sqlite;
+pub mod tokens;
+pub mod tokens_http;
 pub mod username;
 
 use sha2::{Digest, Sha256};
 
 use crate::backplane::port::{PortError, PortFuture};
+use tokens::{NewToken, TokenHolder, TokenInfo};
 
 /// A registered player.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +130,51 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         account: &'a str,
         except: Option<&'a str>,
     ) -> PortFuture<'a, Result<u64, PortError>>;
+
+    // tokens and bot accounts
+    /// Whether the account is a bot account; `None` for an unknown account.
+    fn is_bot<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>>;
+    /// Makes the account a bot account, for good (there is no way back); false for an unknown
+    /// account. Making a bot account a bot again changes nothing and answers true.
+    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Whether `name` is a registered account's name or looks like one: its
+    /// [`username::key`] or its [`username::skeleton`] is taken.
+    fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Stores a new personal token (its hash only).
+    fn create_token<'a>(&'a self, token: &'a NewToken) -> PortFuture<'a, Result<(), PortError>>;
+    /// The account's live tokens at `now_ms`, oldest first.
+    fn tokens<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<TokenInfo>, PortError>>;
+    /// Revokes (deletes) one of `account`'s tokens; false when it has none of that id.
+    fn revoke_token<'a>(
+        &'a self,
+        account: &'a str,
+        token: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// The live token whose hash is `token_hash`, with its account; `None` when unknown,
+    /// revoked or expired at `now_ms`.
+    fn token<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<TokenHolder>, PortError>>;
+    /// Records a use of the token: when, and from which address.
+    fn token_used<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        address: &'a str,
+    ) -> PortFuture<'a, Result<(), PortError>>;
+    /// Which of these token ids are still live at `now_ms` (neither revoked nor expired): what
+    /// a node asks every half second about the tokens its connections were opened with.
+    fn live_tokens<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
 }
 
 /// Accounts switched off: a cluster started without `--database-url` (one node's SQLite file
@@ -191,6 +241,56 @@ impl Accounts for Unconfigured {
     ) -> PortFuture<'a, Result<u64, PortError>> {
         off()
     }
+
+    // tokens and bot accounts
+    fn is_bot<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>> {
+        off()
+    }
+    fn make_bot<'a>(&'a self, _: &'a str, _: i64) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn name_registered<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn create_token<'a>(&'a self, _: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn tokens<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<TokenInfo>, PortError>> {
+        off()
+    }
+    fn revoke_token<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn token<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Option<TokenHolder>, PortError>> {
+        off()
+    }
+    fn token_used<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn live_tokens<'a>(
+        &'a self,
+        _: &'a [String],
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        off()
+    }
 }
 
 /// The accounts' store this server uses, its migrations applied: PostgreSQL given a database
@@ -223,9 +323,10 @@ pub fn token_hash(token: &str) -> String {
 /// The versioned schema changes of the accounts' tables, applied in order at start by both
 /// stores (each keeps the last version applied in its own `account_migrations` table, so the
 /// game store's `user_version` is left alone). Plain SQL both SQLite and PostgreSQL accept.
-pub const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    "CREATE TABLE accounts (
+pub const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        "CREATE TABLE accounts (
         id TEXT PRIMARY KEY,
         username TEXT NOT NULL,
         name_key TEXT NOT NULL UNIQUE,
@@ -240,4 +341,23 @@ pub const MIGRATIONS: &[(i64, &str)] = &[(
         expires_ms BIGINT NOT NULL,
         user_agent TEXT NOT NULL);
      CREATE INDEX account_sessions_account ON account_sessions (account_id);",
-)];
+    ),
+    // Bot accounts and personal tokens. `bot_since_ms` is set once and never cleared (a bot
+    // account stays one). A revoked token's row is deleted; an expired one is ignored, and
+    // goes when its account makes a new one.
+    (
+        2,
+        "ALTER TABLE accounts ADD COLUMN bot_since_ms BIGINT;
+     CREATE TABLE account_tokens (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        token_hash TEXT NOT NULL UNIQUE,
+        label TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        expires_ms BIGINT NOT NULL,
+        last_used_ms BIGINT,
+        last_address TEXT);
+     CREATE INDEX account_tokens_account ON account_tokens (account_id);",
+    ),
+];

@@ -12,6 +12,7 @@ use tokio_postgres::types::ToSql;
 /// A query parameter (an array's first one named so, the others coerce to it).
 type Param<'a> = &'a (dyn ToSql + Sync);
 
+use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
 use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
 use crate::backplane::port::{PortError, PortFuture};
 
@@ -114,6 +115,22 @@ fn session(row: &tokio_postgres::Row, at: usize) -> SessionInfo {
 }
 
 const SESSION_COLUMNS: &str = "s.id, s.account_id, s.created_ms, s.expires_ms, s.user_agent";
+
+const TOKEN_COLUMNS: &str = "t.id, t.account_id, t.label, t.scopes, t.created_ms, t.expires_ms, \
+     t.last_used_ms, t.last_address";
+
+fn token(row: &tokio_postgres::Row, at: usize) -> TokenInfo {
+    TokenInfo {
+        id: row.get(at),
+        account: row.get(at + 1),
+        label: row.get(at + 2),
+        scopes: Scopes::from_text(row.get(at + 3)),
+        created_ms: row.get(at + 4),
+        expires_ms: row.get(at + 5),
+        last_used_ms: row.get(at + 6),
+        last_address: row.get(at + 7),
+    }
+}
 
 impl Accounts for PostgresAccounts {
     fn create<'a>(&'a self, new: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
@@ -338,6 +355,188 @@ impl Accounts for PostgresAccounts {
                 )
                 .await
                 .map_err(port)
+        })
+    }
+    // tokens and bot accounts
+    fn is_bot<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT bot_since_ms IS NOT NULL FROM accounts WHERE id = $1",
+                    &[&id],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| r.get(0)))
+        })
+    }
+
+    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let changed = client
+                .execute(
+                    "UPDATE accounts SET bot_since_ms = COALESCE(bot_since_ms, $2) WHERE id = $1",
+                    &[&id as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(changed == 1)
+        })
+    }
+
+    fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let (key, skeleton) = (super::username::key(name), super::username::skeleton(name));
+            let client = self.client().await?;
+            let row = client
+                .query_one(
+                    "SELECT EXISTS (SELECT 1 FROM accounts WHERE name_key = $1 OR skeleton = $2)",
+                    &[&key as Param, &skeleton],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.get(0))
+        })
+    }
+
+    fn create_token<'a>(&'a self, new: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let t = &new.info;
+            // The account's expired tokens go as a new one comes: the table holds live ones.
+            client
+                .execute(
+                    "DELETE FROM account_tokens WHERE account_id = $1 AND expires_ms <= $2",
+                    &[&t.account as Param, &t.created_ms],
+                )
+                .await
+                .map_err(port)?;
+            client
+                .execute(
+                    "INSERT INTO account_tokens
+                        (id, account_id, token_hash, label, scopes, created_ms, expires_ms)
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    &[
+                        &t.id as Param,
+                        &t.account,
+                        &new.token_hash,
+                        &t.label,
+                        &t.scopes.to_text(),
+                        &t.created_ms,
+                        &t.expires_ms,
+                    ],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn tokens<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<TokenInfo>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {TOKEN_COLUMNS} FROM account_tokens t
+                         WHERE t.account_id = $1 AND t.expires_ms > $2 ORDER BY t.created_ms, t.id"
+                    ),
+                    &[&account as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows.iter().map(|r| token(r, 0)).collect())
+        })
+    }
+
+    fn revoke_token<'a>(
+        &'a self,
+        account: &'a str,
+        token: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let gone = client
+                .execute(
+                    "DELETE FROM account_tokens WHERE account_id = $1 AND id = $2",
+                    &[&account as Param, &token],
+                )
+                .await
+                .map_err(port)?;
+            Ok(gone == 1)
+        })
+    }
+
+    fn token<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<TokenHolder>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    &format!(
+                        "SELECT a.id, a.username, a.created_ms, a.bot_since_ms IS NOT NULL,
+                            {TOKEN_COLUMNS}
+                         FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+                         WHERE t.token_hash = $1 AND t.expires_ms > $2"
+                    ),
+                    &[&token_hash as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| TokenHolder {
+                account: account(&r),
+                bot: r.get(3),
+                token: token(&r, 4),
+            }))
+        })
+    }
+
+    fn token_used<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        address: &'a str,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE account_tokens SET last_used_ms = $2, last_address = $3 WHERE id = $1",
+                    &[&id as Param, &now_ms, &address],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn live_tokens<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        Box::pin(async move {
+            if ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id FROM account_tokens WHERE id = ANY($1) AND expires_ms > $2",
+                    &[&ids as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
         })
     }
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
 use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
@@ -89,6 +90,22 @@ fn session(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SessionInfo> {
 }
 
 const SESSION_COLUMNS: &str = "s.id, s.account_id, s.created_ms, s.expires_ms, s.user_agent";
+
+const TOKEN_COLUMNS: &str = "t.id, t.account_id, t.label, t.scopes, t.created_ms, t.expires_ms, \
+     t.last_used_ms, t.last_address";
+
+fn token(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<TokenInfo> {
+    Ok(TokenInfo {
+        id: r.get(at)?,
+        account: r.get(at + 1)?,
+        label: r.get(at + 2)?,
+        scopes: Scopes::from_text(&r.get::<_, String>(at + 3)?),
+        created_ms: r.get(at + 4)?,
+        expires_ms: r.get(at + 5)?,
+        last_used_ms: r.get(at + 6)?,
+        last_address: r.get(at + 7)?,
+    })
+}
 
 impl Accounts for SqliteAccounts {
     fn create<'a>(&'a self, new: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
@@ -269,6 +286,153 @@ impl Accounts for SqliteAccounts {
                 params![account, except],
             )?;
             Ok(gone as u64)
+        }))
+    }
+    // tokens and bot accounts
+    fn is_bot<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>> {
+        let id = id.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached("SELECT bot_since_ms IS NOT NULL FROM accounts WHERE id = ?1")?
+                .query_row([id], |r| r.get(0))
+                .optional()
+        }))
+    }
+
+    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>> {
+        let id = id.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.execute(
+                "UPDATE accounts SET bot_since_ms = COALESCE(bot_since_ms, ?2) WHERE id = ?1",
+                params![id, now_ms],
+            )
+            .map(|changed| changed == 1)
+        }))
+    }
+
+    fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
+        let (key, skeleton) = (super::username::key(name), super::username::skeleton(name));
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM accounts WHERE name_key = ?1 OR skeleton = ?2)",
+            )?
+            .query_row(params![key, skeleton], |r| r.get(0))
+        }))
+    }
+
+    fn create_token<'a>(&'a self, new: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
+        let new = new.clone();
+        Box::pin(self.with(move |conn| {
+            let t = &new.info;
+            // The account's expired tokens go as a new one comes: the table holds live ones.
+            conn.execute(
+                "DELETE FROM account_tokens WHERE account_id = ?1 AND expires_ms <= ?2",
+                params![t.account, t.created_ms],
+            )?;
+            conn.execute(
+                "INSERT INTO account_tokens
+                    (id, account_id, token_hash, label, scopes, created_ms, expires_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    t.id,
+                    t.account,
+                    new.token_hash,
+                    t.label,
+                    t.scopes.to_text(),
+                    t.created_ms,
+                    t.expires_ms
+                ],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn tokens<'a>(
+        &'a self,
+        account: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<TokenInfo>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {TOKEN_COLUMNS} FROM account_tokens t
+                 WHERE t.account_id = ?1 AND t.expires_ms > ?2 ORDER BY t.created_ms, t.id"
+            ))?;
+            let rows = stmt.query_map(params![account, now_ms], |r| token(r, 0))?;
+            rows.collect()
+        }))
+    }
+
+    fn revoke_token<'a>(
+        &'a self,
+        account: &'a str,
+        token: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let (account, token) = (account.to_owned(), token.to_owned());
+        Box::pin(self.with(move |conn| {
+            let gone = conn.execute(
+                "DELETE FROM account_tokens WHERE account_id = ?1 AND id = ?2",
+                params![account, token],
+            )?;
+            Ok(gone == 1)
+        }))
+    }
+
+    fn token<'a>(
+        &'a self,
+        token_hash: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<TokenHolder>, PortError>> {
+        let token_hash = token_hash.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT a.id, a.username, a.created_ms, a.bot_since_ms IS NOT NULL, {TOKEN_COLUMNS}
+                 FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+                 WHERE t.token_hash = ?1 AND t.expires_ms > ?2"
+            ))?
+            .query_row(params![token_hash, now_ms], |r| {
+                Ok(TokenHolder {
+                    account: account(r)?,
+                    bot: r.get(3)?,
+                    token: token(r, 4)?,
+                })
+            })
+            .optional()
+        }))
+    }
+
+    fn token_used<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+        address: &'a str,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        let (id, address) = (id.to_owned(), address.to_owned());
+        Box::pin(self.with(move |conn| {
+            conn.execute(
+                "UPDATE account_tokens SET last_used_ms = ?2, last_address = ?3 WHERE id = ?1",
+                params![id, now_ms, address],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn live_tokens<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        let ids = ids.to_vec();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM account_tokens WHERE id = ?1 AND expires_ms > ?2)",
+            )?;
+            let mut live = Vec::new();
+            for id in ids {
+                if stmt.query_row(params![id, now_ms], |r| r.get::<_, bool>(0))? {
+                    live.push(id);
+                }
+            }
+            Ok(live)
         }))
     }
 }

@@ -43,7 +43,8 @@ impl KickWire {
         match why {
             Some(Kicked::TakenOver) => KickWire::TakenOver,
             Some(Kicked::Moved) => KickWire::Moved,
-            Some(Kicked::TooSlow) | None => KickWire::TooSlow,
+            // A revoked token's kick is its own node's (accounts::live), never relayed.
+            Some(Kicked::TooSlow | Kicked::TokenRevoked) | None => KickWire::TooSlow,
         }
     }
 

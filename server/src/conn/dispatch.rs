@@ -38,7 +38,7 @@ impl Connection {
             return;
         }
         match request {
-            C::Hello { .. } => {
+            C::Hello { .. } | C::HelloToken { .. } => {
                 self.out.send_message(error(
                     None,
                     ErrorCode::UnexpectedHello,

@@ -39,6 +39,8 @@ pub(crate) const CLOSE_MOVED: u16 = 1012;
 /// one to resume from (two clients resuming in turn would take the session from each other for
 /// ever), so neither 1008 nor a code a client reconnects on.
 pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
+/// The personal token the connection signed in with was revoked or expired (docs/ACCOUNTS.md).
+pub(crate) const CLOSE_TOKEN_REVOKED: u16 = 4003;
 
 /// How long a connection the server closes goes on reading (and discarding) what the client
 /// still sends, until the client's close frame. Closing a TCP socket with unread input makes the

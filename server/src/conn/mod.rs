@@ -59,18 +59,31 @@ impl TokenBucket {
     }
 }
 
+/// What the upgrade learnt before the socket existed: who connects, and from where.
+#[derive(Debug, Clone, Default)]
+pub struct Upgrade {
+    pub identity: crate::accounts::identity::Identity,
+    /// The client's address (the proxy's `X-Forwarded-For` entry when trusted): a token's
+    /// last use records it.
+    pub address: Option<std::net::IpAddr>,
+}
+
 /// Serves one upgraded socket until it closes or the server shuts down.
 ///
 /// Not an `async fn`: an async function keeps its arguments (the socket, ~1 KB) in its future for
 /// as long as the future lives, here the connection's whole life. The hello is boxed (its states
 /// are large and over once it is done), so the task holds only the session's loop.
-pub fn serve(socket: WebSocket, shared: Arc<Shared>) -> impl Future<Output = ()> + Send {
+pub fn serve(
+    socket: WebSocket,
+    shared: Arc<Shared>,
+    upgrade: Upgrade,
+) -> impl Future<Output = ()> + Send {
     let conn = shared.next_conn_id();
     let span = tracing::info_span!("conn", id = conn);
     metrics::gauge!("burraco_connections").increment(1.0);
     let hello = Box::pin(
         async move {
-            let (socket, greeted) = hello::greet(socket, &shared).await?;
+            let (socket, greeted) = hello::greet(socket, &shared, upgrade, conn).await?;
             Some(Connection::establish(socket, greeted, shared, conn).await)
         }
         .instrument(span.clone()),
@@ -93,6 +106,9 @@ struct Connection {
     spectating: HashSet<String>,
     bucket: TokenBucket,
     strikes: u32,
+    /// Who this connection is (protocol 1.4): a token's connection is held to its scopes and
+    /// its shared rate.
+    identity: crate::accounts::identity::Identity,
 }
 
 impl Connection {
@@ -121,6 +137,12 @@ impl Connection {
             .in_current_span(),
         );
         hello::welcome(&shared, &greeted, &out).await;
+        if let Some(grant) = greeted.identity.grant()
+            && !shared.live_tokens.attach(&grant.id, conn, &out)
+        {
+            // Revoked between the hello and now: closed like any revoked token's connection.
+            out.kick_for(Kicked::TokenRevoked);
+        }
         shared
             .tournaments
             .connected(&greeted.session.player, greeted.minor, &out);
@@ -132,6 +154,7 @@ impl Connection {
             minor: greeted.minor,
             spectating: HashSet::new(),
             strikes: 0,
+            identity: greeted.identity,
         };
         Established {
             this,
@@ -278,6 +301,9 @@ async fn goodbye(
         shared.directory.close_session(&session_token);
     }
     shared.backplane.peers.forget_conn(conn);
+    if let Some(grant) = this.identity.grant() {
+        shared.live_tokens.release(&grant.id, conn);
+    }
     closing.cancel();
     drop(this);
     match tokio::time::timeout(Duration::from_secs(2), writer).await {
@@ -292,7 +318,11 @@ impl Connection {
         let Some((_, decoded)) = decode(message) else {
             return true;
         };
-        if !self.bucket.take() {
+        let token_over_rate = self
+            .identity
+            .grant()
+            .is_some_and(|g| !self.shared.live_tokens.take(&g.id));
+        if token_over_rate || !self.bucket.take() {
             self.strikes += 1;
             self.out.send_message(error(
                 decoded
@@ -320,6 +350,16 @@ impl Connection {
                 return true;
             }
         };
+        if let Some(scope) = crate::accounts::identity::required_scope(&request)
+            && !self.identity.allows(scope)
+        {
+            self.out.send_message(error(
+                request.id(),
+                ErrorCode::MissingScope,
+                format!("this token has no {} scope", scope.as_str()),
+            ));
+            return true;
+        }
         self.dispatch(request).await;
         true
     }
@@ -331,8 +371,8 @@ mod peek;
 mod writer;
 
 pub(crate) use frames::{
-    CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TAKEN_OVER, CLOSE_TOO_BIG,
-    decode, decode_error, error, linger, too_big_to_read,
+    CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TAKEN_OVER,
+    CLOSE_TOKEN_REVOKED, CLOSE_TOO_BIG, decode, decode_error, error, linger, too_big_to_read,
 };
 pub use frames::{MAX_READ_FRAME, MAX_WRITE_BUFFER, WebSocket};
 use writer::write_loop;

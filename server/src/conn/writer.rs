@@ -32,6 +32,10 @@ pub(super) async fn write_loop(
                         code: CLOSE_MOVED.into(),
                         reason: "table moved: resume".into(),
                     },
+                    Some(Kicked::TokenRevoked) => CloseFrame {
+                        code: CLOSE_TOKEN_REVOKED.into(),
+                        reason: "token revoked".into(),
+                    },
                     Some(Kicked::TooSlow) | None => CloseFrame {
                         code: CLOSE_POLICY.into(),
                         reason: "too slow".into(),

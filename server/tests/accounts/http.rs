@@ -9,9 +9,11 @@ use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 
 use crate::common::TestServer;
 
@@ -533,6 +535,46 @@ async fn no_password_or_token_reaches_the_database_a_log_line_or_metrics() {
     let login = post_login(addr, "carla", new_password).await;
     tokens.push(login.token());
     assert_eq!(get(addr, "/api/me", &tokens[2]).await.status, 200);
+    // A personal token: created, used on the API and on the socket, revoked.
+    let cookie = format!("burraco_session={}", tokens[2]);
+    let created = http(
+        addr,
+        "POST",
+        "/api/tokens",
+        &[("Cookie", &cookie)],
+        r#"{"label":"grep me","scopes":["play","read_account"]}"#,
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let personal = created.json()["token"].as_str().expect("token").to_owned();
+    let bearer = format!("Bearer {personal}");
+    let account = http(
+        addr,
+        "GET",
+        "/api/account",
+        &[("Authorization", &bearer)],
+        "",
+    )
+    .await;
+    assert_eq!(account.status, 200, "{}", account.body);
+    let mut request = format!("ws://{addr}/ws")
+        .into_client_request()
+        .expect("request");
+    request
+        .headers_mut()
+        .insert("authorization", bearer.parse().expect("header"));
+    let (mut ws, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("upgrade with the token");
+    let hello = r#"{"type":"hello","version":"1.4","name":"x","resume":null}"#;
+    ws.send(tokio_tungstenite::tungstenite::Message::text(hello))
+        .await
+        .expect("hello");
+    let welcome = ws.next().await.expect("a frame").expect("welcome");
+    assert!(welcome.to_text().expect("text").contains("welcome"));
+    drop(ws);
+    let personal_hash = burraco_server::accounts::token_hash(&personal);
+    tokens.push(personal);
     let (status, metrics) = crate::common::http_get(addr, "/metrics").await;
     assert_eq!(status, 200);
     assert!(
@@ -557,6 +599,11 @@ async fn no_password_or_token_reaches_the_database_a_log_line_or_metrics() {
         .clone();
     assert!(contains(&logs, "signed in"), "the log is captured");
     assert!(contains(&database, &hashes[2]), "the database file is read");
+    assert!(
+        contains(&database, &personal_hash),
+        "the personal token's hash is stored"
+    );
+    assert!(contains(&logs, "token used"), "the token's use is logged");
     let secrets = [password, new_password, "Plaintext-wrong-guess"]
         .into_iter()
         .map(str::to_owned)

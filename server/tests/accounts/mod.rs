@@ -3,6 +3,7 @@
 //! it when missing), and the HTTP API at the raw socket level (`http`).
 
 mod http;
+mod tokens;
 
 use std::net::TcpListener;
 use std::path::Path;
@@ -10,6 +11,7 @@ use std::process::Command;
 
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
+use burraco_server::accounts::tokens::{NewToken, Scope, Scopes, TokenInfo};
 use burraco_server::accounts::{
     Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, token_hash, username,
 };
@@ -205,6 +207,111 @@ pub async fn conformance(a: &dyn Accounts, b: &dyn Accounts) {
             .expect("asked")
             .is_none()
     );
+    tokens_and_bot_accounts(a, b).await;
+}
+
+fn new_token(id: &str, account: &str, token: &str, created_ms: i64, days: i64) -> NewToken {
+    NewToken {
+        info: TokenInfo {
+            id: id.into(),
+            account: account.into(),
+            label: format!("label of {id}"),
+            scopes: Scopes::new(vec![Scope::Play, Scope::ReadAccount]),
+            created_ms,
+            expires_ms: created_ms + days * DAY_MS,
+            last_used_ms: None,
+            last_address: None,
+        },
+        token_hash: token_hash(token),
+    }
+}
+
+/// Bot accounts and personal tokens (migration 2), after [`conformance`]'s accounts.
+async fn tokens_and_bot_accounts(a: &dyn Accounts, b: &dyn Accounts) {
+    let now = 1_700_000_000_000;
+    // A bot account for good: set once, unknown accounts refused.
+    assert_eq!(a.is_bot("u-0001").await, Ok(Some(false)));
+    assert_eq!(a.is_bot("u-none").await, Ok(None));
+    assert_eq!(b.make_bot("u-0001", now).await, Ok(true));
+    assert_eq!(b.make_bot("u-0001", now + 1).await, Ok(true), "already one");
+    assert_eq!(a.is_bot("u-0001").await, Ok(Some(true)));
+    assert_eq!(a.make_bot("u-none", now).await, Ok(false));
+    assert_eq!(
+        a.is_bot("u-0007").await,
+        Ok(Some(false)),
+        "others untouched"
+    );
+    // Registered names, by key or by look-alike, for the guests' check.
+    for name in ["anna", "ANNA", "\u{0430}nn\u{0430}", "Bruno"] {
+        assert_eq!(a.name_registered(name).await, Ok(true), "{name}");
+    }
+    for name in ["Anna Maria", "carla", "'; --"] {
+        assert_eq!(b.name_registered(name).await, Ok(false), "{name}");
+    }
+    // Tokens: found by hash on any node with their account, listed, used, revoked.
+    let (k1, k2, k3) = ("brc_one", "brc_two", "brc_three");
+    a.create_token(&new_token("tk-1", "u-0001", k1, now, 365))
+        .await
+        .expect("tk-1");
+    b.create_token(&new_token("tk-2", "u-0001", k2, now + 1, 1))
+        .await
+        .expect("tk-2");
+    a.create_token(&new_token("tk-3", "u-0007", k3, now, 365))
+        .await
+        .expect("tk-3");
+    let holder = b
+        .token(&token_hash(k1), now + 10)
+        .await
+        .expect("asked")
+        .expect("found");
+    assert_eq!(holder.account.id, "u-0001");
+    assert!(holder.bot);
+    assert_eq!(holder.token, new_token("tk-1", "u-0001", k1, now, 365).info);
+    assert_eq!(
+        b.token(k1, now).await,
+        Ok(None),
+        "the token itself is no key"
+    );
+    let bruno = a.token(&token_hash(k3), now).await.expect("asked");
+    assert_eq!(
+        bruno.map(|h| (h.account.id, h.bot)),
+        Some(("u-0007".into(), false))
+    );
+    let ids = |list: Vec<TokenInfo>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(a.tokens("u-0001", now).await.expect("listed")),
+        ["tk-1", "tk-2"]
+    );
+    // Used: when and from where.
+    a.token_used("tk-1", now + 5, "192.0.2.7")
+        .await
+        .expect("used");
+    let listed = b.tokens("u-0001", now).await.expect("listed");
+    assert_eq!(listed[0].last_used_ms, Some(now + 5));
+    assert_eq!(listed[0].last_address.as_deref(), Some("192.0.2.7"));
+    // Expired after its day: not found, not listed, not live.
+    let day_later = now + 2 * DAY_MS;
+    assert_eq!(a.token(&token_hash(k2), day_later).await, Ok(None));
+    assert_eq!(
+        ids(a.tokens("u-0001", day_later).await.expect("listed")),
+        ["tk-1"]
+    );
+    let all = [
+        "tk-1".to_owned(),
+        "tk-2".into(),
+        "tk-3".into(),
+        "tk-none".into(),
+    ];
+    let mut live = b.live_tokens(&all, day_later).await.expect("asked");
+    live.sort();
+    assert_eq!(live, ["tk-1", "tk-3"]);
+    assert_eq!(b.live_tokens(&[], now).await, Ok(vec![]));
+    // Revoked: only one's own, and then gone everywhere.
+    assert_eq!(a.revoke_token("u-0007", "tk-1").await, Ok(false));
+    assert_eq!(a.revoke_token("u-0001", "tk-1").await, Ok(true));
+    assert_eq!(a.revoke_token("u-0001", "tk-1").await, Ok(false));
+    assert_eq!(b.token(&token_hash(k1), now).await, Ok(None));
+    assert_eq!(b.live_tokens(&all, now).await.expect("asked").len(), 2);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

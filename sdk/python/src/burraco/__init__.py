@@ -17,7 +17,7 @@ from .bot import (LEVELS, Bot, CreateTable, JoinTable, MatchResult, QuickPlay, S
 from .cards import Card, is_wild, points
 from .connection import PROTOCOL_VERSION, Connection, Welcome
 from .errors import (BurracoError, ConnectionLost, ErrorCode, Rule, ServerError,
-                     SessionTakenOver, TokenNotSupported)
+                     SessionTakenOver, TokenNotSupported, TokenRevoked)
 from .legal import LegalMoves, check, legal_moves
 from .melds import Meld, MeldError, check_attach, check_open
 from .state import SeatInfo, TableState
@@ -31,6 +31,6 @@ __all__ = [
     "LegalMoves", "MatchResult", "Meld", "MeldError", "MeldMove", "Open", "PROTOCOL_VERSION",
     "PickUp", "QuickPlay", "Rule", "SeatInfo", "SeatLost", "SeatRequest", "ServerError",
     "SessionTakenOver", "Strategy", "TableState", "Take", "TokenNotSupported",
-    "TournamentResult", "Welcome", "check", "check_attach", "check_open", "is_wild",
+    "TokenRevoked", "TournamentResult", "Welcome", "check", "check_attach", "check_open", "is_wild",
     "legal_moves", "points",
 ]

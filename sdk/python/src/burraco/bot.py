@@ -13,7 +13,7 @@ from typing import Any, Optional, Union
 from .actions import Action, Discard, Draw
 from .cards import norma_key
 from .connection import REPLY_TYPES, Connection, Dropped, Message
-from .errors import BurracoError, ErrorCode, Rule, ServerError, SessionTakenOver
+from .errors import BurracoError, ErrorCode, Rule, ServerError, SessionTakenOver, TokenRevoked
 from .legal import LegalMoves, fallback_move, legal_moves
 from .state import TableState
 from .strategy import Strategy
@@ -364,6 +364,8 @@ class Bot:
     async def _resume(self, tbl: _Table, dropped: Dropped) -> None:
         if dropped.code == 4001:
             raise SessionTakenOver(dropped.code, dropped.reason)
+        if dropped.code == 4003:
+            raise TokenRevoked(dropped.code, dropped.reason)
         log.info("connection lost (%s %s): resuming", dropped.code, dropped.reason)
         # Replies to what was on its way went to the old connection: the sync tells the rest.
         tbl.sync_id = tbl.action_id = tbl.ready_id = None
@@ -495,6 +497,8 @@ class Bot:
             if isinstance(m, Dropped):
                 if m.code == 4001:
                     raise SessionTakenOver(m.code, m.reason)
+                if m.code == 4003:
+                    raise TokenRevoked(m.code, m.reason)
                 await self.conn.connect()  # go_to_table comes again if a match is owed
                 continue
             if m.get("tournament") != tournament:

@@ -14,20 +14,26 @@ from websockets.asyncio.client import ClientConnection
 from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
-from .errors import BurracoError, ConnectionLost, ServerError, SessionTakenOver, TokenNotSupported
+from .errors import (BurracoError, ConnectionLost, ServerError, SessionTakenOver,
+                     TokenNotSupported, TokenRevoked)
 
-PROTOCOL_VERSION = "1.3"
+PROTOCOL_VERSION = "1.4"
 """The version this SDK says in its hello: the last minor it knows (tournaments need 1.1+)."""
 
 TOKEN_MINOR = 4
-"""The protocol minor from which a server can take an account token. Protocol 1.3 has none
-(a new field means a new message, section 2), so a token is refused client-side before then."""
+"""The protocol minor from which a server can take an account token (the first frame
+``hello_token``). Protocol 1.3 has none (a new field means a new message, section 2): an older
+server refuses that frame, and the SDK raises :class:`TokenNotSupported`."""
+
+# What an older server answers a first frame it does not know.
+_OLD_SERVER_REFUSALS = frozenset({"invalid_message", "malformed_frame", "hello_required"})
 
 # The replies a request can get (section 3): every other message is an event or unasked.
 REPLY_TYPES = frozenset({"ok", "error", "tables", "table_created", "seated", "pong",
                          "tournament_created", "tournament_registered", "registration_configured"})
 
 SESSION_TAKEN_OVER = 4001
+TOKEN_REVOKED = 4003
 
 # Our own pace: below the server's default limit (100 requests/s, bursts of 200), so a bot that
 # answers server bots without a pause is never refused for rate.
@@ -79,6 +85,9 @@ class Connection:
         self.version = version
         self.session: Optional[str] = None
         self.welcome: Optional[Welcome] = None
+        self.identity: Optional[Message] = None
+        """1.4: ``{"type": "identity", "kind": "guest" | "player" | "bot", "account", "name"}``,
+        what the server said right after the last welcome."""
         self.reconnects = 0
         self._ws: Optional[ClientConnection] = None
         self._queue: asyncio.Queue[Union[Message, Dropped]] = asyncio.Queue()
@@ -89,6 +98,13 @@ class Connection:
         self._refilled = time.monotonic()
 
     # ----- connecting ---------------------------------------------------------------------
+
+    def _minor(self) -> int:
+        """The minor version our hello says."""
+        try:
+            return int(self.version.split(".")[1])
+        except (IndexError, ValueError):
+            return 0
 
     async def connect(self, attempts: int = 8) -> Welcome:
         """Opens the socket and says hello (resuming the session once there is one), retrying
@@ -106,13 +122,21 @@ class Connection:
 
     async def _connect_once(self) -> Welcome:
         ws = await ws_connect(self.url, open_timeout=10, max_size=2 ** 20)
-        hello = {"type": "hello", "version": self.version, "name": self.name,
-                 "resume": self.session}
+        hello: Message = {"type": "hello", "version": self.version, "name": self.name,
+                          "resume": self.session}
+        if self.token is not None:
+            # A personal token signs the connection in as its account (1.4): the first frame
+            # is hello_token instead, and the account's name replaces ours.
+            hello = {**hello, "type": "hello_token", "token": self.token}
         await ws.send(json.dumps(hello))
         raw = await asyncio.wait_for(ws.recv(), 10)
         m = json.loads(raw)
         if m.get("type") == "error":
             await ws.close()
+            if self.token is not None and m.get("code") in _OLD_SERVER_REFUSALS:
+                raise TokenNotSupported(
+                    "the server does not take hello_token (tokens come with protocol "
+                    f"1.{TOKEN_MINOR}); connect without one to play as a guest")
             raise ServerError(m)
         if m.get("type") != "welcome":
             await ws.close()
@@ -124,6 +148,11 @@ class Connection:
             raise TokenNotSupported(
                 f"the server speaks protocol {welcome.version}, which has no account token "
                 f"(tokens come with 1.{TOKEN_MINOR}); connect without one to play as a guest")
+        if welcome.minor >= TOKEN_MINOR and self._minor() >= TOKEN_MINOR:
+            # Right after the welcome: who we are (guest, player or bot account).
+            identity = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if identity.get("type") == "identity":
+                self.identity = identity
         if self.welcome is not None:
             self.reconnects += 1
         self.welcome = welcome
@@ -149,6 +178,7 @@ class Connection:
             # The sans-I/O protocol object has them in every websockets from 13 on.
             code, reason = ws.protocol.close_code, ws.protocol.close_reason or ""
             err: ConnectionLost = (SessionTakenOver(code, reason) if code == SESSION_TAKEN_OVER
+                                   else TokenRevoked(code, reason) if code == TOKEN_REVOKED
                                    else ConnectionLost(code, reason))
             for fut in self._pending.values():
                 if not fut.done():

@@ -48,6 +48,16 @@ class ErrorCode(str, enum.Enum):
     NEEDS_MINOR = "needs_minor"
     DUPLICATE_IN_PLAY = "duplicate_in_play"
     TOURNAMENT_PAUSED = "tournament_paused"
+    TIME_IN_PAST = "time_in_past"
+    REPEATED_CREATE = "repeated_create"
+    UNKNOWN_PARTNER_CODE = "unknown_partner_code"
+    ENTRANT_COMPLETE = "entrant_complete"
+    INVALID_TEXT = "invalid_text"
+    NAME_REGISTERED = "name_registered"
+    ACCOUNT_REQUIRED = "account_required"
+    MISSING_SCOPE = "missing_scope"
+    INVALID_TOKEN = "invalid_token"
+    TOO_MANY_CONNECTIONS = "too_many_connections"
     UNKNOWN = "unknown"
     """A code this SDK does not know (a newer server's)."""
 
@@ -137,6 +147,11 @@ class ConnectionLost(BurracoError):
 class SessionTakenOver(ConnectionLost):
     """Closed with 4001: another connection of the same session took the seats. Do not resume
     (docs/PROTOCOL.md section 6): the two would take the session from each other for ever."""
+
+
+class TokenRevoked(ConnectionLost):
+    """Closed with 4003: the personal token this connection signed in with was revoked or
+    expired (docs/ACCOUNTS.md). Do not reconnect with it."""
 
 
 class TokenNotSupported(BurracoError):
