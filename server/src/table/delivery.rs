@@ -62,9 +62,13 @@ impl TableActor {
     /// Publishes the rules' events of the hand in play.
     pub(super) fn publish_events(&mut self, events: &[Event]) {
         let players = self.players();
-        let (hand, seed) = self.state.hand.as_ref().map_or((self.state.hand_no, None), |h| {
-            (h.number(), Some(*h.seed()))
-        });
+        let (hand, seed) = self
+            .state
+            .hand
+            .as_ref()
+            .map_or((self.state.hand_no, None), |h| {
+                (h.number(), Some(*h.seed()))
+            });
         // A duplicate board's seed is revealed by its tournament, not here.
         let seed = seed.filter(|_| self.state.boards.is_none());
         for event in events {

@@ -2,7 +2,8 @@
 //! entries are folded ([`super::state`]), then the table is resumed.
 //!
 //! Downtime is nobody's: the turn in play gets its move clock afresh, every seated player the
-//! disconnect grace again, and the hand's time (`at_ms`) goes on from its last input; only the
+//! disconnect grace again (but a tournament's table still waiting keeps its seats for its
+//! players, as it did when created), and the hand's time (`at_ms`) goes on from its last input; only the
 //! round clock is wall time from the match's start.
 
 use std::sync::Arc;
@@ -27,10 +28,12 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
     actor.log_len = log_len;
     actor.seq = logged_seq + SEQ_RESTART_GAP;
     actor.register_seats_and_invite();
-    let grace = now + shared.config.disconnect_grace;
-    for slot in actor.state.seats.iter_mut().flatten() {
-        if slot.bot.is_none() {
-            slot.grace_until = Some(grace);
+    if actor.state.players_get_grace_on_resume() {
+        let grace = now + shared.config.disconnect_grace;
+        for slot in actor.state.seats.iter_mut().flatten() {
+            if slot.bot.is_none() {
+                slot.grace_until = Some(grace);
+            }
         }
     }
     resume_clocks(&mut actor, now);

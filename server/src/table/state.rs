@@ -173,6 +173,14 @@ impl TableState {
         }
     }
 
+    /// Whether a restore (or a takeover) gives every seated player the disconnect grace again,
+    /// after which a seat left empty is freed (waiting) or played by a stand-in. Not at a
+    /// tournament's table still waiting: its seats are held for its entrants until the match,
+    /// as at its creation (the tournament judges who is late).
+    pub(super) fn players_get_grace_on_resume(&self) -> bool {
+        !(self.tournament.is_some() && self.status == Status::Waiting)
+    }
+
     /// The seats' names for a hand's record (empty for a free seat).
     pub(super) fn seat_names(&self) -> Vec<(Seat, String)> {
         self.config
@@ -505,6 +513,7 @@ mod tests {
         live.play_one();
         let (restored, _) = fold(live.log.clone(), Instant::now()).unwrap();
         assert_eq!(restored.hand_no, 2);
+        assert!(restored.players_get_grace_on_resume());
         assert_eq!(summary(&restored), summary(&live.state));
     }
 
@@ -548,6 +557,8 @@ mod tests {
         );
         assert!(state.seats[Seat::East.index()].is_none());
         assert_eq!(state.status, Status::Waiting);
+        // Taken over before the match, the seats stay held: no grace runs out on them.
+        assert!(!state.players_get_grace_on_resume());
         // Folded entry by entry after the first, the same state.
         let mut live = Live::new(entries[0].clone());
         for entry in &entries[1..] {
