@@ -15,7 +15,7 @@ use burraco_rules::{Seat, Viewer};
 
 use super::bot_link::BotLink;
 use super::handle::{Request, TableHandle};
-use super::{BotRole, SeatSlot, Status, TableActor};
+use super::{Status, TableActor};
 use crate::log::LogError;
 
 impl TableActor {
@@ -25,13 +25,13 @@ impl TableActor {
         if self.seat_of(player).is_none() {
             return req.error(ErrorCode::NotSeated, "you are not seated at this table");
         }
-        if self.status != Status::Waiting {
+        if self.state.status != Status::Waiting {
             return req.error(
                 ErrorCode::TableStarted,
                 "the match has started: seats are taken",
             );
         }
-        let level = level.or(self.bot_level).unwrap_or(Level::Expert);
+        let level = level.or(self.state.bot_level).unwrap_or(Level::Expert);
         if self.fill_with_bots(level).await.is_err() {
             return req.error(ErrorCode::InternalError, "could not save the bots' seats");
         }
@@ -51,7 +51,7 @@ impl TableActor {
             .players()
             .seats()
             .iter()
-            .filter(|s| self.seats[s.index()].is_none())
+            .filter(|s| self.state.seats[s.index()].is_none())
             .map(|&s| (s, crate::bots::player_id()))
             .collect();
         if free.is_empty() {
@@ -72,18 +72,8 @@ impl TableActor {
             tracing::error!("bot seats not saved: {e}");
             return Err(e);
         }
-        for (seat, player) in free {
-            self.seats[seat.index()] = Some(SeatSlot {
-                player,
-                name: name.clone(),
-                ready: true,
-                out: None,
-                grace_until: None,
-                bot: Some(BotRole {
-                    level,
-                    stand_in: false,
-                }),
-            });
+        // The seats are folded from their entries on appending: each a ready bot's.
+        for (seat, _) in free {
             self.publish(None, |table, seq| ServerMessage::PlayerJoined {
                 table,
                 seq,
@@ -108,7 +98,7 @@ impl TableActor {
             tx,
             info: self.info.clone(),
         };
-        let Some((player, role)) = self.seats[seat.index()]
+        let Some((player, role)) = self.state.seats[seat.index()]
             .as_ref()
             .and_then(|s| Some((s.player.clone(), s.bot?)))
         else {
@@ -120,7 +110,7 @@ impl TableActor {
         };
         let out = crate::bots::spawn(&self.shared, &self.id, link, seat, role.level);
         out.send_message(self.snapshot(Viewer::Seat(seat)));
-        if let Some(slot) = self.seats[seat.index()].as_mut()
+        if let Some(slot) = self.state.seats[seat.index()].as_mut()
             && let Some(old) = slot.out.replace(out)
         {
             old.kick();
@@ -129,7 +119,7 @@ impl TableActor {
 
     /// Stops every bot of the table (the table is stopping).
     pub(super) fn stop_bots(&mut self) {
-        for slot in self.seats.iter().flatten() {
+        for slot in self.state.seats.iter().flatten() {
             if slot.bot.is_some()
                 && let Some(out) = &slot.out
             {
@@ -140,6 +130,6 @@ impl TableActor {
 
     /// The level of a bot standing in for an absent player.
     pub(super) fn stand_in_level(&self) -> Level {
-        self.bot_level.unwrap_or(Level::Expert)
+        self.state.bot_level.unwrap_or(Level::Expert)
     }
 }

@@ -34,7 +34,7 @@ impl TableActor {
                 }
             },
             (Some(text), None) => {
-                if self.hand.as_ref().is_some_and(|h| !h.is_over()) {
+                if self.state.hand.as_ref().is_some_and(|h| !h.is_over()) {
                     return req.error(
                         ErrorCode::ChatClosed,
                         "free-text chat is closed while a hand is in play; fixed phrases stay open (RULES.md 12)",

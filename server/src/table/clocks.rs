@@ -24,7 +24,12 @@ pub(super) struct MoveTimer {
 
 impl TableActor {
     pub(super) fn next_deadline(&self) -> Option<Instant> {
-        let seats = self.seats.iter().flatten().filter_map(|s| s.grace_until);
+        let seats = self
+            .state
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|s| s.grace_until);
         [
             self.move_timer.map(|t| t.deadline),
             self.round_deadline,
@@ -41,16 +46,16 @@ impl TableActor {
     pub(super) async fn on_timers(&mut self) -> bool {
         let now = Instant::now();
         if self.linger_until.is_some_and(|t| t <= now) {
-            for slot in self.seats.iter().flatten() {
+            for slot in self.state.seats.iter().flatten() {
                 self.shared.directory.forget_seat(&slot.player, &self.id);
             }
             self.shared
                 .directory
-                .forget_table(&self.id, self.invite.as_deref());
+                .forget_table(&self.id, self.state.invite.as_deref());
             return true;
         }
         for seat in Seat::ALL {
-            let due = self.seats[seat.index()]
+            let due = self.state.seats[seat.index()]
                 .as_ref()
                 .is_some_and(|s| s.grace_until.is_some_and(|t| t <= now));
             if due {
@@ -72,12 +77,12 @@ impl TableActor {
     }
 
     async fn round_clock_ran_out(&mut self) {
-        let in_play = self.hand.as_ref().is_some_and(|h| !h.is_over());
+        let in_play = self.state.hand.as_ref().is_some_and(|h| !h.is_over());
         if in_play {
             if let Err(Refused::Log) = self.process(Input::TimeOut).await {
                 tracing::error!("TIME OUT not saved");
             }
-        } else if self.matc.as_ref().is_some_and(|m| !m.is_over()) {
+        } else if self.state.matc.as_ref().is_some_and(|m| !m.is_over()) {
             // Between hands: the hand about to be dealt is the last, with its last round.
             self.pending_time_out = true;
         }
@@ -86,7 +91,7 @@ impl TableActor {
     async fn move_clock(&mut self, stage: Stage) {
         match stage {
             Stage::Limit => {
-                let Some(hand) = &self.hand else { return };
+                let Some(hand) = &self.state.hand else { return };
                 let seat = hand.game().on_turn();
                 let grace = hand.game().move_clock().map_or(0, |c| c.grace_ms);
                 self.move_timer = Some(MoveTimer {

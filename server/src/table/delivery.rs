@@ -63,11 +63,14 @@ impl TableActor {
     pub(super) fn publish_events(&mut self, events: &[Event]) {
         let players = self.players();
         let (hand, seed) = self
+            .state
             .hand
             .as_ref()
-            .map_or((self.hand_no, None), |h| (h.number(), Some(*h.seed())));
+            .map_or((self.state.hand_no, None), |h| {
+                (h.number(), Some(*h.seed()))
+            });
         // A duplicate board's seed is revealed by its tournament, not here.
-        let seed = seed.filter(|_| self.boards.is_none());
+        let seed = seed.filter(|_| self.state.boards.is_none());
         for event in events {
             let revealed = match event {
                 Event::HandEnded { .. } => seed,
@@ -115,7 +118,7 @@ impl TableActor {
             .filter(|_| staged.seats.iter().any(|frames| !frames.is_empty()))
             .map(Fanout::new);
         for seat in Seat::ALL {
-            let Some(out) = self.seats[seat.index()]
+            let Some(out) = self.state.seats[seat.index()]
                 .as_ref()
                 .and_then(|s| s.out.as_ref())
             else {

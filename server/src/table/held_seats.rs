@@ -1,7 +1,8 @@
 //! A table whose seats are held for named players before anyone connects: a tournament's round
-//! creates its tables so. The seats are logged like joins (a restart seats the players again,
-//! as for any table), and each player takes theirs with a `join`, which finds them already
-//! seated and hands the seat to their connection.
+//! creates its tables so. Its first entries are its creation, its tournament, its boards and
+//! round clock, and a seat entry per held seat, logged like joins; the table starts from their
+//! fold, as a restart (or a takeover on another node) does. Each player takes their seat with a
+//! `join`, which finds them already seated and hands the seat to their connection.
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use burraco_rules::{Config, Seat};
 
 use burraco_bot::Level;
 
-use super::{BotRole, SeatSlot, TableActor, TableHandle, spawn};
+use super::{TableActor, TableHandle, start_new};
 use crate::Shared;
 use crate::log::LogError;
 
@@ -23,15 +24,17 @@ pub struct Boards {
 }
 
 impl TableActor {
-    /// The board seed of hand `number` (from 1), if the table plays duplicate boards.
     /// The match's round clock: its director's, else the preset's.
     pub(super) fn round_clock_ms(&self) -> Option<u64> {
-        self.round_clock.or_else(|| self.config.round_clock_ms())
+        self.state
+            .round_clock
+            .or_else(|| self.state.config.round_clock_ms())
     }
 
+    /// The board seed of hand `number` (from 1), if the table plays duplicate boards.
     pub(super) fn board_seed(&self, number: u32) -> Option<[u8; 32]> {
         let index = usize::try_from(number).ok()?.checked_sub(1)?;
-        self.boards.as_ref()?.seeds.get(index).copied()
+        self.state.boards.as_ref()?.seeds.get(index).copied()
     }
 }
 
@@ -61,8 +64,22 @@ pub async fn create_held(
     if !shared.backplane.leases.take(&id).await {
         return Err(LogError::Unavailable("cannot lease a new table".into()));
     }
+    let entries = held_entries(tournament, &config, &held, boards.as_ref(), round_clock_ms);
+    // Folded as a restore folds them: the seats, the tournament, its boards and clock.
+    start_new(shared, id, &entries).await
+}
+
+/// The first entries of a tournament's table: its creation, its tournament, its boards and round
+/// clock, and a seat entry per held seat.
+pub(super) fn held_entries(
+    tournament: &str,
+    config: &Config,
+    held: &[HeldSeat],
+    boards: Option<&Boards>,
+    round_clock_ms: Option<u64>,
+) -> Vec<TableEntry> {
     let mut entries = vec![TableEntry::Created {
-        settings: serde_json::to_string(&config_to_wire(&config)).expect("settings serialize"),
+        settings: serde_json::to_string(&config_to_wire(config)).expect("settings serialize"),
         private: false,
         invite: None,
         bots: None,
@@ -71,7 +88,7 @@ pub async fn create_held(
     entries.push(TableEntry::Tournament {
         id: tournament.to_owned(),
     });
-    if let Some(b) = &boards {
+    if let Some(b) = boards {
         entries.push(TableEntry::Boards {
             seeds: b.seeds.clone(),
             first_dealer: b.first_dealer.index() as u8,
@@ -80,7 +97,7 @@ pub async fn create_held(
     if let Some(ms) = round_clock_ms {
         entries.push(TableEntry::RoundClock { ms });
     }
-    for h in &held {
+    for h in held {
         entries.push(TableEntry::Seat {
             seat: h.seat.index() as u8,
             holder: Some(SeatHolder {
@@ -90,33 +107,5 @@ pub async fn create_held(
             }),
         });
     }
-    let encoded = entries.iter().map(TableEntry::encode).collect();
-    let log_len = shared.backplane.log.append(&id, 0, encoded).await?;
-    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, false);
-    actor.log_len = log_len;
-    actor.boards = boards;
-    actor.round_clock = round_clock_ms;
-    actor.tournament = Some(tournament.into());
-    for h in held {
-        if h.bot.is_none() {
-            shared.directory.seat_player(&h.player, &actor.id, h.seat);
-        }
-        actor.seats[h.seat.index()] = Some(SeatSlot {
-            player: h.player,
-            name: h.name,
-            ready: h.bot.is_some(),
-            out: None,
-            grace_until: None,
-            bot: h.bot.map(|level| BotRole {
-                level,
-                stand_in: false,
-            }),
-        });
-        if h.bot.is_some() {
-            actor.start_bot(h.seat);
-        }
-    }
-    actor.refresh_info();
-    spawn(actor, handle.clone());
-    Ok(handle)
+    entries
 }

@@ -11,10 +11,14 @@
 //! - [`clocks`]: move clock, round clock, the next deal, disconnect grace, lingering;
 //! - [`seating`] and [`bot_seats`]: who sits where, and the server bots the table seats;
 //!   [`bot_link`]: a bot's requests as the table's commands;
-//! - [`views`]: snapshots and the lobby's summary; [`chat`]; [`restore`]: rebuilding from the log.
+//! - [`views`]: snapshots and the lobby's summary; [`chat`];
+//! - [`state`]: the table as a fold of its log, the one place its state changes from an entry;
+//!   [`restore`]: rebuilding from the log (fold, then resume); [`held_seats`]: a tournament's
+//!   table, created with its seats held.
 //!
 //! Every change a restart needs goes to the table's log ([`crate::log::TableLog`]) before anyone
-//! hears of it; an append the log refuses as stale (another writer) stops the actor at once.
+//! hears of it, and is folded into the table's [`TableState`] once durable ([`TableActor::append`]);
+//! an append the log refuses as stale (another writer) stops the actor at once.
 
 mod bot_link;
 mod bot_seats;
@@ -28,6 +32,7 @@ mod play;
 mod replay_buffer;
 mod restore;
 mod seating;
+mod state;
 mod views;
 
 use std::sync::{Arc, Mutex};
@@ -37,7 +42,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_to_wire;
 use burraco_protocol::log::TableEntry;
 use burraco_protocol::wire::TableSummary;
-use burraco_rules::{Config, Match, Players, Seat};
+use burraco_rules::{Config, Players, Seat};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tracing::Instrument;
@@ -47,8 +52,8 @@ use crate::log::{Entry, LogError};
 use crate::outbound::Outbox;
 use clocks::MoveTimer;
 use delivery::Staged;
-use hand_log::HandLog;
 use replay_buffer::ReplayBuffer;
+use state::TableState;
 
 pub use handle::{Command, Request, TableHandle, TableInfo, TableRequest, Unavailable};
 pub use held_seats::{Boards, HeldSeat, create_held};
@@ -102,18 +107,10 @@ struct TableActor {
     /// For the handles of the bots the table starts; weak, so the actor never keeps its own
     /// queue open.
     weak: mpsc::WeakSender<Box<Command>>,
-    /// The level of the bots the table was created with, and of its stand-ins (expert if none).
-    bot_level: Option<Level>,
     info: Arc<Mutex<TableInfo>>,
-    config: Config,
-    private: bool,
-    seats: [Option<SeatSlot>; 4],
+    /// What the table's log says.
+    state: TableState,
     spectators: Vec<Outbox>,
-    status: Status,
-    matc: Option<Match>,
-    hand: Option<HandLog>,
-    /// The number of the last hand dealt (0 before the first).
-    hand_no: u32,
     /// The number of the last event published.
     seq: u64,
     /// How many entries the table's durable log holds: what the next append expects.
@@ -121,27 +118,14 @@ struct TableActor {
     /// The log refused an append as stale, or the game and its log differ: stop at once.
     stopping: bool,
     buffer: ReplayBuffer,
-    /// The table's invite code, forgotten with the table.
-    invite: Option<String>,
     move_timer: Option<MoveTimer>,
     round_deadline: Option<Instant>,
     next_hand_at: Option<Instant>,
     pending_time_out: bool,
     linger_until: Option<Instant>,
-    /// The log ended with `Closed` (an empty waiting table): the table leaves the lobby.
-    closed: bool,
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
-    /// Duplicate boards (a tournament's round): the deals and first dealer, fixed; their seeds
-    /// never revealed by the table.
-    boards: Option<Boards>,
-    /// The round clock its tournament's director set (`TableEntry::RoundClock`), replacing the
-    /// preset's.
-    round_clock: Option<u64>,
-    /// The tournament this table plays a match of (`TableEntry::Tournament`): its seats are held
-    /// while it waits, and the tournament is told when the table ends.
-    tournament: Option<Arc<str>>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -164,18 +148,27 @@ pub async fn create(
         bots: bots.map(|level| level.code().to_owned()),
         created_ms: crate::unix_ms(),
     };
-    let log_len = shared
-        .backplane
-        .log
-        .append(&id, 0, vec![created.encode()])
-        .await?;
-    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), config, private);
+    start_new(shared, id, &[created]).await
+}
+
+/// A new table's first entries, appended, then folded as a restore folds them (the table starts
+/// from what its log says), and its actor started. The table must already be leased.
+async fn start_new(
+    shared: &Arc<Shared>,
+    id: String,
+    entries: &[TableEntry],
+) -> Result<TableHandle, LogError> {
+    let encoded: Vec<Entry> = entries.iter().map(TableEntry::encode).collect();
+    let log_len = shared.backplane.log.append(&id, 0, encoded.clone()).await?;
+    let (state, _) = state::fold(encoded, Instant::now()).map_err(|e| {
+        tracing::error!("a new table's own entries do not fold: {e}");
+        LogError::Unavailable(format!("a new table's entries: {e}"))
+    })?;
+    let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), state);
     actor.log_len = log_len;
-    actor.bot_level = bots;
-    if let Some(code) = invite {
-        shared.directory.register_invite(&code, handle.id());
-        actor.invite = Some(code);
-    }
+    actor.register_seats_and_invite();
+    actor.start_seated_bots();
+    actor.refresh_info();
     spawn(actor, handle.clone());
     Ok(handle)
 }
@@ -192,10 +185,10 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
             actor
                 .shared
                 .directory
-                .forget_table(&actor.id, actor.invite.as_deref());
+                .forget_table(&actor.id, actor.state.invite.as_deref());
             // After the last append: the next owner replays everything this one wrote.
             let backplane = actor.shared.backplane.clone();
-            if actor.status == Status::Finished || actor.closed {
+            if actor.state.status == Status::Finished || actor.state.closed {
                 backplane.listings.unlist(&actor.id);
             } else if backplane.node.hands_tables_off() {
                 // Handed off (a drain): its clients resume wherever it is served next.
@@ -213,12 +206,8 @@ fn spawn(mut actor: TableActor, handle: TableHandle) {
 }
 
 impl TableActor {
-    fn new(
-        shared: Arc<Shared>,
-        id: Arc<str>,
-        config: Config,
-        private: bool,
-    ) -> (TableActor, TableHandle) {
+    fn new(shared: Arc<Shared>, id: Arc<str>, state: TableState) -> (TableActor, TableHandle) {
+        let config = state.config;
         let (tx, rx) = mpsc::channel(shared.config.table_queue);
         let info = Arc::new(Mutex::new(TableInfo {
             summary: TableSummary {
@@ -229,7 +218,7 @@ impl TableActor {
                 status: "waiting".into(),
                 spectators: 0,
             },
-            private,
+            private: state.private,
             free_seats: config.players().count(),
             waiting: true,
             finished: false,
@@ -253,31 +242,19 @@ impl TableActor {
             id,
             rx,
             weak,
-            bot_level: None,
             info,
-            config,
-            private,
-            seats: Default::default(),
+            state,
             spectators: Vec::new(),
-            status: Status::Waiting,
-            matc: None,
-            hand: None,
-            hand_no: 0,
             seq: 0,
             log_len: 0,
             stopping: false,
             buffer,
-            invite: None,
             move_timer: None,
             round_deadline: None,
             next_hand_at: None,
             pending_time_out: false,
             linger_until: None,
-            closed: false,
             staged: None,
-            boards: None,
-            round_clock: None,
-            tournament: None,
             shared,
         };
         (actor, handle)
@@ -291,7 +268,7 @@ impl TableActor {
         let shutdown = token.cancelled();
         tokio::pin!(shutdown);
         // Every seat ready before anyone said so (a tournament's table of server bots): start.
-        if self.status == Status::Waiting && self.all_ready() {
+        if self.state.status == Status::Waiting && self.all_ready() {
             self.start_match().await;
         }
         while !self.stopping {
@@ -367,10 +344,19 @@ impl TableActor {
         }
     }
 
-    /// Appends entries to the table's durable log and waits until they are durable.
+    /// Appends entries to the table's durable log, waits until they are durable, and folds them
+    /// into the table's state: the live path of [`TableState::apply`].
     async fn append(&mut self, entries: &[TableEntry]) -> Result<(), LogError> {
         self.append_encoded(entries.iter().map(TableEntry::encode).collect())
-            .await
+            .await?;
+        for entry in entries {
+            if let Err(e) = self.state.apply(entry) {
+                // The table's own entry: its state and its log would differ; stop serving.
+                tracing::error!("a durable entry does not fold into the table: {e}");
+                self.stop_serving();
+            }
+        }
+        Ok(())
     }
 
     async fn append_encoded(&mut self, entries: Vec<Entry>) -> Result<(), LogError> {
@@ -399,7 +385,13 @@ impl TableActor {
     /// Stops the actor after the command in hand; its clients are dropped and resume elsewhere.
     fn stop_serving(&mut self) {
         self.stopping = true;
-        for out in self.seats.iter().flatten().filter_map(|s| s.out.as_ref()) {
+        for out in self
+            .state
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|s| s.out.as_ref())
+        {
             out.table_moved();
         }
         for out in &self.spectators {
@@ -408,29 +400,18 @@ impl TableActor {
     }
 
     fn players(&self) -> Players {
-        self.config.players()
+        self.state.config.players()
     }
 
     fn seat_of(&self, player: &str) -> Option<Seat> {
         Seat::ALL.into_iter().find(|s| {
-            self.seats[s.index()]
+            self.state.seats[s.index()]
                 .as_ref()
                 .is_some_and(|slot| slot.player == player)
         })
     }
 
     fn seat_names(&self) -> Vec<(Seat, String)> {
-        self.players()
-            .seats()
-            .iter()
-            .map(|&s| {
-                (
-                    s,
-                    self.seats[s.index()]
-                        .as_ref()
-                        .map_or_else(String::new, |slot| slot.name.clone()),
-                )
-            })
-            .collect()
+        self.state.seat_names()
     }
 }

@@ -49,10 +49,11 @@ impl TableActor {
             .fixed_seed
             .map_or_else(|| crate::random_bytes::<1>()[0], |seed| seed[0]);
         let first = seats[usize::from(draw) % seats.len()];
-        let first = self.boards.as_ref().map_or(first, |b| b.first_dealer);
-        let Ok(matc) = Match::new(self.config, first, false) else {
+        let first = self.state.boards.as_ref().map_or(first, |b| b.first_dealer);
+        // Checked before it is logged: a match that cannot start is not written.
+        if Match::new(self.state.config, first, false).is_err() {
             return;
-        };
+        }
         let started = TableEntry::MatchStarted {
             first_dealer: first.index() as u8,
             round_started_ms: crate::unix_ms(),
@@ -61,8 +62,7 @@ impl TableActor {
             tracing::error!("cannot start the match: {e}");
             return;
         }
-        self.matc = Some(matc);
-        self.status = Status::Playing;
+        // Folded on appending: the match and the table's status.
         let round = self.round_clock_ms();
         self.round_deadline = round.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
         self.publish(None, |table, seq| ServerMessage::MatchStarted {
@@ -76,7 +76,12 @@ impl TableActor {
     }
 
     pub(super) async fn deal_hand(&mut self) {
-        let Some(dealer) = self.matc.as_ref().and_then(Match::dealer_of_next_hand) else {
+        let Some(dealer) = self
+            .state
+            .matc
+            .as_ref()
+            .and_then(Match::dealer_of_next_hand)
+        else {
             return;
         };
         let seed = self
@@ -84,23 +89,23 @@ impl TableActor {
             .config
             .fixed_seed
             .unwrap_or_else(crate::random_bytes::<32>);
-        let number = self.hand_no + 1;
+        let number = self.state.hand_no + 1;
         let seed = self.board_seed(number).unwrap_or(seed);
-        let (hand, events) = match HandLog::deal(self.config, dealer, number, seed, Instant::now())
-        {
-            Ok(dealt) => dealt,
-            Err(e) => {
-                tracing::error!("cannot deal: {e}");
-                return;
-            }
-        };
+        let (hand, events) =
+            match HandLog::deal(self.state.config, dealer, number, seed, Instant::now()) {
+                Ok(dealt) => dealt,
+                Err(e) => {
+                    tracing::error!("cannot deal: {e}");
+                    return;
+                }
+            };
         if let Err(e) = self.append(&[hand.dealt_entry(self.seq)]).await {
             tracing::error!("cannot save the deal: {e}");
             self.next_hand_at = Some(Instant::now() + std::time::Duration::from_secs(1));
             return;
         }
-        self.hand_no = number;
-        self.hand = Some(hand);
+        // The deal's entry counted the hand on appending; the hand itself is dealt here.
+        self.state.hand = Some(hand);
         self.publish_events(&events);
         if self.pending_time_out {
             self.pending_time_out = false;
@@ -127,7 +132,7 @@ impl TableActor {
         };
         if crate::bots::is_bot_conn(req.out.id()) {
             // A stand-in's request still queued when its player took the seat back.
-            let drives = self.seats[seat.index()]
+            let drives = self.state.seats[seat.index()]
                 .as_ref()
                 .and_then(|s| s.out.as_ref())
                 .is_some_and(|o| o.id() == req.out.id());
@@ -170,7 +175,7 @@ impl TableActor {
     /// publish, finish the hand if it ended. Nothing is undone: the hand is only played once its
     /// input is durable.
     pub(super) async fn process(&mut self, input: Input) -> Result<(), Refused> {
-        let Some(hand) = self.hand.as_ref().filter(|h| !h.is_over()) else {
+        let Some(hand) = self.state.hand.as_ref().filter(|h| !h.is_over()) else {
             return Err(Refused::NoHand);
         };
         let pending = hand
@@ -180,7 +185,7 @@ impl TableActor {
             tracing::error!("input not saved: {e}");
             return Err(Refused::Log);
         }
-        let Some(hand) = self.hand.as_mut() else {
+        let Some(hand) = self.state.hand.as_mut() else {
             return Err(Refused::NoHand);
         };
         let events = match hand.play(pending) {
@@ -197,7 +202,7 @@ impl TableActor {
             self.round_deadline = None;
         }
         self.publish_events(&events);
-        if self.hand.as_ref().is_some_and(HandLog::is_over) {
+        if self.state.hand.as_ref().is_some_and(HandLog::is_over) {
             self.finish_hand().await;
         }
         Ok(())
@@ -207,14 +212,14 @@ impl TableActor {
         self.move_timer = None;
         let players = self.players();
         let names = self.seat_names();
-        let (Some(hand), Some(matc)) = (self.hand.as_mut(), self.matc.as_mut()) else {
+        let (Some(hand), Some(matc)) = (self.state.hand.as_mut(), self.state.matc.as_mut()) else {
             return;
         };
         settle_hand(matc, hand.game());
         let Some(mut record) = hand.finish(names) else {
             return;
         };
-        if self.boards.is_some() {
+        if self.state.boards.is_some() {
             // A duplicate board's seed is the tournament's to reveal, once every table played it.
             record.seed = None;
         }
@@ -250,7 +255,7 @@ impl TableActor {
         if let Err(e) = self.append(&entries).await {
             tracing::error!("hand record not saved: {e}");
         } else if result.is_some()
-            && let Some(tournament) = &self.tournament
+            && let Some(tournament) = &self.state.tournament
         {
             // Its end is in the log: the tournament reads it from there.
             self.shared.tournaments.table_ended(tournament, &self.id);
@@ -274,10 +279,12 @@ impl TableActor {
                     winner: result.winner.map(|s| players.side_label(s).to_owned()),
                     vp: result.vp.map(|v| v.to_vec()),
                 });
-                self.status = Status::Finished;
+                // Folded from `MatchFinished` on appending; set here also when that append
+                // failed: the match is over all the same (a restore finds it over from its hands).
+                self.state.status = Status::Finished;
                 self.round_deadline = None;
                 self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
-                for slot in self.seats.iter().flatten() {
+                for slot in self.state.seats.iter().flatten() {
                     self.shared.directory.forget_seat(&slot.player, &self.id);
                 }
                 self.refresh_info();

@@ -46,7 +46,7 @@ impl TableActor {
             let _ = req.done.send(());
             return;
         }
-        if self.status != Status::Waiting {
+        if self.state.status != Status::Waiting {
             return req.error(
                 ErrorCode::TableStarted,
                 "the match has started: seats are taken; spectate instead",
@@ -59,7 +59,7 @@ impl TableActor {
                     format!("seat {seat} is not in play at this table"),
                 );
             }
-            Some(seat) if self.seats[seat.index()].is_some() => {
+            Some(seat) if self.state.seats[seat.index()].is_some() => {
                 return req.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
             }
             Some(seat) => seat,
@@ -67,7 +67,7 @@ impl TableActor {
                 .players()
                 .seats()
                 .iter()
-                .find(|s| self.seats[s.index()].is_none())
+                .find(|s| self.state.seats[s.index()].is_none())
             {
                 Some(&seat) => seat,
                 None => return req.error(ErrorCode::TableFull, "every seat is taken"),
@@ -84,22 +84,15 @@ impl TableActor {
         if self.append(&[taken]).await.is_err() {
             return req.error(ErrorCode::InternalError, "could not save the seat");
         }
+        // The seat is folded from its entry on appending.
         self.shared.directory.seat_player(&player, &self.id, seat);
-        self.seats[seat.index()] = Some(SeatSlot {
-            player,
-            name: name.clone(),
-            ready: false,
-            out: None,
-            grace_until: None,
-            bot: None,
-        });
         // Every node finds the seat (a resume through another) before the player hears of it.
         self.refresh_info();
         self.shared.backplane.listings.flush_table(&self.id).await;
         let creating = created.is_some();
         let out = req.out.clone();
         // Connected before the snapshot is made: the seat's own first snapshot shows it so.
-        if let Some(slot) = self.seats[seat.index()].as_mut() {
+        if let Some(slot) = self.state.seats[seat.index()].as_mut() {
             slot.out = Some(out.clone());
         }
         out.send_message(reply(seat, created, req.id, self.id.to_string()));
@@ -112,7 +105,7 @@ impl TableActor {
             name,
             bot: false,
         });
-        if creating && let Some(level) = self.bot_level {
+        if creating && let Some(level) = self.state.bot_level {
             // Already logged; the creator is seated and may add bots again (`add_bots`).
             let _ = self.fill_with_bots(level).await;
         }
@@ -121,7 +114,7 @@ impl TableActor {
 
     /// Before the match, a table where only bots are left frees their seats too.
     async fn dismiss_bots_if_alone(&mut self) {
-        let humans = self.seats.iter().flatten().any(|s| s.bot.is_none());
+        let humans = self.state.seats.iter().flatten().any(|s| s.bot.is_none());
         if humans {
             return;
         }
@@ -134,14 +127,15 @@ impl TableActor {
 
     /// A waiting table everyone has left closes: it leaves the lobby and its log leaves play.
     async fn close_if_empty(&mut self) {
-        if self.status != Status::Waiting || self.seats.iter().any(Option::is_some) {
+        if self.state.status != Status::Waiting || self.state.seats.iter().any(Option::is_some) {
             return;
         }
         if let Err(e) = self.append(&[TableEntry::Closed]).await {
             tracing::error!("the closing of an empty table not saved: {e}");
         }
-        // Spectators simply hear no more; nobody is seated to be told.
-        self.closed = true;
+        // Folded from the entry on appending; closed also when that append failed (nobody is
+        // left, and a restart finds the table empty). Spectators simply hear no more.
+        self.state.closed = true;
         self.stopping = true;
     }
 
@@ -149,21 +143,21 @@ impl TableActor {
     /// and the table stops where it stands (its players hear of the result from the
     /// tournament).
     pub(super) async fn close_for_tournament(&mut self) {
-        if self.status == Status::Finished || self.closed {
+        if self.state.status == Status::Finished || self.state.closed {
             return;
         }
         if let Err(e) = self.append(&[TableEntry::Closed]).await {
             tracing::error!("the closing of a tournament's table not saved: {e}");
             return;
         }
+        // `closed` is folded from the entry on appending.
         self.stop_bots();
-        self.closed = true;
         self.stopping = true;
     }
 
     /// Frees a seat, persists that, and tells the table; returns who sat there.
     async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
-        let slot = self.seats[seat.index()].take()?;
+        let slot = self.state.seats[seat.index()].take()?;
         let freed = TableEntry::Seat {
             seat: seat.index() as u8,
             holder: None,
@@ -184,7 +178,7 @@ impl TableActor {
     pub(super) fn reset_ready(&mut self) {
         let mut bots = Vec::new();
         for seat in Seat::ALL {
-            if let Some(slot) = self.seats[seat.index()].as_mut() {
+            if let Some(slot) = self.state.seats[seat.index()].as_mut() {
                 slot.ready = slot.bot.is_some();
                 if slot.ready {
                     bots.push(seat);
@@ -211,11 +205,11 @@ impl TableActor {
             );
         };
         let id = req.id;
-        if self.status == Status::Waiting && self.tournament.is_some() {
+        if self.state.status == Status::Waiting && self.state.tournament.is_some() {
             // A tournament's seat stays its entrant's: the connection goes, the seat (and a
             // ready already said) stays, the player may come back, and one who does not is late
             // by the code. Leaving the event is `unregister_tournament`.
-            if let Some(slot) = self.seats[seat.index()].as_mut() {
+            if let Some(slot) = self.state.seats[seat.index()].as_mut() {
                 slot.out = None;
             }
             req.reply(ServerMessage::Ok { id });
@@ -223,7 +217,7 @@ impl TableActor {
             return;
         }
         self.shared.directory.forget_seat(player, &self.id);
-        match self.status {
+        match self.state.status {
             Status::Waiting => {
                 self.vacate(seat).await;
                 self.reset_ready();
@@ -234,7 +228,7 @@ impl TableActor {
             Status::Playing => {
                 let level = self.stand_in_level();
                 let mut given_up = None;
-                if let Some(slot) = self.seats[seat.index()].as_mut() {
+                if let Some(slot) = self.state.seats[seat.index()].as_mut() {
                     slot.out = None;
                     slot.grace_until = None;
                     slot.bot = Some(BotRole {
@@ -272,7 +266,7 @@ impl TableActor {
                 self.start_bot(seat);
             }
             Status::Finished => {
-                if let Some(slot) = self.seats[seat.index()].as_mut() {
+                if let Some(slot) = self.state.seats[seat.index()].as_mut() {
                     slot.out = None;
                 }
                 req.reply(ServerMessage::Ok { id });
@@ -285,16 +279,18 @@ impl TableActor {
         let Some(seat) = self.seat_of(player) else {
             return req.error(ErrorCode::NotSeated, "you are not seated at this table");
         };
-        let between_hands = self.status == Status::Playing && self.next_hand_at.is_some();
-        if self.status != Status::Waiting && !between_hands {
+        let between_hands = self.state.status == Status::Playing && self.next_hand_at.is_some();
+        if self.state.status != Status::Waiting && !between_hands {
             return req.error(
                 ErrorCode::TableStarted,
                 "the match has started: ready is for the wait before it and between hands",
             );
         }
         let id = req.id;
-        let already = self.seats[seat.index()].as_ref().is_some_and(|s| s.ready);
-        if let Some(slot) = self.seats[seat.index()].as_mut() {
+        let already = self.state.seats[seat.index()]
+            .as_ref()
+            .is_some_and(|s| s.ready);
+        if let Some(slot) = self.state.seats[seat.index()].as_mut() {
             slot.ready = true;
         }
         if !already {
@@ -317,14 +313,14 @@ impl TableActor {
     /// Every seat in play is taken and ready.
     pub(super) fn all_ready(&self) -> bool {
         self.players().seats().iter().all(|s| {
-            self.seats[s.index()]
+            self.state.seats[s.index()]
                 .as_ref()
                 .is_some_and(|slot| slot.ready)
         })
     }
 
     pub(super) fn spectate(&mut self, req: Request) {
-        if self.boards.is_some() && self.status != Status::Finished {
+        if self.state.boards.is_some() && self.state.status != Status::Finished {
             return req.error(
                 ErrorCode::DuplicateInPlay,
                 "a duplicate board's table is not watched while other tables may be playing it",
@@ -346,7 +342,7 @@ impl TableActor {
             return;
         };
         let was_gone = {
-            let Some(slot) = self.seats[seat.index()].as_mut() else {
+            let Some(slot) = self.state.seats[seat.index()].as_mut() else {
                 return;
             };
             if let Some(old) = slot.out.replace(out.clone())
@@ -371,7 +367,7 @@ impl TableActor {
                 seat: WireSeat(seat),
             });
             // Back in time for its turn: the normal clock again, from now.
-            if let Some(game) = self.hand.as_ref().map(HandLog::game)
+            if let Some(game) = self.state.hand.as_ref().map(HandLog::game)
                 && !game.is_over()
                 && game.on_turn() == seat
             {
@@ -394,7 +390,7 @@ impl TableActor {
         let Some(seat) = self.seat_of(player) else {
             return;
         };
-        let reaches = self.seats[seat.index()]
+        let reaches = self.state.seats[seat.index()]
             .as_ref()
             .and_then(|slot| slot.out.as_ref())
             .is_some_and(|o| {
@@ -409,8 +405,8 @@ impl TableActor {
         self.spectators.retain(|o| o.id() != conn);
         if let Some(seat) = self.seat_of(player) {
             let grace = self.shared.config.disconnect_grace;
-            let playing = self.status != Status::Finished;
-            let Some(slot) = self.seats[seat.index()].as_mut() else {
+            let playing = self.state.status != Status::Finished;
+            let Some(slot) = self.state.seats[seat.index()].as_mut() else {
                 return;
             };
             if slot.out.as_ref().is_none_or(|o| o.id() != conn) {
@@ -432,11 +428,11 @@ impl TableActor {
 
     /// A disconnected seat's grace period ran out.
     pub(super) async fn grace_over(&mut self, seat: Seat) {
-        let Some(slot) = self.seats[seat.index()].as_mut() else {
+        let Some(slot) = self.state.seats[seat.index()].as_mut() else {
             return;
         };
         slot.grace_until = None;
-        if self.status == Status::Waiting {
+        if self.state.status == Status::Waiting {
             let player = slot.player.clone();
             self.shared.directory.forget_seat(&player, &self.id);
             self.vacate(seat).await;
@@ -445,9 +441,9 @@ impl TableActor {
             self.close_if_empty().await;
             return;
         }
-        if self.status == Status::Playing {
+        if self.state.status == Status::Playing {
             slot.bot = Some(BotRole {
-                level: self.bot_level.unwrap_or(Level::Expert),
+                level: self.state.bot_level.unwrap_or(Level::Expert),
                 stand_in: true,
             });
             self.publish(None, |table, seq| ServerMessage::PlayerReplacedByBot {

@@ -16,12 +16,12 @@ use crate::backplane::Listing;
 impl TableActor {
     pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMessage {
         let players = self.players();
-        let view = self.hand.as_ref().map(|h| h.game().view(viewer));
+        let view = self.state.hand.as_ref().map(|h| h.game().view(viewer));
         let seats = players
             .seats()
             .iter()
             .map(|&seat| {
-                let slot = self.seats[seat.index()].as_ref();
+                let slot = self.state.seats[seat.index()].as_ref();
                 SeatState {
                     seat: WireSeat(seat),
                     name: slot.map(|s| s.name.clone()),
@@ -32,12 +32,12 @@ impl TableActor {
                 }
             })
             .collect();
-        let status = match (self.status, &self.hand) {
+        let status = match (self.state.status, &self.state.hand) {
             (Status::Playing, Some(h)) if h.is_over() => "between_hands",
             (status, _) => status.code(),
         };
         let now = Instant::now();
-        let hand = self.hand.as_ref().zip(view.as_ref()).map(|(h, v)| {
+        let hand = self.state.hand.as_ref().zip(view.as_ref()).map(|(h, v)| {
             // The clock left to the player on turn, grace included: the table's own clock.
             let clock_left = self.move_timer.filter(|_| !h.is_over()).map(|t| {
                 let left = t.deadline.saturating_duration_since(now).as_millis() as u32;
@@ -48,19 +48,19 @@ impl TableActor {
             });
             hand_to_wire(v, h.number(), clock_left)
         });
-        let totals = self.matc.as_ref().map_or([0, 0], Match::totals);
+        let totals = self.state.matc.as_ref().map_or([0, 0], Match::totals);
         ServerMessage::Snapshot {
             table: self.id.to_string(),
             seq: self.seq,
             view: Box::new(TableSnapshot {
-                settings: config_to_wire(&self.config),
+                settings: config_to_wire(&self.state.config),
                 status: status.into(),
                 you: match viewer {
                     Viewer::Seat(seat) => Some(WireSeat(seat)),
                     Viewer::Spectator => None,
                 },
                 seats,
-                hands_played: self.matc.as_ref().map_or(0, Match::hands_played),
+                hands_played: self.state.matc.as_ref().map_or(0, Match::hands_played),
                 sides: Side::BOTH
                     .iter()
                     .map(|&s| players.side_label(s).to_owned())
@@ -70,8 +70,9 @@ impl TableActor {
                     .round_deadline
                     .map(|d| d.saturating_duration_since(now).as_millis() as u64),
                 // A TIME OUT reaches the match at the hand's end; until then the hand knows it.
-                time_out: self.matc.as_ref().is_some_and(Match::is_timed_out)
+                time_out: self.state.matc.as_ref().is_some_and(Match::is_timed_out)
                     || self
+                        .state
                         .hand
                         .as_ref()
                         .is_some_and(|h| h.game().last_round().is_some()),
@@ -84,13 +85,13 @@ impl TableActor {
         let players = self.players();
         let summary = TableSummary {
             table: self.id.to_string(),
-            preset: self.config.preset().code().to_owned(),
+            preset: self.state.config.preset().code().to_owned(),
             players: players.count() as u8,
             seats: players
                 .seats()
                 .iter()
                 .map(|&seat| {
-                    let slot = self.seats[seat.index()].as_ref();
+                    let slot = self.state.seats[seat.index()].as_ref();
                     SeatName {
                         seat: WireSeat(seat),
                         name: slot.map(|s| s.name.clone()),
@@ -98,33 +99,38 @@ impl TableActor {
                     }
                 })
                 .collect(),
-            status: self.status.code().into(),
+            status: self.state.status.code().into(),
             spectators: self.spectators.len() as u32,
         };
         let free_seats = players
             .seats()
             .iter()
-            .filter(|s| self.seats[s.index()].is_none())
+            .filter(|s| self.state.seats[s.index()].is_none())
             .count();
         let info = TableInfo {
             summary,
-            private: self.private,
+            private: self.state.private,
             free_seats,
-            waiting: self.status == Status::Waiting,
-            finished: self.status == Status::Finished,
-            hands_finished: self.matc.as_ref().map_or(0, Match::hands_played),
+            waiting: self.state.status == Status::Waiting,
+            finished: self.state.status == Status::Finished,
+            hands_finished: self.state.matc.as_ref().map_or(0, Match::hands_played),
             deserted: {
-                let mut people = self.seats.iter().flatten().filter(|s| s.bot.is_none());
+                let mut people = self
+                    .state
+                    .seats
+                    .iter()
+                    .flatten()
+                    .filter(|s| s.bot.is_none());
                 let first = people.next();
                 first.is_some_and(|s| s.out.is_none()) && people.all(|s| s.out.is_none())
             },
-            absent: if self.status == Status::Waiting {
+            absent: if self.state.status == Status::Waiting {
                 players
                     .seats()
                     .iter()
                     .copied()
                     .filter(|s| {
-                        !self.seats[s.index()]
+                        !self.state.seats[s.index()]
                             .as_ref()
                             .is_some_and(|slot| slot.ready)
                     })
@@ -138,10 +144,20 @@ impl TableActor {
             // Other nodes' lobbies learn of the change (only of a change: this runs per action).
             let players = Seat::ALL
                 .into_iter()
-                .filter_map(|seat| Some((self.seats[seat.index()].as_ref()?.player.clone(), seat)))
+                .filter_map(|seat| {
+                    Some((
+                        self.state.seats[seat.index()].as_ref()?.player.clone(),
+                        seat,
+                    ))
+                })
                 .collect();
             let listings = &self.shared.backplane.listings;
-            let listing = Listing::new(listings.node(), &info, self.invite.as_deref(), players);
+            let listing = Listing::new(
+                listings.node(),
+                &info,
+                self.state.invite.as_deref(),
+                players,
+            );
             listings.publish(&self.id, listing);
         }
         *current = info;

@@ -1,0 +1,50 @@
+//! The database's schema, its version and the upgrade from older versions, and how every
+//! connection is opened (WAL, `synchronous=NORMAL`, a busy timeout).
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// The schema's version (`PRAGMA user_version`). Version 1 (before the tables' logs had one
+/// owner) kept tables in play as rows of five tables; those are dropped on upgrade, so a server
+/// upgraded mid-match does not resume that match (records and sessions are kept).
+pub(super) const SCHEMA_VERSION: i64 = 2;
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS sessions (
+    token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS table_log (table_id TEXT NOT NULL, entry BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS log_tables (
+    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    table_id TEXT NOT NULL, hand INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, hand));
+CREATE TABLE IF NOT EXISTS record_players (
+    name TEXT NOT NULL, table_id TEXT NOT NULL, hand INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS record_players_name ON record_players (name);
+";
+
+/// A connection to the database file, in WAL mode.
+pub(super) fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(Duration::from_secs(5))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(conn)
+}
+
+/// Brings a database made by an older server up to [`SCHEMA_VERSION`].
+pub(super) fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version < SCHEMA_VERSION {
+        // Version 1's tables in play; `sessions`, `records` and `record_players` are unchanged.
+        conn.execute_batch(
+            "DROP TABLE IF EXISTS tables; DROP TABLE IF EXISTS seats; DROP TABLE IF EXISTS hands;
+             DROP TABLE IF EXISTS inputs; DROP TABLE IF EXISTS input_log;",
+        )?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    }
+    Ok(())
+}
