@@ -70,6 +70,10 @@ pub struct ServerConfig {
     /// Behind a proxy that appends the client's address to `X-Forwarded-For`: the accounts'
     /// per-address limits count that address rather than the proxy's.
     pub trust_forwarded_for: bool,
+    /// The origin browsers reach the server at (`https://burraco.example`): passkeys are bound
+    /// to its host, and a browser answers a passkey ceremony only there. `None`: run fills in
+    /// `http://localhost:<port>`.
+    pub public_origin: Option<String>,
     /// The first delay after repeated wrong passwords for one account or from one address;
     /// it doubles with each further failure.
     pub login_backoff: Duration,
@@ -104,6 +108,7 @@ impl Default for ServerConfig {
             store_wait_blocking: false,
             cluster: None,
             database_url: None,
+            public_origin: None,
             secure_cookies: false,
             trust_forwarded_for: false,
             login_backoff: Duration::from_secs(1),
@@ -228,6 +233,14 @@ pub struct Cli {
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
+    /// The origin browsers reach this server at, e.g. https://burraco.example: passkeys are
+    /// bound to its host name (an IP address will not do) [default: http://localhost:<port>].
+    #[arg(long, env = "BURRACO_PUBLIC_ORIGIN")]
+    pub public_origin: Option<String>,
+    /// Operators' commands on the accounts' store (the one `--data` or `--database-url` names)
+    /// instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     /// Test only: deal every hand from this seed (64 hex digits). Never in production: the deal
     /// becomes predictable.
     #[arg(long, env = "BURRACO_INSECURE_FIXED_SEED", hide = true)]
@@ -235,6 +248,14 @@ pub struct Cli {
     /// Test only: the milliseconds a tournament counts as a minute for late arrivals.
     #[arg(long, env = "BURRACO_TEST_TOURNAMENT_MINUTE_MS", hide = true)]
     pub test_tournament_minute_ms: Option<u64>,
+}
+
+/// What `burraco-server` does besides serving.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Administer accounts: make an administrator, disable, enable, reset a password.
+    #[command(subcommand)]
+    Admin(crate::accounts::admin::AdminCommand),
 }
 
 /// The keys a config file may hold.
@@ -272,6 +293,8 @@ pub enum ConfigFileError {
     Seed,
     #[error("--node needs --nats, and cluster mode needs a node name (--node or a host name)")]
     Node,
+    #[error("--public-origin {origin}: {detail}")]
+    PublicOrigin { origin: String, detail: String },
 }
 
 /// The resolved settings of `main`.
@@ -302,6 +325,14 @@ impl Cli {
         };
         let secs = Duration::from_secs;
         let cluster = self.cluster()?;
+        if let Some(origin) = &self.public_origin {
+            crate::accounts::passkeys::relying_party(origin).map_err(|detail| {
+                ConfigFileError::PublicOrigin {
+                    origin: origin.clone(),
+                    detail,
+                }
+            })?;
+        }
         Ok(Loaded {
             listen: self
                 .listen
@@ -374,6 +405,7 @@ impl Cli {
                 database_url: self.database_url.clone(),
                 secure_cookies: self.secure_cookies,
                 trust_forwarded_for: self.trust_forwarded_for,
+                public_origin: self.public_origin.clone(),
                 ..defaults
             },
         })
