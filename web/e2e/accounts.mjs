@@ -1,4 +1,4 @@
-// The account pages (account.html) on the real server: sign up, add a passkey with a virtual
+// The account pages (account.html) on the real server: from the game's first screen, sign up, add a passkey with a virtual
 // authenticator (the DevTools WebAuthn domain), sign out, sign in with the passkey, remove it;
 // change the password; revoke another device's session (its token is refused at once); sign in
 // with the new password; then a 390x844 phone in Italian, where nothing overflows sideways.
@@ -26,8 +26,12 @@ export async function run({ browser, wsUrl, shots }) {
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(e.message));
 
-  // Sign up.
-  await page.goto(`${url}#signup`);
+  // From the game's first screen to the sign-up form.
+  await page.goto(url.replace('account.html', ''));
+  await page.click('[data-testid=account-link]');
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.click('[data-testid=go-signup]');
+  await page.waitForSelector('[data-testid=signup-form]');
   await fillField(page, '[data-testid=signup-username]', user);
   await fillField(page, '[data-testid=signup-password]', password);
   await page.click('[data-testid=signup-submit]');

@@ -39,6 +39,9 @@ const FREE_PER_ADDRESS: u32 = 20;
 /// Accounts created from one address before the delays start (each further one waits, as
 /// wrong passwords do): every account costs an Argon2id hash and a name.
 const FREE_SIGNUPS_PER_ADDRESS: u32 = 5;
+/// Passkey sign-ins started from one address before the delays start (a ceremony holds a
+/// challenge for 5 minutes).
+const FREE_CEREMONIES_PER_ADDRESS: u32 = 30;
 /// The longest delay.
 const MAX_DELAY: Duration = Duration::from_secs(15 * 60);
 /// Keys the backoff map keeps before forgetting those idle for [`IDLE`].
@@ -407,6 +410,25 @@ impl Api {
             .await;
             return Err(ApiCode::AccountDisabled.into());
         }
+        Ok(())
+    }
+
+    /// Counts a passkey sign-in started from `request`'s address: after
+    /// [`FREE_CEREMONIES_PER_ADDRESS`] in an hour each further one waits, as wrong passwords do,
+    /// so one address cannot fill the ceremonies' room and lock everybody else out.
+    pub(super) fn count_ceremony(&self, request: &Request) -> Result<(), Refusal> {
+        let Some(ip) = address(request, self.trust_forwarded_for()) else {
+            return Ok(());
+        };
+        let key = format!("ceremonies:{ip}");
+        let now = Instant::now();
+        if let Some(wait) = self.backoff.locked(&key, now) {
+            return Err(Refusal {
+                code: ApiCode::TooManyCeremonies,
+                retry_after: Some(wait),
+            });
+        }
+        self.backoff.fail(&key, FREE_CEREMONIES_PER_ADDRESS, now);
         Ok(())
     }
 

@@ -293,8 +293,9 @@ pub async fn register_finish(State(api): ApiState, request: Request) -> Result<R
 
 /// `POST /api/passkeys/login/start`: the options for `navigator.credentials.get`, naming no
 /// account (the authenticator offers its passkeys for this site).
-pub async fn login_start(State(api): ApiState) -> Result<Response, Refusal> {
+pub async fn login_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let webauthn = api.passkeys.webauthn()?;
+    api.count_ceremony(&request)?;
     let (options, state) = webauthn.start_discoverable_authentication().map_err(|e| {
         tracing::warn!("passkey sign-in start: {e}");
         ApiCode::PasskeysUnavailable

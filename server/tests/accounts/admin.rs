@@ -393,6 +393,19 @@ async fn passkey_ceremonies_refuse_with_typed_codes() {
     .await;
     assert_eq!(again.code(), "no_such_ceremony");
 
+    // One address starting sign-ins in a loop is held back after 31 (the free 30 and the one
+    // that starts the delay), so it cannot fill the ceremonies' room for everybody.
+    for i in 0..30 {
+        let start = http_post(addr, "/api/passkeys/login/start", None, "").await;
+        assert_eq!(start.status, 200, "start {i}: {}", start.body);
+    }
+    let held = http_post(addr, "/api/passkeys/login/start", None, "").await;
+    assert_eq!(
+        (held.status, held.code()),
+        (429, "too_many_ceremonies".into())
+    );
+    assert!(held.header("retry-after").is_some());
+
     // The list, and removing what is not there.
     let list = get(addr, "/api/passkeys", &token).await;
     assert_eq!(list.json(), serde_json::json!({"passkeys": []}));
