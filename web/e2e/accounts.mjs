@@ -1,14 +1,15 @@
-// The account pages (account.html) on the real server: from the game's first screen, sign up, add a passkey with a virtual
-// authenticator (the DevTools WebAuthn domain), sign out, sign in with the passkey, remove it;
-// change the password; revoke another device's session (its token is refused at once); sign in
-// with the new password; then a 390x844 phone in Italian, where nothing overflows sideways.
+// The account pages (account.html) on the real server: from the game's first screen, sign up;
+// add a passkey with a virtual authenticator (the DevTools WebAuthn domain), sign out, sign in
+// with the passkey, remove it; personal tokens against their API's contract (answered by the
+// test); revoke another device's session (its token is refused at once); change the password;
+// sign in with it on a 390x844 phone in Italian, where nothing overflows sideways.
 // The page is opened at http://localhost:<port>: the server's default --public-origin, the
 // origin passkeys are bound to (an IP address cannot be a WebAuthn relying party).
 import assert from 'node:assert/strict';
 import { until } from './lib/harness.mjs';
 import { fillField } from './lib/page.mjs';
 
-export const name = 'accounts: sign up, passkey (virtual authenticator), password, sessions, phone in Italian';
+export const name = 'accounts: sign up, passkey (virtual authenticator), tokens, sessions, password, phone in Italian';
 
 /** @param {string} addr host:port of the server */
 function accountUrl(addr) {
@@ -74,6 +75,46 @@ export async function run({ browser, wsUrl, shots }) {
   await fillField(page, '[data-testid=signin-password]', password);
   await page.click('[data-testid=signin-submit]');
   await page.waitForSelector(`[data-testid=account-name]:has-text("${user}")`);
+
+  // Personal tokens, against the tokens API's contract (docs/ACCOUNTS.md; served by another
+  // branch of the server, answered here by the test): create one (its secret shown once, the
+  // scopes and expiry sent as the contract says), list it, delete it.
+  /** @type {any[]} */
+  const tokens = [];
+  /** @type {any[]} */
+  const posted = [];
+  await page.route('**/api/tokens**', async (route) => {
+    const req = route.request();
+    if (req.method() === 'GET') return route.fulfill({ json: { tokens } });
+    if (req.method() === 'POST') {
+      const body = req.postDataJSON();
+      posted.push(body);
+      const now = Date.now();
+      const token = { id: `tk-${tokens.length + 1}`, name: body.name, scopes: body.scopes, created_ms: now,
+        expires_ms: now + body.expires_in_days * 86400000, last_used_ms: null, last_used_from: null };
+      tokens.push(token);
+      return route.fulfill({ status: 201, json: { id: token.id, name: token.name, token: 'brc_e2eSecretShownOnce', scopes: token.scopes, expires_ms: token.expires_ms } });
+    }
+    if (req.method() === 'DELETE') {
+      const id = decodeURIComponent(req.url().split('/').pop() ?? '');
+      tokens.splice(tokens.findIndex((k) => k.id === id), 1);
+      return route.fulfill({ status: 204 });
+    }
+    return route.fulfill({ status: 405 });
+  });
+  await page.reload();
+  await page.waitForSelector('[data-testid=token-list] li:has-text("No tokens.")');
+  await fillField(page, '[data-testid=token-name]', 'my bot');
+  await page.check('[data-testid=token-form] input[value=tournaments]');
+  await fillField(page, '[data-testid=token-days]', '30');
+  await page.click('[data-testid=token-create]');
+  await page.waitForSelector('[data-testid=token-secret]:has-text("brc_e2eSecretShownOnce")');
+  await page.waitForSelector('[data-testid=token-row]:has-text("my bot")');
+  assert.deepEqual(posted, [{ name: 'my bot', scopes: ['play', 'tournaments'], expires_in_days: 30 }]);
+  await page.click('[data-testid=token-row] button');
+  await page.waitForSelector('[data-testid=token-list] li:has-text("No tokens.")');
+  assert.equal(await page.$('[data-testid=token-secret]:not([hidden])'), null, 'the secret is not shown again');
+  await page.unroute('**/api/tokens**');
 
   // Another device signs in; the page lists it; revoking it ends it at once.
   const other = await fetch(`http://${addr}/api/login`, {

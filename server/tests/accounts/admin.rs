@@ -67,8 +67,9 @@ fn kinds(audit: &Value) -> Vec<String> {
         .collect()
 }
 
-/// The operators' commands against a server's store while it runs.
-async fn operators(addr: SocketAddr, store: &[&str]) {
+/// The operators' commands against a server's store while it runs; returns the passwords they
+/// set (none of which may reach the store).
+async fn operators(addr: SocketAddr, store: &[&str]) -> Vec<String> {
     let signup = http_post(
         addr,
         "/api/signup",
@@ -218,11 +219,12 @@ async fn operators(addr: SocketAddr, store: &[&str]) {
     // An administrator: created with a one-time password, or an account promoted.
     let (ok, out, err) = admin(store, &["create-admin", "Root"], "");
     assert!(ok, "{out}{err}");
+    let root_password = printed_password(&out);
     let root = http_post(
         addr,
         "/api/login",
         None,
-        &credentials("root", &printed_password(&out)),
+        &credentials("root", &root_password),
     )
     .await;
     assert_eq!(root.status, 200, "{}", root.body);
@@ -236,13 +238,26 @@ async fn operators(addr: SocketAddr, store: &[&str]) {
     assert!(!ok && err.contains("no account is named nobody"), "{err}");
     let (ok, _, err) = admin(store, &["create-admin", "a b"], "");
     assert!(!ok && err.contains("no valid username"), "{err}");
+    vec![one_time, "typed by the operator".into(), root_password]
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn operators_disable_enable_and_reset_on_the_sqlite_file_of_a_running_server() {
     let server = TestServer::start().await;
     let data = server.dir.path().to_string_lossy().into_owned();
-    operators(server.addr, &["--data", &data]).await;
+    let passwords = operators(server.addr, &["--data", &data]).await;
+    // The database file and its WAL hold hashes only.
+    for entry in std::fs::read_dir(server.dir.path()).expect("the data directory") {
+        let bytes = std::fs::read(entry.expect("an entry").path()).unwrap_or_default();
+        for password in &passwords {
+            assert!(
+                !bytes
+                    .windows(password.len())
+                    .any(|w| w == password.as_bytes()),
+                "{password} in the data directory"
+            );
+        }
+    }
     server.stop().await;
 }
 
@@ -251,7 +266,7 @@ async fn operators_work_on_postgres_by_database_url() {
     let postgres = super::Postgres::start();
     let url = postgres.url();
     let server = TestServer::with(|config| config.database_url = Some(url.clone())).await;
-    operators(server.addr, &["--database-url", &url]).await;
+    let _ = operators(server.addr, &["--database-url", &url]).await;
     server.stop().await;
 }
 
