@@ -277,6 +277,7 @@ struct FileConfig {
     replay_buffer: Option<usize>,
     replay_buffer_bytes: Option<usize>,
     wal_autocheckpoint: Option<u32>,
+    public_origin: Option<String>,
 }
 
 /// Why the settings could not be read.
@@ -325,7 +326,8 @@ impl Cli {
         };
         let secs = Duration::from_secs;
         let cluster = self.cluster()?;
-        if let Some(origin) = &self.public_origin {
+        let public_origin = self.public_origin.clone().or(file.public_origin);
+        if let Some(origin) = &public_origin {
             crate::accounts::passkeys::relying_party(origin).map_err(|detail| {
                 ConfigFileError::PublicOrigin {
                     origin: origin.clone(),
@@ -405,7 +407,7 @@ impl Cli {
                 database_url: self.database_url.clone(),
                 secure_cookies: self.secure_cookies,
                 trust_forwarded_for: self.trust_forwarded_for,
-                public_origin: self.public_origin.clone(),
+                public_origin,
                 ..defaults
             },
         })
@@ -494,5 +496,37 @@ mod tests {
             ..from_file
         };
         assert_eq!(flag_wins.load().expect("flag").workers, 1, "at least one");
+    }
+
+    #[test]
+    fn the_public_origin_comes_from_the_flag_or_the_file_and_must_be_a_url() {
+        assert_eq!(
+            Cli::default()
+                .load()
+                .expect("defaults")
+                .server
+                .public_origin,
+            None
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("burraco.toml");
+        std::fs::write(&file, "public_origin = \"https://burraco.example\"\n").expect("write");
+        let from_file = Cli {
+            config: Some(file),
+            ..Cli::default()
+        };
+        let loaded = from_file.load().expect("file");
+        assert_eq!(
+            loaded.server.public_origin.as_deref(),
+            Some("https://burraco.example")
+        );
+        let bad = Cli {
+            public_origin: Some("not an origin".into()),
+            ..from_file
+        };
+        assert!(matches!(
+            bad.load(),
+            Err(ConfigFileError::PublicOrigin { .. })
+        ));
     }
 }
