@@ -70,6 +70,10 @@ pub struct ServerConfig {
     /// Behind a proxy that appends the client's address to `X-Forwarded-For`: the accounts'
     /// per-address limits count that address rather than the proxy's.
     pub trust_forwarded_for: bool,
+    /// The origin browsers reach the server at (`https://burraco.example`): passkeys are bound
+    /// to its host, and a browser answers a passkey ceremony only there. `None`: run fills in
+    /// `http://localhost:<port>`.
+    pub public_origin: Option<String>,
     /// Origins besides the server's own (the request's `Host`) whose pages may open a
     /// WebSocket with a player's session cookie, e.g. `https://burraco.example`.
     pub allowed_origins: Vec<String>,
@@ -107,6 +111,7 @@ impl Default for ServerConfig {
             store_wait_blocking: false,
             cluster: None,
             database_url: None,
+            public_origin: None,
             secure_cookies: false,
             trust_forwarded_for: false,
             allowed_origins: Vec::new(),
@@ -231,6 +236,14 @@ pub struct Cli {
     /// accounts' per-address limits count the last address there (never set this without
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    /// The origin browsers reach this server at, e.g. https://burraco.example: passkeys are
+    /// bound to its host name (an IP address will not do) [default: http://localhost:<port>].
+    #[arg(long, env = "BURRACO_PUBLIC_ORIGIN")]
+    pub public_origin: Option<String>,
+    /// Operators' commands on the accounts' store (the one `--data` or `--database-url` names)
+    /// instead of serving.
+    #[command(subcommand)]
+    pub command: Option<Command>,
     pub trust_forwarded_for: bool,
     /// An origin besides the server's own whose pages may open a WebSocket with a player's
     /// session cookie (e.g. https://burraco.example); repeat the flag, or comma-separate in
@@ -248,6 +261,14 @@ pub struct Cli {
     /// Test only: the milliseconds a tournament counts as a minute for late arrivals.
     #[arg(long, env = "BURRACO_TEST_TOURNAMENT_MINUTE_MS", hide = true)]
     pub test_tournament_minute_ms: Option<u64>,
+}
+
+/// What `burraco-server` does besides serving.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum Command {
+    /// Administer accounts: make an administrator, disable, enable, reset a password.
+    #[command(subcommand)]
+    Admin(crate::accounts::admin::AdminCommand),
 }
 
 /// The keys a config file may hold.
@@ -269,6 +290,7 @@ struct FileConfig {
     replay_buffer: Option<usize>,
     replay_buffer_bytes: Option<usize>,
     wal_autocheckpoint: Option<u32>,
+    public_origin: Option<String>,
 }
 
 /// Why the settings could not be read.
@@ -285,6 +307,8 @@ pub enum ConfigFileError {
     Seed,
     #[error("--node needs --nats, and cluster mode needs a node name (--node or a host name)")]
     Node,
+    #[error("--public-origin {origin}: {detail}")]
+    PublicOrigin { origin: String, detail: String },
 }
 
 /// The resolved settings of `main`.
@@ -315,6 +339,15 @@ impl Cli {
         };
         let secs = Duration::from_secs;
         let cluster = self.cluster()?;
+        let public_origin = self.public_origin.clone().or(file.public_origin);
+        if let Some(origin) = &public_origin {
+            crate::accounts::passkeys::relying_party(origin).map_err(|detail| {
+                ConfigFileError::PublicOrigin {
+                    origin: origin.clone(),
+                    detail,
+                }
+            })?;
+        }
         Ok(Loaded {
             listen: self
                 .listen
@@ -387,6 +420,7 @@ impl Cli {
                 database_url: self.database_url.clone(),
                 secure_cookies: self.secure_cookies,
                 trust_forwarded_for: self.trust_forwarded_for,
+                public_origin,
                 allowed_origins: self.allowed_origins.clone(),
                 ..defaults
             },
@@ -476,5 +510,37 @@ mod tests {
             ..from_file
         };
         assert_eq!(flag_wins.load().expect("flag").workers, 1, "at least one");
+    }
+
+    #[test]
+    fn the_public_origin_comes_from_the_flag_or_the_file_and_must_be_a_url() {
+        assert_eq!(
+            Cli::default()
+                .load()
+                .expect("defaults")
+                .server
+                .public_origin,
+            None
+        );
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("burraco.toml");
+        std::fs::write(&file, "public_origin = \"https://burraco.example\"\n").expect("write");
+        let from_file = Cli {
+            config: Some(file),
+            ..Cli::default()
+        };
+        let loaded = from_file.load().expect("file");
+        assert_eq!(
+            loaded.server.public_origin.as_deref(),
+            Some("https://burraco.example")
+        );
+        let bad = Cli {
+            public_origin: Some("not an origin".into()),
+            ..from_file
+        };
+        assert!(matches!(
+            bad.load(),
+            Err(ConfigFileError::PublicOrigin { .. })
+        ));
     }
 }

@@ -117,7 +117,7 @@ pub enum RunError {
 /// On start it rebuilds every table in play from the store by replaying its log.
 pub async fn run(
     listener: TcpListener,
-    config: ServerConfig,
+    mut config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), RunError> {
     let (store, writer) = store::Store::open_with(
@@ -139,6 +139,12 @@ pub async fn run(
         ),
     };
     backplane.accounts = accounts::open(&config, &store).await?;
+    if config.public_origin.is_none() {
+        config.public_origin = Some(format!(
+            "http://localhost:{}",
+            listener.local_addr()?.port()
+        ));
+    }
     let shutdown_token = CancellationToken::new();
     let tournaments = tournament::Tournaments::new(&backplane);
     let shared = Arc::new(Shared {

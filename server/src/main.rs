@@ -1,10 +1,18 @@
-//! `burraco-server`: flags, logs, then [`burraco_server::run`] until ctrl-c or SIGTERM.
+//! `burraco-server`: flags, logs, then [`burraco_server::run`] until ctrl-c or SIGTERM; or,
+//! given `admin ...`, one operator's command on the accounts' store.
 
 use clap::Parser;
 
 fn main() -> anyhow::Result<()> {
     let cli = burraco_server::config::Cli::parse();
     let loaded = cli.load()?;
+    if let Some(burraco_server::config::Command::Admin(command)) = &cli.command {
+        return tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()?
+            .block_on(admin(loaded, command));
+    }
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(loaded.workers)
         .enable_all()
@@ -27,6 +35,17 @@ async fn serve(loaded: burraco_server::config::Loaded) -> anyhow::Result<()> {
     // Tests and scripts read the bound address (useful with port 0) from this line.
     println!("listening on {}", listener.local_addr()?);
     burraco_server::run(listener, loaded.server, shutdown_signal()).await?;
+    Ok(())
+}
+
+async fn admin(
+    loaded: burraco_server::config::Loaded,
+    command: &burraco_server::accounts::admin::AdminCommand,
+) -> anyhow::Result<()> {
+    let accounts = burraco_server::accounts::open_for_admin(&loaded.server).await?;
+    let said =
+        burraco_server::accounts::admin::run(&*accounts, command, std::io::stdin().lock()).await?;
+    println!("{said}");
     Ok(())
 }
 

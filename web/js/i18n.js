@@ -6,6 +6,7 @@
 const en = {
   app_title: 'Burraco',
   tagline: 'The Italian rummy, played online against people or bots',
+  account_link: 'Sign in or create an account (optional)',
   your_name: 'Your name',
   name_placeholder: 'e.g. Anna',
   enter: 'Enter',
@@ -252,6 +253,7 @@ const en = {
 const it = {
   app_title: 'Burraco',
   tagline: 'Il gioco di carte italiano, online contro persone o bot',
+  account_link: 'Accedi o crea un account (facoltativo)',
   your_name: 'Il tuo nome',
   name_placeholder: 'es. Anna',
   enter: 'Entra',

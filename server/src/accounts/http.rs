@@ -20,6 +20,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
 
+use super::audit::{Entry, Kind};
+use super::passkeys::{self, Passkeys};
 use super::password::{self, Hasher};
 use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, username};
 use crate::Shared;
@@ -37,6 +39,9 @@ const FREE_PER_ADDRESS: u32 = 20;
 /// Accounts created from one address before the delays start (each further one waits, as
 /// wrong passwords do): every account costs an Argon2id hash and a name.
 const FREE_SIGNUPS_PER_ADDRESS: u32 = 5;
+/// Passkey sign-ins started from one address before the delays start (a ceremony holds a
+/// challenge for 5 minutes).
+const FREE_CEREMONIES_PER_ADDRESS: u32 = 30;
 /// The longest delay.
 const MAX_DELAY: Duration = Duration::from_secs(15 * 60);
 /// Keys the backoff map keeps before forgetting those idle for [`IDLE`].
@@ -90,10 +95,30 @@ pub enum ApiCode {
     InvalidTokenSettings,
     /// A WebSocket upgrade with a session cookie from a page of another origin.
     OriginRefused,
+    // passkeys, audit and administration
+    /// The right password (or passkey), but an operator disabled the account.
+    AccountDisabled,
+    /// The server's `--public-origin` is no origin WebAuthn accepts: passwords only.
+    PasskeysUnavailable,
+    /// A passkey's name: 1 to 64 characters, no control characters.
+    InvalidPasskeyName,
+    /// The account holds the most passkeys it may (20).
+    TooManyPasskeys,
+    /// No live ceremony of that id for this client (unknown, used, or older than 5 minutes).
+    NoSuchCeremony,
+    /// The authenticator's answer did not verify (wrong origin, challenge or signature, or an
+    /// unknown passkey).
+    PasskeyRejected,
+    /// That credential is registered already.
+    PasskeyTaken,
+    /// None of the account's passkeys has that id.
+    NoSuchPasskey,
+    /// Too many ceremonies wait at once: retry after `Retry-After` seconds.
+    TooManyCeremonies,
 }
 
 impl ApiCode {
-    pub const ALL: [ApiCode; 20] = [
+    pub const ALL: [ApiCode; 29] = [
         ApiCode::BadJson,
         ApiCode::BodyTooLarge,
         ApiCode::NotJson,
@@ -114,6 +139,15 @@ impl ApiCode {
         ApiCode::InvalidScopes,
         ApiCode::InvalidTokenSettings,
         ApiCode::OriginRefused,
+        ApiCode::AccountDisabled,
+        ApiCode::PasskeysUnavailable,
+        ApiCode::InvalidPasskeyName,
+        ApiCode::TooManyPasskeys,
+        ApiCode::NoSuchCeremony,
+        ApiCode::PasskeyRejected,
+        ApiCode::PasskeyTaken,
+        ApiCode::NoSuchPasskey,
+        ApiCode::TooManyCeremonies,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -138,6 +172,15 @@ impl ApiCode {
             ApiCode::InvalidScopes => "invalid_scopes",
             ApiCode::InvalidTokenSettings => "invalid_token_settings",
             ApiCode::OriginRefused => "origin_refused",
+            ApiCode::AccountDisabled => "account_disabled",
+            ApiCode::PasskeysUnavailable => "passkeys_unavailable",
+            ApiCode::InvalidPasskeyName => "invalid_passkey_name",
+            ApiCode::TooManyPasskeys => "too_many_passkeys",
+            ApiCode::NoSuchCeremony => "no_such_ceremony",
+            ApiCode::PasskeyRejected => "passkey_rejected",
+            ApiCode::PasskeyTaken => "passkey_taken",
+            ApiCode::NoSuchPasskey => "no_such_passkey",
+            ApiCode::TooManyCeremonies => "too_many_ceremonies",
         }
     }
 
@@ -158,7 +201,16 @@ impl ApiCode {
             ApiCode::MissingScope | ApiCode::OriginRefused => StatusCode::FORBIDDEN,
             ApiCode::TooManyAttempts | ApiCode::TooManySignups => StatusCode::TOO_MANY_REQUESTS,
             ApiCode::NoSuchSession | ApiCode::NoSuchToken => StatusCode::NOT_FOUND,
-            ApiCode::AccountsUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiCode::AccountsUnavailable | ApiCode::PasskeysUnavailable => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            ApiCode::AccountDisabled => StatusCode::FORBIDDEN,
+            ApiCode::InvalidPasskeyName | ApiCode::NoSuchCeremony | ApiCode::PasskeyRejected => {
+                StatusCode::BAD_REQUEST
+            }
+            ApiCode::TooManyPasskeys | ApiCode::PasskeyTaken => StatusCode::CONFLICT,
+            ApiCode::NoSuchPasskey => StatusCode::NOT_FOUND,
+            ApiCode::TooManyCeremonies => StatusCode::TOO_MANY_REQUESTS,
         }
     }
 
@@ -188,15 +240,24 @@ impl ApiCode {
                 "a token expires in 1 to 366 days, its label is at most 100 characters, and an account holds at most 50"
             }
             ApiCode::OriginRefused => "a page of another site cannot use your session",
+            ApiCode::AccountDisabled => "this account is disabled",
+            ApiCode::PasskeysUnavailable => "passkeys are unavailable on this server",
+            ApiCode::InvalidPasskeyName => "a passkey's name is 1 to 64 characters",
+            ApiCode::TooManyPasskeys => "this account holds the most passkeys it may",
+            ApiCode::NoSuchCeremony => "no such ceremony (it expired or was used): start again",
+            ApiCode::PasskeyRejected => "the passkey was not accepted",
+            ApiCode::PasskeyTaken => "that passkey is registered already",
+            ApiCode::NoSuchPasskey => "no such passkey",
+            ApiCode::TooManyCeremonies => "too many passkey ceremonies at once: wait and retry",
         }
     }
 }
 
 /// A refusal as a response: `{"code": ..., "message": ...}` with the code's status.
 #[derive(Debug)]
-pub(crate) struct Refusal {
-    code: ApiCode,
-    retry_after: Option<Duration>,
+pub struct Refusal {
+    pub(super) code: ApiCode,
+    pub(super) retry_after: Option<Duration>,
 }
 
 impl From<ApiCode> for Refusal {
@@ -326,6 +387,7 @@ pub struct Api {
     pub(super) shared: Arc<Shared>,
     hasher: Hasher,
     backoff: Backoff,
+    pub(super) passkeys: Passkeys,
 }
 
 pub(super) type ApiState = State<Arc<Api>>;
@@ -335,6 +397,13 @@ pub fn routes(shared: Arc<Shared>) -> Router {
     let api = Arc::new(Api {
         backoff: Backoff::new(shared.config.login_backoff),
         hasher: Hasher::new(),
+        passkeys: Passkeys::new(
+            shared
+                .config
+                .public_origin
+                .as_deref()
+                .unwrap_or("http://localhost"),
+        ),
         shared,
     });
     Router::new()
@@ -353,12 +422,79 @@ pub fn routes(shared: Arc<Shared>) -> Router {
             post(super::tokens_http::create).get(super::tokens_http::list),
         )
         .route("/api/tokens/{id}", delete(super::tokens_http::revoke))
+        // passkeys, audit and administration
+        .route("/api/passkeys", get(passkeys::list))
+        .route("/api/passkeys/{id}", delete(passkeys::remove))
+        .route(
+            "/api/passkeys/register/start",
+            post(passkeys::register_start),
+        )
+        .route(
+            "/api/passkeys/register/finish",
+            post(passkeys::register_finish),
+        )
+        .route("/api/passkeys/login/start", post(passkeys::login_start))
+        .route("/api/passkeys/login/finish", post(passkeys::login_finish))
+        .route("/api/account/audit", get(own_audit))
         .with_state(api)
 }
 
 impl Api {
     pub(super) fn accounts(&self) -> &dyn Accounts {
         &*self.shared.backplane.accounts
+    }
+
+    pub(super) fn trust_forwarded_for(&self) -> bool {
+        self.shared.config.trust_forwarded_for
+    }
+
+    /// Appends to the audit log. A failure is logged, not answered: the store that lost the
+    /// entry fails the request's own writes too.
+    pub(super) async fn audit(&self, entry: Entry) {
+        if let Err(e) = self.accounts().record(&entry).await {
+            tracing::warn!(account = %entry.account, "audit log: {e}");
+        }
+    }
+
+    /// Refuses a sign-in to a disabled account (the credentials were right: the answer says
+    /// why, and the audit log has it).
+    pub(super) async fn refuse_disabled(
+        &self,
+        account: &Account,
+        address: Option<String>,
+        method: &str,
+    ) -> Result<(), Refusal> {
+        let status = self.accounts().status(&account.id).await?;
+        if status.is_some_and(|s| s.disabled) {
+            self.audit(Entry::new(
+                &account.id,
+                Kind::SignInRefused,
+                address,
+                method,
+            ))
+            .await;
+            return Err(ApiCode::AccountDisabled.into());
+        }
+        Ok(())
+    }
+
+    /// Counts a passkey sign-in started from `request`'s address: after
+    /// [`FREE_CEREMONIES_PER_ADDRESS`] in an hour each further one waits, as wrong passwords do,
+    /// so one address cannot fill the ceremonies' room and lock everybody else out.
+    pub(super) fn count_ceremony(&self, request: &Request) -> Result<(), Refusal> {
+        let Some(ip) = address(request, self.trust_forwarded_for()) else {
+            return Ok(());
+        };
+        let key = format!("ceremonies:{ip}");
+        let now = Instant::now();
+        if let Some(wait) = self.backoff.locked(&key, now) {
+            return Err(Refusal {
+                code: ApiCode::TooManyCeremonies,
+                retry_after: Some(wait),
+            });
+        }
+        self.backoff.fail(&key, FREE_CEREMONIES_PER_ADDRESS, now);
+        Ok(())
     }
 
     /// The signed-in account and session of a request's cookie. A request that carries a
@@ -379,7 +515,7 @@ impl Api {
     }
 
     /// A new session for `account`: stored as its hash, handed out as a cookie.
-    async fn open_session(
+    pub(super) async fn open_session(
         &self,
         account: &Account,
         headers: &HeaderMap,
@@ -493,6 +629,15 @@ pub(crate) fn cookie_token(headers: &HeaderMap) -> Option<String> {
 /// that appends it) the last address of `X-Forwarded-For`; an IPv6 address by its /64, the
 /// block one subscriber holds (counting each of its addresses apart would count nothing).
 pub(crate) fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
+    client_ip(request, trust_forwarded_for).map(limit_block)
+}
+
+/// The client's whole address, as the audit log records it.
+pub(super) fn client_address(request: &Request, trust_forwarded_for: bool) -> Option<String> {
+    client_ip(request, trust_forwarded_for).map(|ip| ip.to_canonical().to_string())
+}
+
+fn client_ip(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
     // Only the last entry is the proxy's own: any before it came from the client. A last entry
     // that is no address counts the peer instead.
     let forwarded = trust_forwarded_for
@@ -513,7 +658,7 @@ pub(crate) fn address(request: &Request, trust_forwarded_for: bool) -> Option<Ip
             .get::<ConnectInfo<SocketAddr>>()
             .map(|ConnectInfo(addr)| addr.ip())
     };
-    forwarded.or_else(peer).map(limit_block)
+    forwarded.or_else(peer)
 }
 
 fn limit_block(ip: IpAddr) -> IpAddr {
@@ -530,9 +675,10 @@ fn limit_block(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// Reads a JSON body of at most [`MAX_BODY`] bytes.
+/// Reads a JSON body of at most `limit` bytes.
 pub(super) async fn json_body<T: serde::de::DeserializeOwned>(
     request: Request,
+    limit: usize,
 ) -> Result<T, Refusal> {
     let is_json = request
         .headers()
@@ -543,7 +689,7 @@ pub(super) async fn json_body<T: serde::de::DeserializeOwned>(
     if !is_json {
         return Err(ApiCode::NotJson.into());
     }
-    let bytes = axum::body::to_bytes(request.into_body(), MAX_BODY)
+    let bytes = axum::body::to_bytes(request.into_body(), limit)
         .await
         .map_err(|_| ApiCode::BodyTooLarge)?;
     serde_json::from_slice(&bytes).map_err(|_| ApiCode::BadJson.into())
@@ -564,7 +710,7 @@ struct NewPassword {
 }
 
 #[derive(Serialize)]
-struct AccountView<'a> {
+pub(super) struct AccountView<'a> {
     id: &'a str,
     username: &'a str,
     created_ms: i64,
@@ -588,7 +734,11 @@ fn check_password_length(password: &str) -> Result<(), Refusal> {
     }
 }
 
-fn with_cookie(status: StatusCode, cookie: HeaderValue, body: impl IntoResponse) -> Response {
+pub(super) fn with_cookie(
+    status: StatusCode,
+    cookie: HeaderValue,
+    body: impl IntoResponse,
+) -> Response {
     let mut response = (status, body).into_response();
     response.headers_mut().append(header::SET_COOKIE, cookie);
     response
@@ -607,7 +757,7 @@ pub(super) fn private(body: impl IntoResponse) -> Response {
 }
 
 /// Ends the session the request came with, if any (a sign-in rotates the token).
-async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
+pub(super) async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
     if let Ok((account, session)) = api.signed_in(headers).await {
         api.accounts().revoke(&account.id, &session.id).await?;
     }
@@ -616,6 +766,7 @@ async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
 
 async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
+    let client = client_address(&request, api.trust_forwarded_for());
     let signups_key =
         address(&request, api.shared.config.trust_forwarded_for).map(|ip| format!("signups:{ip}"));
     if let Some(wait) = signups_key
@@ -627,7 +778,7 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
             retry_after: Some(wait),
         });
     }
-    let body: Credentials = json_body(request).await?;
+    let body: Credentials = json_body(request, MAX_BODY).await?;
     let name = username::normalize(&body.username).map_err(|_| ApiCode::InvalidUsername)?;
     check_password_length(&body.password)?;
     // Refused before hashing: a taken name costs no Argon2 run.
@@ -648,6 +799,8 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
         CreateError::Port(e) => Refusal::from(e),
     })?;
     tracing::info!(account = %account.id, "account created");
+    api.audit(Entry::new(&account.id, Kind::SignedUp, client, "password"))
+        .await;
     if let Some(key) = &signups_key {
         api.backoff
             .fail(key, FREE_SIGNUPS_PER_ADDRESS, Instant::now());
@@ -664,16 +817,37 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
 async fn login(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let address = address(&request, api.shared.config.trust_forwarded_for);
-    let body: Credentials = json_body(request).await?;
+    let client = client_address(&request, api.trust_forwarded_for());
+    let body: Credentials = json_body(request, MAX_BODY).await?;
     if body.password.len() > password::MAX_BYTES {
         return Err(ApiCode::InvalidPassword.into());
     }
     let key = username::key(&body.username);
     let account = api.accounts().by_name(&body.username).await?;
-    let account = api
+    let named = account.as_ref().map(|a| a.id.clone());
+    let account = match api
         .check_password(account, &key, body.password, address)
+        .await
+    {
+        Ok(account) => account,
+        Err(refusal) => {
+            // Only failures naming an account are its business; a name nobody holds has no log.
+            if let Some(id) = named {
+                let detail = match refusal.code {
+                    ApiCode::TooManyAttempts => "password, held back",
+                    _ => "password",
+                };
+                api.audit(Entry::new(&id, Kind::SignInFailed, client, detail))
+                    .await;
+            }
+            return Err(refusal);
+        }
+    };
+    api.refuse_disabled(&account, client.clone(), "password")
         .await?;
     tracing::info!(account = %account.id, "signed in");
+    api.audit(Entry::new(&account.id, Kind::SignedIn, client, "password"))
+        .await;
     end_current(&api, &headers).await?;
     let cookie = api.open_session(&account, &headers).await?;
     Ok(with_cookie(
@@ -692,10 +866,19 @@ async fn logout(State(api): ApiState, headers: HeaderMap) -> Result<Response, Re
     ))
 }
 
-async fn logout_everywhere(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+async fn logout_everywhere(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+    let client = client_address(&request, api.trust_forwarded_for());
+    let headers = request.headers().clone();
     let (account, _) = api.signed_in(&headers).await?;
     let ended = api.accounts().revoke_all(&account.id, None).await?;
     tracing::info!(account = %account.id, sessions = ended, "signed out everywhere");
+    api.audit(Entry::new(
+        &account.id,
+        Kind::SignedOutEverywhere,
+        client,
+        &format!("{ended} sessions"),
+    ))
+    .await;
     Ok(with_cookie(
         StatusCode::NO_CONTENT,
         api.clear_cookie(&headers),
@@ -751,8 +934,9 @@ async fn revoke(
 async fn change_password(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let address = address(&request, api.shared.config.trust_forwarded_for);
+    let client = client_address(&request, api.trust_forwarded_for());
     let (account, session) = api.signed_in(&headers).await?;
-    let body: NewPassword = json_body(request).await?;
+    let body: NewPassword = json_body(request, MAX_BODY).await?;
     check_password_length(&body.new)?;
     if body.current.len() > password::MAX_BYTES {
         return Err(ApiCode::BadCredentials.into());
@@ -768,7 +952,26 @@ async fn change_password(State(api): ApiState, request: Request) -> Result<Respo
         .revoke_all(&account.id, Some(&session.id))
         .await?;
     tracing::info!(account = %account.id, "password changed");
+    api.audit(Entry::new(
+        &account.id,
+        Kind::PasswordChanged,
+        client,
+        "password",
+    ))
+    .await;
     Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// How many entries `GET /api/account/audit` shows: the newest.
+const AUDIT_PAGE: u32 = 100;
+
+/// `GET /api/account/audit`: the account's own audit log, newest first.
+async fn own_audit(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+    let (account, _) = api.signed_in(&headers).await?;
+    let entries = api.accounts().audit(&account.id, AUDIT_PAGE).await?;
+    Ok(private(axum::Json(
+        serde_json::json!({ "entries": entries }),
+    )))
 }
 
 #[cfg(test)]

@@ -9,9 +9,12 @@
 //! ([`password`]) and a session token as its SHA-256 ([`token_hash`]). The HTTP API is in
 //! [`http`]. Guests (a name and play) do not touch any of this.
 
+pub mod admin;
+pub mod audit;
 pub mod http;
 pub mod identity;
 pub mod live;
+pub mod passkeys;
 pub mod password;
 pub mod postgres;
 pub mod sqlite;
@@ -66,6 +69,31 @@ pub struct NewSession {
     pub info: SessionInfo,
     /// [`token_hash`] of the cookie's token.
     pub token_hash: String,
+}
+
+/// A passkey as stored: who owns it and the credential `webauthn-rs` verifies against (its
+/// public key and signature counter, as JSON), never a secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredPasskey {
+    /// A public id (`pk-` and 16 hex digits) to name it in the list and remove it.
+    pub id: String,
+    pub account: String,
+    /// The WebAuthn credential id, base64url: unique across accounts.
+    pub credential_id: String,
+    /// What its owner called it ("laptop"), at most 64 characters.
+    pub name: String,
+    /// `webauthn_rs::prelude::Passkey` as JSON.
+    pub credential: String,
+    pub created_ms: i64,
+    pub last_used_ms: Option<i64>,
+}
+
+/// What an operator set on an account (`burraco-server admin ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AccountStatus {
+    /// Cannot sign in; has no sessions.
+    pub disabled: bool,
+    pub admin: bool,
 }
 
 /// Why an account was not created.
@@ -130,6 +158,59 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         account: &'a str,
         except: Option<&'a str>,
     ) -> PortFuture<'a, Result<u64, PortError>>;
+
+    // passkeys, audit and administration
+
+    /// Stores a passkey; false when its credential id is registered already (to any account).
+    fn add_passkey<'a>(
+        &'a self,
+        passkey: &'a StoredPasskey,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// An account's passkeys, oldest first.
+    fn passkeys<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Vec<StoredPasskey>, PortError>>;
+    /// The passkey of a WebAuthn credential id (base64url), whoever owns it.
+    fn passkey_by_credential<'a>(
+        &'a self,
+        credential_id: &'a str,
+    ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>>;
+    /// After a sign-in with it: the credential's new state (its counter) and when.
+    fn touch_passkey<'a>(
+        &'a self,
+        id: &'a str,
+        credential: &'a str,
+        used_ms: i64,
+    ) -> PortFuture<'a, Result<(), PortError>>;
+    /// Removes one of `account`'s passkeys; false when it has none of that id.
+    fn remove_passkey<'a>(
+        &'a self,
+        account: &'a str,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Appends to the audit log, and forgets the account's entries older than
+    /// [`audit::RETENTION`].
+    fn record<'a>(&'a self, entry: &'a audit::Entry) -> PortFuture<'a, Result<(), PortError>>;
+    /// An account's audit entries, newest first, at most `limit`.
+    fn audit<'a>(
+        &'a self,
+        account: &'a str,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<audit::Entry>, PortError>>;
+    /// The account's status; `None` for an unknown account.
+    fn status<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Option<AccountStatus>, PortError>>;
+    /// Sets the account's status; false for an unknown account. Disabling does not end the
+    /// sessions by itself ([`Accounts::revoke_all`] does), but [`Accounts::session`] finds no
+    /// session of a disabled account.
+    fn set_status<'a>(
+        &'a self,
+        account: &'a str,
+        status: AccountStatus,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
 
     // tokens and bot accounts
     /// Whether the account is a bot account; `None` for an unknown account.
@@ -291,6 +372,56 @@ impl Accounts for Unconfigured {
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
         off()
     }
+    fn add_passkey<'a>(&'a self, _: &'a StoredPasskey) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn passkeys<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Vec<StoredPasskey>, PortError>> {
+        off()
+    }
+    fn passkey_by_credential<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>> {
+        off()
+    }
+    fn touch_passkey<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn remove_passkey<'a>(
+        &'a self,
+        _: &'a str,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn record<'a>(&'a self, _: &'a audit::Entry) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn audit<'a>(
+        &'a self,
+        _: &'a str,
+        _: u32,
+    ) -> PortFuture<'a, Result<Vec<audit::Entry>, PortError>> {
+        off()
+    }
+    fn status<'a>(
+        &'a self,
+        _: &'a str,
+    ) -> PortFuture<'a, Result<Option<AccountStatus>, PortError>> {
+        off()
+    }
+    fn set_status<'a>(
+        &'a self,
+        _: &'a str,
+        _: AccountStatus,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
 }
 
 /// The accounts' store this server uses, its migrations applied: PostgreSQL given a database
@@ -305,6 +436,21 @@ pub async fn open(
         (None, Some(_)) => {
             tracing::warn!("cluster mode without --database-url: accounts are off, guests only");
             std::sync::Arc::new(Unconfigured)
+        }
+    })
+}
+
+/// The accounts' store of `burraco-server admin`: the server's own, by the same flags.
+pub async fn open_for_admin(
+    config: &crate::ServerConfig,
+) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
+    Ok(match (&config.database_url, &config.cluster) {
+        (Some(url), _) => std::sync::Arc::new(postgres::PostgresAccounts::connect(url).await?),
+        (None, None) => std::sync::Arc::new(sqlite::SqliteAccounts::open_dir(&config.data_dir)?),
+        (None, Some(_)) => {
+            return Err(PortError(
+                "a cluster keeps accounts in PostgreSQL: give --database-url".into(),
+            ));
         }
     })
 }
@@ -359,5 +505,28 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         last_used_ms BIGINT,
         last_address TEXT);
      CREATE INDEX account_tokens_account ON account_tokens (account_id);",
+    ),
+    // Disabled and administrator accounts, passkeys and the audit log.
+    (
+        3,
+        "ALTER TABLE accounts ADD COLUMN disabled BOOLEAN NOT NULL DEFAULT FALSE;
+     ALTER TABLE accounts ADD COLUMN admin BOOLEAN NOT NULL DEFAULT FALSE;
+     CREATE TABLE account_passkeys (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL REFERENCES accounts (id),
+        credential_id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        credential TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        last_used_ms BIGINT);
+     CREATE INDEX account_passkeys_account ON account_passkeys (account_id);
+     CREATE TABLE account_audit (
+        id TEXT PRIMARY KEY,
+        account_id TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        address TEXT,
+        detail TEXT NOT NULL);
+     CREATE INDEX account_audit_account ON account_audit (account_id, at_ms);",
     ),
 ];

@@ -13,7 +13,10 @@ use tokio_postgres::types::ToSql;
 type Param<'a> = &'a (dyn ToSql + Sync);
 
 use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
-use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
+use super::{
+    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo,
+    StoredPasskey, audit,
+};
 use crate::backplane::port::{PortError, PortFuture};
 
 /// Connections per node: accounts are asked at sign-in and on API calls, not per game action.
@@ -129,6 +132,21 @@ fn token(row: &tokio_postgres::Row, at: usize) -> TokenInfo {
         expires_ms: row.get(at + 5),
         last_used_ms: row.get(at + 6),
         last_address: row.get(at + 7),
+    }
+}
+
+const PASSKEY_COLUMNS: &str =
+    "id, account_id, credential_id, name, credential, created_ms, last_used_ms";
+
+fn passkey(row: &tokio_postgres::Row) -> StoredPasskey {
+    StoredPasskey {
+        id: row.get(0),
+        account: row.get(1),
+        credential_id: row.get(2),
+        name: row.get(3),
+        credential: row.get(4),
+        created_ms: row.get(5),
+        last_used_ms: row.get(6),
     }
 }
 
@@ -291,7 +309,7 @@ impl Accounts for PostgresAccounts {
                     &format!(
                         "SELECT a.id, a.username, a.created_ms, {SESSION_COLUMNS}
                          FROM account_sessions s JOIN accounts a ON a.id = s.account_id
-                         WHERE s.token_hash = $1 AND s.expires_ms > $2"
+                         WHERE s.token_hash = $1 AND s.expires_ms > $2 AND NOT a.disabled"
                     ),
                     &[&token_hash as Param, &now_ms],
                 )
@@ -537,6 +555,210 @@ impl Accounts for PostgresAccounts {
                 .await
                 .map_err(port)?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    // passkeys, audit and administration
+
+    fn add_passkey<'a>(
+        &'a self,
+        new: &'a StoredPasskey,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let added = client
+                .execute(
+                    &format!(
+                        "INSERT INTO account_passkeys ({PASSKEY_COLUMNS})
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)
+                         ON CONFLICT (credential_id) DO NOTHING"
+                    ),
+                    &[
+                        &new.id as Param,
+                        &new.account,
+                        &new.credential_id,
+                        &new.name,
+                        &new.credential,
+                        &new.created_ms,
+                        &new.last_used_ms,
+                    ],
+                )
+                .await
+                .map_err(port)?;
+            Ok(added == 1)
+        })
+    }
+
+    fn passkeys<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Vec<StoredPasskey>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    &format!(
+                        "SELECT {PASSKEY_COLUMNS} FROM account_passkeys WHERE account_id = $1
+                         ORDER BY created_ms, id"
+                    ),
+                    &[&account],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows.iter().map(passkey).collect())
+        })
+    }
+
+    fn passkey_by_credential<'a>(
+        &'a self,
+        credential_id: &'a str,
+    ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    &format!(
+                        "SELECT {PASSKEY_COLUMNS} FROM account_passkeys WHERE credential_id = $1"
+                    ),
+                    &[&credential_id],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.as_ref().map(passkey))
+        })
+    }
+
+    fn touch_passkey<'a>(
+        &'a self,
+        id: &'a str,
+        credential: &'a str,
+        used_ms: i64,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .execute(
+                    "UPDATE account_passkeys SET credential = $2, last_used_ms = $3 WHERE id = $1",
+                    &[&id as Param, &credential, &used_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn remove_passkey<'a>(
+        &'a self,
+        account: &'a str,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let gone = client
+                .execute(
+                    "DELETE FROM account_passkeys WHERE account_id = $1 AND id = $2",
+                    &[&account as Param, &id],
+                )
+                .await
+                .map_err(port)?;
+            Ok(gone == 1)
+        })
+    }
+
+    fn record<'a>(&'a self, entry: &'a audit::Entry) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let horizon = entry.at_ms - audit::RETENTION.as_millis() as i64;
+            client
+                .execute(
+                    "DELETE FROM account_audit WHERE account_id = $1 AND at_ms < $2",
+                    &[&entry.account as Param, &horizon],
+                )
+                .await
+                .map_err(port)?;
+            client
+                .execute(
+                    "INSERT INTO account_audit (id, account_id, at_ms, kind, address, detail)
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    &[
+                        &entry.id as Param,
+                        &entry.account,
+                        &entry.at_ms,
+                        &entry.kind,
+                        &entry.address,
+                        &entry.detail,
+                    ],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn audit<'a>(
+        &'a self,
+        account: &'a str,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<audit::Entry>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    "SELECT id, account_id, at_ms, kind, address, detail FROM account_audit
+                     WHERE account_id = $1 ORDER BY at_ms DESC, id DESC LIMIT $2",
+                    &[&account as Param, &i64::from(limit)],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows
+                .iter()
+                .map(|r| audit::Entry {
+                    id: r.get(0),
+                    account: r.get(1),
+                    at_ms: r.get(2),
+                    kind: r.get(3),
+                    address: r.get(4),
+                    detail: r.get(5),
+                })
+                .collect())
+        })
+    }
+
+    fn status<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Option<AccountStatus>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT disabled, admin FROM accounts WHERE id = $1",
+                    &[&account],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| AccountStatus {
+                disabled: r.get(0),
+                admin: r.get(1),
+            }))
+        })
+    }
+
+    fn set_status<'a>(
+        &'a self,
+        account: &'a str,
+        status: AccountStatus,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let changed = client
+                .execute(
+                    "UPDATE accounts SET disabled = $2, admin = $3 WHERE id = $1",
+                    &[&account as Param, &status.disabled, &status.admin],
+                )
+                .await
+                .map_err(port)?;
+            Ok(changed == 1)
         })
     }
 }

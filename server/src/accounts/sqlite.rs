@@ -7,7 +7,10 @@ use std::sync::{Arc, Mutex};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
-use super::{Account, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo};
+use super::{
+    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo,
+    StoredPasskey, audit,
+};
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
 
@@ -25,6 +28,21 @@ impl SqliteAccounts {
     /// Opens the accounts' tables in `store`'s file, applying the migrations not applied yet.
     pub fn open(store: &Store) -> Result<SqliteAccounts, PortError> {
         let mut conn = store.reader().map_err(port)?;
+        migrate(&mut conn).map_err(port)?;
+        Ok(SqliteAccounts {
+            conn: Arc::new(Mutex::new(conn)),
+        })
+    }
+
+    /// Opens the accounts' tables in the SQLite file of data directory `dir` without the game
+    /// store's writer (`burraco-server admin` beside a running server: WAL lets both in).
+    pub fn open_dir(dir: &std::path::Path) -> Result<SqliteAccounts, PortError> {
+        std::fs::create_dir_all(dir).map_err(port)?;
+        let mut conn = Connection::open(dir.join(crate::store::FILE_NAME)).map_err(port)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))
+            .map_err(port)?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(port)?;
         migrate(&mut conn).map_err(port)?;
         Ok(SqliteAccounts {
             conn: Arc::new(Mutex::new(conn)),
@@ -104,6 +122,21 @@ fn token(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<TokenInfo> {
         expires_ms: r.get(at + 5)?,
         last_used_ms: r.get(at + 6)?,
         last_address: r.get(at + 7)?,
+    })
+}
+
+const PASSKEY_COLUMNS: &str =
+    "id, account_id, credential_id, name, credential, created_ms, last_used_ms";
+
+fn passkey(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPasskey> {
+    Ok(StoredPasskey {
+        id: r.get(0)?,
+        account: r.get(1)?,
+        credential_id: r.get(2)?,
+        name: r.get(3)?,
+        credential: r.get(4)?,
+        created_ms: r.get(5)?,
+        last_used_ms: r.get(6)?,
     })
 }
 
@@ -234,7 +267,7 @@ impl Accounts for SqliteAccounts {
             conn.prepare_cached(&format!(
                 "SELECT a.id, a.username, a.created_ms, {SESSION_COLUMNS}
                  FROM account_sessions s JOIN accounts a ON a.id = s.account_id
-                 WHERE s.token_hash = ?1 AND s.expires_ms > ?2"
+                 WHERE s.token_hash = ?1 AND s.expires_ms > ?2 AND NOT a.disabled"
             ))?
             .query_row(params![token_hash, now_ms], |r| {
                 Ok((account(r)?, session(r, 3)?))
@@ -433,6 +466,174 @@ impl Accounts for SqliteAccounts {
                 }
             }
             Ok(live)
+        }))
+    }
+
+    // passkeys, audit and administration
+
+    fn add_passkey<'a>(
+        &'a self,
+        new: &'a StoredPasskey,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let new = new.clone();
+        Box::pin(self.with(move |conn| {
+            let added = conn.execute(
+                &format!(
+                    "INSERT INTO account_passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                     ON CONFLICT (credential_id) DO NOTHING"
+                ),
+                params![
+                    new.id,
+                    new.account,
+                    new.credential_id,
+                    new.name,
+                    new.credential,
+                    new.created_ms,
+                    new.last_used_ms
+                ],
+            )?;
+            Ok(added == 1)
+        }))
+    }
+
+    fn passkeys<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Vec<StoredPasskey>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(&format!(
+                "SELECT {PASSKEY_COLUMNS} FROM account_passkeys WHERE account_id = ?1
+                 ORDER BY created_ms, id"
+            ))?;
+            let rows = stmt.query_map([account], passkey)?;
+            rows.collect()
+        }))
+    }
+
+    fn passkey_by_credential<'a>(
+        &'a self,
+        credential_id: &'a str,
+    ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>> {
+        let credential_id = credential_id.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached(&format!(
+                "SELECT {PASSKEY_COLUMNS} FROM account_passkeys WHERE credential_id = ?1"
+            ))?
+            .query_row([credential_id], passkey)
+            .optional()
+        }))
+    }
+
+    fn touch_passkey<'a>(
+        &'a self,
+        id: &'a str,
+        credential: &'a str,
+        used_ms: i64,
+    ) -> PortFuture<'a, Result<(), PortError>> {
+        let (id, credential) = (id.to_owned(), credential.to_owned());
+        Box::pin(self.with(move |conn| {
+            conn.execute(
+                "UPDATE account_passkeys SET credential = ?2, last_used_ms = ?3 WHERE id = ?1",
+                params![id, credential, used_ms],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn remove_passkey<'a>(
+        &'a self,
+        account: &'a str,
+        id: &'a str,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let (account, id) = (account.to_owned(), id.to_owned());
+        Box::pin(self.with(move |conn| {
+            let gone = conn.execute(
+                "DELETE FROM account_passkeys WHERE account_id = ?1 AND id = ?2",
+                params![account, id],
+            )?;
+            Ok(gone == 1)
+        }))
+    }
+
+    fn record<'a>(&'a self, entry: &'a audit::Entry) -> PortFuture<'a, Result<(), PortError>> {
+        let entry = entry.clone();
+        Box::pin(self.with(move |conn| {
+            let horizon = entry.at_ms - audit::RETENTION.as_millis() as i64;
+            conn.execute(
+                "DELETE FROM account_audit WHERE account_id = ?1 AND at_ms < ?2",
+                params![entry.account, horizon],
+            )?;
+            conn.execute(
+                "INSERT INTO account_audit (id, account_id, at_ms, kind, address, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![
+                    entry.id,
+                    entry.account,
+                    entry.at_ms,
+                    entry.kind,
+                    entry.address,
+                    entry.detail
+                ],
+            )?;
+            Ok(())
+        }))
+    }
+
+    fn audit<'a>(
+        &'a self,
+        account: &'a str,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<audit::Entry>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, account_id, at_ms, kind, address, detail FROM account_audit
+                 WHERE account_id = ?1 ORDER BY at_ms DESC, id DESC LIMIT ?2",
+            )?;
+            let rows = stmt.query_map(params![account, limit], |r| {
+                Ok(audit::Entry {
+                    id: r.get(0)?,
+                    account: r.get(1)?,
+                    at_ms: r.get(2)?,
+                    kind: r.get(3)?,
+                    address: r.get(4)?,
+                    detail: r.get(5)?,
+                })
+            })?;
+            rows.collect()
+        }))
+    }
+
+    fn status<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Option<AccountStatus>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare_cached("SELECT disabled, admin FROM accounts WHERE id = ?1")?
+                .query_row([account], |r| {
+                    Ok(AccountStatus {
+                        disabled: r.get(0)?,
+                        admin: r.get(1)?,
+                    })
+                })
+                .optional()
+        }))
+    }
+
+    fn set_status<'a>(
+        &'a self,
+        account: &'a str,
+        status: AccountStatus,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let changed = conn.execute(
+                "UPDATE accounts SET disabled = ?2, admin = ?3 WHERE id = ?1",
+                params![account, status.disabled, status.admin],
+            )?;
+            Ok(changed == 1)
         }))
     }
 }

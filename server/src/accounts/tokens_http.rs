@@ -9,7 +9,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::http::{ApiCode, ApiState, Refusal, json_body, private};
+use super::http::{ApiCode, ApiState, MAX_BODY, Refusal, json_body, private};
 use super::identity::{self, Identity, Refused};
 use super::tokens::{self, NewToken, Scope, Scopes, TokenInfo};
 
@@ -103,7 +103,7 @@ fn view(t: &TokenInfo) -> serde_json::Value {
 pub(crate) async fn create(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let (account, _) = api.signed_in(&headers).await?;
-    let body: TokenRequest = json_body(request).await?;
+    let body: TokenRequest = json_body(request, MAX_BODY).await?;
     let scopes: Option<Vec<Scope>> = body.scopes.iter().map(|s| Scope::parse(s)).collect();
     let scopes = match scopes {
         Some(scopes) if !scopes.is_empty() => Scopes::new(scopes),

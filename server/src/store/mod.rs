@@ -121,6 +121,9 @@ impl Writer {
     }
 }
 
+/// The store's file in its data directory.
+pub const FILE_NAME: &str = "burraco.sqlite3";
+
 impl Store {
     /// Opens (or creates) `dir/burraco.sqlite3` and starts the writer thread.
     pub fn open(dir: &Path, wait_blocking: bool) -> Result<(Store, Writer), StoreError> {
@@ -137,7 +140,7 @@ impl Store {
     ) -> Result<(Store, Writer), StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::Sqlite(format!("{}: {e}", dir.display())))?;
-        let path = dir.join("burraco.sqlite3");
+        let path = dir.join(FILE_NAME);
         let conn = schema::connect(&path)?;
         conn.pragma_update(None, "wal_autocheckpoint", wal_pages.max(1))?;
         conn.execute_batch(schema::SCHEMA)?;

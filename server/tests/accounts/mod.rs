@@ -2,6 +2,7 @@
 //! SQLite store and on a real PostgreSQL 15 server this test starts (scripts/postgres.sh installs
 //! it when missing), and the HTTP API at the raw socket level (`http`).
 
+mod admin;
 mod http;
 mod tokens;
 
@@ -9,11 +10,13 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::process::Command;
 
+use burraco_server::accounts::audit::{Entry, Kind};
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::accounts::tokens::{NewToken, Scope, Scopes, TokenInfo};
 use burraco_server::accounts::{
-    Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, token_hash, username,
+    Account, AccountStatus, Accounts, CreateError, NewAccount, NewSession, SessionInfo,
+    StoredPasskey, token_hash, username,
 };
 use burraco_server::store::Store;
 
@@ -314,6 +317,151 @@ async fn tokens_and_bot_accounts(a: &dyn Accounts, b: &dyn Accounts) {
     assert_eq!(b.live_tokens(&all, now).await.expect("asked").len(), 2);
 }
 
+fn passkey(id: &str, account: &str, credential_id: &str, created_ms: i64) -> StoredPasskey {
+    StoredPasskey {
+        id: id.into(),
+        account: account.into(),
+        credential_id: credential_id.into(),
+        name: format!("key {id}"),
+        credential: format!("{{\"cred\":\"{id}\"}}"),
+        created_ms,
+        last_used_ms: None,
+    }
+}
+
+/// Migration 3 on every implementation: passkeys (unique credential ids, one's own removed),
+/// the audit log (newest first, bounded, old entries forgotten) and an account's status (a
+/// disabled account has no live session). Runs after [`conformance`], on its accounts.
+pub async fn passkeys_audit_and_status(a: &dyn Accounts, b: &dyn Accounts) {
+    let now = 1_700_000_000_000;
+    // Passkeys: listed oldest first, found by credential from the other handle.
+    assert_eq!(
+        a.add_passkey(&passkey("pk-2", "u-0001", "cred-B", now + 1))
+            .await,
+        Ok(true)
+    );
+    assert_eq!(
+        a.add_passkey(&passkey("pk-1", "u-0001", "cred-A", now))
+            .await,
+        Ok(true)
+    );
+    assert_eq!(
+        b.add_passkey(&passkey("pk-3", "u-0007", "cred-A", now))
+            .await,
+        Ok(false),
+        "a credential is registered once, whoever asks"
+    );
+    let ids = |list: Vec<StoredPasskey>| list.into_iter().map(|p| p.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(b.passkeys("u-0001").await.expect("listed")),
+        ["pk-1", "pk-2"]
+    );
+    assert!(b.passkeys("u-0007").await.expect("listed").is_empty());
+    let found = b.passkey_by_credential("cred-B").await.expect("asked");
+    assert_eq!(found, Some(passkey("pk-2", "u-0001", "cred-B", now + 1)));
+    assert_eq!(b.passkey_by_credential("cred-Z").await, Ok(None));
+    // Used: its new credential state and the time are kept.
+    a.touch_passkey("pk-2", "{\"cred\":\"counter 1\"}", now + 5)
+        .await
+        .expect("touched");
+    let used = b
+        .passkey_by_credential("cred-B")
+        .await
+        .expect("asked")
+        .expect("there");
+    assert_eq!(
+        (used.credential.as_str(), used.last_used_ms),
+        ("{\"cred\":\"counter 1\"}", Some(now + 5))
+    );
+    // Removed: only one's own.
+    assert_eq!(b.remove_passkey("u-0007", "pk-1").await, Ok(false));
+    assert_eq!(b.remove_passkey("u-0001", "pk-1").await, Ok(true));
+    assert_eq!(a.remove_passkey("u-0001", "pk-1").await, Ok(false));
+    assert_eq!(ids(a.passkeys("u-0001").await.expect("listed")), ["pk-2"]);
+
+    // The audit log: newest first, at most the limit, each account its own.
+    let entry = |id: &str, account: &str, at_ms: i64, kind: Kind| Entry {
+        id: id.into(),
+        account: account.into(),
+        at_ms,
+        kind: kind.as_str().into(),
+        address: Some("192.0.2.7".into()),
+        detail: "password".into(),
+    };
+    let today = burraco_server::unix_ms();
+    let old = today - 200 * DAY_MS;
+    b.record(&entry("a-0", "u-0001", old, Kind::SignedUp))
+        .await
+        .expect("recorded");
+    assert_eq!(a.audit("u-0001", 10).await.expect("read").len(), 1);
+    for (i, kind) in [Kind::SignedIn, Kind::SignInFailed, Kind::PasskeyAdded]
+        .into_iter()
+        .enumerate()
+    {
+        b.record(&entry(
+            &format!("a-{}", i + 1),
+            "u-0001",
+            today + i as i64,
+            kind,
+        ))
+        .await
+        .expect("recorded");
+    }
+    let mut operator = entry("a-9", "u-0007", today, Kind::AdminDisabled);
+    operator.address = None;
+    a.record(&operator).await.expect("recorded");
+    let log = a.audit("u-0001", 10).await.expect("read");
+    assert_eq!(
+        log.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
+        ["passkey_added", "sign_in_failed", "signed_in"],
+        "newest first; the entry older than the retention went as new ones came"
+    );
+    assert_eq!(log[2], entry("a-1", "u-0001", today, Kind::SignedIn));
+    assert_eq!(a.audit("u-0001", 2).await.expect("read").len(), 2);
+    assert_eq!(b.audit("u-0007", 10).await.expect("read"), [operator]);
+
+    // Status: none for an unknown account; a disabled account's sessions are not found.
+    assert_eq!(a.status("u-none").await, Ok(None));
+    assert_eq!(
+        a.set_status("u-none", AccountStatus::default()).await,
+        Ok(false)
+    );
+    assert_eq!(a.status("u-0001").await, Ok(Some(AccountStatus::default())));
+    let token = "6".repeat(64);
+    a.open_session(&new_session("s6", "u-0001", &token, now))
+        .await
+        .expect("s6");
+    assert!(
+        b.session(&token_hash(&token), now)
+            .await
+            .expect("asked")
+            .is_some()
+    );
+    let disabled = AccountStatus {
+        disabled: true,
+        admin: true,
+    };
+    assert_eq!(b.set_status("u-0001", disabled).await, Ok(true));
+    assert_eq!(a.status("u-0001").await, Ok(Some(disabled)));
+    assert_eq!(a.session(&token_hash(&token), now).await, Ok(None));
+    let enabled = AccountStatus {
+        disabled: false,
+        admin: true,
+    };
+    assert_eq!(b.set_status("u-0001", enabled).await, Ok(true));
+    assert!(
+        a.session(&token_hash(&token), now)
+            .await
+            .expect("asked")
+            .is_some()
+    );
+    assert_eq!(
+        a.status("u-0007").await,
+        Ok(Some(AccountStatus::default())),
+        "others untouched"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_accounts_conform_and_survive_a_restart() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -322,6 +470,7 @@ async fn the_sqlite_accounts_conform_and_survive_a_restart() {
         let accounts = SqliteAccounts::open(&store).expect("accounts");
         let again = SqliteAccounts::open(&store).expect("migrations run once");
         conformance(&accounts, &again).await;
+        passkeys_audit_and_status(&accounts, &again).await;
         drop((accounts, again, store));
         writer.join();
     }
@@ -405,6 +554,7 @@ async fn the_postgres_accounts_conform() {
     );
     let (a, b) = (a.expect("node a"), b.expect("node b"));
     conformance(&a, &b).await;
+    passkeys_audit_and_status(&a, &b).await;
     let again = PostgresAccounts::connect(&url)
         .await
         .expect("a restarted node");

@@ -1,0 +1,449 @@
+//! Passkeys (WebAuthn, `webauthn-rs`): a signed-in player registers one or more, signs in with
+//! one without typing a name (a discoverable credential: the authenticator says whose it is),
+//! lists and removes them. docs/ACCOUNTS.md has the endpoints.
+//!
+//! The relying party is the server's public origin (`--public-origin`, by default
+//! `http://localhost:<port>`): a browser answers a ceremony only for that origin, and its host is
+//! the RP id the passkeys are bound to. A ceremony's state (its challenge) stays here, never in
+//! the client: each is used once, lives [`CEREMONY_TTL`], and at most [`MAX_CEREMONIES`] wait at
+//! a time, so a flood of starts costs bounded memory.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use webauthn_rs::prelude::{
+    CredentialID, DiscoverableAuthentication, DiscoverableKey, Passkey, PasskeyRegistration,
+    PublicKeyCredential, RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
+};
+
+use super::audit::{Entry, Kind};
+use super::http::{self, ApiCode, ApiState, Refusal};
+use super::{Account, StoredPasskey};
+
+/// How long a started ceremony waits for its answer (the browser's own prompt times out at 5
+/// minutes too).
+pub const CEREMONY_TTL: Duration = Duration::from_secs(300);
+/// Ceremonies waiting at once, all accounts and addresses together.
+pub const MAX_CEREMONIES: usize = 10_000;
+/// A WebAuthn answer (attestation object, client data, extensions) is larger than a password.
+pub const MAX_BODY: usize = 16 * 1024;
+/// Passkeys one account may hold.
+pub const MAX_PER_ACCOUNT: usize = 20;
+/// The longest name of a passkey, in characters.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// The relying party and the ceremonies under way.
+#[derive(Debug)]
+pub struct Passkeys {
+    /// `None` when the public origin is no URL WebAuthn accepts (logged at start): every
+    /// passkey endpoint answers `passkeys_unavailable`, passwords work as ever.
+    webauthn: Option<Webauthn>,
+    registrations: Ceremonies<Registration>,
+    sign_ins: Ceremonies<DiscoverableAuthentication>,
+}
+
+#[derive(Debug)]
+struct Registration {
+    account: String,
+    name: String,
+    state: PasskeyRegistration,
+}
+
+impl Passkeys {
+    /// The relying party of `origin` (`scheme://host[:port]`); its RP id is the host.
+    pub fn new(origin: &str) -> Passkeys {
+        let webauthn = relying_party(origin)
+            .inspect_err(|e| tracing::error!("passkeys are off: --public-origin {origin}: {e}"))
+            .ok();
+        Passkeys {
+            webauthn,
+            registrations: Ceremonies::default(),
+            sign_ins: Ceremonies::default(),
+        }
+    }
+
+    fn webauthn(&self) -> Result<&Webauthn, Refusal> {
+        self.webauthn
+            .as_ref()
+            .ok_or_else(|| ApiCode::PasskeysUnavailable.into())
+    }
+}
+
+/// Checks `origin` as `--public-origin` takes it, and builds its relying party.
+pub fn relying_party(origin: &str) -> Result<Webauthn, String> {
+    let url = Url::parse(origin).map_err(|e| e.to_string())?;
+    let host = url.host_str().ok_or("no host")?.to_owned();
+    WebauthnBuilder::new(&host, &url)
+        .and_then(|b| b.rp_name("Burraco").build())
+        .map_err(|e| e.to_string())
+}
+
+/// Ceremonies waiting for their answer, by a random id handed to the client.
+#[derive(Debug)]
+struct Ceremonies<T> {
+    waiting: Mutex<HashMap<String, (Instant, T)>>,
+}
+
+impl<T> Default for Ceremonies<T> {
+    fn default() -> Self {
+        Ceremonies {
+            waiting: Mutex::default(),
+        }
+    }
+}
+
+impl<T> Ceremonies<T> {
+    /// Keeps `state` under a new id; `None` when [`MAX_CEREMONIES`] live ones wait already.
+    fn start(&self, state: T, now: Instant) -> Option<String> {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if waiting.len() >= MAX_CEREMONIES {
+            waiting.retain(|_, (started, _)| now.duration_since(*started) < CEREMONY_TTL);
+            if waiting.len() >= MAX_CEREMONIES {
+                return None;
+            }
+        }
+        let id = crate::random_id("", 16);
+        waiting.insert(id.clone(), (now, state));
+        Some(id)
+    }
+
+    /// Takes the state of ceremony `id` (once: a replayed answer finds nothing), if it is live.
+    fn take(&self, id: &str, now: Instant) -> Option<T> {
+        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        let (started, state) = waiting.remove(id)?;
+        (now.duration_since(started) < CEREMONY_TTL).then_some(state)
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.waiting.lock().map(|w| w.len()).unwrap_or(0)
+    }
+}
+
+/// The WebAuthn user handle of an account: 16 bytes of its id's SHA-256 (stable, and no
+/// account id in the authenticator).
+fn user_handle(account: &str) -> Uuid {
+    let digest = Sha256::digest(account.as_bytes());
+    let mut bytes = [0u8; 16];
+    bytes.copy_from_slice(&digest[..16]);
+    Uuid::from_bytes(bytes)
+}
+
+/// A credential id as stored: base64url without padding.
+fn credential_key(id: &CredentialID) -> String {
+    serde_json::to_value(id)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StartRegistration {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FinishRegistration {
+    ceremony: String,
+    credential: RegisterPublicKeyCredential,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FinishSignIn {
+    ceremony: String,
+    credential: PublicKeyCredential,
+}
+
+#[derive(Serialize)]
+struct PasskeyView<'a> {
+    id: &'a str,
+    name: &'a str,
+    created_ms: i64,
+    last_used_ms: Option<i64>,
+}
+
+impl<'a> From<&'a StoredPasskey> for PasskeyView<'a> {
+    fn from(p: &'a StoredPasskey) -> Self {
+        PasskeyView {
+            id: &p.id,
+            name: &p.name,
+            created_ms: p.created_ms,
+            last_used_ms: p.last_used_ms,
+        }
+    }
+}
+
+fn too_many_ceremonies() -> Refusal {
+    Refusal {
+        code: ApiCode::TooManyCeremonies,
+        retry_after: Some(Duration::from_secs(5)),
+    }
+}
+
+/// `POST /api/passkeys/register/start` `{"name": "laptop"}`: the options for
+/// `navigator.credentials.create`.
+pub async fn register_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+    let (account, _) = api.signed_in(request.headers()).await?;
+    let webauthn = api.passkeys.webauthn()?;
+    let body: StartRegistration = http::json_body(request, http::MAX_BODY).await?;
+    let name = body.name.trim();
+    if name.is_empty()
+        || name.chars().count() > MAX_NAME_CHARS
+        || name.chars().any(char::is_control)
+    {
+        return Err(ApiCode::InvalidPasskeyName.into());
+    }
+    let existing = api.accounts().passkeys(&account.id).await?;
+    if existing.len() >= MAX_PER_ACCOUNT {
+        return Err(ApiCode::TooManyPasskeys.into());
+    }
+    let exclude: Vec<CredentialID> = existing
+        .iter()
+        .filter_map(|p| serde_json::from_str::<Passkey>(&p.credential).ok())
+        .map(|p| p.cred_id().clone())
+        .collect();
+    let (options, state) = webauthn
+        .start_passkey_registration(
+            user_handle(&account.id),
+            &account.username,
+            &account.username,
+            Some(exclude),
+        )
+        .map_err(|e| {
+            tracing::warn!("passkey registration start: {e}");
+            ApiCode::PasskeysUnavailable
+        })?;
+    let registration = Registration {
+        account: account.id.clone(),
+        name: name.to_owned(),
+        state,
+    };
+    let ceremony = api
+        .passkeys
+        .registrations
+        .start(registration, Instant::now())
+        .ok_or_else(too_many_ceremonies)?;
+    let mut options = serde_json::to_value(&options).map_err(|_| ApiCode::PasskeysUnavailable)?;
+    // webauthn-rs leaves the resident key to the authenticator; signing in without a name needs
+    // the authenticator to keep it (a discoverable credential), so it is asked for.
+    if let Some(selection) = options
+        .pointer_mut("/publicKey/authenticatorSelection")
+        .and_then(|s| s.as_object_mut())
+    {
+        selection.insert("residentKey".into(), "required".into());
+        selection.insert("requireResidentKey".into(), true.into());
+    }
+    let body = serde_json::json!({"ceremony": ceremony, "options": options});
+    Ok(http::private(axum::Json(body)))
+}
+
+/// `POST /api/passkeys/register/finish` `{"ceremony", "credential"}`: stores the new passkey.
+pub async fn register_finish(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+    let headers = request.headers().clone();
+    let address = http::client_address(&request, api.trust_forwarded_for());
+    let (account, _) = api.signed_in(&headers).await?;
+    let webauthn = api.passkeys.webauthn()?;
+    let body: FinishRegistration = http::json_body(request, MAX_BODY).await?;
+    let registration = api
+        .passkeys
+        .registrations
+        .take(&body.ceremony, Instant::now())
+        .filter(|r| r.account == account.id)
+        .ok_or(ApiCode::NoSuchCeremony)?;
+    let passkey = webauthn
+        .finish_passkey_registration(&body.credential, &registration.state)
+        .map_err(|e| {
+            tracing::info!(account = %account.id, "passkey registration refused: {e}");
+            ApiCode::PasskeyRejected
+        })?;
+    let stored = StoredPasskey {
+        id: crate::random_id("pk", 8),
+        account: account.id.clone(),
+        credential_id: credential_key(passkey.cred_id()),
+        name: registration.name,
+        credential: serde_json::to_string(&passkey).map_err(|_| ApiCode::PasskeysUnavailable)?,
+        created_ms: crate::unix_ms(),
+        last_used_ms: None,
+    };
+    if !api.accounts().add_passkey(&stored).await? {
+        return Err(ApiCode::PasskeyTaken.into());
+    }
+    tracing::info!(account = %account.id, passkey = %stored.id, "passkey added");
+    api.audit(Entry::new(
+        &account.id,
+        Kind::PasskeyAdded,
+        address,
+        &stored.name,
+    ))
+    .await;
+    Ok(http::private((
+        StatusCode::CREATED,
+        axum::Json(PasskeyView::from(&stored)),
+    )))
+}
+
+/// `POST /api/passkeys/login/start`: the options for `navigator.credentials.get`, naming no
+/// account (the authenticator offers its passkeys for this site).
+pub async fn login_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+    let webauthn = api.passkeys.webauthn()?;
+    api.count_ceremony(&request)?;
+    let (options, state) = webauthn.start_discoverable_authentication().map_err(|e| {
+        tracing::warn!("passkey sign-in start: {e}");
+        ApiCode::PasskeysUnavailable
+    })?;
+    let ceremony = api
+        .passkeys
+        .sign_ins
+        .start(state, Instant::now())
+        .ok_or_else(too_many_ceremonies)?;
+    let body = serde_json::json!({"ceremony": ceremony, "options": options});
+    Ok(http::private(axum::Json(body)))
+}
+
+/// `POST /api/passkeys/login/finish` `{"ceremony", "credential"}`: signs in the passkey's
+/// account, as `/api/login` does.
+pub async fn login_finish(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+    let headers = request.headers().clone();
+    let address = http::client_address(&request, api.trust_forwarded_for());
+    let webauthn = api.passkeys.webauthn()?;
+    let body: FinishSignIn = http::json_body(request, MAX_BODY).await?;
+    let state = api
+        .passkeys
+        .sign_ins
+        .take(&body.ceremony, Instant::now())
+        .ok_or(ApiCode::NoSuchCeremony)?;
+    let (handle, credential_id) = webauthn
+        .identify_discoverable_authentication(&body.credential)
+        .map_err(|_| ApiCode::PasskeyRejected)?;
+    let credential_key = credential_key(&CredentialID::from(credential_id));
+    let stored = api
+        .accounts()
+        .passkey_by_credential(&credential_key)
+        .await?
+        .filter(|p| user_handle(&p.account) == handle)
+        .ok_or(ApiCode::PasskeyRejected)?;
+    let mut passkey: Passkey =
+        serde_json::from_str(&stored.credential).map_err(|_| ApiCode::PasskeyRejected)?;
+    let result = match webauthn.finish_discoverable_authentication(
+        &body.credential,
+        state,
+        &[DiscoverableKey::from(&passkey)],
+    ) {
+        Ok(result) => result,
+        Err(e) => {
+            tracing::info!(account = %stored.account, "passkey sign-in refused: {e}");
+            api.audit(Entry::new(
+                &stored.account,
+                Kind::SignInFailed,
+                address,
+                "passkey",
+            ))
+            .await;
+            return Err(ApiCode::PasskeyRejected.into());
+        }
+    };
+    passkey.update_credential(&result);
+    let credential = serde_json::to_string(&passkey).map_err(|_| ApiCode::PasskeysUnavailable)?;
+    api.accounts()
+        .touch_passkey(&stored.id, &credential, crate::unix_ms())
+        .await?;
+    let account: Account = api
+        .accounts()
+        .by_id(&stored.account)
+        .await?
+        .ok_or(ApiCode::PasskeyRejected)?;
+    api.refuse_disabled(&account, address.clone(), "passkey")
+        .await?;
+    tracing::info!(account = %account.id, "signed in with a passkey");
+    api.audit(Entry::new(&account.id, Kind::SignedIn, address, "passkey"))
+        .await;
+    http::end_current(&api, &headers).await?;
+    let cookie = api.open_session(&account, &headers).await?;
+    Ok(http::with_cookie(
+        StatusCode::OK,
+        cookie,
+        axum::Json(http::AccountView::from(&account)),
+    ))
+}
+
+/// `GET /api/passkeys`: the account's passkeys, oldest first.
+pub async fn list(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+    let (account, _) = api.signed_in(&headers).await?;
+    let passkeys = api.accounts().passkeys(&account.id).await?;
+    let list: Vec<PasskeyView<'_>> = passkeys.iter().map(PasskeyView::from).collect();
+    Ok(http::private(axum::Json(
+        serde_json::json!({ "passkeys": list }),
+    )))
+}
+
+/// `DELETE /api/passkeys/{id}`.
+pub async fn remove(
+    State(api): ApiState,
+    Path(id): Path<String>,
+    request: Request,
+) -> Result<Response, Refusal> {
+    let address = http::client_address(&request, api.trust_forwarded_for());
+    let (account, _) = api.signed_in(request.headers()).await?;
+    let name = api
+        .accounts()
+        .passkeys(&account.id)
+        .await?
+        .into_iter()
+        .find(|p| p.id == id)
+        .map(|p| p.name)
+        .ok_or(ApiCode::NoSuchPasskey)?;
+    if !api.accounts().remove_passkey(&account.id, &id).await? {
+        return Err(ApiCode::NoSuchPasskey.into());
+    }
+    tracing::info!(account = %account.id, passkey = %id, "passkey removed");
+    api.audit(Entry::new(
+        &account.id,
+        Kind::PasskeyRemoved,
+        address,
+        &name,
+    ))
+    .await;
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ceremonies_are_taken_once_expire_and_are_bounded() {
+        let ceremonies = Ceremonies::<u32>::default();
+        let t0 = Instant::now();
+        let id = ceremonies.start(7, t0).expect("room");
+        assert_eq!(ceremonies.take(&id, t0), Some(7));
+        assert_eq!(ceremonies.take(&id, t0), None, "used once");
+        let late = ceremonies.start(8, t0).expect("room");
+        assert_eq!(ceremonies.take(&late, t0 + CEREMONY_TTL), None, "expired");
+        for i in 0..MAX_CEREMONIES {
+            assert!(ceremonies.start(i as u32, t0).is_some());
+        }
+        assert_eq!(ceremonies.start(0, t0), None, "full of live ones");
+        assert_eq!(ceremonies.len(), MAX_CEREMONIES);
+        // Once they have expired, a new one pushes them out.
+        assert!(ceremonies.start(0, t0 + CEREMONY_TTL).is_some());
+        assert_eq!(ceremonies.len(), 1);
+    }
+
+    #[test]
+    fn the_relying_party_is_the_origin_and_its_host() {
+        assert!(relying_party("http://localhost:8080").is_ok());
+        assert!(relying_party("https://burraco.example").is_ok());
+        assert!(relying_party("not a url").is_err());
+        assert_eq!(user_handle("u-1"), user_handle("u-1"));
+        assert_ne!(user_handle("u-1"), user_handle("u-2"));
+    }
+}
