@@ -64,10 +64,10 @@ impl Leases {
 
     /// Takes `table`'s lease if nobody holds it; true if this node now does.
     pub async fn take(&self, table: &str) -> Result<bool, ClusterError> {
+        let sent = Instant::now();
         match self.kv.create(table, self.holder.clone().into()).await {
             Ok(revision) => {
-                self.held()
-                    .insert(table.to_owned(), (revision, Instant::now()));
+                self.held().insert(table.to_owned(), (revision, sent));
                 Ok(true)
             }
             Err(e) if e.kind() == kv::CreateErrorKind::AlreadyExists => Ok(false),
@@ -139,22 +139,26 @@ impl Leases {
             .collect();
         let mut renewals = futures_util::stream::iter(held.into_iter().map(
             |(table, revision, renewed)| async move {
+                // The bucket counts the lease from when it stores the update, which is after
+                // this: counting from here, this node gives a lease up no later than the
+                // others may take it.
+                let sent = Instant::now();
                 let result = self
                     .kv
                     .update(&table, self.holder.clone().into(), revision)
                     .await;
-                (table, renewed, result)
+                (table, renewed, sent, result)
             },
         ))
         .buffer_unordered(RENEWALS_IN_FLIGHT);
         let mut lost = Vec::new();
-        while let Some((table, renewed, result)) = renewals.next().await {
+        while let Some((table, renewed, sent, result)) = renewals.next().await {
             match result {
                 Ok(next) => {
                     let mut held = self.held();
                     // Released meanwhile: leave it released.
                     if let Some(r) = held.get_mut(&table) {
-                        *r = (next, Instant::now());
+                        *r = (next, sent);
                     }
                 }
                 Err(e) if e.kind() == kv::UpdateErrorKind::WrongLastRevision => {
