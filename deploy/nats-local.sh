@@ -6,6 +6,7 @@
 # Sets NATS_URLS (comma-separated) and NATS_PIDS (an array); needs `nats_server` (the binary).
 # NATS_SYNC=always makes every server fsync each write before acknowledging it (JetStream's
 # `sync_interval`; by default it syncs every 2 minutes), as deploy/'s NATS configs do.
+# NATS_MONITOR_BASE=PORT gives server i a monitoring port (/varz, /jsz, /connz) on PORT+i.
 
 start_nats() {
     local dir="$1" client_base="$2" route_base="$3" routes="" i
@@ -23,7 +24,11 @@ start_nats() {
         config=(-c "$dir/nats.conf")
     fi
     for i in 1 2 3; do
-        "$nats_server" "${config[@]}" -a 127.0.0.1 -p $((client_base + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
+        local monitor=()
+        if [[ -n "${NATS_MONITOR_BASE:-}" ]]; then
+            monitor=(-m $((NATS_MONITOR_BASE + i)))
+        fi
+        "$nats_server" "${config[@]}" "${monitor[@]}" -a 127.0.0.1 -p $((client_base + i)) -n "nats-$i" -js -sd "$dir/nats-$i" \
             --cluster_name burraco-local --cluster "nats://127.0.0.1:$((route_base + i))" \
             --routes "$routes" >"$dir/nats-$i.log" 2>&1 &
         NATS_PIDS+=($!)

@@ -18,7 +18,8 @@ mod bots;
 /// players spread over the nodes while a random node is killed (-9) and restarted at random
 /// moments for a minute; moves whose reply was lost reconciled from the resumed seat's
 /// snapshot; every record complete and replayable, no seq reused, no `ok` without its events,
-/// no server bot for a connected player (issue 19).
+/// no server bot for a connected player (issue 19). And a partition: a node cut off from NATS
+/// and its peers (a blackholing proxy) steps down within its lease and never forks a table.
 mod chaos;
 /// Move clock expiry and the TIME OUT last round of each preset, with tokio's clock paused.
 mod clocks;

@@ -212,13 +212,9 @@ async fn take_over(
     {
         return Ok(());
     }
-    let entries = match cluster.log.load(table).await {
-        Ok(entries) => entries,
-        Err(e) => {
-            tracing::warn!(table, "cannot read the log of a table to take over: {e}");
-            cluster.leases.release(table).await;
-            return Ok(());
-        }
+    let Some(entries) = claim(cluster, table).await else {
+        cluster.leases.release(table).await;
+        return Ok(());
     };
     let ended = entries
         .last()
@@ -251,4 +247,40 @@ async fn take_over(
         }
     }
     Ok(())
+}
+
+/// A table's log read and fenced for its new owner (see `JetStreamLog::fence`): what a former
+/// owner wrote before the fence is in the entries, and nothing it sends later can land. An ended
+/// or empty log is returned unfenced (nobody will serve it). `None` when the log cannot be read
+/// or fenced now (the lease is given back; the scan tries again).
+async fn claim(cluster: &super::Cluster, table: &str) -> Option<Vec<crate::log::Entry>> {
+    // A write between the read and the fence is a former owner's last append landing: read
+    // again, with it. A handful of tries: a former owner has at most one append in flight.
+    for _ in 0..4 {
+        let entries = match cluster.log.load(table).await {
+            Ok(entries) => entries,
+            Err(e) => {
+                tracing::warn!(table, "cannot read the log of a table to take over: {e}");
+                return None;
+            }
+        };
+        let ended = entries
+            .last()
+            .and_then(|e| EntryKind::of(e))
+            .is_some_and(EntryKind::ends_table);
+        if entries.is_empty() || ended {
+            return Some(entries);
+        }
+        match cluster.log.fence(table).await {
+            Ok(()) => return Some(entries),
+            Err(crate::log::LogError::Conflict { .. }) => {
+                tracing::info!(table, "written while being taken over: reading it again");
+            }
+            Err(e) => {
+                tracing::warn!(table, "cannot fence the log of a table to take over: {e}");
+                return None;
+            }
+        }
+    }
+    None
 }

@@ -46,6 +46,9 @@ pub struct Lobby {
     cache: Mutex<HashMap<String, Listing>>,
     /// Listings of this node's tables changed since the last flush (`None`: delete it).
     dirty: Mutex<HashMap<String, Option<Listing>>>,
+    /// The invite code this node indexed for each of its tables: a code never changes, so it
+    /// is written with the table's first listing here, not with every listing.
+    indexed: Mutex<HashMap<String, String>>,
 }
 
 impl Lobby {
@@ -73,6 +76,7 @@ impl Lobby {
             node: config.node.clone(),
             cache: Mutex::new(HashMap::new()),
             dirty: Mutex::new(HashMap::new()),
+            indexed: Mutex::new(HashMap::new()),
         })
     }
 
@@ -82,6 +86,10 @@ impl Lobby {
 
     fn dirty(&self) -> std::sync::MutexGuard<'_, HashMap<String, Option<Listing>>> {
         self.dirty.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn indexed(&self) -> std::sync::MutexGuard<'_, HashMap<String, String>> {
+        self.indexed.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Keeps the cache current until `stop`; `gone` is called with every table whose listing
@@ -158,10 +166,17 @@ impl Lobby {
         for (table, listing) in changed {
             let written = match listing {
                 Some(listing) => {
-                    if let Some(code) = &listing.invite
-                        && let Err(e) = self.invites.put(code, table.clone().into()).await
-                    {
-                        tracing::warn!(table, "invite not indexed: {e}");
+                    let new_code = listing
+                        .invite
+                        .as_ref()
+                        .filter(|code| self.indexed().get(&table) != Some(*code));
+                    if let Some(code) = new_code {
+                        match self.invites.put(code, table.clone().into()).await {
+                            Ok(_) => {
+                                self.indexed().insert(table.clone(), code.clone());
+                            }
+                            Err(e) => tracing::warn!(table, "invite not indexed: {e}"),
+                        }
                     }
                     let json = serde_json::to_vec(&listing).expect("a listing serializes");
                     self.tables
@@ -171,6 +186,7 @@ impl Lobby {
                         .map_err(|e| e.to_string())
                 }
                 None => {
+                    self.indexed().remove(&table);
                     let code = self.cache().get(&table).and_then(|l| l.invite.clone());
                     if let Some(code) = code {
                         let _ = self.invites.delete(&code).await;
@@ -193,6 +209,7 @@ impl Lobby {
     /// table next writes its own, and a late write of this one would name the wrong owner.
     pub fn forget_pending(&self, table: &str) {
         self.dirty().remove(table);
+        self.indexed().remove(table);
     }
 
     /// Takes an ended table out of the lobby (at the next flush).

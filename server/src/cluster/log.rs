@@ -276,6 +276,42 @@ impl JetStreamLog {
         Ok(length)
     }
 
+    /// Fences a table this node just took over: an empty message (no entries) appended after
+    /// the last one its load read. A former owner cut off from NATS may still have an append in
+    /// flight (held in a socket buffer through a partition, sent when it heals) expecting that
+    /// same last sequence: once the fence is stored, the stream refuses it, so a node that lost
+    /// the table can never write to it again, whether or not the new owner has played yet.
+    /// `Conflict` when something was written after the load (read the log again).
+    pub async fn fence(&self, table: &str) -> Result<(), LogError> {
+        let Some((length, last)) = self.known(table) else {
+            return Err(LogError::Unavailable(format!(
+                "{table} not loaded before its fence"
+            )));
+        };
+        let publish = jetstream::message::PublishMessage::build()
+            .payload(frame(&[]).into())
+            .message_id(format!(
+                "{}-{}",
+                self.writer,
+                self.appends.fetch_add(1, Ordering::Relaxed)
+            ))
+            .expected_last_subject_sequence(last);
+        let attempt = async { self.js.send_publish(subject(table), publish).await?.await };
+        match attempt.await {
+            Ok(ack) => {
+                self.lock().insert(table.to_owned(), (length, ack.sequence));
+                Ok(())
+            }
+            Err(e) if e.kind() == jetstream::context::PublishErrorKind::WrongLastSequence => {
+                Err(self.conflict(table, length).await)
+            }
+            Err(e) => {
+                self.lock().remove(table);
+                Err(unavailable(e))
+            }
+        }
+    }
+
     /// The tables listed in play, oldest first (the order their keys were written), without
     /// checking their logs (see [`TableLog::in_play`] for that).
     pub async fn listed(&self) -> Result<Vec<String>, LogError> {

@@ -3,7 +3,8 @@
 //! Where each piece of shared state lives (docs/ARCHITECTURE.md, "Cluster mode", says why):
 //! - a table's log: the stream `BURRACO_LOG`, subject `burraco.log.<table>` ([`log`]);
 //! - which tables are in play: the KV bucket `burraco_in_play` ([`log`]);
-//! - who serves a table: its lease in the KV bucket `burraco_leases` ([`lease`]);
+//! - who serves a table: its holder in the KV bucket `burraco_owners`, valid while the holder
+//!   renews its key in `burraco_alive` ([`lease`]);
 //! - the lobby (every table's listing, invite code and seated players): the KV bucket
 //!   `burraco_lobby`, watched by every node into a local cache ([`lobby`]);
 //! - sessions (resume tokens): the KV bucket `burraco_sessions` ([`lobby`]);

@@ -1,5 +1,5 @@
 //! Tournaments across nodes. A tournament is served by one node at a time, like a table: the
-//! holder of its lease (`burraco_leases`, key the tournament's id), which runs its actor and
+//! holder of its lease (`burraco_owners`, key the tournament's id), which runs its actor and
 //! writes its log. The other nodes:
 //!
 //! - forward their connections' requests for it to that node (`burraco.node.<node>.tournament`,

@@ -26,6 +26,9 @@ use burraco_rules::{Action, Card, Game, Input, Seat};
 use crate::cluster::{Nats, Node, open_across, try_sync, two_events_under_one_seq};
 use crate::common::*;
 
+/// A node cut off from NATS and its peers mid-play (issue 19's partition test).
+mod partition;
+
 /// Tables played at once.
 const TABLES: usize = 12;
 /// How long nodes are killed and restarted.
@@ -839,6 +842,72 @@ impl Driver {
     }
 }
 
+/// A driver for each opened table (each seated through the nodes of `via`), paced so that an
+/// undisturbed hand lasts about `play`.
+fn drive(
+    opened: Vec<(Table, Mirror, Vec<SocketAddr>)>,
+    play: Duration,
+    live: &Live,
+    seed: u64,
+    deadline: Instant,
+    started: Instant,
+) -> Vec<Driver> {
+    let mut drivers = Vec::new();
+    for (index, (table, mirror, via)) in opened.into_iter().enumerate() {
+        // Paced so that an undisturbed hand lasts about `play`: the chaos hits every stage.
+        let mut sim = Game::clone(&mirror.game);
+        let mut moves = 0u32;
+        while !sim.is_over() && moves < 2_000 {
+            let seat = sim.on_turn();
+            let action = Mirror { game: sim.clone() }.choose();
+            sim.act(seat, &action).expect("legal");
+            moves += 1;
+        }
+        let mut lines: Vec<Line> = table
+            .clients
+            .into_iter()
+            .map(|(seat, client)| Line {
+                seat,
+                name: client.name.clone(),
+                token: client.session.clone(),
+                node: 0,
+                client,
+                old: Vec::new(),
+            })
+            .collect();
+        lines.sort_by_key(|l| l.seat);
+        assert_eq!(
+            lines.iter().map(|l| l.seat).collect::<Vec<_>>(),
+            Seat::ALL.to_vec()
+        );
+        // open_across seats the creator through via[0], the others through via[1..] in join order.
+        for (line, addr) in lines.iter_mut().zip(&via) {
+            line.node = live.node_of(*addr);
+        }
+        let table_seq = lines
+            .iter()
+            .map(|l| l.client.seqs().into_iter().max().unwrap_or(0))
+            .max()
+            .unwrap_or(0);
+        drivers.push(Driver {
+            index,
+            id: table.id,
+            lines,
+            mirror,
+            applied: Vec::new(),
+            table_seq,
+            live: live.clone(),
+            rng: Rng(seed.wrapping_add(1 + index as u64)),
+            pace: play / moves.max(1),
+            deadline,
+            started,
+            stats: Stats::default(),
+            findings: Vec::new(),
+        });
+    }
+    drivers
+}
+
 /// Kills a random node (-9) at random moments and restarts it (same name and data) until the
 /// chaos is over or every table finished; returns the nodes and what it did.
 async fn chaos(
@@ -921,59 +990,7 @@ async fn nodes_killed_and_restarted_at_random_while_a_dozen_tables_play_lose_not
 
     let deadline = started + FINISH_WITHIN;
     let chaos_started = Instant::now();
-    let mut drivers = Vec::new();
-    for (index, (table, mirror, via)) in opened.into_iter().enumerate() {
-        // Paced so that an undisturbed hand lasts about PLAY: the chaos hits every stage.
-        let mut sim = Game::clone(&mirror.game);
-        let mut moves = 0u32;
-        while !sim.is_over() && moves < 2_000 {
-            let seat = sim.on_turn();
-            let action = Mirror { game: sim.clone() }.choose();
-            sim.act(seat, &action).expect("legal");
-            moves += 1;
-        }
-        let mut lines: Vec<Line> = table
-            .clients
-            .into_iter()
-            .map(|(seat, client)| Line {
-                seat,
-                name: client.name.clone(),
-                token: client.session.clone(),
-                node: 0,
-                client,
-                old: Vec::new(),
-            })
-            .collect();
-        lines.sort_by_key(|l| l.seat);
-        assert_eq!(
-            lines.iter().map(|l| l.seat).collect::<Vec<_>>(),
-            Seat::ALL.to_vec()
-        );
-        // open_across seats the creator through via[0], the others through via[1..] in join order.
-        for (line, addr) in lines.iter_mut().zip(&via) {
-            line.node = live.node_of(*addr);
-        }
-        let table_seq = lines
-            .iter()
-            .map(|l| l.client.seqs().into_iter().max().unwrap_or(0))
-            .max()
-            .unwrap_or(0);
-        drivers.push(Driver {
-            index,
-            id: table.id,
-            lines,
-            mirror,
-            applied: Vec::new(),
-            table_seq,
-            live: live.clone(),
-            rng: Rng(seed.wrapping_add(1 + index as u64)),
-            pace: PLAY / moves.max(1),
-            deadline,
-            started: chaos_started,
-            stats: Stats::default(),
-            findings: Vec::new(),
-        });
-    }
+    let drivers = drive(opened, PLAY, &live, seed, deadline, chaos_started);
     let done = Arc::new(AtomicBool::new(false));
     let chaos = tokio::spawn(chaos(
         nats.clone(),

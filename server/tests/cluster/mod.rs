@@ -137,6 +137,22 @@ impl Node {
         Node::start_flagged(nats, name, tempfile::tempdir().expect("temp dir"), 3, extra)
     }
 
+    /// A node that reaches NATS at `urls` (a proxy in front of the servers) instead of the
+    /// servers' own addresses; not restartable.
+    pub(crate) fn start_via(urls: &str, name: &str, extra: &[&str]) -> Node {
+        let data = tempfile::tempdir().expect("temp dir");
+        let mut flags = vec!["--nats", urls, "--node", name, "--lease-secs", "3"];
+        flags.extend(extra);
+        let (process, addr) = crate::crash::start_with(data.path(), &flags);
+        Node {
+            process,
+            addr,
+            name: name.to_owned(),
+            data,
+            extra: Vec::new(),
+        }
+    }
+
     fn start_on(nats: &Nats, name: &str, data: tempfile::TempDir, lease_secs: u32) -> Node {
         Node::start_flagged(nats, name, data, lease_secs, Vec::new())
     }
@@ -293,13 +309,17 @@ async fn the_jetstream_log_conforms() {
         .await
         .expect("connect");
     let js = async_nats::jetstream::new(client);
-    let log = JetStreamLog::open(js.clone(), "conformance", 1)
-        .await
-        .expect("open");
-    crate::log::conformance(Arc::new(log)).await;
+    let log = Arc::new(
+        JetStreamLog::open(js.clone(), "conformance", 1)
+            .await
+            .expect("open"),
+    );
+    crate::log::conformance(log.clone()).await;
 
     // A second writer (another node) is fenced by the stream, not by its own memory.
-    let other = JetStreamLog::open(js, "other", 1).await.expect("open");
+    let other = JetStreamLog::open(js.clone(), "other", 1)
+        .await
+        .expect("open");
     let stale = burraco_server::log::TableLog::append(&other, "t-c", 0, vec![vec![9]]).await;
     assert!(
         matches!(
@@ -307,6 +327,29 @@ async fn the_jetstream_log_conforms() {
             Err(burraco_server::log::LogError::Conflict { found: 3, .. })
         ),
         "{stale:?}"
+    );
+
+    // A new owner reads the log and fences it: an append the former writer still had on its
+    // way, expecting the same last message, is refused; the new owner's is not, and the fence
+    // adds no entry.
+    use burraco_server::log::TableLog as _;
+    let new_owner = JetStreamLog::open(js.clone(), "new-owner", 1)
+        .await
+        .expect("open");
+    assert_eq!(new_owner.load("t-c").await.expect("load").len(), 3);
+    new_owner.fence("t-c").await.expect("fenced");
+    let late = log.append("t-c", 3, vec![vec![9]]).await;
+    assert!(
+        matches!(
+            late,
+            Err(burraco_server::log::LogError::Conflict { found: 3, .. })
+        ),
+        "{late:?}"
+    );
+    assert_eq!(new_owner.append("t-c", 3, vec![vec![7]]).await, Ok(4));
+    assert_eq!(
+        other.load("t-c").await.expect("load").last(),
+        Some(&vec![7])
     );
 }
 
