@@ -45,7 +45,9 @@ pub struct DetectorScore {
     /// Standard errors above fair play's expectation (near N(0,1) under fair play).
     pub z: f64,
     /// Observations, and their observed and expected sums (for [`Detector::SuitSignal`], those of
-    /// the rotation that scored highest).
+    /// the rotation that scored highest). Signed so that more is more suspicious: for
+    /// [`Detector::NextOpponentAvoid`] `observed` is minus the discards that fitted, for
+    /// [`Detector::TalloneTake`] draws count plus and pick-ups minus.
     pub count: u64,
     pub observed: f64,
     pub expected: f64,
