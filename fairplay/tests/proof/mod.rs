@@ -3,7 +3,7 @@
 //! players (at their tables and at an honest one) within 100 hands.
 //! (The full run, with L3 and the signalling pair: the `roc` example, docs/FAIR_PLAY.md.)
 
-mod harness;
+use crate::harness;
 
 use burraco_bot::cheat::Cheat;
 use burraco_bot::{Level, SearchBudget};
