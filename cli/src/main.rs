@@ -75,8 +75,9 @@ enum Command {
         /// Only this player (a seat name in the records).
         #[arg(long)]
         player: Option<String>,
-        /// Flag (and exit 1) when a player's suspicion passes this many standard deviations.
-        #[arg(long, default_value = "3.0")]
+        /// Flag (and exit 1) when a player's suspicion passes this; the default is the 1% false-alarm
+        /// threshold measured at 100 hands (docs/FAIR_PLAY.md has it by number of hands).
+        #[arg(long, default_value = "4.0")]
         threshold: f64,
         /// Print JSON instead of text.
         #[arg(long)]
