@@ -16,8 +16,11 @@
 //! - [`session`]: the client protocol as a state machine without IO.
 //! - [`client`]: that state machine over a WebSocket, with reconnection and backoff.
 //! - [`arena`], [`stats`]: duplicate matches and their confidence intervals.
+//! - [`cheat`]: L2 with one cheat each (for proving the fair-play detectors), played in process
+//!   into hand records.
 
 pub mod arena;
+pub mod cheat;
 pub mod client;
 pub mod seat;
 pub mod session;

@@ -302,3 +302,53 @@ fn replay_reads_standard_input_and_unfinished_hands() {
     assert_eq!(json["score"], Value::Null);
     assert_eq!(json["inputs"], 4);
 }
+
+#[test]
+fn fairplay_scores_every_seated_player_of_a_record() {
+    let fixture = fixture("fitab_closing");
+    let out = burraco(&["fairplay", "--json", &fixture]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = stdout_json(&out);
+    let players = report.as_array().expect("an array of players");
+    assert_eq!(players.len(), 4);
+    for p in players {
+        assert_eq!(p["hands"], 1);
+        assert_eq!(p["flagged"], false);
+        let detectors: Vec<&str> = p["detectors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["detector"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            detectors,
+            [
+                "partner_fit",
+                "next_opponent_avoid",
+                "tallone_take",
+                "suit_signal"
+            ]
+        );
+    }
+    // Text for a named player; an unknown name is a usage error.
+    let name = players[0]["player"].as_str().unwrap();
+    let text = burraco(&["fairplay", "--player", name, &fixture]);
+    assert_eq!(text.status.code(), Some(0));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.starts_with(&format!("{name}: 1 hands")), "{text}");
+    let unknown = burraco(&["fairplay", "--player", "nobody", &fixture]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn fairplay_refuses_a_record_that_does_not_replay() {
+    let fixture = fixture("out_of_turn_refused");
+    let out = burraco(&["fairplay", &fixture]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not replay"));
+}

@@ -241,7 +241,7 @@ pub(crate) fn expert_discards(
 }
 
 /// How much discarding `card` helps a player known to hold `known`.
-fn feeds_known(known: &burraco_rules::Hand, card: Card) -> i32 {
+pub(crate) fn feeds_known(known: &burraco_rules::Hand, card: Card) -> i32 {
     let (Some(rank), Some(suit)) = (card.rank(), card.suit()) else {
         return 0;
     };

@@ -8,7 +8,7 @@
 //! of melds and attachments, then a discard.
 
 mod eval;
-mod expert;
+pub(crate) mod expert;
 mod greedy;
 mod random;
 mod search;

@@ -1,0 +1,200 @@
+//! The detectors: each turns a move into observations of one statistic, with the value fair play
+//! expects from what the mover could see.
+//!
+//! Every observation is "what happened" (read from the real hidden cards) against "what the mover's
+//! own information predicts" (the [`fit`](crate::fit) chances over its unseen cards). Under fair
+//! play the move is a function of the mover's information (and its own randomness), and the hidden
+//! cards, given that information, are a uniform arrangement of the unseen ones; so each
+//! observation's expectation is exactly the predicted value, whatever the strategy, and the sums
+//! over many moves are near normal. A player who sees hidden cards makes moves that correlate with
+//! them beyond that prediction.
+
+use burraco_rules::{Action, Card, Players, Seat, SeatKnowledge, Suit};
+
+use crate::fit::{fit_set, fits, model_hidden_hand};
+use crate::walk::Moment;
+
+/// The statistics, in report order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Detector {
+    /// (a) Discards that fit the partner's hidden hand, against the chance they would from the
+    /// discarder's information. High: the player feeds a partner whose cards it knows.
+    PartnerFit,
+    /// (b) Discards that avoid the next opponent's hidden hand (the seat that may pick them up),
+    /// against the chance. High: the player sees what the opponent wants. (Low, i.e. feeding the
+    /// opponent beyond chance, is what a player colluding with the opponents would show.)
+    NextOpponentAvoid,
+    /// (c) Takes that beat the tallone: drawing when the top card (hidden) fits the hand, picking
+    /// up the pile when it would not, against the chance the top card fits. High: the player sees
+    /// the tallone.
+    TalloneTake,
+    /// (d) The suit of a player's discards carries information about the partner's hidden hand:
+    /// the partner holds more cards of the discard's suit (or of the suit one, two or three places
+    /// on, for an unknown code) than the unseen cards explain. The best of the four, corrected for
+    /// the choice. High: the pair signals, or the player sees its partner's hand.
+    SuitSignal,
+}
+
+impl Detector {
+    pub const ALL: [Detector; 4] = [
+        Detector::PartnerFit,
+        Detector::NextOpponentAvoid,
+        Detector::TalloneTake,
+        Detector::SuitSignal,
+    ];
+
+    pub fn code(self) -> &'static str {
+        match self {
+            Detector::PartnerFit => "partner_fit",
+            Detector::NextOpponentAvoid => "next_opponent_avoid",
+            Detector::TalloneTake => "tallone_take",
+            Detector::SuitSignal => "suit_signal",
+        }
+    }
+
+    /// What a high score means, for reports.
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Detector::PartnerFit => "discards fit the partner's hidden hand",
+            Detector::NextOpponentAvoid => "discards avoid the next opponent's hidden hand",
+            Detector::TalloneTake => "draws and pick-ups follow the hidden top of the tallone",
+            Detector::SuitSignal => "discard suits predict the partner's hidden suits",
+        }
+    }
+}
+
+/// One observation: `observed` against `expected`, its mean under fair play.
+/// `variant` tells apart the suit rotations of [`Detector::SuitSignal`] (0 for the others).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Observation {
+    pub seat: Seat,
+    pub detector: Detector,
+    pub variant: u8,
+    pub observed: f64,
+    pub expected: f64,
+}
+
+/// The observations a move gives (none for most moves: melds, and moves the mover had no real
+/// choice or no information about).
+pub fn observe(m: &Moment<'_>, out: &mut Vec<Observation>) {
+    let know = m.mover();
+    // A seat holding a pozzetto it may not see yet knows nothing of its own hand.
+    let Some(own) = know.hand() else { return };
+    let players = know.players();
+    match m.action {
+        Action::Discard { card } if !card.is_wild() => {
+            discard(m, know, players, *card, out);
+        }
+        Action::Draw | Action::PickUp => {
+            let legal = m.truth.legal_actions();
+            if !(legal.contains(&Action::Draw) && legal.contains(&Action::PickUp)) {
+                return;
+            }
+            let Some(&top) = m.truth.tallone_top_first().first() else {
+                return;
+            };
+            let pool = know.unseen_cards();
+            if pool.is_empty() {
+                return;
+            }
+            let p = pool.iter().filter(|&&c| fits(c, own)).count() as f64 / pool.len() as f64;
+            if p <= 0.0 || p >= 1.0 {
+                return;
+            }
+            let hit = f64::from(u8::from(fits(top, own)));
+            let sign = if *m.action == Action::Draw { 1.0 } else { -1.0 };
+            out.push(Observation {
+                seat: m.seat,
+                detector: Detector::TalloneTake,
+                variant: 0,
+                observed: sign * hit,
+                expected: sign * p,
+            });
+        }
+        _ => {}
+    }
+}
+
+fn discard(
+    m: &Moment<'_>,
+    know: &SeatKnowledge,
+    players: Players,
+    card: Card,
+    out: &mut Vec<Observation>,
+) {
+    let set = fit_set(card);
+    let seed = moment_seed(m, card);
+    let next = players.next(m.seat);
+    let targets: &[Seat] = if players == Players::Four {
+        &[next, m.seat.partner()]
+    } else {
+        &[next]
+    };
+    for &target in targets {
+        let actual = m.truth.hand(target);
+        let Some(model) =
+            model_hidden_hand(know, target, actual, &set, seed ^ target.index() as u64)
+        else {
+            continue;
+        };
+        let p = model.fit_chance;
+        let hit = f64::from(u8::from(fits(card, actual)));
+        if target == next {
+            if p > 0.0 && p < 1.0 {
+                out.push(Observation {
+                    seat: m.seat,
+                    detector: Detector::NextOpponentAvoid,
+                    variant: 0,
+                    observed: -hit,
+                    expected: -p,
+                });
+            }
+            continue;
+        }
+        if p > 0.0 && p < 1.0 {
+            out.push(Observation {
+                seat: m.seat,
+                detector: Detector::PartnerFit,
+                variant: 0,
+                observed: hit,
+                expected: p,
+            });
+        }
+        let Some(suit) = card.suit() else { continue };
+        let start = Suit::ALL.iter().position(|&s| s == suit).unwrap_or(0);
+        for r in 0..4u8 {
+            let i = (start + usize::from(r)) % 4;
+            let held = actual
+                .cards()
+                .filter(|&c| natural_of(c, Suit::ALL[i]))
+                .count();
+            out.push(Observation {
+                seat: m.seat,
+                detector: Detector::SuitSignal,
+                variant: r,
+                observed: held as f64,
+                expected: model.suit_means[i],
+            });
+        }
+    }
+}
+
+/// A seed for a prediction's sampling, from the moment alone (so a report is repeatable).
+fn moment_seed(m: &Moment<'_>, card: Card) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    let mut mix = |x: u64| {
+        h ^= x;
+        h = h.wrapping_mul(0x0100_0000_01B3);
+    };
+    mix(m.seat.index() as u64);
+    mix(card.index() as u64);
+    mix(u64::from(m.truth.turns_played()));
+    for c in m.mover().hand().into_iter().flat_map(|h| h.cards()) {
+        mix(c.index() as u64);
+    }
+    h
+}
+
+fn natural_of(card: Card, suit: Suit) -> bool {
+    !card.is_wild() && card.suit() == Some(suit)
+}

@@ -1,0 +1,9 @@
+//! The fair-play crate's integration tests: one binary, a module per subject.
+
+/// Each detector on constructed records.
+mod detectors;
+/// The cheating bots' and honest bots' tables, played in process and scored (shared with the
+/// `roc` example).
+mod harness;
+/// The detectors against the cheating bots.
+mod proof;
