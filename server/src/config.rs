@@ -236,6 +236,7 @@ pub struct Cli {
     /// accounts' per-address limits count the last address there (never set this without
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
     /// The origin browsers reach this server at, e.g. https://burraco.example: passkeys are
     /// bound to its host name (an IP address will not do) [default: http://localhost:<port>].
     #[arg(long, env = "BURRACO_PUBLIC_ORIGIN")]
@@ -244,7 +245,6 @@ pub struct Cli {
     /// instead of serving.
     #[command(subcommand)]
     pub command: Option<Command>,
-    pub trust_forwarded_for: bool,
     /// An origin besides the server's own whose pages may open a WebSocket with a player's
     /// session cookie (e.g. https://burraco.example); repeat the flag, or comma-separate in
     /// the environment variable.
@@ -510,6 +510,17 @@ mod tests {
             ..from_file
         };
         assert_eq!(flag_wins.load().expect("flag").workers, 1, "at least one");
+    }
+
+    /// clap checks a command line's shape only when it parses one: a flag whose attribute
+    /// lost its field would stop every start. Check it here instead.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::{CommandFactory, Parser};
+        Cli::command().debug_assert();
+        let parsed = Cli::try_parse_from(["burraco-server", "--trust-forwarded-for"])
+            .expect("a switch parses");
+        assert!(parsed.trust_forwarded_for);
     }
 
     #[test]
