@@ -236,6 +236,7 @@ pub struct Cli {
     /// accounts' per-address limits count the last address there (never set this without
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
     /// The origin browsers reach this server at, e.g. https://burraco.example: passkeys are
     /// bound to its host name (an IP address will not do) [default: http://localhost:<port>].
     #[arg(long, env = "BURRACO_PUBLIC_ORIGIN")]
@@ -244,7 +245,6 @@ pub struct Cli {
     /// instead of serving.
     #[command(subcommand)]
     pub command: Option<Command>,
-    pub trust_forwarded_for: bool,
     /// An origin besides the server's own whose pages may open a WebSocket with a player's
     /// session cookie (e.g. https://burraco.example); repeat the flag, or comma-separate in
     /// the environment variable.
