@@ -705,3 +705,44 @@ async fn a_revoke_through_one_node_closes_the_tokens_connections_on_another() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabling_an_account_closes_its_token_connections_and_refuses_its_tokens() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let session = sign_up(addr, "Fabio").await;
+    let (_, token) = token_with(addr, &session, &["play"]).await;
+    let auth = format!("Bearer {token}");
+    let mut bot = ws_with(addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut bot, &hello("x")).await.1, "player");
+    // The operator's command, on the running server's SQLite file.
+    let data = server.dir.path().to_string_lossy().into_owned();
+    let started = Instant::now();
+    let (ok, out, err) = super::admin::admin(&["--data", &data], &["disable", "fabio"], "");
+    assert!(ok, "{out}{err}");
+    let ran = started.elapsed();
+    assert_eq!(
+        closed_within(&mut bot, Duration::from_secs(2)).await,
+        Some(4003)
+    );
+    let took = started.elapsed() - ran;
+    assert!(
+        took < Duration::from_secs(1),
+        "closed {took:?} after the command"
+    );
+    let upgrade = raw_upgrade(addr, &[("Authorization", &auth)]).await;
+    assert_eq!(
+        (upgrade.status, upgrade.code()),
+        (401, "invalid_token".into())
+    );
+    // Enabled again, the same token signs in again (it was refused, not revoked).
+    let (ok, out, err) = super::admin::admin(&["--data", &data], &["enable", "fabio"], "");
+    assert!(ok, "{out}{err}");
+    let mut again = ws_with(addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut again, &hello("x")).await.1, "player");
+    server.stop().await;
+}
