@@ -77,6 +77,24 @@ pub enum TableEntry {
     /// until the match ends, and it tells tournament `id` when it ends. In the log, so whichever
     /// node serves the table knows it.
     Tournament { id: String },
+    /// A seat was taken by a signed-in account (protocol 1.4): as [`TableEntry::Seat`], with the
+    /// account, so a restart or another node keeps labelling a bot account's seat as a bot's.
+    /// A guest's or a server bot's seat is still a plain `Seat` (older logs hold only those).
+    AccountSeat {
+        /// [`Seat::index`].
+        seat: u8,
+        holder: SeatHolder,
+        account: SeatAccount,
+    },
+}
+
+/// The account that holds a seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAccount {
+    /// The account's id (`u-` and 16 hex digits).
+    pub id: String,
+    /// A bot account: a program plays the seat.
+    pub bot: bool,
 }
 
 /// The most events one input can publish (a closing discard: the discard, the pozzetto, the turn,
@@ -176,11 +194,12 @@ pub enum EntryKind {
     Boards,
     RoundClock,
     Tournament,
+    AccountSeat,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 11] = [
+    const ALL: [EntryKind; 12] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -192,6 +211,7 @@ impl EntryKind {
         EntryKind::Boards,
         EntryKind::RoundClock,
         EntryKind::Tournament,
+        EntryKind::AccountSeat,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -259,6 +279,7 @@ impl TableEntry {
             TableEntry::Boards { .. } => EntryKind::Boards,
             TableEntry::RoundClock { .. } => EntryKind::RoundClock,
             TableEntry::Tournament { .. } => EntryKind::Tournament,
+            TableEntry::AccountSeat { .. } => EntryKind::AccountSeat,
         }
     }
 }
@@ -412,7 +433,29 @@ mod tests {
             TableEntry::Tournament {
                 id: "T-0a1b2c3d4e".into(),
             },
+            TableEntry::AccountSeat {
+                seat: 1,
+                holder: SeatHolder {
+                    player: "p-1".into(),
+                    name: "RoboAnna".into(),
+                    bot: None,
+                },
+                account: SeatAccount {
+                    id: "u-3a9f0c2b7d1e4f60".into(),
+                    bot: true,
+                },
+            },
         ]
+    }
+
+    #[test]
+    fn the_variants_keep_their_numbers() {
+        // Stored logs hold these first bytes: a variant added at the end takes the next one, and
+        // an old entry still decodes as it did.
+        let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
+        assert_eq!(numbers, (0..12).collect::<Vec<u8>>());
+        let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
+        assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
     }
 
     #[test]

@@ -236,7 +236,7 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         token: &'a str,
     ) -> PortFuture<'a, Result<bool, PortError>>;
     /// The live token whose hash is `token_hash`, with its account; `None` when unknown,
-    /// revoked or expired at `now_ms`.
+    /// revoked, expired at `now_ms`, or its account is disabled.
     fn token<'a>(
         &'a self,
         token_hash: &'a str,
@@ -249,8 +249,9 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         now_ms: i64,
         address: &'a str,
     ) -> PortFuture<'a, Result<(), PortError>>;
-    /// Which of these token ids are still live at `now_ms` (neither revoked nor expired): what
-    /// a node asks every half second about the tokens its connections were opened with.
+    /// Which of these token ids are still live at `now_ms` (neither revoked nor expired, and
+    /// their account not disabled): what a node asks every half second about the tokens its
+    /// connections were opened with, so disabling an account closes its token connections.
     fn live_tokens<'a>(
         &'a self,
         ids: &'a [String],

@@ -504,7 +504,7 @@ impl Accounts for PostgresAccounts {
                         "SELECT a.id, a.username, a.created_ms, a.bot_since_ms IS NOT NULL,
                             {TOKEN_COLUMNS}
                          FROM account_tokens t JOIN accounts a ON a.id = t.account_id
-                         WHERE t.token_hash = $1 AND t.expires_ms > $2"
+                         WHERE t.token_hash = $1 AND t.expires_ms > $2 AND NOT a.disabled"
                     ),
                     &[&token_hash as Param, &now_ms],
                 )
@@ -549,7 +549,8 @@ impl Accounts for PostgresAccounts {
             let client = self.client().await?;
             let rows = client
                 .query(
-                    "SELECT id FROM account_tokens WHERE id = ANY($1) AND expires_ms > $2",
+                    "SELECT t.id FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+                     WHERE t.id = ANY($1) AND t.expires_ms > $2 AND NOT a.disabled",
                     &[&ids as Param, &now_ms],
                 )
                 .await

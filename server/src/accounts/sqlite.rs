@@ -420,7 +420,7 @@ impl Accounts for SqliteAccounts {
             conn.prepare_cached(&format!(
                 "SELECT a.id, a.username, a.created_ms, a.bot_since_ms IS NOT NULL, {TOKEN_COLUMNS}
                  FROM account_tokens t JOIN accounts a ON a.id = t.account_id
-                 WHERE t.token_hash = ?1 AND t.expires_ms > ?2"
+                 WHERE t.token_hash = ?1 AND t.expires_ms > ?2 AND NOT a.disabled"
             ))?
             .query_row(params![token_hash, now_ms], |r| {
                 Ok(TokenHolder {
@@ -457,7 +457,8 @@ impl Accounts for SqliteAccounts {
         let ids = ids.to_vec();
         Box::pin(self.with(move |conn| {
             let mut stmt = conn.prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM account_tokens WHERE id = ?1 AND expires_ms > ?2)",
+                "SELECT EXISTS (SELECT 1 FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+                 WHERE t.id = ?1 AND t.expires_ms > ?2 AND NOT a.disabled)",
             )?;
             let mut live = Vec::new();
             for id in ids {

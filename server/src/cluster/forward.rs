@@ -100,6 +100,8 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
                 message,
                 player,
                 name,
+                // Not carried between nodes yet: a join forwarded to another node is a guest's.
+                account: None,
                 req,
             })
         }
@@ -225,6 +227,7 @@ impl Forwarder {
                 player,
                 name,
                 req,
+                ..
             }) => {
                 let frame = codec::to_binary(&message);
                 let out = req.out.clone();

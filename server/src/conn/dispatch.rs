@@ -1,7 +1,10 @@
 //! A connection's requests routed: to the lobby, to a tournament, or to a table as the client sent
 //! them ([`TableRequest`]: the table reads them into its command, here or on the node serving it).
 
+use burraco_protocol::log::SeatAccount;
+
 use super::*;
+use crate::accounts::identity::Identity;
 
 impl Connection {
     pub(super) async fn dispatch(&mut self, request: ClientMessage) {
@@ -64,9 +67,11 @@ impl Connection {
                 match lobby::create(&self.shared, &settings, private, bots).await {
                     Ok((handle, invite)) => {
                         let name = self.session.name.clone();
+                        let account = self.seat_account();
                         self.call(&handle, id, |req| Command::Join {
                             player,
                             name,
+                            account,
                             seat: None,
                             created: Some(invite),
                             req,
@@ -223,16 +228,29 @@ impl Connection {
     /// Sends a client's request to its table, as it sent it; true if the table replied.
     async fn request(&mut self, handle: &TableHandle, message: ClientMessage) -> bool {
         let (player, name) = (self.session.player.clone(), self.session.name.clone());
+        let account = self.seat_account();
         let id = message.id().unwrap_or_default();
         self.call(handle, id, |req| {
             Command::Request(TableRequest {
                 message,
                 player,
                 name,
+                account,
                 req,
             })
         })
         .await
+    }
+
+    /// The connection's account as a seat shows it (`None` for a guest).
+    fn seat_account(&self) -> Option<SeatAccount> {
+        match &self.identity {
+            Identity::Guest => None,
+            Identity::Account { account, bot, .. } => Some(SeatAccount {
+                id: account.id.clone(),
+                bot: *bot,
+            }),
+        }
     }
 
     /// Sends a command and waits until the table has queued its reply; true if it did.

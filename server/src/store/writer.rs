@@ -188,7 +188,8 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::Input
             | EntryKind::Boards
             | EntryKind::RoundClock
-            | EntryKind::Tournament => {}
+            | EntryKind::Tournament
+            | EntryKind::AccountSeat => {}
         }
     }
     Ok(())

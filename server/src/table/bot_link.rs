@@ -39,6 +39,8 @@ impl TableLink for BotLink {
             player: self.player.clone(),
             // Moves and syncs show no name.
             name: String::new(),
+            // A server bot has no account.
+            account: None,
             req,
         };
         self.table.send(Command::Request(request)).await

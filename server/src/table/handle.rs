@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
+use burraco_protocol::log::SeatAccount;
 use burraco_protocol::wire::{ClientMessage, ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
 use tokio::sync::{mpsc, oneshot};
@@ -54,6 +55,9 @@ pub struct TableRequest {
     pub player: String,
     /// The player's name (a join and a chat line show it).
     pub name: String,
+    /// The signed-in account of the connection (`None`: a guest, or a server bot): a join logs
+    /// it with the seat.
+    pub account: Option<SeatAccount>,
     pub req: Request,
 }
 
@@ -87,6 +91,7 @@ impl TableRequest {
             message,
             player,
             name,
+            account,
             req,
         } = self;
         let message = match message.into_table_action() {
@@ -105,6 +110,7 @@ impl TableRequest {
             C::Join { seat, .. } => Command::Join {
                 player,
                 name,
+                account,
                 seat: seat.map(|s| s.0),
                 created: None,
                 req,
@@ -113,6 +119,7 @@ impl TableRequest {
             C::QuickPlay { .. } => Command::Join {
                 player,
                 name,
+                account,
                 seat: None,
                 created: None,
                 req,
@@ -152,6 +159,8 @@ pub enum Command {
     Join {
         player: String,
         name: String,
+        /// The signed-in account taking the seat, logged with it.
+        account: Option<SeatAccount>,
         seat: Option<Seat>,
         created: Option<Option<String>>,
         req: Request,

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_to_wire;
-use burraco_protocol::log::TableEntry;
+use burraco_protocol::log::{SeatAccount, TableEntry};
 use burraco_protocol::wire::TableSummary;
 use burraco_rules::{Config, Players, Seat};
 use tokio::sync::mpsc;
@@ -90,6 +90,16 @@ struct SeatSlot {
     grace_until: Option<Instant>,
     /// A server bot plays the seat (then `out` is the bot's outbox).
     bot: Option<BotRole>,
+    /// The signed-in account that took the seat (`None`: a guest, or a server bot's seat).
+    account: Option<SeatAccount>,
+}
+
+impl SeatSlot {
+    /// Whether a program plays the seat: a server bot (its own or a stand-in) or a bot account.
+    /// What the wire's `bot` says (the lobby, `player_joined`, the snapshot's seats).
+    fn played_by_program(&self) -> bool {
+        self.bot.is_some() || self.account.as_ref().is_some_and(|a| a.bot)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -307,10 +317,11 @@ impl TableActor {
             Command::Join {
                 player,
                 name,
+                account,
                 seat,
                 created,
                 req,
-            } => self.join(player, name, seat, created, req).await,
+            } => self.join(player, name, account, seat, created, req).await,
             Command::Leave { player, req } => self.leave(&player, req).await,
             Command::Ready { player, req } => self.ready(&player, req).await,
             Command::Spectate { req } => self.spectate(req),

@@ -3,7 +3,7 @@
 
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
-use burraco_protocol::log::{SeatHolder, TableEntry};
+use burraco_protocol::log::{SeatAccount, SeatHolder, TableEntry};
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Seat, Viewer};
 use tokio::time::Instant;
@@ -18,6 +18,7 @@ impl TableActor {
         &mut self,
         player: String,
         name: String,
+        account: Option<SeatAccount>,
         wanted: Option<Seat>,
         created: Option<Option<String>>,
         req: Request,
@@ -37,7 +38,11 @@ impl TableActor {
                 },
             };
         if let Some(seat) = self.seat_of(&player) {
-            // Already here: answer again and hand over the connection.
+            // Already here: answer again and hand over the connection. A seat held for the
+            // player (a tournament's) learns the account they come with.
+            if let Some(account) = account {
+                self.log_seat_account(seat, account).await;
+            }
             let out = req.out.clone();
             let id = req.id;
             self.attach(&player, out.clone());
@@ -73,13 +78,23 @@ impl TableActor {
                 None => return req.error(ErrorCode::TableFull, "every seat is taken"),
             },
         };
-        let taken = TableEntry::Seat {
-            seat: seat.index() as u8,
-            holder: Some(SeatHolder {
-                player: player.clone(),
-                name: name.clone(),
-                bot: None,
-            }),
+        let holder = SeatHolder {
+            player: player.clone(),
+            name: name.clone(),
+            bot: None,
+        };
+        let program = account.as_ref().is_some_and(|a| a.bot);
+        // A guest's seat is logged as ever; an account's with the account, so the label stays.
+        let taken = match account {
+            None => TableEntry::Seat {
+                seat: seat.index() as u8,
+                holder: Some(holder),
+            },
+            Some(account) => TableEntry::AccountSeat {
+                seat: seat.index() as u8,
+                holder,
+                account,
+            },
         };
         if self.append(&[taken]).await.is_err() {
             return req.error(ErrorCode::InternalError, "could not save the seat");
@@ -103,11 +118,36 @@ impl TableActor {
             seq,
             seat: WireSeat(seat),
             name,
-            bot: false,
+            bot: program,
         });
         if creating && let Some(level) = self.state.bot_level {
             // Already logged; the creator is seated and may add bots again (`add_bots`).
             let _ = self.fill_with_bots(level).await;
+        }
+        self.refresh_info();
+    }
+
+    /// Logs the account of the player holding `seat`, unless already logged (a failed append
+    /// leaves the seat as it was: the label waits for the next join).
+    async fn log_seat_account(&mut self, seat: Seat, account: SeatAccount) {
+        let Some(slot) = self.state.seats[seat.index()].as_ref() else {
+            return;
+        };
+        if slot.bot.is_some() || slot.account.as_ref() == Some(&account) {
+            return;
+        }
+        let entry = TableEntry::AccountSeat {
+            seat: seat.index() as u8,
+            holder: SeatHolder {
+                player: slot.player.clone(),
+                name: slot.name.clone(),
+                bot: None,
+            },
+            account,
+        };
+        if let Err(e) = self.append(&[entry]).await {
+            tracing::error!("a seat's account not saved: {e}");
+            return;
         }
         self.refresh_info();
     }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use burraco_bot::Level;
 use burraco_protocol::log::{
-    LogDecodeError, MAX_EVENTS_PER_INPUT, SeatHolder, TableEntry, seat_of,
+    LogDecodeError, MAX_EVENTS_PER_INPUT, SeatAccount, SeatHolder, TableEntry, seat_of,
 };
 use burraco_protocol::wire::WireSettings;
 use burraco_rules::{Config, Match, Seat};
@@ -113,7 +113,26 @@ impl TableState {
             TableEntry::Created { .. } => return Err(RestoreError::NotCreated),
             TableEntry::Seat { seat, holder } => {
                 let seat = seat_of(*seat)?;
-                self.seats[seat.index()] = holder.as_ref().map(|h| self.seat_slot(h));
+                self.seats[seat.index()] = holder.as_ref().map(|h| self.seat_slot(h, None));
+            }
+            TableEntry::AccountSeat {
+                seat,
+                holder,
+                account,
+            } => {
+                let at = seat_of(*seat)?.index();
+                let held = self.seats[at]
+                    .as_ref()
+                    .is_some_and(|slot| slot.player == holder.player);
+                if held {
+                    // The player already holds the seat (held for them by a tournament, or
+                    // taken before they signed in): it learns their account, the rest stays.
+                    if let Some(slot) = self.seats[at].as_mut() {
+                        slot.account = Some(account.clone());
+                    }
+                } else {
+                    self.seats[at] = Some(self.seat_slot(holder, Some(account.clone())));
+                }
             }
             TableEntry::MatchStarted {
                 first_dealer,
@@ -156,8 +175,8 @@ impl TableState {
     }
 
     /// A logged holder's seat: a bot's is ready, and a table created without bots takes the
-    /// first bot's level for its stand-ins.
-    fn seat_slot(&mut self, holder: &SeatHolder) -> SeatSlot {
+    /// first bot's level for its stand-ins. `account`: the signed-in account that took it.
+    fn seat_slot(&mut self, holder: &SeatHolder, account: Option<SeatAccount>) -> SeatSlot {
         let bot = holder.bot.as_deref().and_then(Level::from_code);
         self.bot_level = self.bot_level.or(bot);
         SeatSlot {
@@ -170,6 +189,7 @@ impl TableState {
                 level,
                 stand_in: false,
             }),
+            account,
         }
     }
 
@@ -327,7 +347,7 @@ fn config_of(settings: &str) -> Result<Config, RestoreError> {
 mod tests {
     use burraco_bot::Level;
     use burraco_protocol::convert::config_to_wire;
-    use burraco_protocol::log::{SeatHolder, TableEntry};
+    use burraco_protocol::log::{SeatAccount, SeatHolder, TableEntry};
     use burraco_rules::{Config, Input, Preset, Seat};
     use tokio::time::Instant;
 
@@ -366,8 +386,10 @@ mod tests {
             .seats
             .iter()
             .map(|s| {
-                s.as_ref()
-                    .map(|s| (s.player.clone(), s.name.clone(), s.bot.map(|b| b.level)))
+                s.as_ref().map(|s| {
+                    let bot = s.bot.map(|b| b.level);
+                    (s.player.clone(), s.name.clone(), bot, s.account.clone())
+                })
             })
             .collect();
         format!(
@@ -616,5 +638,66 @@ mod tests {
         assert!(state.closed);
         assert!(state.seats.iter().all(Option::is_none));
         assert_eq!(state.invite.as_deref(), Some("ABCD"));
+    }
+
+    #[test]
+    fn an_account_seat_keeps_its_account_and_a_bot_account_reads_as_a_program() {
+        let config = Config::of(Preset::Fitab);
+        let robo = SeatAccount {
+            id: "u-3a9f0c2b7d1e4f60".into(),
+            bot: true,
+        };
+        let log = [
+            created(&config),
+            TableEntry::AccountSeat {
+                seat: Seat::North.index() as u8,
+                holder: SeatHolder {
+                    player: "p-robo".into(),
+                    name: "RoboAnna".into(),
+                    bot: None,
+                },
+                account: robo.clone(),
+            },
+            seat(Seat::South, "p-guest", None),
+        ];
+        let (state, _) = fold(log.iter().map(TableEntry::encode), Instant::now()).expect("folds");
+        let north = state.seats[Seat::North.index()].as_ref().expect("seated");
+        assert_eq!(north.account.as_ref(), Some(&robo));
+        // A program plays it, yet it is no server bot: not ready until it says so.
+        assert!(north.played_by_program() && north.bot.is_none() && !north.ready);
+        let south = state.seats[Seat::South.index()].as_ref().expect("seated");
+        assert!(south.account.is_none() && !south.played_by_program());
+        // A seat its player already holds (held by a tournament) learns the account, and keeps
+        // what the table knew of it.
+        let mut state = state;
+        if let Some(south) = state.seats[Seat::South.index()].as_mut() {
+            south.ready = true;
+        }
+        let anna = SeatAccount {
+            id: "u-0000000000000001".into(),
+            bot: false,
+        };
+        state
+            .apply(&TableEntry::AccountSeat {
+                seat: Seat::South.index() as u8,
+                holder: SeatHolder {
+                    player: "p-guest".into(),
+                    name: "name of p-guest".into(),
+                    bot: None,
+                },
+                account: anna.clone(),
+            })
+            .expect("applies");
+        let south = state.seats[Seat::South.index()].as_ref().expect("seated");
+        assert!(south.ready && !south.played_by_program());
+        assert_eq!(south.account.as_ref(), Some(&anna));
+        // Freed, the seat forgets its account.
+        state
+            .apply(&TableEntry::Seat {
+                seat: Seat::North.index() as u8,
+                holder: None,
+            })
+            .expect("applies");
+        assert!(state.seats[Seat::North.index()].is_none());
     }
 }

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 
 use super::clocks::Stage;
 use super::handle::TableInfo;
-use super::{Status, TableActor};
+use super::{SeatSlot, Status, TableActor};
 use crate::backplane::Listing;
 
 impl TableActor {
@@ -25,7 +25,7 @@ impl TableActor {
                 SeatState {
                     seat: WireSeat(seat),
                     name: slot.map(|s| s.name.clone()),
-                    bot: slot.is_some_and(|s| s.bot.is_some()),
+                    bot: slot.is_some_and(SeatSlot::played_by_program),
                     connected: slot.is_some_and(|s| s.out.is_some()),
                     ready: slot.is_some_and(|s| s.ready),
                     cards: view.as_ref().and_then(|v| cards_held(v, seat)),
@@ -95,7 +95,7 @@ impl TableActor {
                     SeatName {
                         seat: WireSeat(seat),
                         name: slot.map(|s| s.name.clone()),
-                        bot: slot.is_some_and(|s| s.bot.is_some()),
+                        bot: slot.is_some_and(SeatSlot::played_by_program),
                     }
                 })
                 .collect(),

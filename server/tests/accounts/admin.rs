@@ -23,7 +23,7 @@ async fn get(addr: SocketAddr, path: &str, token: &str) -> Reply {
 }
 
 /// Runs `burraco-server <store flags> admin <args>` with `stdin`; (success, stdout, stderr).
-fn admin(store: &[&str], args: &[&str], stdin: &str) -> (bool, String, String) {
+pub(super) fn admin(store: &[&str], args: &[&str], stdin: &str) -> (bool, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
         .args(store)
         .arg("admin")

@@ -331,7 +331,7 @@ fn passkey(id: &str, account: &str, credential_id: &str, created_ms: i64) -> Sto
 
 /// Migration 3 on every implementation: passkeys (unique credential ids, one's own removed),
 /// the audit log (newest first, bounded, old entries forgotten) and an account's status (a
-/// disabled account has no live session). Runs after [`conformance`], on its accounts.
+/// disabled account has no live session and no live token). Runs after [`conformance`], on its accounts.
 pub async fn passkeys_audit_and_status(a: &dyn Accounts, b: &dyn Accounts) {
     let now = 1_700_000_000_000;
     // Passkeys: listed oldest first, found by credential from the other handle.
@@ -441,9 +441,25 @@ pub async fn passkeys_audit_and_status(a: &dyn Accounts, b: &dyn Accounts) {
         disabled: true,
         admin: true,
     };
+    // Its personal tokens too: tk-2 (from [`conformance`]) is live before, refused while the
+    // account is disabled, and live again once it is enabled; Bruno's tk-3 is untouched.
+    let (two, pair) = (token_hash("brc_two"), ["tk-2".to_owned(), "tk-3".into()]);
+    let live = |list: Vec<String>| {
+        let mut list = list;
+        list.sort();
+        list
+    };
+    assert!(a.token(&two, now).await.expect("asked").is_some());
+    assert_eq!(live(b.live_tokens(&pair, now).await.expect("asked")), pair);
     assert_eq!(b.set_status("u-0001", disabled).await, Ok(true));
     assert_eq!(a.status("u-0001").await, Ok(Some(disabled)));
     assert_eq!(a.session(&token_hash(&token), now).await, Ok(None));
+    assert_eq!(
+        a.token(&two, now).await,
+        Ok(None),
+        "a disabled account's token"
+    );
+    assert_eq!(b.live_tokens(&pair, now).await.expect("asked"), ["tk-3"]);
     let enabled = AccountStatus {
         disabled: false,
         admin: true,
@@ -455,6 +471,8 @@ pub async fn passkeys_audit_and_status(a: &dyn Accounts, b: &dyn Accounts) {
             .expect("asked")
             .is_some()
     );
+    assert!(b.token(&two, now).await.expect("asked").is_some());
+    assert_eq!(live(a.live_tokens(&pair, now).await.expect("asked")), pair);
     assert_eq!(
         a.status("u-0007").await,
         Ok(Some(AccountStatus::default())),

@@ -705,3 +705,190 @@ async fn a_revoke_through_one_node_closes_the_tokens_connections_on_another() {
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn disabling_an_account_closes_its_token_connections_and_refuses_its_tokens() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let session = sign_up(addr, "Fabio").await;
+    let (_, token) = token_with(addr, &session, &["play"]).await;
+    let auth = format!("Bearer {token}");
+    let mut bot = ws_with(addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut bot, &hello("x")).await.1, "player");
+    // The operator's command, on the running server's SQLite file.
+    let data = server.dir.path().to_string_lossy().into_owned();
+    let started = Instant::now();
+    let (ok, out, err) = super::admin::admin(&["--data", &data], &["disable", "fabio"], "");
+    assert!(ok, "{out}{err}");
+    let ran = started.elapsed();
+    assert_eq!(
+        closed_within(&mut bot, Duration::from_secs(2)).await,
+        Some(4003)
+    );
+    let took = started.elapsed() - ran;
+    assert!(
+        took < Duration::from_secs(1),
+        "closed {took:?} after the command"
+    );
+    let upgrade = raw_upgrade(addr, &[("Authorization", &auth)]).await;
+    assert_eq!(
+        (upgrade.status, upgrade.code()),
+        (401, "invalid_token".into())
+    );
+    // Enabled again, the same token signs in again (it was refused, not revoked).
+    let (ok, out, err) = super::admin::admin(&["--data", &data], &["enable", "fabio"], "");
+    assert!(ok, "{out}{err}");
+    let mut again = ws_with(addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut again, &hello("x")).await.1, "player");
+    server.stop().await;
+}
+
+/// The next message that matches `pick`, skipping others.
+async fn next_of<T>(ws: &mut Ws, mut pick: impl FnMut(ServerMessage) -> Option<T>) -> T {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(found) = pick(read(ws).await.expect("a message")) {
+                return found;
+            }
+        }
+    })
+    .await
+    .expect("in time")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_accounts_seat_is_a_bot_in_the_lobby_the_events_and_the_snapshot() {
+    // The data outlives the first server: the restart below reads the same log.
+    let data = tempfile::tempdir().expect("temp dir");
+    let on_data = |config: &mut burraco_server::ServerConfig| {
+        config.data_dir = data.path().to_owned();
+    };
+    let server = TestServer::with(on_data).await;
+    let addr = server.addr;
+    let session = sign_up(addr, "RoboGina").await;
+    let cookie_header = cookie(&session);
+    let made = http(
+        addr,
+        "POST",
+        "/api/account/bot",
+        &[("Cookie", &cookie_header)],
+        "",
+    )
+    .await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    // A guest opens a table; the bot account joins it by its token.
+    let mut guest = ws_with(addr, &[]).await.expect("upgrade");
+    greeted(&mut guest, &hello("Dario")).await;
+    let ServerMessage::TableCreated { table, .. } = request(&mut guest, create_table(1)).await
+    else {
+        panic!("expected table_created");
+    };
+    let (_, token) = token_with(addr, &session, &["play"]).await;
+    let auth = format!("Bearer {token}");
+    let mut robo = ws_with(addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut robo, &hello("x")).await.1, "bot");
+    let join = ClientMessage::Join {
+        id: 2,
+        table: Some(table.clone()),
+        invite: None,
+        seat: None,
+    };
+    let seated = request(&mut robo, join).await;
+    let ServerMessage::Seated { seat, .. } = seated else {
+        panic!("expected seated, got {seated:?}");
+    };
+    // Its own snapshot: its seat is a program's, the guest's is not.
+    let seats = next_of(&mut robo, |m| match m {
+        ServerMessage::Snapshot { view, .. } => Some(view.seats),
+        _ => None,
+    })
+    .await;
+    let flags: Vec<_> = seats
+        .iter()
+        .map(|s| (s.name.clone().unwrap_or_default(), s.bot))
+        .collect();
+    assert_eq!(
+        flags,
+        [("Dario".to_owned(), false), ("RoboGina".to_owned(), true)]
+    );
+    // The guest hears of it as a bot (after its own join, not one), and the lobby lists it as
+    // one.
+    let mut joined = Vec::new();
+    while joined.len() < 2 {
+        joined.push(
+            next_of(&mut guest, |m| match m {
+                ServerMessage::PlayerJoined {
+                    seat, name, bot, ..
+                } => Some((seat, name, bot)),
+                _ => None,
+            })
+            .await,
+        );
+    }
+    assert_eq!(joined[0].1, "Dario");
+    assert!(!joined[0].2, "a guest is no bot");
+    assert_eq!(joined[1], (seat, "RoboGina".to_owned(), true));
+    let ServerMessage::Tables { tables, .. } =
+        request(&mut guest, ClientMessage::ListTables { id: 3 }).await
+    else {
+        panic!("expected tables");
+    };
+    let listed = tables.iter().find(|t| t.table == table).expect("listed");
+    let flags: Vec<_> = listed
+        .seats
+        .iter()
+        .map(|s| (s.name.clone().unwrap_or_default(), s.bot))
+        .collect();
+    assert_eq!(
+        flags,
+        [("Dario".to_owned(), false), ("RoboGina".to_owned(), true)]
+    );
+    // A player account's seat is no bot's.
+    let anna = sign_up(addr, "Anna").await;
+    let anna_cookie = cookie(&anna);
+    let mut player = ws_with(addr, &[("Cookie", &anna_cookie)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut player, &hello("x")).await.1, "player");
+    let ServerMessage::TableCreated { table, .. } = request(&mut player, create_table(4)).await
+    else {
+        panic!("expected table_created");
+    };
+    let seats = next_of(&mut player, |m| match m {
+        ServerMessage::Snapshot { view, .. } => Some(view.seats),
+        _ => None,
+    })
+    .await;
+    assert_eq!(
+        seats.iter().map(|s| s.bot).collect::<Vec<_>>(),
+        [false, false],
+        "{table}"
+    );
+    // A restart folds the seat's account back from the table's log: still a bot.
+    let robo_table = listed.table.clone();
+    server.stop().await;
+    let server = TestServer::with(on_data).await;
+    let mut guest = ws_with(server.addr, &[]).await.expect("upgrade");
+    greeted(&mut guest, &hello("Elena")).await;
+    let ServerMessage::Tables { tables, .. } =
+        request(&mut guest, ClientMessage::ListTables { id: 5 }).await
+    else {
+        panic!("expected tables");
+    };
+    let listed = tables
+        .iter()
+        .find(|t| t.table == robo_table)
+        .expect("restored");
+    let robo = listed
+        .seats
+        .iter()
+        .find(|s| s.name.as_deref() == Some("RoboGina"));
+    assert_eq!(robo.map(|s| s.bot), Some(true), "{listed:?}");
+    server.stop().await;
+}
