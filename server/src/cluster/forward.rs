@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use burraco_protocol::ErrorCode;
 use burraco_protocol::codec;
+use burraco_protocol::log::SeatAccount;
 use burraco_protocol::wire::ClientMessage;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
@@ -59,6 +60,14 @@ enum Carried {
     Detach,
     /// Its tournament scored the match without it: the table closes where it stands.
     Close,
+    /// A signed-in connection's request: as `Request`, with the account a join logs with the
+    /// seat (a bot account's seat is shown as a program's on every node). Last, so the
+    /// variants before it keep their numbers.
+    AccountRequest {
+        name: String,
+        frame: Vec<u8>,
+        account: SeatAccount,
+    },
 }
 
 /// The owner's answer to a forwarded request.
@@ -83,27 +92,45 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
         carried,
         ..
     } = forwarded;
+    // A client's frame as the table's request, answered through a stand-in for the origin's
+    // connection; `None` when it does not decode (the origin encoded what it had decoded itself,
+    // so only a node of another version could send such a frame).
+    let request = |player: String, name: String, frame: &[u8], account: Option<SeatAccount>| {
+        let message = codec::from_binary::<ClientMessage>(frame, usize::MAX)
+            .result
+            .ok()?;
+        let req = Request {
+            id: message.id().unwrap_or_default(),
+            out: relay.stand_in(shared, &origin, conn, binary),
+            // The origin's request is answered by the frames; completion is not awaited here.
+            done: oneshot::channel().0,
+            received: std::time::Instant::now(),
+        };
+        Some(Command::Request(TableRequest {
+            message,
+            player,
+            name,
+            account,
+            req,
+        }))
+    };
     let command = match carried {
         Carried::Close => Command::Close,
         Carried::Request { name, frame } => {
-            let Ok(message) = codec::from_binary::<ClientMessage>(&frame, usize::MAX).result else {
+            let Some(command) = request(player, name, &frame, None) else {
                 return Answer::NotHere;
             };
-            let req = Request {
-                id: message.id().unwrap_or_default(),
-                out: relay.stand_in(shared, &origin, conn, binary),
-                // The origin's request is answered by the frames; completion is not awaited here.
-                done: oneshot::channel().0,
-                received: std::time::Instant::now(),
+            command
+        }
+        Carried::AccountRequest {
+            name,
+            frame,
+            account,
+        } => {
+            let Some(command) = request(player, name, &frame, Some(account)) else {
+                return Answer::NotHere;
             };
-            Command::Request(TableRequest {
-                message,
-                player,
-                name,
-                // Not carried between nodes yet: a join forwarded to another node is a guest's.
-                account: None,
-                req,
-            })
+            command
         }
         Carried::Attach => Command::Attach {
             player,
@@ -226,15 +253,22 @@ impl Forwarder {
                 message,
                 player,
                 name,
+                account,
                 req,
-                ..
             }) => {
                 let frame = codec::to_binary(&message);
                 let out = req.out.clone();
                 let conn = out.id();
                 (
                     player,
-                    Carried::Request { name, frame },
+                    match account {
+                        Some(account) => Carried::AccountRequest {
+                            name,
+                            frame,
+                            account,
+                        },
+                        None => Carried::Request { name, frame },
+                    },
                     Some(out),
                     conn,
                     Some(req),
