@@ -9,7 +9,7 @@
 //! over many moves are near normal. A player who sees hidden cards makes moves that correlate with
 //! them beyond that prediction.
 
-use burraco_rules::{Action, Card, Players, Seat, SeatKnowledge, Suit};
+use burraco_rules::{Action, Card, Hand, Players, Seat, SeatKnowledge, Suit};
 
 use crate::fit::{fit_set, fits, model_hidden_hand};
 use crate::walk::Moment;
@@ -33,15 +33,26 @@ pub enum Detector {
     /// on, for an unknown code) than the unseen cards explain. The best of the four, corrected for
     /// the choice. High: the pair signals, or the player sees its partner's hand.
     SuitSignal,
+    /// (e) A player's discard suits follow its partner's latest discard: the suit is the partner's
+    /// (or the one one, two or three places on, for an unknown code) more often than the player's
+    /// own hand explains. The best of the four, corrected for the choice. High: the pair passes a
+    /// code, and this player obeys it.
+    SignalFollow,
 }
 
 impl Detector {
-    pub const ALL: [Detector; 4] = [
+    pub const ALL: [Detector; 5] = [
         Detector::PartnerFit,
         Detector::NextOpponentAvoid,
         Detector::TalloneTake,
         Detector::SuitSignal,
+        Detector::SignalFollow,
     ];
+
+    /// Whether the detector scores four suit rotations (and reports the best, corrected).
+    pub fn rotates(self) -> bool {
+        matches!(self, Detector::SuitSignal | Detector::SignalFollow)
+    }
 
     pub fn code(self) -> &'static str {
         match self {
@@ -49,6 +60,7 @@ impl Detector {
             Detector::NextOpponentAvoid => "next_opponent_avoid",
             Detector::TalloneTake => "tallone_take",
             Detector::SuitSignal => "suit_signal",
+            Detector::SignalFollow => "signal_follow",
         }
     }
 
@@ -59,12 +71,14 @@ impl Detector {
             Detector::NextOpponentAvoid => "discards avoid the next opponent's hidden hand",
             Detector::TalloneTake => "draws and pick-ups follow the hidden top of the tallone",
             Detector::SuitSignal => "discard suits predict the partner's hidden suits",
+            Detector::SignalFollow => "discard suits follow the partner's latest discard",
         }
     }
 }
 
 /// One observation: `observed` against `expected`, its mean under fair play.
-/// `variant` tells apart the suit rotations of [`Detector::SuitSignal`] (0 for the others).
+/// `variant` tells apart the suit rotations of [`Detector::SuitSignal`] and
+/// [`Detector::SignalFollow`] (0 for the others).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Observation {
     pub seat: Seat,
@@ -84,6 +98,9 @@ pub fn observe(m: &Moment<'_>, out: &mut Vec<Observation>) {
     match m.action {
         Action::Discard { card } if !card.is_wild() => {
             discard(m, know, players, *card, out);
+            if players == Players::Four {
+                follow(m.seat, know, own, *card, out);
+            }
         }
         Action::Draw | Action::PickUp => {
             let legal = m.truth.legal_actions();
@@ -177,6 +194,52 @@ fn discard(
             });
         }
     }
+}
+
+/// [`Detector::SignalFollow`]: the discard's suit against the suit of the partner's latest
+/// discard, rotated. The partner's discard is public, so an honest player may react to it; but
+/// its suit is close to independent of which suit the player's own choice falls in, so the chance
+/// of a match is near the share of the player's natural cards in that suit, whatever its style.
+/// A receiver of a code bends its choice toward one rotation, and that rotation's matches pile
+/// up.
+fn follow(seat: Seat, know: &SeatKnowledge, own: &Hand, card: Card, out: &mut Vec<Observation>) {
+    let partner = seat.partner();
+    let Some(&(_, signal)) = know.discards().iter().rev().find(|(s, _)| *s == partner) else {
+        return;
+    };
+    let (Some(signal_suit), Some(suit)) =
+        (signal.suit().filter(|_| !signal.is_wild()), card.suit())
+    else {
+        return;
+    };
+    let mut held = [0usize; 4];
+    for s in own
+        .cards()
+        .filter(|c| !c.is_wild())
+        .filter_map(|c| c.suit())
+    {
+        held[suit_index(s)] += 1;
+    }
+    let naturals: usize = held.iter().sum();
+    // A hand of one suit has no choice of suit.
+    if naturals == 0 || held.iter().any(|&n| n == naturals) {
+        return;
+    }
+    let start = suit_index(signal_suit);
+    for r in 0..4u8 {
+        let i = (start + usize::from(r)) % 4;
+        out.push(Observation {
+            seat,
+            detector: Detector::SignalFollow,
+            variant: r,
+            observed: f64::from(u8::from(suit_index(suit) == i)),
+            expected: held[i] as f64 / naturals as f64,
+        });
+    }
+}
+
+fn suit_index(suit: Suit) -> usize {
+    Suit::ALL.iter().position(|&s| s == suit).unwrap_or(0)
 }
 
 /// A seed for a prediction's sampling, from the moment alone (so a report is repeatable).

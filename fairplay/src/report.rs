@@ -9,8 +9,8 @@ use crate::detector::{Detector, Observation, observe};
 use crate::stats::{Tally, bonferroni_max};
 use crate::walk::walk;
 
-/// The statistics' slots: one per detector, four for the suit rotations.
-const SLOTS: usize = 7;
+/// The statistics' slots: one per detector, four for each detector of suit rotations.
+const SLOTS: usize = 11;
 
 fn slot(detector: Detector, variant: u8) -> usize {
     match detector {
@@ -18,6 +18,7 @@ fn slot(detector: Detector, variant: u8) -> usize {
         Detector::NextOpponentAvoid => 1,
         Detector::TalloneTake => 2,
         Detector::SuitSignal => 3 + usize::from(variant.min(3)),
+        Detector::SignalFollow => 7 + usize::from(variant.min(3)),
     }
 }
 
@@ -45,7 +46,7 @@ pub struct DetectorScore {
     /// Standard errors above fair play's expectation (near N(0,1) under fair play).
     pub z: f64,
     /// Observations, and their observed and expected sums (for [`Detector::SuitSignal`], those of
-    /// the rotation that scored highest). Signed so that more is more suspicious: for
+    /// the rotation that scored highest; likewise [`Detector::SignalFollow`]). Signed so that more is more suspicious: for
     /// [`Detector::NextOpponentAvoid`] `observed` is minus the discards that fitted, for
     /// [`Detector::TalloneTake`] draws count plus and pick-ups minus.
     pub count: u64,
@@ -64,7 +65,7 @@ pub struct PlayerReport {
 }
 
 impl PlayerReport {
-    /// The highest detector score, corrected for taking the highest of four: near N(0,1) under
+    /// The highest detector score, corrected for taking the highest of five: near N(0,1) under
     /// fair play, so above 2.33 one honest player in a hundred (before calibration).
     pub fn suspicion(&self) -> f64 {
         let zs: Vec<f64> = self.scores.iter().map(|s| s.z).collect();
@@ -139,11 +140,13 @@ impl Analysis {
         let scores = Detector::ALL
             .iter()
             .map(|&detector| {
-                let (z, chosen) = if detector == Detector::SuitSignal {
-                    let zs: Vec<f64> = (3..SLOTS).map(|i| acc.tallies[i].z()).collect();
-                    let best = (3..SLOTS)
+                let (z, chosen) = if detector.rotates() {
+                    let first = slot(detector, 0);
+                    let rotations = first..first + 4;
+                    let zs: Vec<f64> = rotations.clone().map(|i| acc.tallies[i].z()).collect();
+                    let best = rotations
                         .max_by(|&a, &b| acc.tallies[a].z().total_cmp(&acc.tallies[b].z()))
-                        .unwrap_or(3);
+                        .unwrap_or(first);
                     (bonferroni_max(&zs), best)
                 } else {
                     let i = slot(detector, 0);
