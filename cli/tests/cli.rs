@@ -331,7 +331,8 @@ fn fairplay_scores_every_seated_player_of_a_record() {
                 "partner_fit",
                 "next_opponent_avoid",
                 "tallone_take",
-                "suit_signal"
+                "suit_signal",
+                "signal_follow"
             ]
         );
     }

@@ -9,7 +9,7 @@
 //! over many moves are near normal. A player who sees hidden cards makes moves that correlate with
 //! them beyond that prediction.
 
-use burraco_rules::{Action, Card, Hand, Players, Seat, SeatKnowledge, Suit};
+use burraco_rules::{Action, Card, Players, Seat, SeatKnowledge, Suit};
 
 use crate::fit::{fit_set, fits, model_hidden_hand};
 use crate::walk::Moment;
@@ -98,9 +98,6 @@ pub fn observe(m: &Moment<'_>, out: &mut Vec<Observation>) {
     match m.action {
         Action::Discard { card } if !card.is_wild() => {
             discard(m, know, players, *card, out);
-            if players == Players::Four {
-                follow(m.seat, know, own, *card, out);
-            }
         }
         Action::Draw | Action::PickUp => {
             let legal = m.truth.legal_actions();
@@ -196,49 +193,52 @@ fn discard(
     }
 }
 
-/// [`Detector::SignalFollow`]: the discard's suit against the suit of the partner's latest
-/// discard, rotated. The partner's discard is public, so an honest player may react to it; but
-/// its suit is close to independent of which suit the player's own choice falls in, so the chance
-/// of a match is near the share of the player's natural cards in that suit, whatever its style.
-/// A receiver of a code bends its choice toward one rotation, and that rotation's matches pile
-/// up.
-fn follow(seat: Seat, know: &SeatKnowledge, own: &Hand, card: Card, out: &mut Vec<Observation>) {
-    let partner = seat.partner();
-    let Some(&(_, signal)) = know.discards().iter().rev().find(|(s, _)| *s == partner) else {
-        return;
+/// One discard for [`Detector::SignalFollow`]: its suit, the suit of the partner's latest
+/// discard before it, and the discarder's natural cards per suit (indices in [`Suit::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FollowEvent {
+    pub seat: Seat,
+    pub suit: usize,
+    pub signal: usize,
+    pub held: [u8; 4],
+}
+
+/// The [`FollowEvent`] of a move: a natural discard at four seats after a natural discard of the
+/// partner's, from a hand with a choice of suits.
+pub fn follow_event(m: &Moment<'_>) -> Option<FollowEvent> {
+    let Action::Discard { card } = m.action else {
+        return None;
     };
-    let (Some(signal_suit), Some(suit)) =
-        (signal.suit().filter(|_| !signal.is_wild()), card.suit())
-    else {
-        return;
-    };
-    let mut held = [0usize; 4];
+    let know = m.mover();
+    if card.is_wild() || know.players() != Players::Four {
+        return None;
+    }
+    let own = know.hand()?;
+    let partner = m.seat.partner();
+    let &(_, signal) = know.discards().iter().rev().find(|(s, _)| *s == partner)?;
+    let signal = signal.suit().filter(|_| !signal.is_wild())?;
+    let mut held = [0u8; 4];
     for s in own
         .cards()
         .filter(|c| !c.is_wild())
         .filter_map(|c| c.suit())
     {
-        held[suit_index(s)] += 1;
+        held[suit_index(s)] = held[suit_index(s)].saturating_add(1);
     }
-    let naturals: usize = held.iter().sum();
+    let naturals: u8 = held.iter().sum();
     // A hand of one suit has no choice of suit.
-    if naturals == 0 || held.iter().any(|&n| n == naturals) {
-        return;
+    if held.contains(&naturals) {
+        return None;
     }
-    let start = suit_index(signal_suit);
-    for r in 0..4u8 {
-        let i = (start + usize::from(r)) % 4;
-        out.push(Observation {
-            seat,
-            detector: Detector::SignalFollow,
-            variant: r,
-            observed: f64::from(u8::from(suit_index(suit) == i)),
-            expected: held[i] as f64 / naturals as f64,
-        });
-    }
+    Some(FollowEvent {
+        seat: m.seat,
+        suit: suit_index(card.suit()?),
+        signal: suit_index(signal),
+        held,
+    })
 }
 
-fn suit_index(suit: Suit) -> usize {
+pub(crate) fn suit_index(suit: Suit) -> usize {
     Suit::ALL.iter().position(|&s| s == suit).unwrap_or(0)
 }
 

@@ -99,7 +99,7 @@ const ENOUGH_ACCEPTED: usize = 128;
 /// Below this many draws of a class, the prediction is too noisy to use; a coarser class is.
 const MIN_ACCEPTED: usize = 24;
 /// The classes, finest first: every public trace, then fewer, down to connectedness alone.
-const LEVELS: usize = 4;
+const LEVELS: usize = 5;
 
 /// What a hidden card is, next to its owner's public traces this hand (see [`HandClass`]).
 #[derive(Debug, Clone, Copy, Default)]
@@ -110,6 +110,9 @@ struct Traces {
     near_discard: bool,
     /// It fits a card its owner took from the pile (what it wanted the pile for).
     near_pickup: bool,
+    /// It fits a card discarded by the seat before its owner: the cards its owner chose to take
+    /// or to draw past (a hand that fitted them would more often have taken the pile).
+    near_offered: bool,
 }
 
 /// The public traces of a hidden hand that its owner's play leaves, counted on one hand and
@@ -121,34 +124,62 @@ struct Traces {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct HandClass {
     links: u32,
+    /// It holds three naturals that would open a meld (an owner who melds when it can has none).
+    natural_meld: bool,
     attaches: u8,
     near_discard: u8,
     near_pickup: u8,
+    near_offered: u8,
 }
 
 impl HandClass {
-    fn of(links: u32, traces: impl Iterator<Item = Traces>) -> HandClass {
-        let (mut a, mut d, mut p) = (0u8, 0u8, 0u8);
+    fn of(links: u32, natural_meld: bool, traces: impl Iterator<Item = Traces>) -> HandClass {
+        let (mut a, mut d, mut p, mut o) = (0u8, 0u8, 0u8, 0u8);
         for t in traces {
             a += u8::from(t.attaches);
             d += u8::from(t.near_discard);
             p += u8::from(t.near_pickup);
+            o += u8::from(t.near_offered);
         }
         HandClass {
             links,
+            natural_meld,
             attaches: a.min(2),
             near_discard: d.min(3),
             near_pickup: p.min(2),
+            near_offered: o.min(3),
         }
     }
 
     /// Whether two hands share the class at `level` (0 finest, `LEVELS - 1` connectedness only).
     fn same_at(self, other: HandClass, level: usize) -> bool {
         self.links == other.links
-            && (level > 2 || self.near_discard == other.near_discard)
+            && (level > 3 || self.natural_meld == other.natural_meld)
+            && (level > 3 || self.near_discard == other.near_discard)
+            && (level > 2 || self.near_offered == other.near_offered)
             && (level > 1 || self.attaches == other.attaches)
             && (level > 0 || self.near_pickup == other.near_pickup)
     }
+}
+
+/// Whether `cards` hold three naturals of one rank, or three of one suit in a row (the ace at
+/// both ends): a meld its owner could open without a wild.
+fn has_natural_meld(cards: impl Iterator<Item = Card>) -> bool {
+    let mut ranks = [0u8; 15];
+    let mut runs = [0u16; 4];
+    for c in cards.filter(|c| !c.is_wild()) {
+        let (Some(rank), Some(suit)) = (c.rank(), c.suit()) else {
+            continue;
+        };
+        let n = usize::from(rank.number());
+        ranks[n] += 1;
+        let bits = &mut runs[Suit::ALL.iter().position(|&x| x == suit).unwrap_or(0)];
+        *bits |= 1 << n;
+        if rank == Rank::Ace {
+            *bits |= 1 << 14;
+        }
+    }
+    ranks.iter().any(|&k| k >= 3) || runs.iter().any(|&b| b & (b >> 1) & (b >> 2) != 0)
 }
 
 /// The traces of `card` in `seat`'s hand, from what every seat sees: its side's melds, its
@@ -158,6 +189,14 @@ fn traces_of(know: &SeatKnowledge, seat: Seat, card: Card) -> Traces {
         return Traces::default();
     }
     let side = know.side_of(seat);
+    let players = know.players();
+    // The seat whose discards `seat` is offered: the one it follows.
+    let before = players
+        .seats()
+        .iter()
+        .copied()
+        .find(|&s| players.next(s) == seat)
+        .unwrap_or(seat);
     Traces {
         attaches: know
             .melds()
@@ -171,6 +210,10 @@ fn traces_of(know: &SeatKnowledge, seat: Seat, card: Card) -> Traces {
             .pickups()
             .iter()
             .any(|(s, cards)| *s == seat && cards.iter().any(|&d| pair_fits(card, d))),
+        near_offered: know
+            .discards()
+            .iter()
+            .any(|&(s, d)| s == before && pair_fits(card, d)),
     }
 }
 
@@ -224,11 +267,16 @@ pub fn model_hidden_hand(
                 links += u32::from(fit_matrix[i * u + j]);
             }
         }
-        HandClass::of(links.div_ceil(2).min(10), hand.iter().map(|&i| traces[i]))
+        HandClass::of(
+            links.div_ceil(2).min(10),
+            has_natural_meld(hand.iter().map(|&i| universe[i])),
+            hand.iter().map(|&i| traces[i]),
+        )
     };
     let actual_cards: Vec<Card> = actual.cards().collect();
     let target = HandClass::of(
         links_class(&actual_cards),
+        has_natural_meld(actual_cards.iter().copied()),
         actual_cards.iter().map(|&c| traces_of(know, seat, c)),
     );
     let mut rng = SplitMix(seed);
@@ -311,5 +359,15 @@ mod tests {
         assert!(three.contains(&c("AD")) && three.contains(&c("4D")) && three.contains(&c("5D")));
         assert!(!three.contains(&c("2D")));
         assert!(fit_set(c("2C")).is_empty() && fit_set(Card::JOKER).is_empty());
+    }
+
+    #[test]
+    fn a_natural_meld_is_three_of_a_rank_or_three_in_a_row() {
+        let hand = |codes: &str| burraco_rules::parse_cards(codes).unwrap().into_iter();
+        assert!(has_natural_meld(hand("7H 7D 7C 9S")));
+        assert!(has_natural_meld(hand("5S 6S 7S KD")));
+        assert!(has_natural_meld(hand("QC KC AC 4H")));
+        assert!(!has_natural_meld(hand("7H 7D 2C 9S 10S QS")));
+        assert!(!has_natural_meld(hand("KC AC 3C 4H")));
     }
 }
