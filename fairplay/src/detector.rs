@@ -204,13 +204,18 @@ pub struct FollowEvent {
 }
 
 /// The [`FollowEvent`] of a move: a natural discard at four seats after a natural discard of the
-/// partner's, from a hand with a choice of suits.
+/// partner's, from a hand with a choice of suits, in a turn that did not take the pile.
 pub fn follow_event(m: &Moment<'_>) -> Option<FollowEvent> {
     let Action::Discard { card } = m.action else {
         return None;
     };
     let know = m.mover();
     if card.is_wild() || know.players() != Players::Four {
+        return None;
+    }
+    // A seat that took the pile this turn may hold the partner's latest discard itself: its
+    // suit would follow the partner's through the pile, not through a code.
+    if know.picked_up_this_turn() > 0 {
         return None;
     }
     let own = know.hand()?;
