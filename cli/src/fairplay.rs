@@ -1,5 +1,6 @@
 //! `burraco fairplay`: the fair-play detectors over hand record files.
 
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -49,19 +50,34 @@ pub fn run(
         None => analysis.report(top),
     };
     let flagged = reports.iter().any(|r| r.suspicion() > threshold);
-    if as_json {
-        let out: Vec<Value> = reports.iter().map(|r| to_json(r, threshold)).collect();
-        println!("{}", Value::Array(out));
-    } else {
-        for r in &reports {
-            print_text(r, threshold);
-        }
+    let mut out = io::stdout().lock();
+    match write_reports(&mut out, &reports, threshold, as_json).and_then(|()| out.flush()) {
+        Ok(()) => {}
+        // A reader that stops early (`| head`) is not an error: the verdict still stands.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => return Err(e).context("cannot write the report"),
     }
     Ok(if flagged {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn write_reports(
+    out: &mut impl Write,
+    reports: &[PlayerReport],
+    threshold: f64,
+    as_json: bool,
+) -> io::Result<()> {
+    if as_json {
+        let all: Vec<Value> = reports.iter().map(|r| to_json(r, threshold)).collect();
+        writeln!(out, "{}", Value::Array(all))
+    } else {
+        reports
+            .iter()
+            .try_for_each(|r| write_text(out, r, threshold))
+    }
 }
 
 fn to_json(r: &PlayerReport, threshold: f64) -> Value {
@@ -82,29 +98,32 @@ fn to_json(r: &PlayerReport, threshold: f64) -> Value {
     })
 }
 
-fn print_text(r: &PlayerReport, threshold: f64) {
+fn write_text(out: &mut impl Write, r: &PlayerReport, threshold: f64) -> io::Result<()> {
     let flag = if r.suspicion() > threshold {
         "  FLAGGED"
     } else {
         ""
     };
-    println!(
+    writeln!(
+        out,
         "{}: {} hands, suspicion {:.2}{flag}",
         r.player,
         r.hands,
         r.suspicion()
-    );
+    )?;
     for s in &r.scores {
-        println!(
+        writeln!(
+            out,
             "  {:<20} z {:+6.2}  {:+7.1} beyond fair play's expectation over {} observations ({})",
             s.detector.code(),
             s.z,
             s.observed - s.expected,
             s.count,
             s.detector.meaning()
-        );
+        )?;
         for (label, excess) in s.top_hands.iter().filter(|(_, e)| *e > 0.0) {
-            println!("      {excess:+6.2}  {label}");
+            writeln!(out, "      {excess:+6.2}  {label}")?;
         }
     }
+    Ok(())
 }

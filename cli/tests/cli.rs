@@ -331,7 +331,8 @@ fn fairplay_scores_every_seated_player_of_a_record() {
                 "partner_fit",
                 "next_opponent_avoid",
                 "tallone_take",
-                "suit_signal"
+                "suit_signal",
+                "signal_follow"
             ]
         );
     }
@@ -351,4 +352,22 @@ fn fairplay_refuses_a_record_that_does_not_replay() {
     let out = burraco(&["fairplay", &fixture]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not replay"));
+}
+
+#[test]
+fn fairplay_stops_quietly_when_its_reader_goes_away() {
+    let fixture = fixture("fitab_closing");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_burraco"))
+        .args(["fairplay", "--top", "3", &fixture])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Closing the read end before the report is written is `| head -0`: every write then fails
+    // with a broken pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("the binary ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
 }

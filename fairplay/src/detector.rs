@@ -33,15 +33,26 @@ pub enum Detector {
     /// on, for an unknown code) than the unseen cards explain. The best of the four, corrected for
     /// the choice. High: the pair signals, or the player sees its partner's hand.
     SuitSignal,
+    /// (e) A player's discard suits follow its partner's latest discard: the suit is the partner's
+    /// (or the one one, two or three places on, for an unknown code) more often than the player's
+    /// own hand explains. The best of the four, corrected for the choice. High: the pair passes a
+    /// code, and this player obeys it.
+    SignalFollow,
 }
 
 impl Detector {
-    pub const ALL: [Detector; 4] = [
+    pub const ALL: [Detector; 5] = [
         Detector::PartnerFit,
         Detector::NextOpponentAvoid,
         Detector::TalloneTake,
         Detector::SuitSignal,
+        Detector::SignalFollow,
     ];
+
+    /// Whether the detector scores four suit rotations (and reports the best, corrected).
+    pub fn rotates(self) -> bool {
+        matches!(self, Detector::SuitSignal | Detector::SignalFollow)
+    }
 
     pub fn code(self) -> &'static str {
         match self {
@@ -49,6 +60,7 @@ impl Detector {
             Detector::NextOpponentAvoid => "next_opponent_avoid",
             Detector::TalloneTake => "tallone_take",
             Detector::SuitSignal => "suit_signal",
+            Detector::SignalFollow => "signal_follow",
         }
     }
 
@@ -59,12 +71,14 @@ impl Detector {
             Detector::NextOpponentAvoid => "discards avoid the next opponent's hidden hand",
             Detector::TalloneTake => "draws and pick-ups follow the hidden top of the tallone",
             Detector::SuitSignal => "discard suits predict the partner's hidden suits",
+            Detector::SignalFollow => "discard suits follow the partner's latest discard",
         }
     }
 }
 
 /// One observation: `observed` against `expected`, its mean under fair play.
-/// `variant` tells apart the suit rotations of [`Detector::SuitSignal`] (0 for the others).
+/// `variant` tells apart the suit rotations of [`Detector::SuitSignal`] and
+/// [`Detector::SignalFollow`] (0 for the others).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Observation {
     pub seat: Seat,
@@ -177,6 +191,60 @@ fn discard(
             });
         }
     }
+}
+
+/// One discard for [`Detector::SignalFollow`]: its suit, the suit of the partner's latest
+/// discard before it, and the discarder's natural cards per suit (indices in [`Suit::ALL`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FollowEvent {
+    pub seat: Seat,
+    pub suit: usize,
+    pub signal: usize,
+    pub held: [u8; 4],
+}
+
+/// The [`FollowEvent`] of a move: a natural discard at four seats after a natural discard of the
+/// partner's, from a hand with a choice of suits, in a turn that did not take the pile.
+pub fn follow_event(m: &Moment<'_>) -> Option<FollowEvent> {
+    let Action::Discard { card } = m.action else {
+        return None;
+    };
+    let know = m.mover();
+    if card.is_wild() || know.players() != Players::Four {
+        return None;
+    }
+    // A seat that took the pile this turn may hold the partner's latest discard itself: its
+    // suit would follow the partner's through the pile, not through a code.
+    if know.picked_up_this_turn() > 0 {
+        return None;
+    }
+    let own = know.hand()?;
+    let partner = m.seat.partner();
+    let &(_, signal) = know.discards().iter().rev().find(|(s, _)| *s == partner)?;
+    let signal = signal.suit().filter(|_| !signal.is_wild())?;
+    let mut held = [0u8; 4];
+    for s in own
+        .cards()
+        .filter(|c| !c.is_wild())
+        .filter_map(|c| c.suit())
+    {
+        held[suit_index(s)] = held[suit_index(s)].saturating_add(1);
+    }
+    let naturals: u8 = held.iter().sum();
+    // A hand of one suit has no choice of suit.
+    if held.contains(&naturals) {
+        return None;
+    }
+    Some(FollowEvent {
+        seat: m.seat,
+        suit: suit_index(card.suit()?),
+        signal: suit_index(signal),
+        held,
+    })
+}
+
+pub(crate) fn suit_index(suit: Suit) -> usize {
+    Suit::ALL.iter().position(|&s| s == suit).unwrap_or(0)
 }
 
 /// A seed for a prediction's sampling, from the moment alone (so a report is repeatable).

@@ -92,17 +92,139 @@ pub struct HiddenHandModel {
     pub suit_means: [f64; 4],
 }
 
-/// Samples drawn for one prediction.
-const SAMPLES: usize = 160;
-/// Below this many samples of the right class, the prediction is too noisy to use.
-const MIN_ACCEPTED: usize = 16;
+/// Most draws made for one prediction.
+const MAX_SAMPLES: usize = 1536;
+/// Draws of the finest class after which sampling stops.
+const ENOUGH_ACCEPTED: usize = 128;
+/// Below this many draws of a class, the prediction is too noisy to use; a coarser class is.
+const MIN_ACCEPTED: usize = 24;
+/// The classes, finest first: every public trace, then fewer, down to connectedness alone.
+const LEVELS: usize = 5;
+
+/// What a hidden card is, next to its owner's public traces this hand (see [`HandClass`]).
+#[derive(Debug, Clone, Copy, Default)]
+struct Traces {
+    /// It attaches to a meld of its owner's side (an owner who could would usually have).
+    attaches: bool,
+    /// It fits a card its owner discarded (an owner keeps what fits and throws what does not).
+    near_discard: bool,
+    /// It fits a card its owner took from the pile (what it wanted the pile for).
+    near_pickup: bool,
+    /// It fits a card discarded by the seat before its owner: the cards its owner chose to take
+    /// or to draw past (a hand that fitted them would more often have taken the pile).
+    near_offered: bool,
+}
+
+/// The public traces of a hidden hand that its owner's play leaves, counted on one hand and
+/// put in coarse classes. Each is a property of the hidden hand and of the table, not of any
+/// later move: conditioning the prediction on the real hand's class is always fair, and when
+/// the owner's past choices depend on its hand mostly through these counts, the conditioned
+/// draw is what those choices tell a fair player about the hand (the posterior, whatever the
+/// owner's style).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct HandClass {
+    links: u32,
+    /// It holds three naturals that would open a meld (an owner who melds when it can has none).
+    natural_meld: bool,
+    attaches: u8,
+    near_discard: u8,
+    near_pickup: u8,
+    near_offered: u8,
+}
+
+impl HandClass {
+    fn of(links: u32, natural_meld: bool, traces: impl Iterator<Item = Traces>) -> HandClass {
+        let (mut a, mut d, mut p, mut o) = (0u8, 0u8, 0u8, 0u8);
+        for t in traces {
+            a += u8::from(t.attaches);
+            d += u8::from(t.near_discard);
+            p += u8::from(t.near_pickup);
+            o += u8::from(t.near_offered);
+        }
+        HandClass {
+            links,
+            natural_meld,
+            attaches: a.min(2),
+            near_discard: d.min(3),
+            near_pickup: p.min(2),
+            near_offered: o.min(3),
+        }
+    }
+
+    /// Whether two hands share the class at `level` (0 finest, `LEVELS - 1` connectedness only).
+    fn same_at(self, other: HandClass, level: usize) -> bool {
+        self.links == other.links
+            && (level > 3 || self.natural_meld == other.natural_meld)
+            && (level > 3 || self.near_discard == other.near_discard)
+            && (level > 2 || self.near_offered == other.near_offered)
+            && (level > 1 || self.attaches == other.attaches)
+            && (level > 0 || self.near_pickup == other.near_pickup)
+    }
+}
+
+/// Whether `cards` hold three naturals of one rank, or three of one suit in a row (the ace at
+/// both ends): a meld its owner could open without a wild.
+fn has_natural_meld(cards: impl Iterator<Item = Card>) -> bool {
+    let mut ranks = [0u8; 15];
+    let mut runs = [0u16; 4];
+    for c in cards.filter(|c| !c.is_wild()) {
+        let (Some(rank), Some(suit)) = (c.rank(), c.suit()) else {
+            continue;
+        };
+        let n = usize::from(rank.number());
+        ranks[n] += 1;
+        let bits = &mut runs[Suit::ALL.iter().position(|&x| x == suit).unwrap_or(0)];
+        *bits |= 1 << n;
+        if rank == Rank::Ace {
+            *bits |= 1 << 14;
+        }
+    }
+    ranks.iter().any(|&k| k >= 3) || runs.iter().any(|&b| b & (b >> 1) & (b >> 2) != 0)
+}
+
+/// The traces of `card` in `seat`'s hand, from what every seat sees: its side's melds, its
+/// discards and its pick-ups this hand.
+fn traces_of(know: &SeatKnowledge, seat: Seat, card: Card) -> Traces {
+    if card.is_wild() {
+        return Traces::default();
+    }
+    let side = know.side_of(seat);
+    let players = know.players();
+    // The seat whose discards `seat` is offered: the one it follows.
+    let before = players
+        .seats()
+        .iter()
+        .copied()
+        .find(|&s| players.next(s) == seat)
+        .unwrap_or(seat);
+    Traces {
+        attaches: know
+            .melds()
+            .iter()
+            .any(|(s, m)| *s == side && m.attach(&[card], None).is_ok()),
+        near_discard: know
+            .discards()
+            .iter()
+            .any(|&(s, d)| s == seat && pair_fits(card, d)),
+        near_pickup: know
+            .pickups()
+            .iter()
+            .any(|(s, cards)| *s == seat && cards.iter().any(|&d| pair_fits(card, d))),
+        near_offered: know
+            .discards()
+            .iter()
+            .any(|&(s, d)| s == before && pair_fits(card, d)),
+    }
+}
 
 /// Predicts `seat`'s hand from `know`'s information: the cards it was seen to pick up, plus its
-/// unknown cards drawn uniformly from the unseen ones, keeping only draws whose [`links_class`]
-/// is the real hand's (`actual`). Conditioning on that class (a property of the hand, not of
-/// any move) keeps the prediction fair to players whose melding leaves their hands thinner or
-/// fuller than a random draw, and leaves what the move itself says about the cards untouched.
-/// `seed` makes the sampling repeatable. `None` when too few draws fall in the class.
+/// unknown cards drawn uniformly from the unseen ones, keeping only draws of the real hand's
+/// (`actual`) [`HandClass`]: as connected inside, and as close to its owner's melds, discards and
+/// pick-ups. Conditioning on that class keeps the prediction fair to players whose melding thins
+/// their hands and to players who read the other seats' discards, and leaves what the move itself
+/// says about the cards untouched. When too few draws fall in the finest class, a coarser one is
+/// used. `seed` makes the sampling repeatable. `None` when too few draws fall even in the
+/// coarsest.
 pub fn model_hidden_hand(
     know: &SeatKnowledge,
     seat: Seat,
@@ -112,43 +234,88 @@ pub fn model_hidden_hand(
 ) -> Option<HiddenHandModel> {
     let known: Vec<Card> = know.known_cards(seat).cards().collect();
     let unknown = know.hand_size(seat).saturating_sub(known.len());
-    let mut pool = know.unseen_cards();
+    let pool = know.unseen_cards();
     if unknown > pool.len() {
         return None;
     }
-    let target = links_class(&actual.cards().collect::<Vec<_>>());
-    let known_fit = known.iter().any(|c| set.contains(c));
-    let mut rng = SplitMix(seed);
-    let (mut accepted, mut hits) = (0usize, 0usize);
-    let mut suits = [0usize; 4];
-    let mut hand: Vec<Card> = Vec::with_capacity(known.len() + unknown);
-    for _ in 0..SAMPLES {
-        // A partial Fisher-Yates: the first `unknown` places of the pool become the draw.
-        for i in 0..unknown {
-            let j = i + (rng.next() % (pool.len() - i) as u64) as usize;
-            pool.swap(i, j);
-        }
-        hand.clear();
-        hand.extend_from_slice(&known);
-        hand.extend_from_slice(&pool[..unknown]);
-        if links_class(&hand) != target {
-            continue;
-        }
-        accepted += 1;
-        if known_fit || pool[..unknown].iter().any(|c| set.contains(c)) {
-            hits += 1;
-        }
-        for c in &hand {
-            if !c.is_wild()
-                && let Some(s) = c.suit()
-            {
-                suits[Suit::ALL.iter().position(|&x| x == s).unwrap_or(0)] += 1;
-            }
+    // Every card a draw can hold, by index: the known ones first, then the pool. Pair fits and
+    // traces are computed once here, not per draw.
+    let universe: Vec<Card> = known.iter().chain(&pool).copied().collect();
+    let u = universe.len();
+    let mut fit_matrix = vec![false; u * u];
+    for i in 0..u {
+        for j in i + 1..u {
+            let f = pair_fits(universe[i], universe[j]);
+            fit_matrix[i * u + j] = f;
+            fit_matrix[j * u + i] = f;
         }
     }
-    (accepted >= MIN_ACCEPTED).then(|| HiddenHandModel {
-        fit_chance: hits as f64 / accepted as f64,
-        suit_means: suits.map(|n| n as f64 / accepted as f64),
+    let traces: Vec<Traces> = universe.iter().map(|&c| traces_of(know, seat, c)).collect();
+    let in_set: Vec<bool> = universe.iter().map(|c| set.contains(c)).collect();
+    let suit_of: Vec<Option<usize>> = universe
+        .iter()
+        .map(|c| {
+            c.suit()
+                .filter(|_| !c.is_wild())
+                .and_then(|s| Suit::ALL.iter().position(|&x| x == s))
+        })
+        .collect();
+    let class_of = |hand: &[usize]| {
+        let mut links = 0u32;
+        for (a, &i) in hand.iter().enumerate() {
+            for &j in &hand[a + 1..] {
+                links += u32::from(fit_matrix[i * u + j]);
+            }
+        }
+        HandClass::of(
+            links.div_ceil(2).min(10),
+            has_natural_meld(hand.iter().map(|&i| universe[i])),
+            hand.iter().map(|&i| traces[i]),
+        )
+    };
+    let actual_cards: Vec<Card> = actual.cards().collect();
+    let target = HandClass::of(
+        links_class(&actual_cards),
+        has_natural_meld(actual_cards.iter().copied()),
+        actual_cards.iter().map(|&c| traces_of(know, seat, c)),
+    );
+    let mut rng = SplitMix(seed);
+    // Per level: draws accepted, draws holding a card of the set, natural cards per suit.
+    let mut accepted = [0usize; LEVELS];
+    let mut hits = [0usize; LEVELS];
+    let mut suits = [[0usize; 4]; LEVELS];
+    let mut order: Vec<usize> = (known.len()..u).collect();
+    let mut hand: Vec<usize> = Vec::with_capacity(known.len() + unknown);
+    for _ in 0..MAX_SAMPLES {
+        // A partial Fisher-Yates: the first `unknown` places of the pool become the draw.
+        for i in 0..unknown {
+            let j = i + (rng.next() % (order.len() - i) as u64) as usize;
+            order.swap(i, j);
+        }
+        hand.clear();
+        hand.extend(0..known.len());
+        hand.extend_from_slice(&order[..unknown]);
+        let class = class_of(&hand);
+        let hit = hand.iter().any(|&i| in_set[i]);
+        for level in 0..LEVELS {
+            if !class.same_at(target, level) {
+                continue;
+            }
+            accepted[level] += 1;
+            hits[level] += usize::from(hit);
+            for s in hand.iter().filter_map(|&i| suit_of[i]) {
+                suits[level][s] += 1;
+            }
+        }
+        if accepted[0] >= ENOUGH_ACCEPTED {
+            break;
+        }
+    }
+    let level = (0..LEVELS).find(|&l| accepted[l] >= MIN_ACCEPTED)?;
+    let n = accepted[level] as f64;
+    Some(HiddenHandModel {
+        fit_chance: hits[level] as f64 / n,
+        suit_means: suits[level].map(|k| k as f64 / n),
     })
 }
 
@@ -192,5 +359,15 @@ mod tests {
         assert!(three.contains(&c("AD")) && three.contains(&c("4D")) && three.contains(&c("5D")));
         assert!(!three.contains(&c("2D")));
         assert!(fit_set(c("2C")).is_empty() && fit_set(Card::JOKER).is_empty());
+    }
+
+    #[test]
+    fn a_natural_meld_is_three_of_a_rank_or_three_in_a_row() {
+        let hand = |codes: &str| burraco_rules::parse_cards(codes).unwrap().into_iter();
+        assert!(has_natural_meld(hand("7H 7D 7C 9S")));
+        assert!(has_natural_meld(hand("5S 6S 7S KD")));
+        assert!(has_natural_meld(hand("QC KC AC 4H")));
+        assert!(!has_natural_meld(hand("7H 7D 2C 9S 10S QS")));
+        assert!(!has_natural_meld(hand("KC AC 3C 4H")));
     }
 }

@@ -5,11 +5,13 @@ use std::collections::BTreeMap;
 use burraco_protocol::record::{HandRecord, ReplayError};
 use burraco_rules::Seat;
 
-use crate::detector::{Detector, Observation, observe};
+use crate::detector::{Detector, FollowEvent, Observation, follow_event, observe};
 use crate::stats::{Tally, bonferroni_max};
 use crate::walk::walk;
 
-/// The statistics' slots: one per detector, four for the suit rotations.
+/// The statistics' slots: one per detector, four for the suit rotations of
+/// [`Detector::SuitSignal`]. [`Detector::SignalFollow`] is scored apart (see
+/// [`follow_tallies`]).
 const SLOTS: usize = 7;
 
 fn slot(detector: Detector, variant: u8) -> usize {
@@ -18,6 +20,8 @@ fn slot(detector: Detector, variant: u8) -> usize {
         Detector::NextOpponentAvoid => 1,
         Detector::TalloneTake => 2,
         Detector::SuitSignal => 3 + usize::from(variant.min(3)),
+        // Not a slot: scored from the player's follow events.
+        Detector::SignalFollow => 3 + usize::from(variant.min(3)),
     }
 }
 
@@ -29,6 +33,8 @@ struct PlayerAcc {
     tallies: [Tally; SLOTS],
     /// (hand index, that hand's sums), for explaining a score.
     hands: Vec<(usize, HandSums)>,
+    /// Per hand (same order as `hands`), the player's discards after its partner's.
+    follows: Vec<Vec<FollowEvent>>,
 }
 
 /// Hand records folded into per-player statistics; players are the records' seat names.
@@ -45,7 +51,7 @@ pub struct DetectorScore {
     /// Standard errors above fair play's expectation (near N(0,1) under fair play).
     pub z: f64,
     /// Observations, and their observed and expected sums (for [`Detector::SuitSignal`], those of
-    /// the rotation that scored highest). Signed so that more is more suspicious: for
+    /// the rotation that scored highest; likewise [`Detector::SignalFollow`]). Signed so that more is more suspicious: for
     /// [`Detector::NextOpponentAvoid`] `observed` is minus the discards that fitted, for
     /// [`Detector::TalloneTake`] draws count plus and pick-ups minus.
     pub count: u64,
@@ -64,7 +70,7 @@ pub struct PlayerReport {
 }
 
 impl PlayerReport {
-    /// The highest detector score, corrected for taking the highest of four: near N(0,1) under
+    /// The highest detector score, corrected for taking the highest of five: near N(0,1) under
     /// fair play, so above 2.33 one honest player in a hundred (before calibration).
     pub fn suspicion(&self) -> f64 {
         let zs: Vec<f64> = self.scores.iter().map(|s| s.z).collect();
@@ -84,7 +90,11 @@ impl Analysis {
     /// Folds one hand record in; `label` names it in reports (a file name, a hand number).
     pub fn add(&mut self, label: &str, record: &HandRecord) -> Result<(), ReplayError> {
         let mut observations: Vec<Observation> = Vec::new();
-        walk(record, |m| observe(m, &mut observations))?;
+        let mut follows: Vec<FollowEvent> = Vec::new();
+        walk(record, |m| {
+            observe(m, &mut observations);
+            follows.extend(follow_event(m));
+        })?;
         let hand = self.labels.len();
         self.labels.push(label.to_owned());
         let name_of = |seat: Seat| {
@@ -107,6 +117,13 @@ impl Analysis {
                 t.add_hand(count, observed, expected);
             }
             acc.hands.push((hand, sums));
+            acc.follows.push(
+                follows
+                    .iter()
+                    .filter(|f| f.seat == seat.seat)
+                    .copied()
+                    .collect(),
+            );
         }
         Ok(())
     }
@@ -139,11 +156,16 @@ impl Analysis {
         let scores = Detector::ALL
             .iter()
             .map(|&detector| {
-                let (z, chosen) = if detector == Detector::SuitSignal {
-                    let zs: Vec<f64> = (3..SLOTS).map(|i| acc.tallies[i].z()).collect();
-                    let best = (3..SLOTS)
+                if detector == Detector::SignalFollow {
+                    return self.follow_score(acc, top);
+                }
+                let (z, chosen) = if detector.rotates() {
+                    let first = slot(detector, 0);
+                    let rotations = first..first + 4;
+                    let zs: Vec<f64> = rotations.clone().map(|i| acc.tallies[i].z()).collect();
+                    let best = rotations
                         .max_by(|&a, &b| acc.tallies[a].z().total_cmp(&acc.tallies[b].z()))
-                        .unwrap_or(3);
+                        .unwrap_or(first);
                     (bonferroni_max(&zs), best)
                 } else {
                     let i = slot(detector, 0);
@@ -173,5 +195,145 @@ impl Analysis {
             hands: acc.hands.len(),
             scores,
         }
+    }
+}
+
+impl Analysis {
+    /// [`Detector::SignalFollow`] for one player: per rotation, the hands' matches against their
+    /// expectation, the best rotation corrected for the choice.
+    fn follow_score(&self, acc: &PlayerAcc, top: usize) -> DetectorScore {
+        let per_hand = follow_sums(&acc.follows);
+        let mut tallies = [Tally::default(); 4];
+        for sums in &per_hand {
+            for (t, &(count, observed, expected)) in tallies.iter_mut().zip(sums) {
+                t.add_hand(count, observed, expected);
+            }
+        }
+        let zs: Vec<f64> = tallies.iter().map(Tally::z).collect();
+        let best = (0..4).max_by(|&a, &b| zs[a].total_cmp(&zs[b])).unwrap_or(0);
+        let mut hands: Vec<(String, f64)> = acc
+            .hands
+            .iter()
+            .zip(&per_hand)
+            .filter(|(_, sums)| sums[best].0 > 0)
+            .map(|((h, _), sums)| (self.labels[*h].clone(), sums[best].1 - sums[best].2))
+            .collect();
+        hands.sort_by(|a, b| b.1.total_cmp(&a.1));
+        hands.truncate(top);
+        let t = &tallies[best];
+        DetectorScore {
+            detector: Detector::SignalFollow,
+            z: bonferroni_max(&zs),
+            count: t.count,
+            observed: t.observed,
+            expected: t.expected,
+            top_hands: hands,
+        }
+    }
+}
+
+/// Per hand and rotation r: (discards, discards in the suit r places after the partner's
+/// latest, their expected number). A player's choice of suit depends on its hand and its habits
+/// (some players prefer a suit when scores tie, some throw short suits), and so does its
+/// partner's; neither knows the other's discard is coming. So under fair play the player's suit
+/// and the partner's latest are close to independent, and the expected matches are those of the
+/// two marginals: for a discard in suit t, the share of the partner's signals (over all the
+/// player's discards in the analysis) in the suit r places before t. Habits cancel however sharp
+/// they are; a pair with a code bends one rotation beyond them.
+fn follow_sums(follows: &[Vec<FollowEvent>]) -> Vec<[(u64, f64, f64); 4]> {
+    let mut signals = [0.0f64; 4];
+    for f in follows.iter().flatten() {
+        signals[f.signal] += 1.0;
+    }
+    let total: f64 = signals.iter().sum();
+    let share = signals.map(|n| n / total.max(1.0));
+    follows
+        .iter()
+        .map(|hand| {
+            let mut sums = [(0u64, 0.0f64, 0.0f64); 4];
+            for f in hand {
+                for (r, s) in sums.iter_mut().enumerate() {
+                    s.0 += 1;
+                    s.1 += f64::from(u8::from(f.suit == (f.signal + r) % 4));
+                    s.2 += share[(f.suit + 4 - r) % 4];
+                }
+            }
+            sums
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tallies(follows: &[Vec<FollowEvent>]) -> [Tally; 4] {
+        let mut t = [Tally::default(); 4];
+        for sums in follow_sums(follows) {
+            for (t, (count, observed, expected)) in t.iter_mut().zip(sums) {
+                t.add_hand(count, observed, expected);
+            }
+        }
+        t
+    }
+
+    /// 200 hands of 8 discards each: the partner's signal suits drawn by `signal`, the player's
+    /// suit by `suit` from the signal and a second draw.
+    fn hands(
+        suit: impl Fn(usize, u64) -> usize,
+        signal: impl Fn(u64) -> usize,
+    ) -> Vec<Vec<FollowEvent>> {
+        let mut x: u64 = 0x1234_5678;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..200)
+            .map(|_| {
+                (0..8)
+                    .map(|_| {
+                        let s = signal(next());
+                        FollowEvent {
+                            seat: Seat::North,
+                            suit: suit(s, next()),
+                            signal: s,
+                            held: [3, 3, 3, 2],
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn sharp_habits_alone_do_not_look_like_following() {
+        // Both partners throw hearts two times in three, independently: they match often, by
+        // habit, and no rotation stands out.
+        let habit = |r: u64| if r % 3 < 2 { 0 } else { (r % 4) as usize };
+        let t = tallies(&hands(|_, r| habit(r), habit));
+        assert!(
+            t.iter().all(|t| t.z().abs() < 3.0),
+            "{:?}",
+            t.map(|t| t.z())
+        );
+    }
+
+    #[test]
+    fn obeying_the_partners_code_stands_out_in_its_rotation() {
+        // Half the time the player throws the suit before the signal's (the proof's code).
+        let t = tallies(&hands(
+            |s, r| {
+                if r % 2 == 0 {
+                    (s + 3) % 4
+                } else {
+                    (r % 4) as usize
+                }
+            },
+            |r| (r % 4) as usize,
+        ));
+        assert!(t[3].z() > 6.0, "{:?}", t.map(|t| t.z()));
+        assert!(t[0].z() < 0.0 && t[1].z() < 0.0 && t[2].z() < 0.0);
     }
 }

@@ -70,7 +70,7 @@ fn scripted(n: u64, turns: usize, take: TakeRule, discard: DiscardRule) -> HandR
     record
 }
 
-fn analyse(take: TakeRule, discard: DiscardRule) -> (f64, [f64; 4]) {
+fn analyse(take: TakeRule, discard: DiscardRule) -> (f64, [f64; Detector::ALL.len()]) {
     let mut analysis = Analysis::new();
     for n in 0..40 {
         analysis

@@ -48,7 +48,7 @@ pub struct Sample {
     pub hands: usize,
     pub suspicion: f64,
     /// Per detector, in [`Detector::ALL`] order.
-    pub z: [f64; 4],
+    pub z: [f64; Detector::ALL.len()],
 }
 
 /// Plays `hands` hands at table `table` (seeded by `seed`), the dealer going round, and returns

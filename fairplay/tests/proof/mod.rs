@@ -7,6 +7,7 @@ use crate::harness;
 
 use burraco_bot::cheat::Cheat;
 use burraco_bot::{Level, SearchBudget};
+use burraco_fairplay::Detector;
 use harness::Role;
 
 const HANDS: usize = 100;
@@ -64,7 +65,9 @@ fn peeking_cheaters_stand_out_within_100_hands() {
             Role::Cheat(Cheat::SeesPartner) => PARTNER_FIT,
             _ => NEXT_AVOID,
         };
-        let best = (0..4).max_by(|&a, &b| s.z[a].total_cmp(&s.z[b])).unwrap();
+        let best = (0..Detector::ALL.len())
+            .max_by(|&a, &b| s.z[a].total_cmp(&s.z[b]))
+            .unwrap();
         assert_eq!(best, own, "{}: {:?}", s.player, s.z);
     }
 }
