@@ -892,3 +892,74 @@ async fn a_bot_accounts_seat_is_a_bot_in_the_lobby_the_events_and_the_snapshot()
     assert_eq!(robo.map(|s| s.bot), Some(true), "{listed:?}");
     server.stop().await;
 }
+
+/// In a cluster, a bot account's join through a node that does not serve the table travels to
+/// the table's node with its account: the seat is a program's there too, for every player.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_account_joining_through_another_node_is_a_bot_at_the_table() {
+    let postgres = super::Postgres::start();
+    let url = postgres.url();
+    let nats = crate::cluster::Nats::start(1);
+    let a = crate::cluster::Node::start_with(&nats, "node-a", &["--database-url", &url]);
+    let b = crate::cluster::Node::start_with(&nats, "node-b", &["--database-url", &url]);
+    let session = sign_up(a.addr, "RoboNodi").await;
+    let made = http(
+        a.addr,
+        "POST",
+        "/api/account/bot",
+        &[("Cookie", &cookie(&session))],
+        "",
+    )
+    .await;
+    assert_eq!(made.status, 200, "{}", made.body);
+    // A guest opens a table on node-a; the bot account joins it by id through node-b.
+    let mut guest = ws_with(a.addr, &[]).await.expect("upgrade");
+    greeted(&mut guest, &hello("Dario")).await;
+    let ServerMessage::TableCreated { table, .. } = request(&mut guest, create_table(1)).await
+    else {
+        panic!("expected table_created");
+    };
+    let (_, token) = token_with(a.addr, &session, &["play"]).await;
+    let auth = format!("Bearer {token}");
+    let mut robo = ws_with(b.addr, &[("Authorization", &auth)])
+        .await
+        .expect("upgrade");
+    assert_eq!(greeted(&mut robo, &hello("x")).await.1, "bot");
+    let join = ClientMessage::Join {
+        id: 2,
+        table: Some(table.clone()),
+        invite: None,
+        seat: None,
+    };
+    let seated = request(&mut robo, join).await;
+    let ServerMessage::Seated { seat, .. } = seated else {
+        panic!("expected seated, got {seated:?}");
+    };
+    let seats = next_of(&mut robo, |m| match m {
+        ServerMessage::Snapshot { view, .. } => Some(view.seats),
+        _ => None,
+    })
+    .await;
+    let flags: Vec<_> = seats
+        .iter()
+        .map(|s| (s.name.clone().unwrap_or_default(), s.bot))
+        .collect();
+    assert_eq!(
+        flags,
+        [("Dario".to_owned(), false), ("RoboNodi".to_owned(), true)]
+    );
+    // The guest, on the table's own node, hears the bot account join as a bot.
+    let joined = loop {
+        let (at, name, bot) = next_of(&mut guest, |m| match m {
+            ServerMessage::PlayerJoined {
+                seat, name, bot, ..
+            } => Some((seat, name, bot)),
+            _ => None,
+        })
+        .await;
+        if name == "RoboNodi" {
+            break (at, bot);
+        }
+    };
+    assert_eq!(joined, (seat, true));
+}
