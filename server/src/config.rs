@@ -236,6 +236,7 @@ pub struct Cli {
     /// accounts' per-address limits count the last address there (never set this without
     /// such a proxy: anyone could then name any address).
     #[arg(long, env = "BURRACO_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
     /// The origin browsers reach this server at, e.g. https://burraco.example: passkeys are
     /// bound to its host name (an IP address will not do) [default: http://localhost:<port>].
     #[arg(long, env = "BURRACO_PUBLIC_ORIGIN")]
@@ -244,7 +245,6 @@ pub struct Cli {
     /// instead of serving.
     #[command(subcommand)]
     pub command: Option<Command>,
-    pub trust_forwarded_for: bool,
     /// An origin besides the server's own whose pages may open a WebSocket with a player's
     /// session cookie (e.g. https://burraco.example); repeat the flag, or comma-separate in
     /// the environment variable.
@@ -492,6 +492,34 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// clap checks a command line's definition only when it is parsed in a debug build, and
+    /// then by panicking: an attribute that lands on the wrong field (as a merge once left
+    /// `trust_forwarded_for` positional) fails here instead of at the server's start.
+    #[test]
+    fn the_command_line_is_well_formed_and_its_account_flags_parse() {
+        use clap::{CommandFactory, Parser};
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from([
+            "burraco-server",
+            "--trust-forwarded-for",
+            "--secure-cookies",
+            "--public-origin",
+            "https://burraco.example",
+            "--database-url",
+            "postgres://burraco@db/burraco",
+        ])
+        .expect("the accounts' flags parse");
+        assert!(cli.trust_forwarded_for && cli.secure_cookies);
+        assert_eq!(
+            cli.public_origin.as_deref(),
+            Some("https://burraco.example")
+        );
+        assert_eq!(
+            cli.database_url.as_deref(),
+            Some("postgres://burraco@db/burraco")
+        );
+    }
 
     #[test]
     fn workers_come_from_the_flag_the_file_or_one_more_than_the_cores() {
