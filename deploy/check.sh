@@ -4,9 +4,11 @@
 #   2. hadolint on deploy/Dockerfile,
 #   3. nats-server -t on each NATS config,
 #   4. kubectl kustomize renders deploy/k8s/base and each overlay, and every rendered object
-#      passes kubernetes-validate --strict against Kubernetes $KUBE_VERSION,
+#      passes kubernetes-validate --strict against Kubernetes $KUBE_VERSION (so does the example
+#      Secret deploy/k8s/database-secret.example.yaml, which is applied by hand),
 #   5. deploy/tools/policy.py: the rules the schemas cannot see (non-root, probes, drain timing,
-#      PDBs, HPA metric, pinned images; compose's nodes, NATS list, healthchecks),
+#      PDBs, HPA metric, pinned images, the database URL from a Secret, the public origin;
+#      compose's nodes, NATS list, healthchecks, PostgreSQL service and its env file),
 #   6. compose.yaml against the Compose Specification's JSON schema, where npm is there to fetch
 #      it (the schema that the npm package $COMPOSE_SCHEMA_PKG ships; skipped without npm),
 #   7. `docker compose config -q`, only where the compose plugin exists (skipped otherwise).
@@ -137,6 +139,15 @@ for dir in deploy/k8s/base deploy/k8s/overlays/*/; do
   fi
   rendered+=("$out")
 done
+
+# The example Secret is applied by hand, not through kustomize: validated on its own.
+if ! log="$("$BIN/kubernetes-validate" --strict --quiet -k "$KUBE_VERSION" \
+  deploy/k8s/database-secret.example.yaml 2>&1)" || grep -q . <<<"$log"; then
+  echo "$log" >&2
+  echo "kubernetes-validate: deploy/k8s/database-secret.example.yaml does not validate (above)" >&2
+  exit 1
+fi
+echo "   deploy/k8s/database-secret.example.yaml: valid"
 
 echo "-- policy"
 for out in "${rendered[@]}"; do

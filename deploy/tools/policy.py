@@ -16,6 +16,7 @@ import yaml
 
 DRAIN_BUDGET_S = 20  # the server's drain on SIGTERM (design contract)
 MIN_NATS = (2, 11)  # per-message TTLs
+POSTGRES_MAJOR = 15  # what the accounts' store is tested against (scripts/postgres.sh)
 problems = []
 
 
@@ -26,6 +27,12 @@ def fail(where, msg):
 def nats_version_ok(image):
     m = re.match(r"^nats:(\d+)\.(\d+)\.\d+-alpine$", image or "")
     return bool(m) and (int(m[1]), int(m[2])) >= MIN_NATS
+
+
+def origin_host_ok(origin):
+    """A public origin whose host is a name: WebAuthn binds passkeys to a host name, never an IP."""
+    m = re.match(r"^https?://([^/:\[\]]+|\[[^\]]*\])(:\d+)?$", origin or "")
+    return bool(m) and not re.match(r"^[\d.]+$|^\[", m[1])
 
 
 def check_k8s(paths):
@@ -79,10 +86,10 @@ def check_k8s(paths):
             if c["name"] == "nats" and not nats_version_ok(image):
                 fail(cw, f"image {image!r} is not nats:X.Y.Z-alpine with X.Y >= 2.11")
         if w["metadata"]["name"] == "burraco-server":
-            check_server(where, pod, hpas)
+            check_server(where, pod, hpas, docs)
 
 
-def check_server(where, pod, hpas):
+def check_server(where, pod, hpas, docs):
     c = next(c for c in pod["containers"] if c["name"] == "server")
     if c.get("livenessProbe", {}).get("httpGet", {}).get("path") != "/healthz":
         fail(where, "liveness is not GET /healthz")
@@ -99,6 +106,18 @@ def check_server(where, pod, hpas):
         fail(where, "BURRACO_NODE is not the pod name (downward API)")
     if not c.get("envFrom"):
         fail(where, "settings do not come from a ConfigMap (envFrom)")
+    db = next((e for e in c.get("env", []) if e["name"] == "BURRACO_DATABASE_URL"), None)
+    if "secretKeyRef" not in (db or {}).get("valueFrom", {}):
+        fail(where, "BURRACO_DATABASE_URL does not come from a Secret (secretKeyRef)")
+    config_names = [e["configMapRef"]["name"] for e in c.get("envFrom", []) if "configMapRef" in e]
+    settings = {}
+    for d in docs:
+        if d["kind"] == "ConfigMap" and d["metadata"]["name"] in config_names:
+            settings.update(d.get("data", {}))
+    if not origin_host_ok(settings.get("BURRACO_PUBLIC_ORIGIN")):
+        fail(where, "BURRACO_PUBLIC_ORIGIN is not set in its ConfigMap to an origin with a host name")
+    if "BURRACO_DATABASE_URL" in settings:
+        fail(where, "BURRACO_DATABASE_URL (it holds a password) is in a ConfigMap, not a Secret")
     targets = [h for h in hpas if h["spec"]["scaleTargetRef"]["name"] == "burraco-server"]
     if not targets:
         fail(where, "no HorizontalPodAutoscaler targets it")
@@ -108,9 +127,45 @@ def check_server(where, pod, hpas):
             fail(where, "the HPA scales on neither burraco_connections nor burraco_tables")
 
 
+def read_env_file(path):
+    env = {}
+    for line in open(path):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            env[key.strip()] = value.strip()
+    return env
+
+
 def check_compose(path):
+    import os
+    import urllib.parse
+
     doc = yaml.safe_load(open(path))
     services = doc["services"]
+    pg = services.get("postgres")
+    if not pg:
+        fail(path, "no postgres service (the accounts' database)")
+    else:
+        m = re.match(r"^postgres:(\d+)\.\d+-alpine$", pg.get("image", ""))
+        if not m or int(m[1]) != POSTGRES_MAJOR:
+            fail(f"{path} postgres", f"image {pg.get('image')!r} is not postgres:{POSTGRES_MAJOR}.N-alpine")
+        if not any(str(v).endswith(":/var/lib/postgresql/data") for v in pg.get("volumes", [])):
+            fail(f"{path} postgres", "no volume at /var/lib/postgresql/data")
+        if "POSTGRES_PASSWORD" in pg.get("environment", {}):
+            fail(f"{path} postgres", "the password is written in compose.yaml, not an env file")
+    # The env file the nodes and the database share (its default, as compose resolves it).
+    env_files = {re.sub(r"^\$\{BURRACO_POSTGRES_ENV:-(.*)\}$", r"\1", f)
+                 for s in services.values() for f in s.get("env_file", [])}
+    for f in env_files:
+        env = read_env_file(os.path.join(os.path.dirname(path), f))
+        url = urllib.parse.urlsplit(env.get("BURRACO_DATABASE_URL", ""))
+        if url.scheme not in ("postgres", "postgresql") or url.hostname != "postgres":
+            fail(f"{path} {f}", "BURRACO_DATABASE_URL is not a postgres:// URL of the postgres service")
+        if urllib.parse.unquote(url.password or "") != env.get("POSTGRES_PASSWORD"):
+            fail(f"{path} {f}", "the URL's password is not POSTGRES_PASSWORD")
+        if (url.username, url.path.lstrip("/")) != (env.get("POSTGRES_USER"), env.get("POSTGRES_DB")):
+            fail(f"{path} {f}", "the URL's user and database are not POSTGRES_USER and POSTGRES_DB")
     nats = sorted(n for n in services if n.startswith("nats-"))
     nodes = sorted(n for n in services if n.startswith("node-"))
     if len(nats) != 3 or len(nodes) != 3:
@@ -132,6 +187,12 @@ def check_compose(path):
             if env.get("BURRACO_NODE") in seen or not env.get("BURRACO_NODE"):
                 fail(f"{path} {name}", "BURRACO_NODE missing or not unique")
             seen.add(env.get("BURRACO_NODE"))
+            if not s.get("env_file") or s.get("env_file") != (pg or {}).get("env_file"):
+                fail(f"{path} {name}", "does not read the database's env file (BURRACO_DATABASE_URL)")
+            if s.get("depends_on", {}).get("postgres", {}).get("condition") != "service_healthy":
+                fail(f"{path} {name}", "does not wait for postgres to be healthy")
+            if not origin_host_ok(env.get("BURRACO_PUBLIC_ORIGIN")):
+                fail(f"{path} {name}", "BURRACO_PUBLIC_ORIGIN is not an origin with a host name")
             grace = int(str(s.get("stop_grace_period", "10s")).rstrip("s"))
             if grace < DRAIN_BUDGET_S:
                 fail(f"{path} {name}", f"stop_grace_period {grace}s < drain {DRAIN_BUDGET_S}s")

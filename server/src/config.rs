@@ -493,6 +493,34 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
 mod tests {
     use super::*;
 
+    /// clap checks a command line's definition only when it is parsed in a debug build, and
+    /// then by panicking: an attribute that lands on the wrong field (as a merge once left
+    /// `trust_forwarded_for` positional) fails here instead of at the server's start.
+    #[test]
+    fn the_command_line_is_well_formed_and_its_account_flags_parse() {
+        use clap::{CommandFactory, Parser};
+        Cli::command().debug_assert();
+        let cli = Cli::try_parse_from([
+            "burraco-server",
+            "--trust-forwarded-for",
+            "--secure-cookies",
+            "--public-origin",
+            "https://burraco.example",
+            "--database-url",
+            "postgres://burraco@db/burraco",
+        ])
+        .expect("the accounts' flags parse");
+        assert!(cli.trust_forwarded_for && cli.secure_cookies);
+        assert_eq!(
+            cli.public_origin.as_deref(),
+            Some("https://burraco.example")
+        );
+        assert_eq!(
+            cli.database_url.as_deref(),
+            Some("postgres://burraco@db/burraco")
+        );
+    }
+
     #[test]
     fn workers_come_from_the_flag_the_file_or_one_more_than_the_cores() {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
