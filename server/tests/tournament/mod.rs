@@ -1859,9 +1859,15 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
     let past = direct(&url, configure(1)).await;
     assert_eq!(error_code(&past), Some("time_in_past"), "{past:?}");
     // ...one a moment ahead is taken, and sent again unchanged once past, it is kept.
-    let closes_ms = burraco_server::unix_ms() + 300;
-    direct(&url, configure(closes_ms)).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // Two seconds ahead: a director's connection and request take well over 300 ms on a busy
+    // machine, and the deadline must still be ahead when the server reads it.
+    let closes_ms = burraco_server::unix_ms() + 2_000;
+    let ahead = direct(&url, configure(closes_ms)).await;
+    assert!(
+        matches!(ahead, ServerMessage::RegistrationConfigured { .. }),
+        "{ahead:?}"
+    );
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
     let again = direct(&url, configure(closes_ms)).await;
     assert!(
         matches!(again, ServerMessage::RegistrationConfigured { .. }),
