@@ -18,7 +18,6 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
 use crate::accounts::identity::{self, Identity, Refused};
-use crate::conn::Upgrade;
 use crate::conn::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
@@ -26,6 +25,15 @@ use crate::conn::frames::{
 use crate::outbound::{Frame, Outbox};
 use crate::table::Command;
 use crate::{Session, Shared};
+
+/// What the upgrade learnt before the socket existed: who connects, and from where.
+#[derive(Debug, Clone, Default)]
+pub struct Upgrade {
+    pub identity: Identity,
+    /// The client's address (the proxy's `X-Forwarded-For` entry when trusted): a token's
+    /// last use records it.
+    pub address: Option<std::net::IpAddr>,
+}
 
 /// A hello that was accepted: its format and the session it opened or resumed.
 pub(crate) struct Greeted {

@@ -274,7 +274,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared.clone())
-        .merge(accounts::http::routes(shared))
+        .merge(accounts::routes::routes(shared))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
@@ -342,7 +342,7 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
             Some(config),
         )
         .await;
-        conn::serve(socket, shared, conn::Upgrade { identity, address }).await;
+        conn::serve(socket, shared, hello::Upgrade { identity, address }).await;
     });
     let accept = derive_accept_key(key.as_bytes());
     Response::builder()

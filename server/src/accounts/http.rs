@@ -13,21 +13,18 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, post};
 use serde::{Deserialize, Serialize};
 
 use super::audit::{Entry, Kind};
-use super::passkeys::{self, Passkeys};
+use super::ceremonies::Passkeys;
+use super::identity::COOKIE;
 use super::password::{self, Hasher};
 use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, username};
 use crate::Shared;
 
-/// The session cookie's name.
-pub const COOKIE: &str = "burraco_session";
 /// How long a browser session lasts.
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
 /// The largest request body read: a username and two passwords fit many times over.
@@ -392,51 +389,23 @@ pub struct Api {
 
 pub(super) type ApiState = State<Arc<Api>>;
 
-/// The accounts' routes, merged into the server's router.
-pub fn routes(shared: Arc<Shared>) -> Router {
-    let api = Arc::new(Api {
-        backoff: Backoff::new(shared.config.login_backoff),
-        hasher: Hasher::new(),
-        passkeys: Passkeys::new(
-            shared
-                .config
-                .public_origin
-                .as_deref()
-                .unwrap_or("http://localhost"),
-        ),
-        shared,
-    });
-    Router::new()
-        .route("/api/signup", post(signup))
-        .route("/api/login", post(login))
-        .route("/api/logout", post(logout))
-        .route("/api/logout/everywhere", post(logout_everywhere))
-        .route("/api/me", get(me))
-        .route("/api/password", post(change_password))
-        .route("/api/sessions", get(sessions))
-        .route("/api/sessions/{id}", delete(revoke))
-        .route("/api/account/bot", post(super::tokens_http::become_bot))
-        .route("/api/account", get(super::tokens_http::account))
-        .route(
-            "/api/tokens",
-            post(super::tokens_http::create).get(super::tokens_http::list),
-        )
-        .route("/api/tokens/{id}", delete(super::tokens_http::revoke))
-        // passkeys, audit and administration
-        .route("/api/passkeys", get(passkeys::list))
-        .route("/api/passkeys/{id}", delete(passkeys::remove))
-        .route(
-            "/api/passkeys/register/start",
-            post(passkeys::register_start),
-        )
-        .route(
-            "/api/passkeys/register/finish",
-            post(passkeys::register_finish),
-        )
-        .route("/api/passkeys/login/start", post(passkeys::login_start))
-        .route("/api/passkeys/login/finish", post(passkeys::login_finish))
-        .route("/api/account/audit", get(own_audit))
-        .with_state(api)
+impl Api {
+    /// The accounts' API over the server's shared state (its store, its limits, its passkeys'
+    /// relying party).
+    pub(super) fn new(shared: Arc<Shared>) -> Api {
+        Api {
+            backoff: Backoff::new(shared.config.login_backoff),
+            hasher: Hasher::new(),
+            passkeys: Passkeys::new(
+                shared
+                    .config
+                    .public_origin
+                    .as_deref()
+                    .unwrap_or("http://localhost"),
+            ),
+            shared,
+        }
+    }
 }
 
 impl Api {
@@ -507,7 +476,7 @@ impl Api {
         if super::identity::bearer(headers).is_some() {
             return Err(ApiCode::CookieRequired.into());
         }
-        let token = cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;
+        let token = super::identity::cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;
         self.accounts()
             .session(&super::token_hash(&token), crate::unix_ms())
             .await?
@@ -609,20 +578,6 @@ impl Api {
         }
         Err(ApiCode::BadCredentials.into())
     }
-}
-
-/// The token of the request's session cookie, when it has the form of one (64 hex digits).
-pub(crate) fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == COOKIE)
-        .map(|(_, value)| value.trim())
-        .filter(|value| value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
-        .map(str::to_ascii_lowercase)
 }
 
 /// Whom the per-address limits count: the peer, or (`--trust-forwarded-for`, behind a proxy
@@ -764,7 +719,7 @@ pub(super) async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Re
     Ok(())
 }
 
-async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+pub(super) async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let client = client_address(&request, api.trust_forwarded_for());
     let signups_key =
@@ -814,7 +769,7 @@ async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refu
     ))
 }
 
-async fn login(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+pub(super) async fn login(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let address = address(&request, api.shared.config.trust_forwarded_for);
     let client = client_address(&request, api.trust_forwarded_for());
@@ -857,7 +812,7 @@ async fn login(State(api): ApiState, request: Request) -> Result<Response, Refus
     ))
 }
 
-async fn logout(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+pub(super) async fn logout(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
     end_current(&api, &headers).await?;
     Ok(with_cookie(
         StatusCode::NO_CONTENT,
@@ -866,7 +821,10 @@ async fn logout(State(api): ApiState, headers: HeaderMap) -> Result<Response, Re
     ))
 }
 
-async fn logout_everywhere(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+pub(super) async fn logout_everywhere(
+    State(api): ApiState,
+    request: Request,
+) -> Result<Response, Refusal> {
     let client = client_address(&request, api.trust_forwarded_for());
     let headers = request.headers().clone();
     let (account, _) = api.signed_in(&headers).await?;
@@ -886,7 +844,7 @@ async fn logout_everywhere(State(api): ApiState, request: Request) -> Result<Res
     ))
 }
 
-async fn me(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+pub(super) async fn me(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
     let (account, session) = api.signed_in(&headers).await?;
     let body = serde_json::json!({
         "id": account.id,
@@ -897,7 +855,10 @@ async fn me(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusa
     Ok(private(axum::Json(body)))
 }
 
-async fn sessions(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+pub(super) async fn sessions(
+    State(api): ApiState,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
     let (account, current) = api.signed_in(&headers).await?;
     let list = api
         .accounts()
@@ -918,7 +879,7 @@ async fn sessions(State(api): ApiState, headers: HeaderMap) -> Result<Response, 
     Ok(private(axum::Json(body)))
 }
 
-async fn revoke(
+pub(super) async fn revoke(
     State(api): ApiState,
     Path(id): Path<String>,
     headers: HeaderMap,
@@ -931,7 +892,10 @@ async fn revoke(
     }
 }
 
-async fn change_password(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
+pub(super) async fn change_password(
+    State(api): ApiState,
+    request: Request,
+) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let address = address(&request, api.shared.config.trust_forwarded_for);
     let client = client_address(&request, api.trust_forwarded_for());
@@ -966,7 +930,10 @@ async fn change_password(State(api): ApiState, request: Request) -> Result<Respo
 const AUDIT_PAGE: u32 = 100;
 
 /// `GET /api/account/audit`: the account's own audit log, newest first.
-async fn own_audit(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
+pub(super) async fn own_audit(
+    State(api): ApiState,
+    headers: HeaderMap,
+) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(&headers).await?;
     let entries = api.accounts().audit(&account.id, AUDIT_PAGE).await?;
     Ok(private(axum::Json(
@@ -1056,11 +1023,11 @@ mod tests {
             header::COOKIE,
             HeaderValue::from_str(&format!("x=1; {COOKIE}={token}; y=2")).expect("header"),
         );
-        assert_eq!(cookie_token(&headers), Some(token));
+        assert_eq!(super::super::identity::cookie_token(&headers), Some(token));
         headers.insert(
             header::COOKIE,
             HeaderValue::from_static("burraco_session=not-a-token"),
         );
-        assert_eq!(cookie_token(&headers), None);
+        assert_eq!(super::super::identity::cookie_token(&headers), None);
     }
 }

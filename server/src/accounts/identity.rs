@@ -11,6 +11,9 @@ use burraco_protocol::wire::ClientMessage;
 use super::tokens::{Scope, Scopes, TokenHolder, well_formed};
 use super::{Account, Accounts, token_hash};
 
+/// The session cookie's name.
+pub const COOKIE: &str = "burraco_session";
+
 /// A connection's identity, settled at the upgrade or the hello.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum Identity {
@@ -102,7 +105,7 @@ pub async fn at_upgrade(
     if let Some(token) = bearer(headers) {
         return by_token(accounts, token, address).await;
     }
-    let Some(cookie) = super::http::cookie_token(headers) else {
+    let Some(cookie) = cookie_token(headers) else {
         return Ok(Identity::Guest);
     };
     if !origin_allowed(headers, &shared.config.allowed_origins) {
@@ -232,6 +235,20 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | ExcuseEntrant { .. }
         | SetLineup { .. } => Some(Scope::JoinTournaments),
     }
+}
+
+/// The token of the request's session cookie, when it has the form of one (64 hex digits).
+pub(crate) fn cookie_token(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value.trim())
+        .filter(|value| value.len() == 64 && value.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(str::to_ascii_lowercase)
 }
 
 #[cfg(test)]

@@ -11,12 +11,14 @@
 
 pub mod admin;
 pub mod audit;
+pub mod ceremonies;
 pub mod http;
 pub mod identity;
 pub mod live;
 pub mod passkeys;
 pub mod password;
 pub mod postgres;
+pub mod routes;
 pub mod sqlite;
 pub mod tokens;
 pub mod tokens_http;

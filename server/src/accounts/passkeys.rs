@@ -4,143 +4,32 @@
 //!
 //! The relying party is the server's public origin (`--public-origin`, by default
 //! `http://localhost:<port>`): a browser answers a ceremony only for that origin, and its host is
-//! the RP id the passkeys are bound to. A ceremony's state (its challenge) stays here, never in
-//! the client: each is used once, lives [`CEREMONY_TTL`], and at most [`MAX_CEREMONIES`] wait at
-//! a time, so a flood of starts costs bounded memory.
+//! the RP id the passkeys are bound to. The ceremonies' state is `ceremonies.rs`.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use webauthn_rs::prelude::{
-    CredentialID, DiscoverableAuthentication, DiscoverableKey, Passkey, PasskeyRegistration,
-    PublicKeyCredential, RegisterPublicKeyCredential, Url, Uuid, Webauthn, WebauthnBuilder,
+    CredentialID, DiscoverableKey, Passkey, PublicKeyCredential, RegisterPublicKeyCredential,
+    Webauthn,
 };
 
 use super::audit::{Entry, Kind};
+use super::ceremonies::{
+    MAX_BODY, MAX_NAME_CHARS, MAX_PER_ACCOUNT, Passkeys, Registration, credential_key, user_handle,
+};
 use super::http::{self, ApiCode, ApiState, Refusal};
 use super::{Account, StoredPasskey};
 
-/// How long a started ceremony waits for its answer (the browser's own prompt times out at 5
-/// minutes too).
-pub const CEREMONY_TTL: Duration = Duration::from_secs(300);
-/// Ceremonies waiting at once, all accounts and addresses together.
-pub const MAX_CEREMONIES: usize = 10_000;
-/// A WebAuthn answer (attestation object, client data, extensions) is larger than a password.
-pub const MAX_BODY: usize = 16 * 1024;
-/// Passkeys one account may hold.
-pub const MAX_PER_ACCOUNT: usize = 20;
-/// The longest name of a passkey, in characters.
-pub const MAX_NAME_CHARS: usize = 64;
-
-/// The relying party and the ceremonies under way.
-#[derive(Debug)]
-pub struct Passkeys {
-    /// `None` when the public origin is no URL WebAuthn accepts (logged at start): every
-    /// passkey endpoint answers `passkeys_unavailable`, passwords work as ever.
-    webauthn: Option<Webauthn>,
-    registrations: Ceremonies<Registration>,
-    sign_ins: Ceremonies<DiscoverableAuthentication>,
-}
-
-#[derive(Debug)]
-struct Registration {
-    account: String,
-    name: String,
-    state: PasskeyRegistration,
-}
-
-impl Passkeys {
-    /// The relying party of `origin` (`scheme://host[:port]`); its RP id is the host.
-    pub fn new(origin: &str) -> Passkeys {
-        let webauthn = relying_party(origin)
-            .inspect_err(|e| tracing::error!("passkeys are off: --public-origin {origin}: {e}"))
-            .ok();
-        Passkeys {
-            webauthn,
-            registrations: Ceremonies::default(),
-            sign_ins: Ceremonies::default(),
-        }
-    }
-
-    fn webauthn(&self) -> Result<&Webauthn, Refusal> {
-        self.webauthn
-            .as_ref()
-            .ok_or_else(|| ApiCode::PasskeysUnavailable.into())
-    }
-}
-
-/// Checks `origin` as `--public-origin` takes it, and builds its relying party.
-pub fn relying_party(origin: &str) -> Result<Webauthn, String> {
-    let url = Url::parse(origin).map_err(|e| e.to_string())?;
-    let host = url.host_str().ok_or("no host")?.to_owned();
-    WebauthnBuilder::new(&host, &url)
-        .and_then(|b| b.rp_name("Burraco").build())
-        .map_err(|e| e.to_string())
-}
-
-/// Ceremonies waiting for their answer, by a random id handed to the client.
-#[derive(Debug)]
-struct Ceremonies<T> {
-    waiting: Mutex<HashMap<String, (Instant, T)>>,
-}
-
-impl<T> Default for Ceremonies<T> {
-    fn default() -> Self {
-        Ceremonies {
-            waiting: Mutex::default(),
-        }
-    }
-}
-
-impl<T> Ceremonies<T> {
-    /// Keeps `state` under a new id; `None` when [`MAX_CEREMONIES`] live ones wait already.
-    fn start(&self, state: T, now: Instant) -> Option<String> {
-        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        if waiting.len() >= MAX_CEREMONIES {
-            waiting.retain(|_, (started, _)| now.duration_since(*started) < CEREMONY_TTL);
-            if waiting.len() >= MAX_CEREMONIES {
-                return None;
-            }
-        }
-        let id = crate::random_id("", 16);
-        waiting.insert(id.clone(), (now, state));
-        Some(id)
-    }
-
-    /// Takes the state of ceremony `id` (once: a replayed answer finds nothing), if it is live.
-    fn take(&self, id: &str, now: Instant) -> Option<T> {
-        let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        let (started, state) = waiting.remove(id)?;
-        (now.duration_since(started) < CEREMONY_TTL).then_some(state)
-    }
-
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.waiting.lock().map(|w| w.len()).unwrap_or(0)
-    }
-}
-
-/// The WebAuthn user handle of an account: 16 bytes of its id's SHA-256 (stable, and no
-/// account id in the authenticator).
-fn user_handle(account: &str) -> Uuid {
-    let digest = Sha256::digest(account.as_bytes());
-    let mut bytes = [0u8; 16];
-    bytes.copy_from_slice(&digest[..16]);
-    Uuid::from_bytes(bytes)
-}
-
-/// A credential id as stored: base64url without padding.
-fn credential_key(id: &CredentialID) -> String {
-    serde_json::to_value(id)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_owned))
-        .unwrap_or_default()
+/// The relying party, or `passkeys_unavailable` when the public origin is none WebAuthn takes.
+fn webauthn(passkeys: &Passkeys) -> Result<&Webauthn, Refusal> {
+    passkeys
+        .webauthn
+        .as_ref()
+        .ok_or_else(|| ApiCode::PasskeysUnavailable.into())
 }
 
 #[derive(Deserialize)]
@@ -193,7 +82,7 @@ fn too_many_ceremonies() -> Refusal {
 /// `navigator.credentials.create`.
 pub async fn register_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(request.headers()).await?;
-    let webauthn = api.passkeys.webauthn()?;
+    let webauthn = webauthn(&api.passkeys)?;
     let body: StartRegistration = http::json_body(request, http::MAX_BODY).await?;
     let name = body.name.trim();
     if name.is_empty()
@@ -251,7 +140,7 @@ pub async fn register_finish(State(api): ApiState, request: Request) -> Result<R
     let headers = request.headers().clone();
     let address = http::client_address(&request, api.trust_forwarded_for());
     let (account, _) = api.signed_in(&headers).await?;
-    let webauthn = api.passkeys.webauthn()?;
+    let webauthn = webauthn(&api.passkeys)?;
     let body: FinishRegistration = http::json_body(request, MAX_BODY).await?;
     let registration = api
         .passkeys
@@ -294,7 +183,7 @@ pub async fn register_finish(State(api): ApiState, request: Request) -> Result<R
 /// `POST /api/passkeys/login/start`: the options for `navigator.credentials.get`, naming no
 /// account (the authenticator offers its passkeys for this site).
 pub async fn login_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
-    let webauthn = api.passkeys.webauthn()?;
+    let webauthn = webauthn(&api.passkeys)?;
     api.count_ceremony(&request)?;
     let (options, state) = webauthn.start_discoverable_authentication().map_err(|e| {
         tracing::warn!("passkey sign-in start: {e}");
@@ -314,7 +203,7 @@ pub async fn login_start(State(api): ApiState, request: Request) -> Result<Respo
 pub async fn login_finish(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let address = http::client_address(&request, api.trust_forwarded_for());
-    let webauthn = api.passkeys.webauthn()?;
+    let webauthn = webauthn(&api.passkeys)?;
     let body: FinishSignIn = http::json_body(request, MAX_BODY).await?;
     let state = api
         .passkeys
@@ -413,37 +302,4 @@ pub async fn remove(
     ))
     .await;
     Ok(StatusCode::NO_CONTENT.into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ceremonies_are_taken_once_expire_and_are_bounded() {
-        let ceremonies = Ceremonies::<u32>::default();
-        let t0 = Instant::now();
-        let id = ceremonies.start(7, t0).expect("room");
-        assert_eq!(ceremonies.take(&id, t0), Some(7));
-        assert_eq!(ceremonies.take(&id, t0), None, "used once");
-        let late = ceremonies.start(8, t0).expect("room");
-        assert_eq!(ceremonies.take(&late, t0 + CEREMONY_TTL), None, "expired");
-        for i in 0..MAX_CEREMONIES {
-            assert!(ceremonies.start(i as u32, t0).is_some());
-        }
-        assert_eq!(ceremonies.start(0, t0), None, "full of live ones");
-        assert_eq!(ceremonies.len(), MAX_CEREMONIES);
-        // Once they have expired, a new one pushes them out.
-        assert!(ceremonies.start(0, t0 + CEREMONY_TTL).is_some());
-        assert_eq!(ceremonies.len(), 1);
-    }
-
-    #[test]
-    fn the_relying_party_is_the_origin_and_its_host() {
-        assert!(relying_party("http://localhost:8080").is_ok());
-        assert!(relying_party("https://burraco.example").is_ok());
-        assert!(relying_party("not a url").is_err());
-        assert_eq!(user_handle("u-1"), user_handle("u-1"));
-        assert_ne!(user_handle("u-1"), user_handle("u-2"));
-    }
 }

@@ -18,7 +18,7 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::hello::{self, Greeted};
+use crate::hello::{self, Greeted, Upgrade};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
 use crate::table::{Command, Request, TableHandle, TableRequest};
 use crate::{Session, Shared, lobby};
@@ -57,15 +57,6 @@ impl TokenBucket {
             false
         }
     }
-}
-
-/// What the upgrade learnt before the socket existed: who connects, and from where.
-#[derive(Debug, Clone, Default)]
-pub struct Upgrade {
-    pub identity: crate::accounts::identity::Identity,
-    /// The client's address (the proxy's `X-Forwarded-For` entry when trusted): a token's
-    /// last use records it.
-    pub address: Option<std::net::IpAddr>,
 }
 
 /// Serves one upgraded socket until it closes or the server shuts down.
