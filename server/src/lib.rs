@@ -47,6 +47,7 @@ pub mod hello;
 pub mod lobby;
 pub mod log;
 pub mod outbound;
+pub mod rate;
 pub mod store;
 pub mod table;
 pub mod tournament;

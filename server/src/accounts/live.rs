@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::outbound::{Kicked, Outbox};
+use crate::rate::TokenBucket;
 
 /// How often a node asks which of its tokens are still live: a revoke through another node
 /// closes the connections here within this (plus the query).
@@ -38,28 +39,8 @@ pub struct LiveTokens {
 struct Entry {
     /// Connection id to its outbox (`None` between the hello and the welcome).
     conns: HashMap<u64, Option<Outbox>>,
-    bucket: Bucket,
-}
-
-/// A token bucket shared by one token's connections.
-#[derive(Debug)]
-struct Bucket {
-    tokens: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn take(&mut self, now: Instant) -> bool {
-        let elapsed = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * RATE_PER_SEC).min(BURST);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
+    /// The request bucket the token's connections share.
+    bucket: TokenBucket,
 }
 
 impl LiveTokens {
@@ -73,10 +54,7 @@ impl LiveTokens {
         let mut tokens = self.tokens();
         let entry = tokens.entry(token.to_owned()).or_insert_with(|| Entry {
             conns: HashMap::new(),
-            bucket: Bucket {
-                tokens: BURST,
-                last: Instant::now(),
-            },
+            bucket: TokenBucket::new(RATE_PER_SEC, BURST, Instant::now()),
         });
         if entry.conns.len() >= MAX_CONNECTIONS {
             return Err(TooManyConnections);

@@ -20,44 +20,12 @@ use tracing::Instrument;
 
 use crate::hello::{self, Greeted, Upgrade};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
+use crate::rate::TokenBucket;
 use crate::table::{Command, Request, TableHandle, TableRequest};
 use crate::{Session, Shared, lobby};
 
 /// The bytes of a refused frame searched for its request id (ids come first).
 const ID_PEEK: usize = 256;
-
-/// A token bucket: `rate` requests per second, bursts of `burst`.
-#[derive(Debug)]
-struct TokenBucket {
-    tokens: f64,
-    rate: f64,
-    burst: f64,
-    last: tokio::time::Instant,
-}
-
-impl TokenBucket {
-    fn new(rate: u32, burst: u32) -> TokenBucket {
-        TokenBucket {
-            tokens: f64::from(burst),
-            rate: f64::from(rate),
-            burst: f64::from(burst),
-            last: tokio::time::Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = tokio::time::Instant::now();
-        let elapsed = now.duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
-}
 
 /// Serves one upgraded socket until it closes or the server shuts down.
 ///
@@ -138,7 +106,11 @@ impl Connection {
             .tournaments
             .connected(&greeted.session.player, greeted.minor, &out);
         let this = Connection {
-            bucket: TokenBucket::new(shared.config.rate_per_sec, shared.config.rate_burst),
+            bucket: TokenBucket::new(
+                f64::from(shared.config.rate_per_sec),
+                f64::from(shared.config.rate_burst),
+                tokio::time::Instant::now().into_std(),
+            ),
             shared,
             out,
             session: greeted.session,
@@ -313,7 +285,7 @@ impl Connection {
             .identity
             .grant()
             .is_some_and(|g| !self.shared.live_tokens.take(&g.id));
-        if token_over_rate || !self.bucket.take() {
+        if token_over_rate || !self.bucket.take(tokio::time::Instant::now().into_std()) {
             self.strikes += 1;
             self.out.send_message(error(
                 decoded
