@@ -229,7 +229,7 @@ async fn a_bot_with_a_personal_token_plays_as_its_account() {
     let created = http(
         server.addr,
         &format!("POST /api/tokens HTTP/1.1\r\nCookie: {cookie}"),
-        r#"{"scopes":["play"]}"#,
+        r#"{"scopes":["play","create_tables"]}"#,
     )
     .await;
     assert!(created.starts_with("HTTP/1.1 201"), "{created}");
@@ -239,21 +239,50 @@ async fn a_bot_with_a_personal_token_plays_as_its_account() {
         .and_then(|rest| rest.split('"').next())
         .expect("the token")
         .to_owned();
-    // Head to head: the token's bot and a guest, one hand each.
-    let quick = || SeatRequest::QuickPlay {
-        preset: "fitab".into(),
-        players: 2,
+    // Head to head, one hand: the token's bot opens a private table, a guest joins by invite.
+    let settings = WireSettings {
+        players: Some(2),
+        ..one_hand("fitab")
     };
-    let mut with_token = Session::new("ignored", quick(), 1, factory(Level::Greedy, 3), 3);
+    let mut with_token = Session::new(
+        "ignored",
+        SeatRequest::Create {
+            settings,
+            private: true,
+        },
+        1,
+        factory(Level::Greedy, 3),
+        3,
+    );
+    let (tx, mut rx) = tokio::sync::watch::channel(None);
     let mut options = ClientOptions::new(server.url());
     options.deadline = Duration::from_secs(50);
     options.token = Some(token);
-    let guest = tokio::spawn(play(server.url(), "guest", quick(), Level::Greedy, None));
-    let report = client::run(&mut with_token, &options)
+    options.invite = Some(tx);
+    let host = tokio::spawn(async move {
+        let report = client::run(&mut with_token, &options).await;
+        (report, with_token)
+    });
+    let Ok(code) = rx
+        .wait_for(Option::is_some)
         .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        .map(|c| c.clone().unwrap())
+    else {
+        let (report, session) = host.await.expect("the token's bot");
+        panic!("no invite code: {report:?} ({session:?})");
+    };
+    let guest = play(
+        server.url(),
+        "guest",
+        SeatRequest::Invite { code },
+        Level::Greedy,
+        None,
+    )
+    .await;
+    assert_eq!(guest.session.matches, 1);
+    let (report, session) = host.await.expect("the token's bot");
+    let report = report.unwrap_or_else(|e| panic!("{e} ({session:?})"));
     assert_eq!(report.session.matches, 1);
-    assert_eq!(guest.await.expect("guest").session.matches, 1);
     // The server knew it as the account: the token's use is recorded.
     let listed = http(
         server.addr,

@@ -75,7 +75,10 @@ fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec
     let mut ended: Vec<String> = Vec::new();
     let mut verdicts: Vec<Option<Result<u64, LogError>>> = Vec::with_capacity(batch.len());
     let result = (|| -> rusqlite::Result<()> {
-        let tx = conn.transaction()?;
+        // Immediate, not deferred: the accounts' store writes to the same file from its own
+        // connection, and a deferred transaction that reads (the log's length) and then writes
+        // gets SQLITE_BUSY at once, without waiting, when that connection committed in between.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         for job in batch.iter() {
             let verdict = match job {
                 Job::Append {
