@@ -13,6 +13,7 @@
 //! - [`assets`]: the browser client, embedded at compile time and served at `/`.
 //! - [`outbound`]: frames encoded once and the bounded per-connection queues.
 //! - [`store`]: the SQLite writer thread and the queries.
+//! - [`players`]: the players' match index and the player's page's API.
 //! - [`config`]: settings from flags, environment and a file.
 
 use std::future::Future;
@@ -47,6 +48,7 @@ pub mod hello;
 pub mod lobby;
 pub mod log;
 pub mod outbound;
+pub mod players;
 pub mod rate;
 pub mod store;
 pub mod table;
@@ -140,6 +142,7 @@ pub async fn run(
         ),
     };
     backplane.accounts = accounts::open(&config, &store).await?;
+    backplane.players = players::open(&config, &store).await?;
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -275,6 +278,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared.clone())
+        .merge(players::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared))
 }
 

@@ -45,6 +45,9 @@ mod newcomer;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;
+/// The players' index: its conformance suite on SQLite and PostgreSQL, the page's reads with
+/// 10,000 matches on an account (timed), a finished match indexed for its guests' sessions.
+mod players;
 /// The backplane's ports (leases, sessions, the lobby's listings, tournament listings, duplicate
 /// boards' embargo): one conformance suite each, run on the in-process implementation and on
 /// NATS.

@@ -532,4 +532,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         detail TEXT NOT NULL);
      CREATE INDEX account_audit_account ON account_audit (account_id, at_ms);",
     ),
+    // The players' match index (`crate::players`): a row per seat of a finished match, and
+    // each account's sums beside them, kept in the row's transaction (the page reads by key).
+    (5, crate::players::MIGRATION),
 ];

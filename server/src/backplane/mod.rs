@@ -56,6 +56,8 @@ pub struct Backplane {
     /// `--database-url` (PostgreSQL) or the SQLite file; [`crate::accounts::Unconfigured`] until
     /// then.
     pub accounts: Arc<dyn crate::accounts::Accounts>,
+    /// The players' match index (`crate::players`), on the accounts' store; chosen in `lib.rs`.
+    pub players: Arc<dyn crate::players::PlayerIndex>,
 }
 
 /// Who serves a table or tournament: at most one node at a time holds its lease.

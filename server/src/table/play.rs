@@ -254,11 +254,12 @@ impl TableActor {
         }
         if let Err(e) = self.append(&entries).await {
             tracing::error!("hand record not saved: {e}");
-        } else if result.is_some()
-            && let Some(tournament) = &self.state.tournament
-        {
-            // Its end is in the log: the tournament reads it from there.
-            self.shared.tournaments.table_ended(tournament, &self.id);
+        } else if result.is_some() {
+            // Its end is in the log: the players' index and the tournament read it from there.
+            crate::players::index_match(&self.shared, &self.id);
+            if let Some(tournament) = &self.state.tournament {
+                self.shared.tournaments.table_ended(tournament, &self.id);
+            }
         }
         self.publish(None, |table, seq| ServerMessage::HandRecord {
             table,
