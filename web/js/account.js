@@ -140,6 +140,7 @@ async function accountView(me) {
       <div class="row">
         <button type="button" class="btn" data-testid="signout">${ta('signout')}</button>
         <button type="button" class="btn" data-testid="signout-everywhere">${ta('signout_everywhere')}</button>
+        <a class="btn" href="player.html?name=${encodeURIComponent(me.id)}" data-testid="player-page-link">${ta('player_page')}</a>
       </div>
       <p class="field-error" role="alert"></p>
     </section>

@@ -41,12 +41,13 @@ function speakerSvg(muted) {
 }
 
 /**
- * What an address names: `#table/<id>`, `#tournament/<id>`, `#tournaments`; null for the lobby.
- * @param {string} hash @returns {{kind: 'table'|'tournament', id: string}|{kind: 'tournaments'}|null}
+ * What an address names: `#table/<id>`, `#tournament/<id>`, `#tournaments`, `#replay/<table>`
+ * (a finished table's hands, step by step: the player's page links there); null for the lobby.
+ * @param {string} hash @returns {{kind: 'table'|'tournament'|'replay', id: string}|{kind: 'tournaments'}|null}
  */
 export function parseAddress(hash) {
-  const m = /^#(table|tournament)\/([A-Za-z0-9-]{1,64})$/.exec(hash);
-  if (m) return { kind: /** @type {'table'|'tournament'} */ (m[1]), id: m[2] };
+  const m = /^#(table|tournament|replay)\/([A-Za-z0-9-]{1,64})$/.exec(hash);
+  if (m) return { kind: /** @type {'table'|'tournament'|'replay'} */ (m[1]), id: m[2] };
   return hash === '#tournaments' ? { kind: 'tournaments' } : null;
 }
 
@@ -361,6 +362,7 @@ export class App {
     // A shared link to a tournament's page.
     if (first && this.openedAt?.kind === 'tournament' && !this.tour) this.openTournament(this.openedAt.id);
     else if (first && this.openedAt?.kind === 'tournaments' && !this.table) this.lobbyTab = 'tournaments';
+    else if (first && this.openedAt?.kind === 'replay') this.tourReplay(`/api/tables/${this.openedAt.id}/hands`, this.openedAt.id);
     if (first && m.resumed) this.flash(t('welcome_back', { name: m.name }), 'info');
     this.render();
   }

@@ -6,15 +6,16 @@ import { isMeld, isWildish, normaKey } from '../../js/cards.js';
 import { removeCards } from '../../js/state.js';
 
 export class Bot {
-  constructor(url, name, { delay = 60, version = '1.0' } = {}) {
-    this.url = url; this.name = name; this.delay = delay; this.version = version;
+  /** `headers`: the upgrade's own (a signed-in account's session cookie and its page's origin). */
+  constructor(url, name, { delay = 60, version = '1.0', headers = undefined } = {}) {
+    this.url = url; this.name = name; this.delay = delay; this.version = version; this.headers = headers;
     this.nextId = 1; this.pending = new Map();
     this.table = null; this.seat = null; this.hand = []; this.melds = []; this.side = null; this.single = null;
     this.frames = []; this.ended = false; this.busy = false;
   }
 
   async connect() {
-    this.ws = new WebSocket(this.url);
+    this.ws = new WebSocket(this.url, this.headers ? { headers: this.headers } : undefined);
     await new Promise((res, rej) => { this.ws.once('open', res); this.ws.once('error', rej); });
     this.ws.on('message', (d) => this.onMessage(JSON.parse(String(d))));
     const welcome = new Promise((res) => { this.onWelcome = res; });
