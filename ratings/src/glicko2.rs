@@ -112,6 +112,11 @@ impl Config {
     pub fn periods(&self, days: f64) -> f64 {
         days / self.rating_period_days
     }
+
+    /// The rating periods in `ms` milliseconds of time away (the server's clock).
+    pub fn periods_in_ms(&self, ms: u64) -> f64 {
+        self.periods(ms as f64 / 86_400_000.0)
+    }
 }
 
 impl Default for Config {
@@ -182,6 +187,34 @@ pub fn expected_vp(a: Rating, b: Rating) -> f64 {
 /// 0..=1 and negative weights count as 0; the deviation stays at most `cfg.max_deviation`.
 pub fn update(player: Rating, outcomes: &[Outcome], cfg: &Config) -> Rating {
     step(player, player.mu(), outcomes, cfg)
+}
+
+/// One head-to-head match rated for both players: `a` scored `score_a` (its VP share), `b`
+/// scored `1 - score_a`, each against the other's rating before the match, with the match's
+/// `weight` (1, or [`Config::bot_weight`] when the opponent is a bot; a bot's own rating is
+/// the caller's to keep or drop). Returns `[a', b']`.
+pub fn update_two(a: Rating, b: Rating, score_a: f64, weight: f64, cfg: &Config) -> [Rating; 2] {
+    let score_a = score_a.clamp(0.0, 1.0);
+    [
+        update(
+            a,
+            &[Outcome {
+                opponent: b,
+                score: score_a,
+                weight,
+            }],
+            cfg,
+        ),
+        update(
+            b,
+            &[Outcome {
+                opponent: a,
+                score: 1.0 - score_a,
+                weight,
+            }],
+            cfg,
+        ),
+    ]
 }
 
 /// The step with the expectation taken from `mu_for_expectation` instead of the player's own

@@ -3,7 +3,8 @@
 
 use burraco_ratings::{
     Category, Config, Elo, Level, Outcome, Rating, expected_score, expected_vp, level, match_score,
-    match_vp, pair, predicted_score, update, update_four, update_four_weighted, vp_share,
+    match_vp, pair, predicted_score, update, update_four, update_four_weighted, update_two,
+    vp_share,
 };
 use burraco_rules::VpTable;
 use proptest::prelude::*;
@@ -373,4 +374,19 @@ fn elo_moves_by_k_times_the_surprise() {
     let after = a.updated(b, 1.0, Elo::K);
     assert!((after.rating - (1500.0 + 32.0 * (1.0 - e))).abs() < 1e-9);
     assert!((a.expected(b) + b.expected(a) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_head_to_head_match_rates_both_players() {
+    let cfg = Config::default();
+    let (a, b) = (rating(1600.0, 80.0), rating(1450.0, 200.0));
+    let [a2, b2] = update_two(a, b, 0.7, 1.0, &cfg);
+    assert_eq!(a2, update(a, &[Outcome::new(b, 0.7)], &cfg));
+    assert_eq!(b2, update(b, &[Outcome::new(a, 0.3)], &cfg));
+    // Against a bot at half weight: half the information.
+    let [a_half, _] = update_two(a, b, 0.7, cfg.bot_weight, &cfg);
+    assert!(a_half.rating - a.rating < a2.rating - a.rating);
+    assert!(a_half.rating > a.rating);
+    // A week away is one period.
+    assert_eq!(cfg.periods_in_ms(7 * 86_400_000), 1.0);
 }

@@ -91,6 +91,8 @@ struct Account {
 struct Forecast {
     predicted: [f64; 4],
     actual: f64,
+    /// The bot levels of each side's players (head to head, one each).
+    sides: [[Option<BotLevel>; 2]; 2],
 }
 
 /// One pool's run: head to head or four at a table.
@@ -307,9 +309,16 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
             .collect();
         let scores = play_round(game, &accounts, &tables, args, budget);
         for ((_, table), score) in tables.iter().zip(scores) {
+            let level = |i: usize| table.get(i).map(|&id| accounts[id].level);
+            let sides = if seats == 2 {
+                [[level(0), None], [level(1), None]]
+            } else {
+                [[level(0), level(2)], [level(1), level(3)]]
+            };
             let f = Forecast {
                 predicted: forecast(&accounts, table),
                 actual: score,
+                sides,
             };
             if training {
                 online.push(f);
@@ -482,6 +491,70 @@ fn print_pool(r: &PoolReport) {
     println!(
         "| (always 0.5) | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | {pll:.4} | 0 | | |"
     );
+    print_strength(r);
+}
+
+/// The levels' true strength in the pool, from every match played (training and held out):
+/// per level, the mean VP share of the sides it sat on, with a 95% interval (normal, over
+/// matches); head to head also level against level. The order these show is the order a rating
+/// should find.
+fn print_strength(r: &PoolReport) {
+    let all: Vec<&Forecast> = r.online.iter().chain(&r.held_out).collect();
+    println!("\n| level | matches | mean VP share of its side | 95% interval |\n|---|---|---|---|");
+    for level in BotLevel::ALL {
+        let shares: Vec<f64> = all
+            .iter()
+            .flat_map(|f| {
+                (0..2)
+                    .filter(move |&side| f.sides[side].contains(&Some(level)))
+                    .map(move |side| if side == 0 { f.actual } else { 1.0 - f.actual })
+            })
+            .collect();
+        let (mean, half) = mean_ci(&shares);
+        println!(
+            "| {} | {} | {mean:.3} | [{:.3}, {:.3}] |",
+            level.short(),
+            shares.len(),
+            mean - half,
+            mean + half
+        );
+    }
+    if all.first().is_some_and(|f| f.sides[0][1].is_none()) {
+        println!(
+            "\n| head to head | matches | mean VP share of the first | 95% interval |\n|---|---|---|---|"
+        );
+        for (a, b) in [(1, 0), (2, 1), (3, 2), (3, 1), (2, 0), (3, 0)] {
+            let (a, b) = (BotLevel::ALL[a], BotLevel::ALL[b]);
+            let shares: Vec<f64> = all
+                .iter()
+                .filter_map(|f| match (f.sides[0][0], f.sides[1][0]) {
+                    (Some(x), Some(y)) if x == a && y == b => Some(f.actual),
+                    (Some(x), Some(y)) if x == b && y == a => Some(1.0 - f.actual),
+                    _ => None,
+                })
+                .collect();
+            let (mean, half) = mean_ci(&shares);
+            println!(
+                "| {} v {} | {} | {mean:.3} | [{:.3}, {:.3}] |",
+                a.short(),
+                b.short(),
+                shares.len(),
+                mean - half,
+                mean + half
+            );
+        }
+    }
+}
+
+/// The mean and the half width of its 95% normal interval.
+fn mean_ci(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    if xs.len() < 2 {
+        return (xs.first().copied().unwrap_or(f64::NAN), f64::INFINITY);
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }
 
 const BINS: usize = 10;
