@@ -84,6 +84,9 @@ struct Account {
     glicko: Rating,
     elo32: Elo,
     elo16: Elo,
+    /// Matches rated so far, and how many it took to leave the provisional deviation.
+    played: usize,
+    established_after: Option<usize>,
 }
 
 /// One match's forecasts (side 0's VP share, per system) and what happened.
@@ -111,6 +114,8 @@ struct PoolReport {
     /// Per round: matches played so far, and each level's mean rating per system.
     trajectory: Vec<(usize, [[f64; 4]; 4])>,
     final_means: [[f64; 4]; 4],
+    /// Per account, the matches it took to leave the provisional deviation (`None`: never).
+    established_after: Vec<Option<usize>>,
     seconds: f64,
 }
 
@@ -279,6 +284,8 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
                     glicko: Rating::new(),
                     elo32: Elo::new(),
                     elo16: Elo::new(),
+                    played: 0,
+                    established_after: None,
                 },
                 args.per_level,
             )
@@ -323,6 +330,13 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
             if training {
                 online.push(f);
                 rate(&mut accounts, table, score, &cfg);
+                for &id in table {
+                    let a = &mut accounts[id];
+                    a.played += 1;
+                    if a.established_after.is_none() && !a.glicko.is_provisional() {
+                        a.established_after = Some(a.played);
+                    }
+                }
                 train_matches += 1;
             } else {
                 held_out.push(f);
@@ -362,6 +376,7 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
         ordered_after: ordered_since,
         concordance,
         final_means: level_means(&accounts),
+        established_after: accounts.iter().map(|a| a.established_after).collect(),
         trajectory,
         seconds: started.elapsed().as_secs_f64(),
     }
@@ -469,16 +484,23 @@ fn print_pool(r: &PoolReport) {
         r.held_out.len(),
         r.seconds
     );
+    let pairs = distinguishable(r);
+    let told_apart: Vec<String> = pairs.iter().map(|&(a, b)| format!("L{a} < L{b}")).collect();
     println!(
-        "| system | levels ordered after (matches) | pairs ordered at the end | L0 / L1 / L2 / L3 mean | held-out log loss | held-out Brier | online log loss | online Brier |"
+        "Levels the results tell apart (95% intervals of their VP share disjoint): {}.\n",
+        told_apart.join(", ")
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!(
+        "| system | those ordered after (matches) | L0 < L1 < L2 < L3 after | pairs of accounts ordered at the end | L0 / L1 / L2 / L3 mean | held-out log loss | held-out Brier | online log loss | online Brier |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (system, name) in SYSTEMS.iter().enumerate() {
         let (ll, brier) = scores(&r.held_out, system);
         let (oll, obrier) = scores(&r.online, system);
         let m = r.final_means[system];
         println!(
-            "| {name} | {} | {:.1}% | {:.0} / {:.0} / {:.0} / {:.0} | {ll:.4} | {brier:.4} | {oll:.4} | {obrier:.4} |",
+            "| {name} | {} | {} | {:.1}% | {:.0} / {:.0} / {:.0} / {:.0} | {ll:.4} | {brier:.4} | {oll:.4} | {obrier:.4} |",
+            ordered_after(r, system, &pairs).map_or("not ordered".to_string(), |m| m.to_string()),
             r.ordered_after[system].map_or("not ordered".to_string(), |m| m.to_string()),
             100.0 * r.concordance[system],
             m[0],
@@ -489,7 +511,18 @@ fn print_pool(r: &PoolReport) {
     }
     let [(pll, _), (cll, cbrier)] = bounds(&r.held_out);
     println!(
-        "| (always 0.5) | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | {pll:.4} | 0 | | |"
+        "| (always 0.5) | | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | | {pll:.4} | 0 | | |"
+    );
+    let mut established: Vec<usize> = r.established_after.iter().flatten().copied().collect();
+    established.sort_unstable();
+    println!(
+        "\nProvisional (deviation above 110) until: median {} matches, at most {}; {} of {} accounts still provisional.",
+        established
+            .get(established.len() / 2)
+            .map_or("-".into(), |m| m.to_string()),
+        established.last().map_or("-".into(), |m| m.to_string()),
+        r.established_after.len() - established.len(),
+        r.established_after.len()
     );
     print_strength(r);
 }
@@ -501,15 +534,7 @@ fn print_pool(r: &PoolReport) {
 fn print_strength(r: &PoolReport) {
     let all: Vec<&Forecast> = r.online.iter().chain(&r.held_out).collect();
     println!("\n| level | matches | mean VP share of its side | 95% interval |\n|---|---|---|---|");
-    for level in BotLevel::ALL {
-        let shares: Vec<f64> = all
-            .iter()
-            .flat_map(|f| {
-                (0..2)
-                    .filter(move |&side| f.sides[side].contains(&Some(level)))
-                    .map(move |side| if side == 0 { f.actual } else { 1.0 - f.actual })
-            })
-            .collect();
+    for (level, shares) in BotLevel::ALL.into_iter().zip(level_shares(r)) {
         let (mean, half) = mean_ci(&shares);
         println!(
             "| {} | {} | {mean:.3} | [{:.3}, {:.3}] |",
@@ -519,6 +544,54 @@ fn print_strength(r: &PoolReport) {
             mean + half
         );
     }
+    print_head_to_head(&all);
+}
+
+/// Per level, the VP share of every side it sat on, over every match of the pool.
+fn level_shares(r: &PoolReport) -> [Vec<f64>; 4] {
+    let all: Vec<&Forecast> = r.online.iter().chain(&r.held_out).collect();
+    BotLevel::ALL.map(|level| {
+        all.iter()
+            .flat_map(|f| {
+                (0..2)
+                    .filter(move |&side| f.sides[side].contains(&Some(level)))
+                    .map(move |side| if side == 0 { f.actual } else { 1.0 - f.actual })
+            })
+            .collect()
+    })
+}
+
+/// The pairs of levels (weaker, stronger) the pool's results tell apart: their 95% intervals
+/// of mean VP share do not overlap.
+fn distinguishable(r: &PoolReport) -> Vec<(usize, usize)> {
+    let strength = level_shares(r).map(|shares| mean_ci(&shares));
+    let mut pairs = Vec::new();
+    for a in 0..4 {
+        for b in 0..4 {
+            if strength[a].0 + strength[a].1 < strength[b].0 - strength[b].1 {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// The training matches after which a system's level means respect `pairs` for good (`None`
+/// if they do not at the end).
+fn ordered_after(r: &PoolReport, system: usize, pairs: &[(usize, usize)]) -> Option<usize> {
+    let respects = |means: &[[f64; 4]; 4]| {
+        pairs
+            .iter()
+            .all(|&(a, b)| means[system][a] < means[system][b])
+    };
+    let last_wrong = r.trajectory.iter().rposition(|(_, means)| !respects(means));
+    match last_wrong {
+        None => Some(0),
+        Some(i) => r.trajectory.get(i + 1).map(|(m, _)| *m),
+    }
+}
+
+fn print_head_to_head(all: &[&Forecast]) {
     if all.first().is_some_and(|f| f.sides[0][1].is_none()) {
         println!(
             "\n| head to head | matches | mean VP share of the first | 95% interval |\n|---|---|---|---|"
