@@ -102,6 +102,7 @@ struct Forecast {
 #[derive(Debug)]
 struct PoolReport {
     name: &'static str,
+    seats: usize,
     accounts: usize,
     train_matches: usize,
     online: Vec<Forecast>,
@@ -113,6 +114,9 @@ struct PoolReport {
     concordance: [f64; 4],
     /// Per round: matches played so far, and each level's mean rating per system.
     trajectory: Vec<(usize, [[f64; 4]; 4])>,
+    /// Per round (as `trajectory`), every account's rating per system, and the accounts' levels.
+    snapshots: Vec<Vec<[f64; 4]>>,
+    levels: Vec<BotLevel>,
     final_means: [[f64; 4]; 4],
     /// Per account, the matches it took to leave the provisional deviation (`None`: never).
     established_after: Vec<Option<usize>>,
@@ -296,6 +300,13 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
     let mut online = Vec::new();
     let mut held_out = Vec::new();
     let mut trajectory = vec![(0, level_means(&accounts))];
+    let snapshot = |accounts: &[Account]| -> Vec<[f64; 4]> {
+        accounts
+            .iter()
+            .map(|a| std::array::from_fn(|system| system_rating(a, system)))
+            .collect()
+    };
+    let mut snapshots = vec![snapshot(&accounts)];
     let mut ordered_since: [Option<usize>; 4] = [Some(0); 4];
     let mut train_matches = 0;
     let mut match_no = 0u64;
@@ -353,6 +364,7 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
                 }
             }
             trajectory.push((train_matches, means));
+            snapshots.push(snapshot(&accounts));
         }
     }
     let concordance = std::array::from_fn(|system| {
@@ -369,6 +381,7 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
     });
     PoolReport {
         name,
+        seats,
         accounts: n,
         train_matches,
         online,
@@ -378,6 +391,8 @@ fn run_pool(name: &'static str, seats: usize, args: &Args) -> PoolReport {
         final_means: level_means(&accounts),
         established_after: accounts.iter().map(|a| a.established_after).collect(),
         trajectory,
+        snapshots,
+        levels: accounts.iter().map(|a| a.level).collect(),
         seconds: started.elapsed().as_secs_f64(),
     }
 }
@@ -477,10 +492,11 @@ fn bounds(forecasts: &[Forecast]) -> [(f64, f64); 2] {
 
 fn print_pool(r: &PoolReport) {
     println!(
-        "\n## {}: {} accounts, {} training matches, {} held out ({:.0} s)\n",
+        "\n## {}: {} accounts, {} training matches ({} per account), {} held out ({:.0} s)\n",
         r.name,
         r.accounts,
         r.train_matches,
+        r.train_matches * r.seats / r.accounts.max(1),
         r.held_out.len(),
         r.seconds
     );
@@ -491,16 +507,18 @@ fn print_pool(r: &PoolReport) {
         told_apart.join(", ")
     );
     println!(
-        "| system | those ordered after (matches) | L0 < L1 < L2 < L3 after | pairs of accounts ordered at the end | L0 / L1 / L2 / L3 mean | held-out log loss | held-out Brier | online log loss | online Brier |"
+        "| system | those ordered after (matches) | every account so after | L0 < L1 < L2 < L3 after | pairs of accounts ordered at the end | L0 / L1 / L2 / L3 mean | held-out log loss | held-out Brier | online log loss | online Brier |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for (system, name) in SYSTEMS.iter().enumerate() {
         let (ll, brier) = scores(&r.held_out, system);
         let (oll, obrier) = scores(&r.online, system);
         let m = r.final_means[system];
         println!(
-            "| {name} | {} | {} | {:.1}% | {:.0} / {:.0} / {:.0} / {:.0} | {ll:.4} | {brier:.4} | {oll:.4} | {obrier:.4} |",
+            "| {name} | {} | {} | {} | {:.1}% | {:.0} / {:.0} / {:.0} / {:.0} | {ll:.4} | {brier:.4} | {oll:.4} | {obrier:.4} |",
             ordered_after(r, system, &pairs).map_or("not ordered".to_string(), |m| m.to_string()),
+            accounts_ordered_after(r, system, &pairs)
+                .map_or("not ordered".to_string(), |m| m.to_string()),
             r.ordered_after[system].map_or("not ordered".to_string(), |m| m.to_string()),
             100.0 * r.concordance[system],
             m[0],
@@ -511,7 +529,7 @@ fn print_pool(r: &PoolReport) {
     }
     let [(pll, _), (cll, cbrier)] = bounds(&r.held_out);
     println!(
-        "| (always 0.5) | | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | | {pll:.4} | 0 | | |"
+        "| (always 0.5) | | | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | | | {pll:.4} | 0 | | |"
     );
     let mut established: Vec<usize> = r.established_after.iter().flatten().copied().collect();
     established.sort_unstable();
@@ -585,6 +603,34 @@ fn ordered_after(r: &PoolReport, system: usize, pairs: &[(usize, usize)]) -> Opt
             .all(|&(a, b)| means[system][a] < means[system][b])
     };
     let last_wrong = r.trajectory.iter().rposition(|(_, means)| !respects(means));
+    match last_wrong {
+        None => Some(0),
+        Some(i) => r.trajectory.get(i + 1).map(|(m, _)| *m),
+    }
+}
+
+/// The training matches after which every account of the stronger level of each pair in
+/// `pairs` is rated above every account of the weaker one, for good (`None`: not at the end).
+fn accounts_ordered_after(
+    r: &PoolReport,
+    system: usize,
+    pairs: &[(usize, usize)],
+) -> Option<usize> {
+    let respects = |ratings: &Vec<[f64; 4]>| {
+        pairs.iter().all(|&(weak, strong)| {
+            let of = |level: usize| {
+                r.levels
+                    .iter()
+                    .zip(ratings)
+                    .filter(move |(l, _)| **l as usize == level)
+                    .map(move |(_, x)| x[system])
+            };
+            let best_weak = of(weak).fold(f64::NEG_INFINITY, f64::max);
+            let worst_strong = of(strong).fold(f64::INFINITY, f64::min);
+            best_weak < worst_strong
+        })
+    };
+    let last_wrong = r.snapshots.iter().rposition(|x| !respects(x));
     match last_wrong {
         None => Some(0),
         Some(i) => r.trajectory.get(i + 1).map(|(m, _)| *m),
