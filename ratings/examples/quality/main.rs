@@ -531,6 +531,24 @@ fn print_pool(r: &PoolReport) {
     println!(
         "| (always 0.5) | | | | | | {cll:.4} | {cbrier:.4} | | |\n| (the scores themselves) | | | | | | {pll:.4} | 0 | | |"
     );
+    println!(
+        "\n| levels told apart | {} |\n|---|---|---|---|---|",
+        SYSTEMS.join(" | ")
+    );
+    for &(weak, strong) in &pairs {
+        let cells: Vec<String> = (0..SYSTEMS.len())
+            .map(|system| {
+                accounts_ordered_after(r, system, &[(weak, strong)])
+                    .map_or("not ordered".to_string(), |m| {
+                        format!("{m} ({} each)", m * r.seats / r.accounts.max(1))
+                    })
+            })
+            .collect();
+        println!(
+            "| every L{weak} account below every L{strong} account after | {} |",
+            cells.join(" | ")
+        );
+    }
     let mut established: Vec<usize> = r.established_after.iter().flatten().copied().collect();
     established.sort_unstable();
     println!(
