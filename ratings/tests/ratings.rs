@@ -390,3 +390,14 @@ fn a_head_to_head_match_rates_both_players() {
     // A week away is one period.
     assert_eq!(cfg.periods_in_ms(7 * 86_400_000), 1.0);
 }
+
+#[test]
+fn a_level_up_expects_about_fourteen_vp() {
+    // docs/RATINGS.md: levels 150 points apart, about 70% of the VP between established players.
+    let up = rating(1650.0, 60.0);
+    let down = rating(1500.0, 60.0);
+    assert_eq!(level(&up), Some(Level::Advanced));
+    assert_eq!(level(&down), Some(Level::Intermediate));
+    let vp = expected_vp(up, down);
+    assert!((13.5..14.5).contains(&vp), "{vp}");
+}
