@@ -412,3 +412,37 @@ fn a_level_up_expects_about_fourteen_vp() {
     let vp = expected_vp(up, down);
     assert!((13.5..14.5).contains(&vp), "{vp}");
 }
+
+#[test]
+fn four_players_compare_the_pairs_means() {
+    let cfg = Config::default();
+    // 1400 + 1600 against 1500 + 1500: equal means, so a 10-10 moves no rating, though the
+    // weaker partner alone would have been expected to lose.
+    let players = [
+        rating(1400.0, 80.0),
+        rating(1500.0, 80.0),
+        rating(1600.0, 80.0),
+        rating(1500.0, 120.0),
+    ];
+    let new = update_four(players, 0.5, &cfg);
+    for seat in 0..4 {
+        assert!((new[seat].rating - players[seat].rating).abs() < 1e-9);
+        assert!(new[seat].deviation < players[seat].aged(1.0, &cfg).deviation);
+    }
+    // When partners are rated alike, each is updated exactly as one game against the
+    // opponents' pair.
+    let players = [
+        rating(1550.0, 90.0),
+        rating(1400.0, 70.0),
+        rating(1550.0, 90.0),
+        rating(1480.0, 200.0),
+    ];
+    let new = update_four(players, 0.7, &cfg);
+    let alone = update(
+        players[0],
+        &[Outcome::new(pair(players[1], players[3]), 0.7)],
+        &cfg,
+    );
+    assert_eq!(new[0], alone);
+    assert_eq!(new[2], alone);
+}
