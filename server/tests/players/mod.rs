@@ -228,8 +228,8 @@ async fn the_postgres_players_index_conforms() {
     let a = PostgresPlayers::connect(&url).await.expect("node a");
     let b = PostgresPlayers::connect(&url).await.expect("node b");
     conformance(&a, &b).await;
-    let p99 = page_reads_with_many_matches(&a, "PostgreSQL").await;
-    assert!(p99 < Duration::from_millis(250), "p99 {p99:?}");
+    // Printed, not asserted: a figure for docs/PERFORMANCE.md, never a timed test.
+    page_reads_with_many_matches(&a, "PostgreSQL").await;
 }
 
 /// The matches on the timed account.
@@ -239,8 +239,8 @@ const VIEWS: usize = 400;
 
 /// Writes [`MATCHES`] matches on one account (and a few thousand on others), then times
 /// [`VIEWS`] page views (totals, partners, tournaments and a page of 20, the first page or a
-/// deep one by its cursor, as the API reads them); prints and returns the p99.
-async fn page_reads_with_many_matches(index: &dyn PlayerIndex, store: &str) -> Duration {
+/// deep one by its cursor, as the API reads them); prints the p50 and p99.
+async fn page_reads_with_many_matches(index: &dyn PlayerIndex, store: &str) {
     let mut cursors = Vec::new();
     for batch in 0..MATCHES / 100 {
         let mut rows = Vec::new();
@@ -279,7 +279,6 @@ async fn page_reads_with_many_matches(index: &dyn PlayerIndex, store: &str) -> D
     println!(
         "player page on {store}, {MATCHES} matches on the account: {VIEWS} views, p50 {p50:?}, p99 {p99:?}"
     );
-    p99
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,10 +287,9 @@ async fn the_player_page_reads_by_key_with_10000_matches_on_sqlite() {
     let (store, writer) = Store::open(dir.path(), false).expect("store");
     let accounts = SqliteAccounts::open(&store).expect("the accounts' migrations");
     let index = SqlitePlayers::open(&store).expect("index");
-    let p99 = page_reads_with_many_matches(&index, "SQLite").await;
-    // Generous: the machine is shared; a scan of 10,000 rows would still pass a looser bound,
-    // so the plan is checked too.
-    assert!(p99 < Duration::from_millis(250), "p99 {p99:?}");
+    // The figure is printed for docs/PERFORMANCE.md, not asserted (a shared machine's timing is
+    // no test); what makes the read fast, an index and no sort, is asserted by the plan below.
+    page_reads_with_many_matches(&index, "SQLite").await;
     let plan: String = store
         .reader()
         .expect("reader")
