@@ -36,6 +36,7 @@ impl Backplane {
             peers: Arc::new(NoPeers),
             node: Arc::new(LocalNode::new(node)),
             accounts: Arc::new(crate::accounts::Unconfigured),
+            fairplay: Arc::new(crate::fairplay::Unconfigured),
         }
     }
 }

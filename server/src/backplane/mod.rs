@@ -56,6 +56,8 @@ pub struct Backplane {
     /// `--database-url` (PostgreSQL) or the SQLite file; [`crate::accounts::Unconfigured`] until
     /// then.
     pub accounts: Arc<dyn crate::accounts::Accounts>,
+    /// Fair play's outcomes and playbans (`crate::fairplay`), beside the accounts.
+    pub fairplay: Arc<dyn crate::fairplay::FairPlay>,
 }
 
 /// Who serves a table or tournament: at most one node at a time holds its lease.

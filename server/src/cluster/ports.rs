@@ -33,6 +33,7 @@ impl Cluster {
             peers: Arc::new(ClusterPeers(self.clone())),
             node: Arc::new(ClusterNode(self.clone())),
             accounts: Arc::new(crate::accounts::Unconfigured),
+            fairplay: Arc::new(crate::fairplay::Unconfigured),
         }
     }
 
