@@ -109,11 +109,15 @@ pub enum ErrorCode {
     InvalidToken,
     /// 1.4: the token already has as many live connections as it may open; closes.
     TooManyConnections,
+    /// 1.5: the account is playbanned (docs/FAIR_PLAY.md "Playbans"): no new table, quick play
+    /// or tournament registration until the ban ends; a 1.5 connection hears when in the
+    /// `playban` message sent just before this error.
+    Playbanned,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 45] = [
+    pub const ALL: [ErrorCode; 46] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -159,6 +163,7 @@ impl ErrorCode {
         ErrorCode::MissingScope,
         ErrorCode::InvalidToken,
         ErrorCode::TooManyConnections,
+        ErrorCode::Playbanned,
     ];
 
     /// The code as written on the wire.
@@ -210,6 +215,7 @@ impl ErrorCode {
             MissingScope => "missing_scope",
             InvalidToken => "invalid_token",
             TooManyConnections => "too_many_connections",
+            Playbanned => "playbanned",
         }
     }
 

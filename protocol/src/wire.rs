@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 4;
+pub const PROTOCOL_MINOR: u16 = 5;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -773,6 +773,12 @@ pub enum ServerMessage {
         account: Option<String>,
         name: String,
     },
+    /// 1.5: the account is playbanned until `until_ms` (Unix ms): sent to a 1.5 connection just
+    /// before the `playbanned` error that refuses its quick play, join, create or tournament
+    /// registration (the error stays the request's one reply).
+    Playban {
+        until_ms: i64,
+    },
 }
 
 impl ServerMessage {
@@ -844,6 +850,7 @@ impl ServerMessage {
             RegistrationConfigured { .. } => "registration_configured",
             TournamentStatus { .. } => "tournament_status",
             Identity { .. } => "identity",
+            Playban { .. } => "playban",
         }
     }
 
@@ -858,6 +865,7 @@ impl ServerMessage {
             | GoToTable { .. } => 1,
             RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
             Identity { .. } => 4,
+            Playban { .. } => 5,
             _ => 0,
         }
     }
@@ -880,7 +888,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | GoToTable { .. }
         | RegistrationConfigured { .. }
         | TournamentStatus { .. }
-        | Identity { .. } => None,
+        | Identity { .. }
+        | Playban { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

@@ -44,6 +44,7 @@ pub mod cluster;
 pub mod config;
 pub mod conn;
 pub mod directory;
+pub mod fairplay;
 pub mod hello;
 pub mod lobby;
 pub mod log;
@@ -143,6 +144,7 @@ pub async fn run(
     };
     backplane.accounts = accounts::open(&config, &store).await?;
     backplane.players = players::open(&config, &store).await?;
+    backplane.fairplay = fairplay::open(&config, &store).await?;
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -279,7 +281,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .fallback(assets::serve)
         .with_state(shared.clone())
         .merge(players::http::routes(shared.clone()))
-        .merge(accounts::routes::routes(shared))
+        .merge(accounts::routes::routes(shared.clone()))
+        .merge(fairplay::http::routes(shared))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {

@@ -31,6 +31,10 @@ mod clocks;
 mod cluster;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;
+/// Fair play: outcomes and playbans on SQLite and PostgreSQL (one conformance suite); over a
+/// real server, a leaver playbanned and refused at quick play with the typed code, a drop back
+/// within the grace and a leaver's partner not blamed.
+mod fairplay;
 /// Malformed, oversized and flooding input; the version rule; the HTTP endpoints; a client that
 /// stops reading is dropped by its bounded outbound queue (socket level) and the server serves on.
 mod hygiene;

@@ -672,6 +672,9 @@ pub fn server_samples() -> Vec<ServerMessage> {
             account: Some("u-3a9f0c2b7d1e4f60".into()),
             name: "RoboAnna".into(),
         },
+        Playban {
+            until_ms: 1_764_190_800_000,
+        },
     ]
 }
 

@@ -535,4 +535,23 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     // The players' match index (`crate::players`): a row per seat of a finished match, and
     // each account's sums beside them, kept in the row's transaction (the page reads by key).
     (5, crate::players::MIGRATION),
+    // Fair play (`crate::fairplay`): each account's outcome per table's match (judged once:
+    // keyed by table and account), and playbans.
+    (
+        6,
+        "CREATE TABLE fairplay_outcomes (
+        table_id TEXT NOT NULL,
+        account_id TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        outcome TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        PRIMARY KEY (table_id, account_id));
+     CREATE INDEX fairplay_outcomes_account ON fairplay_outcomes (account_id, at_ms);
+     CREATE TABLE fairplay_bans (
+        account_id TEXT NOT NULL,
+        start_ms BIGINT NOT NULL,
+        end_ms BIGINT NOT NULL,
+        reason TEXT NOT NULL,
+        PRIMARY KEY (account_id, start_ms));",
+    ),
 ];

@@ -37,6 +37,7 @@ impl Backplane {
             node: Arc::new(LocalNode::new(node)),
             accounts: Arc::new(crate::accounts::Unconfigured),
             players: Arc::new(crate::players::Unconfigured),
+            fairplay: Arc::new(crate::fairplay::Unconfigured),
         }
     }
 }

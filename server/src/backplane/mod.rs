@@ -58,6 +58,8 @@ pub struct Backplane {
     pub accounts: Arc<dyn crate::accounts::Accounts>,
     /// The players' match index (`crate::players`), on the accounts' store; chosen in `lib.rs`.
     pub players: Arc<dyn crate::players::PlayerIndex>,
+    /// Fair play's outcomes and playbans (`crate::fairplay`), beside the accounts.
+    pub fairplay: Arc<dyn crate::fairplay::FairPlay>,
 }
 
 /// Who serves a table or tournament: at most one node at a time holds its lease.

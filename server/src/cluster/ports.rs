@@ -34,6 +34,7 @@ impl Cluster {
             node: Arc::new(ClusterNode(self.clone())),
             accounts: Arc::new(crate::accounts::Unconfigured),
             players: Arc::new(crate::players::Unconfigured),
+            fairplay: Arc::new(crate::fairplay::Unconfigured),
         }
     }
 

@@ -27,6 +27,9 @@ impl Connection {
             self.table_call(&table, request).await;
             return;
         }
+        if self.playbanned(&request).await {
+            return;
+        }
         let player = self.session.player.clone();
         let window = self.shared.config.repeat_create_window;
         if self
@@ -240,6 +243,49 @@ impl Connection {
             })
         })
         .await
+    }
+
+    /// A request that starts play (quick play, creating or joining a table, registering for a
+    /// tournament) from a playbanned account is refused with `playbanned` (`crate::fairplay`);
+    /// true when it was. Joining a table where the player holds a seat already (a tournament's
+    /// round, a seat taken before the ban) is not starting play.
+    async fn playbanned(&mut self, request: &ClientMessage) -> bool {
+        use ClientMessage as C;
+        let starts_play = match request {
+            C::Join {
+                table: Some(table), ..
+            } => !self
+                .shared
+                .directory
+                .seats_of(&self.session.player)
+                .iter()
+                .any(|(held, _)| held == table),
+            C::Join { .. }
+            | C::CreateTable { .. }
+            | C::QuickPlay { .. }
+            | C::RegisterTournament { .. }
+            | C::RegisterInvited { .. } => true,
+            _ => false,
+        };
+        if !starts_play {
+            return false;
+        }
+        let account = self.identity.account().map(|a| a.id.clone());
+        let Some(replies) = crate::fairplay::gate(
+            &self.shared,
+            account.as_deref(),
+            request.id(),
+            self.minor,
+            crate::unix_ms(),
+        )
+        .await
+        else {
+            return false;
+        };
+        for reply in replies {
+            self.out.send_message(reply);
+        }
+        true
     }
 
     /// The connection's account as a seat shows it (`None` for a guest).

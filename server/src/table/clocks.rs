@@ -107,8 +107,15 @@ impl TableActor {
             }
             Stage::Grace => {
                 self.move_timer = None;
-                if let Err(Refused::Log) = self.process(Input::ClockExpired).await {
-                    tracing::error!("clock expiry not saved");
+                let on_turn = self.state.hand.as_ref().map(|h| h.game().on_turn());
+                match self.process(Input::ClockExpired).await {
+                    Ok(()) => {
+                        if let Some(seat) = on_turn {
+                            self.note_clock_expired(seat);
+                        }
+                    }
+                    Err(Refused::Log) => tracing::error!("clock expiry not saved"),
+                    Err(_) => {}
                 }
             }
         }

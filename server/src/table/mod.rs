@@ -24,6 +24,7 @@ mod bot_link;
 mod bot_seats;
 mod chat;
 mod clocks;
+mod conduct;
 mod delivery;
 mod hand_log;
 mod handle;
@@ -136,6 +137,8 @@ struct TableActor {
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
+    /// Each seat's conduct the log does not hold, for fair play's outcomes.
+    marks: [conduct::Marks; 4],
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -265,6 +268,7 @@ impl TableActor {
             pending_time_out: false,
             linger_until: None,
             staged: None,
+            marks: Default::default(),
             shared,
         };
         (actor, handle)

@@ -283,6 +283,7 @@ impl TableActor {
                 // Folded from `MatchFinished` on appending; set here also when that append
                 // failed: the match is over all the same (a restore finds it over from its hands).
                 self.state.status = Status::Finished;
+                self.judge_match();
                 self.round_deadline = None;
                 self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
                 for slot in self.state.seats.iter().flatten() {

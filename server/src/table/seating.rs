@@ -191,6 +191,7 @@ impl TableActor {
             return;
         }
         // `closed` is folded from the entry on appending.
+        self.judge_match();
         self.stop_bots();
         self.stopping = true;
     }
@@ -277,7 +278,7 @@ impl TableActor {
                     });
                     // Nobody may resume this seat: the player gave it up. Saved as a bot's seat,
                     // so a restart seats the bot again.
-                    slot.player = format!("left:{}", slot.player);
+                    slot.player = format!("{}{}", super::conduct::GAVE_UP, slot.player);
                     given_up = Some(TableEntry::Seat {
                         seat: seat.index() as u8,
                         holder: Some(SeatHolder {
@@ -486,6 +487,7 @@ impl TableActor {
                 level: self.state.bot_level.unwrap_or(Level::Expert),
                 stand_in: true,
             });
+            self.note_grace_ran_out(seat);
             self.publish(None, |table, seq| ServerMessage::PlayerReplacedByBot {
                 table,
                 seq,

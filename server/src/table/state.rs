@@ -113,7 +113,15 @@ impl TableState {
             TableEntry::Created { .. } => return Err(RestoreError::NotCreated),
             TableEntry::Seat { seat, holder } => {
                 let seat = seat_of(*seat)?;
-                self.seats[seat.index()] = holder.as_ref().map(|h| self.seat_slot(h, None));
+                // A seat given up mid-match (`left:` and the player) stays its account's: fair
+                // play judges the leave of that account. Live, the slot was renamed already.
+                let account = holder.as_ref().and_then(|h| {
+                    let player = h.player.strip_prefix(super::conduct::GAVE_UP)?;
+                    let slot = self.seats[seat.index()].as_ref()?;
+                    (slot.player == player || slot.player == h.player)
+                        .then(|| slot.account.clone())?
+                });
+                self.seats[seat.index()] = holder.as_ref().map(|h| self.seat_slot(h, account));
             }
             TableEntry::AccountSeat {
                 seat,

@@ -9,7 +9,7 @@ use burraco_server::ServerConfig;
 use crate::common::*;
 
 /// Server bots at full speed, L3 with a small budget.
-fn fast_bots(c: &mut ServerConfig) {
+pub(crate) fn fast_bots(c: &mut ServerConfig) {
     c.bot_delay = Duration::ZERO;
     c.bot_search = SearchBudget {
         worlds: 2,
@@ -41,10 +41,10 @@ impl Strategy for DrawThenDiscard {
 /// A person at the table: a WebSocket client, what its seat knows (from the frames it gets), and
 /// the enumerator strategy above. It checks its numbering has no gaps and that it never receives
 /// another seat's private event.
-struct Human {
-    client: Client,
-    table: String,
-    seat: Seat,
+pub(crate) struct Human {
+    pub(crate) client: Client,
+    pub(crate) table: String,
+    pub(crate) seat: Seat,
     players: Players,
     bot: Option<SeatBot>,
     last_seq: u64,
@@ -56,7 +56,7 @@ struct Human {
 
 impl Human {
     /// Creates a table (with `bots`) and returns the creator.
-    async fn create(
+    pub(crate) async fn create(
         server: &TestServer,
         name: &str,
         settings: WireSettings,
@@ -87,7 +87,7 @@ impl Human {
     }
 
     /// Joins a table by id (or, for a player already seated there, takes the seat again).
-    async fn join(mut client: Client, table: &str) -> Human {
+    pub(crate) async fn join(mut client: Client, table: &str) -> Human {
         let id = table.to_owned();
         let reply = client
             .request(|i| ClientMessage::Join {
@@ -103,7 +103,7 @@ impl Human {
         Human::seated(client, table.to_owned(), seat.0)
     }
 
-    fn seated(client: Client, table: String, seat: Seat) -> Human {
+    pub(crate) fn seated(client: Client, table: String, seat: Seat) -> Human {
         Human {
             client,
             table,
@@ -116,7 +116,7 @@ impl Human {
         }
     }
 
-    async fn ready(&mut self) {
+    pub(crate) async fn ready(&mut self) {
         let table = self.table.clone();
         self.client
             .ok(|id| ClientMessage::Ready { id, table })
@@ -124,7 +124,10 @@ impl Human {
     }
 
     /// Reads and plays (whenever the seat is on turn) until a message matches `until`.
-    async fn pump(&mut self, mut until: impl FnMut(&ServerMessage) -> bool) -> ServerMessage {
+    pub(crate) async fn pump(
+        &mut self,
+        mut until: impl FnMut(&ServerMessage) -> bool,
+    ) -> ServerMessage {
         loop {
             // Act only once everything received has been folded in.
             if self.turn_seen

@@ -253,7 +253,44 @@ impl Client {
         binary: bool,
         version: &str,
     ) -> Result<(Client, ServerMessage), String> {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws"))
+        Client::try_connect_with(addr, name, resume, version, &[], binary).await
+    }
+
+    /// Connects with extra upgrade headers (an account's `Cookie` or `Authorization`) and a
+    /// hello that says `version`.
+    pub async fn connect_with(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+        version: &str,
+        headers: &[(&str, &str)],
+    ) -> (Client, ServerMessage) {
+        Client::try_connect_with(addr, name, resume, version, headers, false)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    async fn try_connect_with(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+        version: &str,
+        headers: &[(&str, &str)],
+        binary: bool,
+    ) -> Result<(Client, ServerMessage), String> {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/ws")
+            .into_client_request()
+            .map_err(|e| e.to_string())?;
+        for (header, value) in headers {
+            request.headers_mut().insert(
+                axum::http::HeaderName::from_bytes(header.as_bytes()).map_err(|e| e.to_string())?,
+                value
+                    .parse()
+                    .map_err(|_| format!("header value {value:?}"))?,
+            );
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request)
             .await
             .map_err(|e| format!("ws connect to {addr}: {e}"))?;
         let mut client = Client {
