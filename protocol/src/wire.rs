@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 4;
+pub const PROTOCOL_MINOR: u16 = 5;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -293,6 +293,25 @@ pub enum ClientMessage {
         resume: Option<String>,
         token: String,
     },
+    /// 1.5: `create_table` for a rated table (answered `table_created`): only a signed-in
+    /// account may ask (a guest is refused `account_required`), the table seats only accounts
+    /// (no server bots), and its finished match updates its players' ratings.
+    CreateRatedTable {
+        id: u64,
+        settings: WireSettings,
+        private: bool,
+    },
+    /// 1.5: `quick_play` among rated tables (answered `seated`): only a signed-in account.
+    QuickPlayRated {
+        id: u64,
+        preset: Option<String>,
+        players: Option<u8>,
+    },
+    /// 1.5: the lobby's list with what 1.5 adds to each table (rated or not, the seats'
+    /// levels); answered `lobby`.
+    ListLobby {
+        id: u64,
+    },
 }
 
 impl ClientMessage {
@@ -336,7 +355,10 @@ impl ClientMessage {
             | SetRoundTime { id, .. }
             | ExcuseEntrant { id, .. }
             | SetLineup { id, .. }
-            | WatchTournament { id, .. } => Some(*id),
+            | WatchTournament { id, .. }
+            | CreateRatedTable { id, .. }
+            | QuickPlayRated { id, .. }
+            | ListLobby { id } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -383,6 +405,9 @@ impl ClientMessage {
             SetLineup { .. } => "set_lineup",
             WatchTournament { .. } => "watch_tournament",
             HelloToken { .. } => "hello_token",
+            CreateRatedTable { .. } => "create_rated_table",
+            QuickPlayRated { .. } => "quick_play_rated",
+            ListLobby { .. } => "list_lobby",
         }
     }
 
@@ -410,6 +435,7 @@ impl ClientMessage {
             | SetRoundTime { .. } => 2,
             ExcuseEntrant { .. } | SetLineup { .. } | WatchTournament { .. } => 3,
             HelloToken { .. } => 4,
+            CreateRatedTable { .. } | QuickPlayRated { .. } | ListLobby { .. } => 5,
             _ => 0,
         }
     }
@@ -773,6 +799,12 @@ pub enum ServerMessage {
         account: Option<String>,
         name: String,
     },
+    /// 1.5: answer to `list_lobby`: `tables` as the answer to `list_tables` lists them, each
+    /// with whether it is rated and its seats' levels.
+    Lobby {
+        id: u64,
+        tables: Vec<LobbyTable>,
+    },
 }
 
 impl ServerMessage {
@@ -844,6 +876,7 @@ impl ServerMessage {
             RegistrationConfigured { .. } => "registration_configured",
             TournamentStatus { .. } => "tournament_status",
             Identity { .. } => "identity",
+            Lobby { .. } => "lobby",
         }
     }
 
@@ -858,6 +891,7 @@ impl ServerMessage {
             | GoToTable { .. } => 1,
             RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
             Identity { .. } => 4,
+            Lobby { .. } => 5,
             _ => 0,
         }
     }
@@ -880,7 +914,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | GoToTable { .. }
         | RegistrationConfigured { .. }
         | TournamentStatus { .. }
-        | Identity { .. } => None,
+        | Identity { .. }
+        | Lobby { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -996,6 +1031,31 @@ pub struct TableSummary {
     /// `"waiting"`, `"playing"` or `"finished"`.
     pub status: String,
     pub spectators: u32,
+}
+
+/// A line of the 1.5 lobby (`lobby`): a [`TableSummary`] and what 1.5 adds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyTable {
+    pub table: String,
+    pub preset: String,
+    pub players: u8,
+    /// Names by seat; `null` for a free seat.
+    pub seats: Vec<SeatName>,
+    /// `"waiting"`, `"playing"` or `"finished"`.
+    pub status: String,
+    pub spectators: u32,
+    /// A rated table: only accounts sit, and the match updates their ratings.
+    pub rated: bool,
+    /// The level of each seated account whose rating in the table's category is established
+    /// (not provisional), e.g. `"advanced"`; seats without one are absent.
+    pub levels: Vec<SeatLevel>,
+}
+
+/// A seat's level (1.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatLevel {
+    pub seat: WireSeat,
+    pub level: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
-use burraco_protocol::wire::{TableSummary, WireSettings};
-use burraco_rules::{ClockMode, Config, Players, Preset, TableSettings};
+use burraco_protocol::wire::{LobbyTable, SeatLevel, TableSummary, WireSeat, WireSettings};
+use burraco_ratings::Category;
+use burraco_rules::{ClockMode, Config, Players, Preset, Seat, TableSettings};
 
 use crate::Shared;
 use crate::backplane::Listing;
@@ -32,6 +33,60 @@ pub fn list(shared: &Shared) -> Vec<TableSummary> {
     tables
 }
 
+/// The 1.5 lobby: [`list`] with each table's rated flag and its seated accounts' levels
+/// (read from the ratings' store in one call; none when it cannot be read).
+pub async fn list_lobby(shared: &Shared) -> Vec<LobbyTable> {
+    let infos: Vec<TableInfo> = shared
+        .directory
+        .tables()
+        .iter()
+        .map(TableHandle::info)
+        .chain(elsewhere(shared).into_iter().map(|(_, info)| info))
+        .filter(|info| !info.private && !info.finished)
+        .collect();
+    let wanted: Vec<(String, Category)> = infos
+        .iter()
+        .flat_map(|info| {
+            let category = crate::ratings::category_of(info.summary.players);
+            info.accounts
+                .iter()
+                .map(move |(_, account)| (account.clone(), category))
+        })
+        .collect();
+    let levels = crate::ratings::levels(&*shared.ratings, &wanted)
+        .await
+        .unwrap_or_default();
+    let mut tables: Vec<LobbyTable> = infos
+        .into_iter()
+        .map(|info| {
+            let category = crate::ratings::category_of(info.summary.players);
+            let summary = info.summary;
+            LobbyTable {
+                levels: info
+                    .accounts
+                    .iter()
+                    .filter_map(|(seat, account)| {
+                        let level = levels.get(&(account.clone(), category))?;
+                        Some(SeatLevel {
+                            seat: WireSeat(*Seat::ALL.get(usize::from(*seat))?),
+                            level: level.as_str().to_owned(),
+                        })
+                    })
+                    .collect(),
+                table: summary.table,
+                preset: summary.preset,
+                players: summary.players,
+                seats: summary.seats,
+                status: summary.status,
+                spectators: summary.spectators,
+                rated: info.rated,
+            }
+        })
+        .collect();
+    tables.sort_by(|a, b| a.table.cmp(&b.table));
+    tables
+}
+
 /// Creates a table; returns its handle and invite code (private tables). With `bots`, the seats
 /// the creator's join leaves free are filled by server bots of that level, and the clocks are
 /// relaxed unless the settings name them (see [`relaxed_for_bots`]).
@@ -40,6 +95,7 @@ pub async fn create(
     settings: &WireSettings,
     private: bool,
     bots: Option<Level>,
+    rated: bool,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() || shared.backplane.node.is_draining() {
         return Err((
@@ -54,7 +110,13 @@ pub async fn create(
     }
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
-    let handle = table::create(shared, config, private, invite.clone(), bots)
+    if rated && bots.is_some() {
+        return Err((
+            ErrorCode::InvalidSettings,
+            "a rated table seats accounts only, not server bots".into(),
+        ));
+    }
+    let handle = table::create(shared, config, private, invite.clone(), bots, rated)
         .await
         .map_err(|e| {
             (
@@ -135,7 +197,7 @@ pub async fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> 
 }
 
 /// The seats a player holds, at this node's tables and at the others'.
-pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, burraco_rules::Seat)> {
+pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, Seat)> {
     let mut seats = shared.directory.seats_of(player);
     for seat in shared.backplane.listings.seats_of(player) {
         if !seats.iter().any(|(t, _)| *t == seat.0) {
@@ -172,9 +234,11 @@ pub async fn quick_match(
     shared: &Arc<Shared>,
     preset: Preset,
     players: Players,
+    rated: bool,
 ) -> Option<TableHandle> {
     let fits = |info: &TableInfo| {
         !info.private
+            && info.rated == rated
             && info.waiting
             && !info.deserted
             && info.free_seats > 0

@@ -246,6 +246,20 @@ pub fn client_samples() -> Vec<ClientMessage> {
             resume: None,
             token: "brc_0000000000000000000000000000000000000000000000000".into(),
         },
+        CreateRatedTable {
+            id: 50,
+            settings: WireSettings {
+                players: Some(2),
+                ..settings()
+            },
+            private: false,
+        },
+        QuickPlayRated {
+            id: 51,
+            preset: Some("fitab".into()),
+            players: Some(2),
+        },
+        ListLobby { id: 52 },
     ]
 }
 
@@ -671,6 +685,33 @@ pub fn server_samples() -> Vec<ServerMessage> {
             kind: "bot".into(),
             account: Some("u-3a9f0c2b7d1e4f60".into()),
             name: "RoboAnna".into(),
+        },
+        Lobby {
+            id: 52,
+            tables: vec![LobbyTable {
+                table: t(),
+                preset: "fitab".into(),
+                players: 2,
+                seats: vec![
+                    SeatName {
+                        seat: s(Seat::South),
+                        name: Some("Anna".into()),
+                        bot: false,
+                    },
+                    SeatName {
+                        seat: s(Seat::North),
+                        name: Some("Bruno".into()),
+                        bot: false,
+                    },
+                ],
+                status: "waiting".into(),
+                spectators: 0,
+                rated: true,
+                levels: vec![SeatLevel {
+                    seat: s(Seat::South),
+                    level: "advanced".into(),
+                }],
+            }],
         },
     ]
 }

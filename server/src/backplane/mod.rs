@@ -91,6 +91,12 @@ pub struct Listing {
     pub finished: bool,
     /// Player id and seat index of every seated player (bots included).
     pub players: Vec<(String, u8)>,
+    /// A rated table (protocol 1.5; absent from older nodes' listings).
+    #[serde(default)]
+    pub rated: bool,
+    /// Seat index and account of every seat an account holds.
+    #[serde(default)]
+    pub accounts: Vec<(u8, String)>,
 }
 
 impl Listing {
@@ -112,6 +118,8 @@ impl Listing {
                 .into_iter()
                 .map(|(p, s)| (p, s.index() as u8))
                 .collect(),
+            rated: info.rated,
+            accounts: info.accounts.clone(),
         }
     }
 
@@ -126,6 +134,8 @@ impl Listing {
             absent: Vec::new(),
             hands_finished: 0,
             deserted: false,
+            rated: self.rated,
+            accounts: self.accounts.clone(),
         }
     }
 

@@ -57,6 +57,12 @@ impl TableActor {
                 "the match has started: seats are taken; spectate instead",
             );
         }
+        if self.state.rated && account.is_none() {
+            return req.error(
+                ErrorCode::AccountRequired,
+                "a rated table seats signed-in accounts only",
+            );
+        }
         let seat = match wanted {
             Some(seat) if !self.players().is_seated(seat) => {
                 return req.error(

@@ -73,6 +73,9 @@ pub(super) struct TableState {
     /// The log ended with `Closed` (an empty waiting table, or one its tournament scored
     /// without it): the table leaves the lobby.
     pub(super) closed: bool,
+    /// A rated table (`TableEntry::Rated`, protocol 1.5): only accounts sit, and its finished
+    /// match updates their ratings (`crate::ratings`).
+    pub(super) rated: bool,
 }
 
 impl TableState {
@@ -103,6 +106,7 @@ impl TableState {
             round_clock: None,
             tournament: None,
             closed: false,
+            rated: false,
         })
     }
 
@@ -170,6 +174,7 @@ impl TableState {
             }
             TableEntry::RoundClock { ms } => self.round_clock = Some(*ms),
             TableEntry::Tournament { id } => self.tournament = Some(id.as_str().into()),
+            TableEntry::Rated => self.rated = true,
         }
         Ok(())
     }
