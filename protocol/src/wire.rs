@@ -312,6 +312,12 @@ pub enum ClientMessage {
     ListLobby {
         id: u64,
     },
+    /// 1.5: a table's rated flag and its seats' levels (answered `table_levels`): for a player
+    /// or spectator at the table (private ones too), after its snapshot and each `player_joined`.
+    TableLevels {
+        id: u64,
+        table: String,
+    },
 }
 
 impl ClientMessage {
@@ -358,7 +364,8 @@ impl ClientMessage {
             | WatchTournament { id, .. }
             | CreateRatedTable { id, .. }
             | QuickPlayRated { id, .. }
-            | ListLobby { id } => Some(*id),
+            | ListLobby { id }
+            | TableLevels { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -408,6 +415,7 @@ impl ClientMessage {
             CreateRatedTable { .. } => "create_rated_table",
             QuickPlayRated { .. } => "quick_play_rated",
             ListLobby { .. } => "list_lobby",
+            TableLevels { .. } => "table_levels",
         }
     }
 
@@ -435,7 +443,10 @@ impl ClientMessage {
             | SetRoundTime { .. } => 2,
             ExcuseEntrant { .. } | SetLineup { .. } | WatchTournament { .. } => 3,
             HelloToken { .. } => 4,
-            CreateRatedTable { .. } | QuickPlayRated { .. } | ListLobby { .. } => 5,
+            CreateRatedTable { .. }
+            | QuickPlayRated { .. }
+            | ListLobby { .. }
+            | TableLevels { .. } => 5,
             _ => 0,
         }
     }
@@ -805,6 +816,13 @@ pub enum ServerMessage {
         id: u64,
         tables: Vec<LobbyTable>,
     },
+    /// 1.5: answer to `table_levels`.
+    TableLevels {
+        id: u64,
+        table: String,
+        rated: bool,
+        levels: Vec<SeatLevel>,
+    },
 }
 
 impl ServerMessage {
@@ -877,6 +895,7 @@ impl ServerMessage {
             TournamentStatus { .. } => "tournament_status",
             Identity { .. } => "identity",
             Lobby { .. } => "lobby",
+            TableLevels { .. } => "table_levels",
         }
     }
 
@@ -891,7 +910,7 @@ impl ServerMessage {
             | GoToTable { .. } => 1,
             RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
             Identity { .. } => 4,
-            Lobby { .. } => 5,
+            Lobby { .. } | TableLevels { .. } => 5,
             _ => 0,
         }
     }
@@ -915,7 +934,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | RegistrationConfigured { .. }
         | TournamentStatus { .. }
         | Identity { .. }
-        | Lobby { .. } => None,
+        | Lobby { .. }
+        | TableLevels { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

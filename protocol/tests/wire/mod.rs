@@ -260,6 +260,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
             players: Some(2),
         },
         ListLobby { id: 52 },
+        TableLevels { id: 53, table: t() },
     ]
 }
 
@@ -711,6 +712,15 @@ pub fn server_samples() -> Vec<ServerMessage> {
                     seat: s(Seat::South),
                     level: "advanced".into(),
                 }],
+            }],
+        },
+        TableLevels {
+            id: 53,
+            table: t(),
+            rated: true,
+            levels: vec![SeatLevel {
+                seat: s(Seat::South),
+                level: "advanced".into(),
             }],
         },
     ]

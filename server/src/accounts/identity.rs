@@ -202,7 +202,7 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         Hello { .. } | HelloToken { .. } | ListTables { .. } | Spectate { .. } | Ping { .. } => {
             None
         }
-        WatchTournament { .. } | ListLobby { .. } => None,
+        WatchTournament { .. } | ListLobby { .. } | TableLevels { .. } => None,
         CreateTable { .. } | AddBots { .. } | CreateRatedTable { .. } => Some(Scope::CreateTables),
         Join { .. }
         | QuickPlay { .. }

@@ -97,6 +97,9 @@ pub struct Listing {
     /// Seat index and account of every seat an account holds.
     #[serde(default)]
     pub accounts: Vec<(u8, String)>,
+    /// When the table was created (Unix ms; 0 in older nodes' listings).
+    #[serde(default)]
+    pub created_ms: i64,
 }
 
 impl Listing {
@@ -120,6 +123,7 @@ impl Listing {
                 .collect(),
             rated: info.rated,
             accounts: info.accounts.clone(),
+            created_ms: info.created_ms,
         }
     }
 
@@ -136,6 +140,7 @@ impl Listing {
             deserted: false,
             rated: self.rated,
             accounts: self.accounts.clone(),
+            created_ms: self.created_ms,
         }
     }
 

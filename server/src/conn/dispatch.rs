@@ -89,6 +89,21 @@ impl Connection {
                 }
                 self.create_table(id, &settings, private, None, true).await;
             }
+            C::TableLevels { id, table } => {
+                let Some(handle) = lobby::find(&self.shared, &table).await else {
+                    let message = "no such table";
+                    self.out
+                        .send_message(error(Some(id), ErrorCode::UnknownTable, message));
+                    return;
+                };
+                let (rated, levels) = lobby::table_levels(&self.shared, &handle.info()).await;
+                self.out.send_message(ServerMessage::TableLevels {
+                    id,
+                    table,
+                    rated,
+                    levels,
+                });
+            }
             C::ListLobby { id } => {
                 let tables = lobby::list_lobby(&self.shared).await;
                 self.out.send_message(ServerMessage::Lobby { id, tables });
@@ -277,7 +292,8 @@ impl Connection {
         };
         let shared = self.shared.clone();
         let _guard = shared.quick_play.lock().await;
-        let handle = match lobby::quick_match(&shared, preset, players, rated).await {
+        let account = self.seat_account().filter(|_| rated).map(|a| a.id);
+        let handle = match lobby::quick_match(&shared, preset, players, account.as_deref()).await {
             Some(handle) => handle,
             None => {
                 let settings = burraco_protocol::wire::WireSettings {

@@ -574,6 +574,43 @@ pub fn settle_soon(shared: &Arc<Shared>, key: &str) {
     });
 }
 
+/// Rated quick play: a waiting rated table takes a newcomer whose rating is within this many
+/// points of its seated accounts' mean...
+pub const QUICK_PLAY_WINDOW: f64 = 150.0;
+
+/// ...widened by this many points per second the table has waited (a minute: 450; three
+/// minutes: 1,050, anyone in practice), so nobody waits long for a close match.
+pub const QUICK_PLAY_WIDENING_PER_SEC: f64 = 5.0;
+
+/// A waiting rated table, as rated quick play weighs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitingTable {
+    pub table: String,
+    /// The mean rating of the accounts seated (a new rating's for none).
+    pub mean_rating: f64,
+    pub waited_ms: i64,
+}
+
+/// The table whose mean rating is closest to `rating` among those whose window (by their wait)
+/// reaches it; ties go to the table that has waited longest. `None`: open a new table.
+pub fn closest_table(rating: f64, tables: &[WaitingTable]) -> Option<String> {
+    tables
+        .iter()
+        .filter(|t| {
+            let window =
+                QUICK_PLAY_WINDOW + QUICK_PLAY_WIDENING_PER_SEC * (t.waited_ms as f64 / 1000.0);
+            (t.mean_rating - rating).abs() <= window
+        })
+        .min_by(|a, b| {
+            let (ga, gb) = (
+                (a.mean_rating - rating).abs(),
+                (b.mean_rating - rating).abs(),
+            );
+            ga.total_cmp(&gb).then(b.waited_ms.cmp(&a.waited_ms))
+        })
+        .map(|t| t.table.clone())
+}
+
 /// How often every node settles the expected tables whose logs ended (a node killed between
 /// a match's end and its ratings, or a store that failed).
 pub const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
@@ -602,9 +639,130 @@ pub async fn sweep(shared: &Shared) {
             return;
         }
     };
-    for key in keys {
+    if keys.is_empty() {
+        return;
+    }
+    // The tables still playing (one indexed read) are not read whole every minute.
+    let playing: std::collections::HashSet<String> = match shared.backplane.log.in_play().await {
+        Ok(tables) => tables.into_iter().collect(),
+        Err(e) => {
+            tracing::debug!("ratings' sweep: {e}");
+            return;
+        }
+    };
+    for key in keys.into_iter().filter(|k| !playing.contains(k)) {
         if let Err(e) = settle(shared, &key).await {
             tracing::warn!(table = %key, "ratings' sweep: {e}");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(table: &str, mean_rating: f64, waited_ms: i64) -> WaitingTable {
+        WaitingTable {
+            table: table.into(),
+            mean_rating,
+            waited_ms,
+        }
+    }
+
+    #[test]
+    fn rated_quick_play_seats_the_closest_rating_within_a_window_widening_with_the_wait() {
+        let tables = [waiting("t-far", 1900.0, 0), waiting("t-near", 1580.0, 0)];
+        assert_eq!(closest_table(1500.0, &tables).as_deref(), Some("t-near"));
+        // 400 points apart: no table at once, the far one after a minute's wait (window 450).
+        assert_eq!(closest_table(1500.0, &tables[..1]), None);
+        let waited = [waiting("t-far", 1900.0, 60_000)];
+        assert_eq!(closest_table(1500.0, &waited).as_deref(), Some("t-far"));
+        // Equally close: the one that has waited longest.
+        let tied = [waiting("t-a", 1550.0, 1_000), waiting("t-b", 1450.0, 9_000)];
+        assert_eq!(closest_table(1500.0, &tied).as_deref(), Some("t-b"));
+    }
+
+    #[test]
+    fn a_played_log_reads_back_as_its_rated_match() {
+        use burraco_protocol::log::SeatHolder;
+        let created = TableEntry::Created {
+            settings: r#"{"preset":"fitab","players":2,"hands":1,"target":null,"clocks":"off","semipulito":null,"close_requires_pulito":null}"#.into(),
+            private: false,
+            invite: None,
+            bots: None,
+            created_ms: 1,
+        };
+        let sit = |seat: u8, id: &str| TableEntry::AccountSeat {
+            seat,
+            holder: SeatHolder {
+                player: format!("p-{id}"),
+                name: id.into(),
+                bot: None,
+            },
+            account: SeatAccount {
+                id: id.into(),
+                bot: false,
+            },
+        };
+        let result = MatchResult {
+            sides: vec!["S".into(), "N".into()],
+            totals: [900, 300],
+            winner: Some("S".into()),
+            vp: Some([16, 4]),
+            end: burraco_protocol::log::MatchEndCode::Hands,
+            hands: 1,
+        };
+        let mut log = vec![
+            created.clone(),
+            TableEntry::Rated,
+            sit(2, "u-s"),
+            sit(0, "u-n"),
+        ];
+        let encoded =
+            |log: &[TableEntry]| -> Vec<Vec<u8>> { log.iter().map(TableEntry::encode).collect() };
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&log)),
+            LoggedEnd::InPlay
+        );
+        log.push(TableEntry::MatchFinished {
+            result: result.to_json(),
+        });
+        let LoggedEnd::Finished(m) = FinishedMatch::from_log("t-1", &encoded(&log)) else {
+            panic!("finished")
+        };
+        assert_eq!(m.category, Category::Two);
+        assert!((m.score - 0.8).abs() < 1e-9, "South's 16 of 20 VP");
+        assert_eq!(m.players_key(), "u-n,u-s");
+        // Not rated: no `Rated` entry; a guest's seat; closed before the end.
+        let casual: Vec<TableEntry> = log
+            .iter()
+            .filter(|e| **e != TableEntry::Rated)
+            .cloned()
+            .collect();
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&casual)),
+            LoggedEnd::NotRated
+        );
+        let mut guest = log.clone();
+        guest.insert(
+            4,
+            TableEntry::Seat {
+                seat: 0,
+                holder: Some(SeatHolder {
+                    player: "p-g".into(),
+                    name: "Gianni".into(),
+                    bot: None,
+                }),
+            },
+        );
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&guest)),
+            LoggedEnd::NotAllAccounts
+        );
+        let closed = vec![created, TableEntry::Rated, TableEntry::Closed];
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&closed)),
+            LoggedEnd::Closed
+        );
     }
 }

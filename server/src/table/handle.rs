@@ -260,6 +260,8 @@ pub struct TableInfo {
     pub rated: bool,
     /// The account of each seat an account holds, by seat index (the lobby's levels).
     pub accounts: Vec<(u8, String)>,
+    /// When the table was created (Unix ms).
+    pub created_ms: i64,
 }
 
 /// Why a table did not take a command.

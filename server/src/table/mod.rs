@@ -248,6 +248,7 @@ impl TableActor {
             deserted: false,
             rated: state.rated,
             accounts: Vec::new(),
+            created_ms: state.created_ms,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.

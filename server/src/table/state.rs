@@ -76,6 +76,9 @@ pub(super) struct TableState {
     /// A rated table (`TableEntry::Rated`, protocol 1.5): only accounts sit, and its finished
     /// match updates their ratings (`crate::ratings`).
     pub(super) rated: bool,
+    /// When the table was created (wall time, from `Created`): how long a rated table has
+    /// waited widens the ratings rated quick play seats at it.
+    pub(super) created_ms: i64,
 }
 
 impl TableState {
@@ -86,7 +89,7 @@ impl TableState {
             private,
             invite,
             bots,
-            ..
+            created_ms,
         } = entry
         else {
             return Err(RestoreError::NotCreated);
@@ -107,6 +110,7 @@ impl TableState {
             tournament: None,
             closed: false,
             rated: false,
+            created_ms,
         })
     }
 

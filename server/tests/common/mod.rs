@@ -199,7 +199,8 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::TournamentCreated { id, .. }
         | ServerMessage::TournamentRegistered { id, .. }
         | ServerMessage::RegistrationConfigured { id, .. }
-        | ServerMessage::Lobby { id, .. } => Some(*id),
+        | ServerMessage::Lobby { id, .. }
+        | ServerMessage::TableLevels { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }

@@ -131,6 +131,16 @@ async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
         c.ok(|id| ClientMessage::Ready { id, table }).await;
     }
     let config = burraco_protocol::convert::config_from_wire(&one_hand).expect("settings");
+    // The seats' levels: none while the ratings are provisional (a first match).
+    let t = table.clone();
+    let levels = guest
+        .request(|id| ClientMessage::TableLevels { id, table: t })
+        .await;
+    let ServerMessage::TableLevels { rated, levels, .. } = levels else {
+        panic!("table_levels: {levels:?}")
+    };
+    assert!(rated);
+    assert!(levels.is_empty(), "{levels:?}");
     let mut match_table = Table {
         id: table.clone(),
         config,
@@ -231,4 +241,53 @@ async fn kill_9_between_a_rated_matchs_end_and_its_ratings_then_the_restart_appl
         assert_eq!(matches_two(&ratings), 1, "{ratings}");
         assert_eq!(ratings["history"].as_array().map(Vec::len), Some(1));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_quick_play_seats_accounts_together_and_apart_from_casual_play() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let (_, anna) = sign_up(addr, "Anna").await;
+    let (_, bruno) = sign_up(addr, "Bruno").await;
+    let quick = |rated: bool| {
+        move |id| {
+            if rated {
+                ClientMessage::QuickPlayRated {
+                    id,
+                    preset: Some("fitab".into()),
+                    players: Some(2),
+                }
+            } else {
+                ClientMessage::QuickPlay {
+                    id,
+                    preset: Some("fitab".into()),
+                    players: Some(2),
+                }
+            }
+        }
+    };
+    let mut a = signed_in(addr, "Anna", &anna).await;
+    let ServerMessage::Seated { table: rated, .. } = a.request(quick(true)).await else {
+        panic!("anna not seated")
+    };
+    // A guest's casual quick play opens its own table; its rated quick play is refused.
+    let mut guest = Client::connect_saying(addr, "Gianni", None, false, "1.5")
+        .await
+        .0;
+    let ServerMessage::Seated { table: casual, .. } = guest.request(quick(false)).await else {
+        panic!("guest not seated")
+    };
+    assert_ne!(casual, rated);
+    let mut other = Client::connect_saying(addr, "Olga", None, false, "1.5")
+        .await
+        .0;
+    let refused = other.request(quick(true)).await;
+    assert_eq!(code(&refused), Some("account_required"), "{refused:?}");
+    // Bruno (a new rating, as Anna's) is seated at Anna's rated table.
+    let mut b = signed_in(addr, "Bruno", &bruno).await;
+    let ServerMessage::Seated { table, .. } = b.request(quick(true)).await else {
+        panic!("bruno not seated")
+    };
+    assert_eq!(table, rated);
+    server.stop().await;
 }
