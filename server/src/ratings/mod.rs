@@ -78,7 +78,8 @@ pub enum LoggedEnd {
     InPlay,
     /// Closed before its match ended: nothing to rate.
     Closed,
-    /// The match ended, but a seat was not an account's (a guest's or a server bot's).
+    /// The match ended, but a seat was not an account's (a guest's or a server bot's), or one
+    /// account held two seats.
     NotAllAccounts,
     Finished(FinishedMatch),
 }
@@ -135,7 +136,7 @@ impl FinishedMatch {
             };
         };
         let players = config.players();
-        let mut seats = Vec::new();
+        let mut seats: Vec<RatedSeat> = Vec::new();
         for &seat in players.seats() {
             match &accounts[seat.index()] {
                 Some(account) => seats.push(RatedSeat {
@@ -145,6 +146,14 @@ impl FinishedMatch {
                 }),
                 None => return LoggedEnd::NotAllAccounts,
             }
+        }
+        // One account at two seats (never seated so, but a log is not trusted to be) is not a
+        // match between players.
+        let mut ids: Vec<&str> = seats.iter().map(|s| s.account.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() != seats.len() {
+            return LoggedEnd::NotAllAccounts;
         }
         // A match by points has no VP of its own: the preset's column for the hands played.
         let hands = match config.match_length() {
@@ -757,6 +766,12 @@ mod tests {
         );
         assert_eq!(
             FinishedMatch::from_log("t-1", &encoded(&guest)),
+            LoggedEnd::NotAllAccounts
+        );
+        let mut twice = log.clone();
+        twice[3] = sit(0, "u-s");
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&twice)),
             LoggedEnd::NotAllAccounts
         );
         let closed = vec![created, TableEntry::Rated, TableEntry::Closed];

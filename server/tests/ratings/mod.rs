@@ -112,6 +112,18 @@ async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
         })
         .await;
     assert_eq!(code(&refused), Some("account_required"), "{refused:?}");
+    // Anna in a second tab (another session, the same account) cannot take the other seat.
+    let mut again = signed_in(addr, "Anna", anna).await;
+    let t = table.clone();
+    let refused = again
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("seat_taken"), "{refused:?}");
     let mut b = signed_in(addr, "Bruno", bruno).await;
     let t = table.clone();
     let seated = b
