@@ -10,8 +10,8 @@ const SCALE: f64 = 173.7178;
 const CENTRE: f64 = 1500.0;
 
 /// A rating's deviation above this is provisional: not shown as a level, not on a leaderboard
-/// (Lichess's threshold, 110, on the same Glicko scale). A new rating (350) needs about a dozen
-/// matches against established players to get below it.
+/// (Lichess's threshold, 110, on the same Glicko scale). A new rating (350) gets below it after
+/// 10 draws against established players of its strength, 20 at a bot's half weight.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
 
 /// A player's rating on the Glicko scale (as players see it): `rating` 1500 and `deviation` 350
@@ -112,6 +112,11 @@ impl Config {
     pub fn periods(&self, days: f64) -> f64 {
         days / self.rating_period_days
     }
+
+    /// The rating periods in `ms` milliseconds of time away (the server's clock).
+    pub fn periods_in_ms(&self, ms: u64) -> f64 {
+        self.periods(ms as f64 / 86_400_000.0)
+    }
 }
 
 impl Default for Config {
@@ -164,8 +169,9 @@ pub fn expected_score(a: Rating, b: Rating) -> f64 {
 
 /// The expected score of `a` against `b` with both deviations (`g(sqrt(phi_a^2 + phi_b^2))`, as
 /// Glickman's Glicko paper and Lichess predict a game): symmetric, `predicted_score(a, b) +
-/// predicted_score(b, a) = 1`, and less sure of itself while either rating is uncertain. The
-/// better forecast (docs/RATINGS.md); [`expected_score`] is the step's own term.
+/// predicted_score(b, a) = 1`, and less sure of itself while either rating is uncertain: the
+/// forecast shown to players. [`expected_score`] is the step's own term; on settled ratings the
+/// two forecast equally well (docs/RATINGS.md).
 pub fn predicted_score(a: Rating, b: Rating) -> f64 {
     let phi = a.phi().hypot(b.phi());
     e(a.mu(), b.mu(), g(phi))
@@ -182,6 +188,34 @@ pub fn expected_vp(a: Rating, b: Rating) -> f64 {
 /// 0..=1 and negative weights count as 0; the deviation stays at most `cfg.max_deviation`.
 pub fn update(player: Rating, outcomes: &[Outcome], cfg: &Config) -> Rating {
     step(player, player.mu(), outcomes, cfg)
+}
+
+/// One head-to-head match rated for both players: `a` scored `score_a` (its VP share), `b`
+/// scored `1 - score_a`, each against the other's rating before the match, with the match's
+/// `weight` for both (1, or [`Config::bot_weight`] when a person plays a bot; two bots play at
+/// 1). Returns `[a', b']`.
+pub fn update_two(a: Rating, b: Rating, score_a: f64, weight: f64, cfg: &Config) -> [Rating; 2] {
+    let score_a = score_a.clamp(0.0, 1.0);
+    [
+        update(
+            a,
+            &[Outcome {
+                opponent: b,
+                score: score_a,
+                weight,
+            }],
+            cfg,
+        ),
+        update(
+            b,
+            &[Outcome {
+                opponent: a,
+                score: 1.0 - score_a,
+                weight,
+            }],
+            cfg,
+        ),
+    ]
 }
 
 /// The step with the expectation taken from `mu_for_expectation` instead of the player's own

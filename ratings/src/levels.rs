@@ -20,8 +20,8 @@ use crate::glicko2::Rating;
 /// | `Master` | Maestro | Master | 1900 |
 /// | `Champion` | Campione | Champion | 2050 |
 ///
-/// Steps of 150 points: a player one level up expects about 60% of the VP (12 VP of 20)
-/// against one a level below, a difference a few matches show. A new player starts at 1500
+/// Steps of 150 points: an established player one level up expects about 70% of the VP (14 VP
+/// of 20) against one a level below. A new player starts at 1500
 /// (Intermedio once established).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

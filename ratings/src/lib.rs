@@ -21,7 +21,7 @@ pub mod score;
 pub use elo::Elo;
 pub use glicko2::{
     Config, Outcome, PROVISIONAL_DEVIATION, Rating, expected_score, expected_vp, predicted_score,
-    update,
+    update, update_two,
 };
 pub use levels::{Category, Level, ParseCategoryError, level};
 pub use pairs::{pair, update_fixed_pair, update_four, update_four_weighted};

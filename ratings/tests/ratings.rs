@@ -3,7 +3,8 @@
 
 use burraco_ratings::{
     Category, Config, Elo, Level, Outcome, Rating, expected_score, expected_vp, level, match_score,
-    match_vp, pair, predicted_score, update, update_four, update_four_weighted, vp_share,
+    match_vp, pair, predicted_score, update, update_four, update_four_weighted, update_two,
+    vp_share,
 };
 use burraco_rules::VpTable;
 use proptest::prelude::*;
@@ -263,20 +264,31 @@ fn provisional_while_the_deviation_is_high() {
     assert_eq!(level(&rating(1000.0, 80.0)), Some(Level::Beginner));
 }
 
-#[test]
-fn a_new_player_becomes_established_after_some_matches() {
-    // Against established players of equal strength, drawing: the deviation falls below the
-    // threshold within a couple of dozen matches and not after one.
+/// Matches of weight `weight` a new player needs, drawing against an established opponent of
+/// equal strength, to leave the provisional deviation.
+fn matches_to_establish(weight: f64) -> usize {
     let cfg = Config::default();
     let opponent = rating(1500.0, 60.0);
     let mut player = Rating::new();
     let mut matches = 0;
     while player.is_provisional() {
-        player = update(player, &[Outcome::new(opponent, 0.5)], &cfg);
+        let outcome = Outcome {
+            weight,
+            ..Outcome::new(opponent, 0.5)
+        };
+        player = update(player, &[outcome], &cfg);
         matches += 1;
-        assert!(matches < 40, "still provisional after 40 matches");
+        assert!(matches < 100, "still provisional after 100 matches");
     }
-    assert!(matches > 3, "established after {matches} matches");
+    matches
+}
+
+#[test]
+fn a_new_player_becomes_established_after_some_matches() {
+    // docs/RATINGS.md: 10 matches against people, 20 against bots only (half weight).
+    let full = matches_to_establish(1.0);
+    let half = matches_to_establish(Config::default().bot_weight);
+    assert_eq!((full, half), (10, 20));
 }
 
 #[test]
@@ -373,4 +385,64 @@ fn elo_moves_by_k_times_the_surprise() {
     let after = a.updated(b, 1.0, Elo::K);
     assert!((after.rating - (1500.0 + 32.0 * (1.0 - e))).abs() < 1e-9);
     assert!((a.expected(b) + b.expected(a) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn a_head_to_head_match_rates_both_players() {
+    let cfg = Config::default();
+    let (a, b) = (rating(1600.0, 80.0), rating(1450.0, 200.0));
+    let [a2, b2] = update_two(a, b, 0.7, 1.0, &cfg);
+    assert_eq!(a2, update(a, &[Outcome::new(b, 0.7)], &cfg));
+    assert_eq!(b2, update(b, &[Outcome::new(a, 0.3)], &cfg));
+    // Against a bot at half weight: half the information.
+    let [a_half, _] = update_two(a, b, 0.7, cfg.bot_weight, &cfg);
+    assert!(a_half.rating - a.rating < a2.rating - a.rating);
+    assert!(a_half.rating > a.rating);
+    // A week away is one period.
+    assert_eq!(cfg.periods_in_ms(7 * 86_400_000), 1.0);
+}
+
+#[test]
+fn a_level_up_expects_about_fourteen_vp() {
+    // docs/RATINGS.md: levels 150 points apart, about 70% of the VP between established players.
+    let up = rating(1650.0, 60.0);
+    let down = rating(1500.0, 60.0);
+    assert_eq!(level(&up), Some(Level::Advanced));
+    assert_eq!(level(&down), Some(Level::Intermediate));
+    let vp = expected_vp(up, down);
+    assert!((13.5..14.5).contains(&vp), "{vp}");
+}
+
+#[test]
+fn four_players_compare_the_pairs_means() {
+    let cfg = Config::default();
+    // 1400 + 1600 against 1500 + 1500: equal means, so a 10-10 moves no rating, though the
+    // weaker partner alone would have been expected to lose.
+    let players = [
+        rating(1400.0, 80.0),
+        rating(1500.0, 80.0),
+        rating(1600.0, 80.0),
+        rating(1500.0, 120.0),
+    ];
+    let new = update_four(players, 0.5, &cfg);
+    for seat in 0..4 {
+        assert!((new[seat].rating - players[seat].rating).abs() < 1e-9);
+        assert!(new[seat].deviation < players[seat].aged(1.0, &cfg).deviation);
+    }
+    // When partners are rated alike, each is updated exactly as one game against the
+    // opponents' pair.
+    let players = [
+        rating(1550.0, 90.0),
+        rating(1400.0, 70.0),
+        rating(1550.0, 90.0),
+        rating(1480.0, 200.0),
+    ];
+    let new = update_four(players, 0.7, &cfg);
+    let alone = update(
+        players[0],
+        &[Outcome::new(pair(players[1], players[3]), 0.7)],
+        &cfg,
+    );
+    assert_eq!(new[0], alone);
+    assert_eq!(new[2], alone);
 }
