@@ -298,16 +298,13 @@ pub fn changes(
                 Subject::one(Category::Two, &b.account),
             );
             let (ra, rb) = (aged(&sa), aged(&sb));
-            for (seat, subject, me, them) in [(a, sa, ra, rb), (b, sb, rb, ra)] {
-                let outcome = Outcome {
-                    opponent: them,
-                    score: score_of(m.side_of(seat.seat)),
-                    weight,
-                };
+            let [after_a, after_b] =
+                burraco_ratings::update_two(ra, rb, score_of(m.side_of(a.seat)), weight, cfg);
+            for (seat, subject, before, after) in [(a, sa, ra, after_a), (b, sb, rb, after_b)] {
                 out.push(Change {
                     bot: seat.bot,
-                    after: burraco_ratings::update(me, &[outcome], cfg),
-                    before: me,
+                    before,
+                    after,
                     subject,
                 });
             }
@@ -337,6 +334,8 @@ pub fn changes(
                     Subject::pair(&by_seat[1].account, &by_seat[3].account),
                 ];
                 let pair_ratings = [aged(&pairs[0]), aged(&pairs[1])];
+                // `update_fixed_pair` with the match's weight (a bot account partnering counts
+                // at half weight here too).
                 for side in 0..2 {
                     let me = pair_ratings[side];
                     let outcome = Outcome {
@@ -689,6 +688,57 @@ mod tests {
         // Equally close: the one that has waited longest.
         let tied = [waiting("t-a", 1550.0, 1_000), waiting("t-b", 1450.0, 9_000)];
         assert_eq!(closest_table(1500.0, &tied).as_deref(), Some("t-b"));
+    }
+
+    #[test]
+    fn a_match_against_a_bot_account_moves_a_rating_half_as_far_and_four_rate_their_pairs() {
+        let seat = |seat: u8, account: &str, bot: bool| RatedSeat {
+            seat,
+            account: account.into(),
+            bot,
+        };
+        let people = FinishedMatch {
+            key: "t-1".into(),
+            category: Category::Two,
+            seats: vec![seat(0, "u-n", false), seat(2, "u-s", false)],
+            score: 0.8,
+            play_ms: 600_000,
+        };
+        let against_bot = FinishedMatch {
+            seats: vec![seat(0, "u-n", true), seat(2, "u-s", false)],
+            ..people.clone()
+        };
+        let gain = |m: &FinishedMatch| {
+            let changes = changes(m, &HashMap::new(), 0, &Config::new());
+            let south = changes
+                .iter()
+                .find(|c| c.subject.members == ["u-s"])
+                .expect("south rated");
+            south.after.rating - south.before.rating
+        };
+        assert!(gain(&people) > 0.0);
+        assert!(gain(&against_bot) < gain(&people) * 0.75, "half weight");
+        let four = FinishedMatch {
+            key: "t-2".into(),
+            category: Category::Four,
+            seats: vec![
+                seat(0, "u-n", false),
+                seat(1, "u-e", false),
+                seat(2, "u-s", false),
+                seat(3, "u-w", false),
+            ],
+            score: 0.3,
+            play_ms: 600_000,
+        };
+        let changes = changes(&four, &HashMap::new(), 0, &Config::new());
+        let pairs: Vec<&Change> = changes
+            .iter()
+            .filter(|c| c.subject.category == Category::FixedPair)
+            .collect();
+        assert_eq!(pairs.len(), 2);
+        let ns = pairs.iter().find(|c| c.subject.members == ["u-n", "u-s"]);
+        assert!(ns.is_some_and(|c| c.after.rating < 1500.0), "NS lost 6-14");
+        assert_eq!(changes.len(), 6);
     }
 
     #[test]
