@@ -86,6 +86,10 @@ pub enum TableEntry {
         holder: SeatHolder,
         account: SeatAccount,
     },
+    /// A rated table (protocol 1.5, logged with its creation, right after `Created`): it seats
+    /// only accounts, and its finished match updates its players' ratings, exactly once, keyed
+    /// by the table. In the log, so a restart or another node keeps the table rated.
+    Rated,
 }
 
 /// The account that holds a seat.
@@ -195,11 +199,12 @@ pub enum EntryKind {
     RoundClock,
     Tournament,
     AccountSeat,
+    Rated,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 12] = [
+    const ALL: [EntryKind; 13] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -212,6 +217,7 @@ impl EntryKind {
         EntryKind::RoundClock,
         EntryKind::Tournament,
         EntryKind::AccountSeat,
+        EntryKind::Rated,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -280,6 +286,7 @@ impl TableEntry {
             TableEntry::RoundClock { .. } => EntryKind::RoundClock,
             TableEntry::Tournament { .. } => EntryKind::Tournament,
             TableEntry::AccountSeat { .. } => EntryKind::AccountSeat,
+            TableEntry::Rated => EntryKind::Rated,
         }
     }
 }
@@ -445,6 +452,7 @@ mod tests {
                     bot: true,
                 },
             },
+            TableEntry::Rated,
         ]
     }
 
@@ -453,7 +461,7 @@ mod tests {
         // Stored logs hold these first bytes: a variant added at the end takes the next one, and
         // an old entry still decodes as it did.
         let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
-        assert_eq!(numbers, (0..12).collect::<Vec<u8>>());
+        assert_eq!(numbers, (0..13).collect::<Vec<u8>>());
         let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
         assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
     }

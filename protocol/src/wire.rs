@@ -293,6 +293,31 @@ pub enum ClientMessage {
         resume: Option<String>,
         token: String,
     },
+    /// 1.5: `create_table` for a rated table (answered `table_created`): only a signed-in
+    /// account may ask (a guest is refused `account_required`), the table seats only accounts
+    /// (no server bots), and its finished match updates its players' ratings.
+    CreateRatedTable {
+        id: u64,
+        settings: WireSettings,
+        private: bool,
+    },
+    /// 1.5: `quick_play` among rated tables (answered `seated`): only a signed-in account.
+    QuickPlayRated {
+        id: u64,
+        preset: Option<String>,
+        players: Option<u8>,
+    },
+    /// 1.5: the lobby's list with what 1.5 adds to each table (rated or not, the seats'
+    /// levels); answered `lobby`.
+    ListLobby {
+        id: u64,
+    },
+    /// 1.5: a table's rated flag and its seats' levels (answered `table_levels`): for a player
+    /// or spectator at the table (private ones too), after its snapshot and each `player_joined`.
+    TableLevels {
+        id: u64,
+        table: String,
+    },
 }
 
 impl ClientMessage {
@@ -336,7 +361,11 @@ impl ClientMessage {
             | SetRoundTime { id, .. }
             | ExcuseEntrant { id, .. }
             | SetLineup { id, .. }
-            | WatchTournament { id, .. } => Some(*id),
+            | WatchTournament { id, .. }
+            | CreateRatedTable { id, .. }
+            | QuickPlayRated { id, .. }
+            | ListLobby { id }
+            | TableLevels { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -383,6 +412,10 @@ impl ClientMessage {
             SetLineup { .. } => "set_lineup",
             WatchTournament { .. } => "watch_tournament",
             HelloToken { .. } => "hello_token",
+            CreateRatedTable { .. } => "create_rated_table",
+            QuickPlayRated { .. } => "quick_play_rated",
+            ListLobby { .. } => "list_lobby",
+            TableLevels { .. } => "table_levels",
         }
     }
 
@@ -410,6 +443,10 @@ impl ClientMessage {
             | SetRoundTime { .. } => 2,
             ExcuseEntrant { .. } | SetLineup { .. } | WatchTournament { .. } => 3,
             HelloToken { .. } => 4,
+            CreateRatedTable { .. }
+            | QuickPlayRated { .. }
+            | ListLobby { .. }
+            | TableLevels { .. } => 5,
             _ => 0,
         }
     }
@@ -779,6 +816,19 @@ pub enum ServerMessage {
     Playban {
         until_ms: i64,
     },
+    /// 1.5: answer to `list_lobby`: `tables` as the answer to `list_tables` lists them, each
+    /// with whether it is rated and its seats' levels.
+    Lobby {
+        id: u64,
+        tables: Vec<LobbyTable>,
+    },
+    /// 1.5: answer to `table_levels`.
+    TableLevels {
+        id: u64,
+        table: String,
+        rated: bool,
+        levels: Vec<SeatLevel>,
+    },
 }
 
 impl ServerMessage {
@@ -851,6 +901,8 @@ impl ServerMessage {
             TournamentStatus { .. } => "tournament_status",
             Identity { .. } => "identity",
             Playban { .. } => "playban",
+            Lobby { .. } => "lobby",
+            TableLevels { .. } => "table_levels",
         }
     }
 
@@ -866,6 +918,7 @@ impl ServerMessage {
             RegistrationConfigured { .. } | TournamentStatus { .. } => 2,
             Identity { .. } => 4,
             Playban { .. } => 5,
+            Lobby { .. } | TableLevels { .. } => 5,
             _ => 0,
         }
     }
@@ -889,7 +942,9 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | RegistrationConfigured { .. }
         | TournamentStatus { .. }
         | Identity { .. }
-        | Playban { .. } => None,
+        | Playban { .. }
+        | Lobby { .. }
+        | TableLevels { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1005,6 +1060,31 @@ pub struct TableSummary {
     /// `"waiting"`, `"playing"` or `"finished"`.
     pub status: String,
     pub spectators: u32,
+}
+
+/// A line of the 1.5 lobby (`lobby`): a [`TableSummary`] and what 1.5 adds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LobbyTable {
+    pub table: String,
+    pub preset: String,
+    pub players: u8,
+    /// Names by seat; `null` for a free seat.
+    pub seats: Vec<SeatName>,
+    /// `"waiting"`, `"playing"` or `"finished"`.
+    pub status: String,
+    pub spectators: u32,
+    /// A rated table: only accounts sit, and the match updates their ratings.
+    pub rated: bool,
+    /// The level of each seated account whose rating in the table's category is established
+    /// (not provisional), e.g. `"advanced"`; seats without one are absent.
+    pub levels: Vec<SeatLevel>,
+}
+
+/// A seat's level (1.5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatLevel {
+    pub seat: WireSeat,
+    pub level: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -80,6 +80,14 @@ pub struct ServerConfig {
     /// The first delay after repeated wrong passwords for one account or from one address;
     /// it doubles with each further failure.
     pub login_backoff: Duration,
+    /// A rated match whose moves took less play time than this (the time between inputs,
+    /// summed over its hands) is not rated: a match thrown away in seconds is farming.
+    pub rated_min_play: Duration,
+    /// The same accounts' rated matches within a day beyond this many are not rated (farming).
+    pub rated_daily_cap: u32,
+    /// Test only: how long a finished rated match waits before its ratings are written (a test
+    /// kills the server in between).
+    pub rating_delay: Duration,
 }
 
 impl Default for ServerConfig {
@@ -116,6 +124,9 @@ impl Default for ServerConfig {
             trust_forwarded_for: false,
             allowed_origins: Vec::new(),
             login_backoff: Duration::from_secs(1),
+            rated_min_play: Duration::from_secs(60),
+            rated_daily_cap: 5,
+            rating_delay: Duration::ZERO,
         }
     }
 }
@@ -261,6 +272,12 @@ pub struct Cli {
     /// Test only: the milliseconds a tournament counts as a minute for late arrivals.
     #[arg(long, env = "BURRACO_TEST_TOURNAMENT_MINUTE_MS", hide = true)]
     pub test_tournament_minute_ms: Option<u64>,
+    /// Test only: the least play time of a rated match, in milliseconds (default 60 s).
+    #[arg(long, env = "BURRACO_TEST_RATED_MIN_PLAY_MS", hide = true)]
+    pub test_rated_min_play_ms: Option<u64>,
+    /// Test only: milliseconds a finished rated match waits before its ratings are written.
+    #[arg(long, env = "BURRACO_TEST_RATING_DELAY_MS", hide = true)]
+    pub test_rating_delay_ms: Option<u64>,
 }
 
 /// What `burraco-server` does besides serving.
@@ -422,6 +439,12 @@ impl Cli {
                 trust_forwarded_for: self.trust_forwarded_for,
                 public_origin,
                 allowed_origins: self.allowed_origins.clone(),
+                rated_min_play: self
+                    .test_rated_min_play_ms
+                    .map_or(defaults.rated_min_play, Duration::from_millis),
+                rating_delay: self
+                    .test_rating_delay_ms
+                    .map_or(defaults.rating_delay, Duration::from_millis),
                 ..defaults
             },
         })

@@ -51,6 +51,7 @@ pub mod log;
 pub mod outbound;
 pub mod players;
 pub mod rate;
+pub mod ratings;
 pub mod store;
 pub mod table;
 pub mod tournament;
@@ -91,6 +92,8 @@ pub struct Shared {
     pub stop_tables: CancellationToken,
     /// The live connections of each personal token here (a revoke closes them).
     pub live_tokens: accounts::live::LiveTokens,
+    /// Rated play's store (`ratings`): the accounts' store's kind.
+    pub ratings: Arc<dyn ratings::Ratings>,
     metrics: PrometheusHandle,
 }
 
@@ -145,6 +148,7 @@ pub async fn run(
     backplane.accounts = accounts::open(&config, &store).await?;
     backplane.players = players::open(&config, &store).await?;
     backplane.fairplay = fairplay::open(&config, &store).await?;
+    let ratings = ratings::open(&config, &store).await?;
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -168,11 +172,13 @@ pub async fn run(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
         live_tokens: accounts::live::LiveTokens::default(),
+        ratings,
         metrics: metrics_handle(),
     });
     register_metrics();
     shared.backplane.node.start(&shared);
     accounts::live::LiveTokens::start(&shared);
+    ratings::start_sweep(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -281,6 +287,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .fallback(assets::serve)
         .with_state(shared.clone())
         .merge(players::http::routes(shared.clone()))
+        .merge(ratings::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
         .merge(fairplay::http::routes(shared))
 }

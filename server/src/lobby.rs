@@ -6,8 +6,9 @@ use std::sync::Arc;
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
-use burraco_protocol::wire::{TableSummary, WireSettings};
-use burraco_rules::{ClockMode, Config, Players, Preset, TableSettings};
+use burraco_protocol::wire::{LobbyTable, SeatLevel, TableSummary, WireSeat, WireSettings};
+use burraco_ratings::Category;
+use burraco_rules::{ClockMode, Config, Players, Preset, Seat, TableSettings};
 
 use crate::Shared;
 use crate::backplane::Listing;
@@ -32,6 +33,78 @@ pub fn list(shared: &Shared) -> Vec<TableSummary> {
     tables
 }
 
+/// The 1.5 lobby: [`list`] with each table's rated flag and its seated accounts' levels
+/// (read from the ratings' store in one call; none when it cannot be read).
+pub async fn list_lobby(shared: &Shared) -> Vec<LobbyTable> {
+    let infos: Vec<TableInfo> = shared
+        .directory
+        .tables()
+        .iter()
+        .map(TableHandle::info)
+        .chain(elsewhere(shared).into_iter().map(|(_, info)| info))
+        .filter(|info| !info.private && !info.finished)
+        .collect();
+    let levels = levels_at(shared, &infos).await;
+    let mut tables: Vec<LobbyTable> = infos
+        .into_iter()
+        .map(|info| {
+            let levels = seat_levels(&info, &levels);
+            let summary = info.summary;
+            LobbyTable {
+                levels,
+                table: summary.table,
+                preset: summary.preset,
+                players: summary.players,
+                seats: summary.seats,
+                status: summary.status,
+                spectators: summary.spectators,
+                rated: info.rated,
+            }
+        })
+        .collect();
+    tables.sort_by(|a, b| a.table.cmp(&b.table));
+    tables
+}
+
+/// A table's rated flag and its seats' levels (1.5 `table_levels`).
+pub async fn table_levels(shared: &Shared, info: &TableInfo) -> (bool, Vec<SeatLevel>) {
+    let levels = levels_at(shared, std::slice::from_ref(info)).await;
+    (info.rated, seat_levels(info, &levels))
+}
+
+type Levels = std::collections::HashMap<(String, Category), burraco_ratings::Level>;
+
+/// The established levels of the accounts seated at `tables`, in each table's category, in one
+/// read of the ratings' store (none when it cannot be read: levels are a nicety).
+async fn levels_at(shared: &Shared, tables: &[TableInfo]) -> Levels {
+    let wanted: Vec<(String, Category)> = tables
+        .iter()
+        .flat_map(|info| {
+            let category = crate::ratings::category_of(info.summary.players);
+            info.accounts
+                .iter()
+                .map(move |(_, account)| (account.clone(), category))
+        })
+        .collect();
+    crate::ratings::levels(&*shared.ratings, &wanted)
+        .await
+        .unwrap_or_default()
+}
+
+fn seat_levels(info: &TableInfo, levels: &Levels) -> Vec<SeatLevel> {
+    let category = crate::ratings::category_of(info.summary.players);
+    info.accounts
+        .iter()
+        .filter_map(|(seat, account)| {
+            let level = levels.get(&(account.clone(), category))?;
+            Some(SeatLevel {
+                seat: WireSeat(*Seat::ALL.get(usize::from(*seat))?),
+                level: level.as_str().to_owned(),
+            })
+        })
+        .collect()
+}
+
 /// Creates a table; returns its handle and invite code (private tables). With `bots`, the seats
 /// the creator's join leaves free are filled by server bots of that level, and the clocks are
 /// relaxed unless the settings name them (see [`relaxed_for_bots`]).
@@ -40,6 +113,7 @@ pub async fn create(
     settings: &WireSettings,
     private: bool,
     bots: Option<Level>,
+    rated: bool,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() || shared.backplane.node.is_draining() {
         return Err((
@@ -54,7 +128,13 @@ pub async fn create(
     }
     let invite = private
         .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
-    let handle = table::create(shared, config, private, invite.clone(), bots)
+    if rated && bots.is_some() {
+        return Err((
+            ErrorCode::InvalidSettings,
+            "a rated table seats accounts only, not server bots".into(),
+        ));
+    }
+    let handle = table::create(shared, config, private, invite.clone(), bots, rated)
         .await
         .map_err(|e| {
             (
@@ -135,7 +215,7 @@ pub async fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> 
 }
 
 /// The seats a player holds, at this node's tables and at the others'.
-pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, burraco_rules::Seat)> {
+pub fn seats_of(shared: &Shared, player: &str) -> Vec<(String, Seat)> {
     let mut seats = shared.directory.seats_of(player);
     for seat in shared.backplane.listings.seats_of(player) {
         if !seats.iter().any(|(t, _)| *t == seat.0) {
@@ -167,20 +247,44 @@ fn elsewhere_handle(shared: &Arc<Shared>, id: &str, listing: &Listing) -> Option
     })
 }
 
-/// The first open public table of this kind with a free seat.
+/// The first open public table of this kind with a free seat; for rated play (`rated`: the
+/// account asking), the waiting rated table of the closest rating within its window
+/// ([`crate::ratings::closest_table`]).
 pub async fn quick_match(
     shared: &Arc<Shared>,
     preset: Preset,
     players: Players,
+    rated: Option<&str>,
 ) -> Option<TableHandle> {
     let fits = |info: &TableInfo| {
         !info.private
+            && info.rated == rated.is_some()
             && info.waiting
             && !info.deserted
             && info.free_seats > 0
             && info.summary.preset == preset.code()
             && usize::from(info.summary.players) == players.count()
     };
+    if let Some(account) = rated {
+        let local: Vec<TableInfo> = shared
+            .directory
+            .tables()
+            .iter()
+            .map(TableHandle::info)
+            .filter(|info| fits(info))
+            .collect();
+        let candidates: Vec<TableInfo> = local
+            .into_iter()
+            .chain(
+                elsewhere(shared)
+                    .into_iter()
+                    .map(|(_, info)| info)
+                    .filter(|info| fits(info)),
+            )
+            .collect();
+        let id = closest_rated(shared, account, &candidates).await?;
+        return find(shared, &id).await;
+    }
     let mut open: Vec<(String, TableHandle)> = shared
         .directory
         .tables()
@@ -200,4 +304,42 @@ pub async fn quick_match(
     elsewhere.sort_by(|a, b| a.0.cmp(&b.0));
     let (id, _) = elsewhere.into_iter().next()?;
     find(shared, &id).await
+}
+
+/// The rated table among `candidates` whose seated accounts' mean rating is closest to
+/// `account`'s, within the window its wait has opened (ratings unknown count as new ones).
+async fn closest_rated(shared: &Shared, account: &str, candidates: &[TableInfo]) -> Option<String> {
+    if candidates.is_empty() {
+        return None;
+    }
+    let category = crate::ratings::category_of(candidates[0].summary.players);
+    let mut subjects = vec![crate::ratings::Subject::one(category, account)];
+    for info in candidates {
+        for (_, seated) in &info.accounts {
+            subjects.push(crate::ratings::Subject::one(category, seated));
+        }
+    }
+    let stored = shared.ratings.ratings(&subjects).await.unwrap_or_default();
+    let rating_of = |id: &str| {
+        stored
+            .get(&crate::ratings::Subject::one(category, id))
+            .map_or(burraco_ratings::Rating::new().rating, |s| s.rating.rating)
+    };
+    let now = crate::unix_ms();
+    let tables: Vec<crate::ratings::WaitingTable> = candidates
+        .iter()
+        .map(|info| {
+            let seated: Vec<f64> = info.accounts.iter().map(|(_, a)| rating_of(a)).collect();
+            crate::ratings::WaitingTable {
+                table: info.summary.table.clone(),
+                mean_rating: if seated.is_empty() {
+                    rating_of(account)
+                } else {
+                    seated.iter().sum::<f64>() / seated.len() as f64
+                },
+                waited_ms: (now - info.created_ms).max(0),
+            }
+        })
+        .collect();
+    crate::ratings::closest_table(rating_of(account), &tables)
 }

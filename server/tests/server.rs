@@ -56,6 +56,9 @@ mod players;
 /// boards' embargo): one conformance suite each, run on the in-process implementation and on
 /// NATS.
 mod ports;
+/// Rated play (1.5): guests refused, a rated match moving both ratings once, kill -9 between a
+/// match's end and its ratings applied once after the restart.
+mod ratings;
 /// Reconnection mid-hand: by replay from the buffer and by snapshot.
 mod reconnect;
 /// A log holding every kind of input rebuilds the table (every view as uninterrupted), and play

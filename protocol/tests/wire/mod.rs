@@ -246,6 +246,21 @@ pub fn client_samples() -> Vec<ClientMessage> {
             resume: None,
             token: "brc_0000000000000000000000000000000000000000000000000".into(),
         },
+        CreateRatedTable {
+            id: 50,
+            settings: WireSettings {
+                players: Some(2),
+                ..settings()
+            },
+            private: false,
+        },
+        QuickPlayRated {
+            id: 51,
+            preset: Some("fitab".into()),
+            players: Some(2),
+        },
+        ListLobby { id: 52 },
+        TableLevels { id: 53, table: t() },
     ]
 }
 
@@ -674,6 +689,42 @@ pub fn server_samples() -> Vec<ServerMessage> {
         },
         Playban {
             until_ms: 1_764_190_800_000,
+        },
+        Lobby {
+            id: 52,
+            tables: vec![LobbyTable {
+                table: t(),
+                preset: "fitab".into(),
+                players: 2,
+                seats: vec![
+                    SeatName {
+                        seat: s(Seat::South),
+                        name: Some("Anna".into()),
+                        bot: false,
+                    },
+                    SeatName {
+                        seat: s(Seat::North),
+                        name: Some("Bruno".into()),
+                        bot: false,
+                    },
+                ],
+                status: "waiting".into(),
+                spectators: 0,
+                rated: true,
+                levels: vec![SeatLevel {
+                    seat: s(Seat::South),
+                    level: "advanced".into(),
+                }],
+            }],
+        },
+        TableLevels {
+            id: 53,
+            table: t(),
+            rated: true,
+            levels: vec![SeatLevel {
+                seat: s(Seat::South),
+                level: "advanced".into(),
+            }],
         },
     ]
 }

@@ -202,10 +202,11 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         Hello { .. } | HelloToken { .. } | ListTables { .. } | Spectate { .. } | Ping { .. } => {
             None
         }
-        WatchTournament { .. } => None,
-        CreateTable { .. } | AddBots { .. } => Some(Scope::CreateTables),
+        WatchTournament { .. } | ListLobby { .. } | TableLevels { .. } => None,
+        CreateTable { .. } | AddBots { .. } | CreateRatedTable { .. } => Some(Scope::CreateTables),
         Join { .. }
         | QuickPlay { .. }
+        | QuickPlayRated { .. }
         | Leave { .. }
         | Ready { .. }
         | Draw { .. }

@@ -532,6 +532,50 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         detail TEXT NOT NULL);
      CREATE INDEX account_audit_account ON account_audit (account_id, at_ms);",
     ),
+    // Ratings (`crate::ratings`): the current rating per subject (an account, or two partners
+    // `a+b`) and category, indexed for the leaderboards; a history point per rated match; each
+    // finished rated match's key once (exactly once); the rated tables not settled yet.
+    (
+        4,
+        "CREATE TABLE ratings (
+        subject TEXT NOT NULL,
+        category TEXT NOT NULL,
+        member_a TEXT NOT NULL,
+        member_b TEXT,
+        bot BOOLEAN NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        volatility DOUBLE PRECISION NOT NULL,
+        matches BIGINT NOT NULL,
+        last_ms BIGINT NOT NULL,
+        PRIMARY KEY (subject, category));
+     CREATE INDEX ratings_board ON ratings (category, bot, rating);
+     CREATE INDEX ratings_member_b ON ratings (member_b);
+     CREATE INDEX ratings_member_a ON ratings (member_a);
+     CREATE TABLE rating_history (
+        subject TEXT NOT NULL,
+        category TEXT NOT NULL,
+        match_key TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        bot BOOLEAN NOT NULL,
+        rating_before DOUBLE PRECISION NOT NULL,
+        rating DOUBLE PRECISION NOT NULL,
+        deviation DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (subject, category, match_key));
+     CREATE INDEX rating_history_at ON rating_history (subject, at_ms);
+     CREATE INDEX rating_history_week ON rating_history (category, at_ms);
+     CREATE TABLE rated_matches (
+        match_key TEXT PRIMARY KEY,
+        category TEXT NOT NULL,
+        players TEXT NOT NULL,
+        at_ms BIGINT NOT NULL,
+        rated BOOLEAN NOT NULL,
+        reason TEXT);
+     CREATE INDEX rated_matches_players ON rated_matches (players, at_ms);
+     CREATE TABLE rated_pending (
+        match_key TEXT PRIMARY KEY,
+        since_ms BIGINT NOT NULL);",
+    ),
     // The players' match index (`crate::players`): a row per seat of a finished match, and
     // each account's sums beside them, kept in the row's transaction (the page reads by key).
     (5, crate::players::MIGRATION),

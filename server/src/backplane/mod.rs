@@ -95,6 +95,15 @@ pub struct Listing {
     pub finished: bool,
     /// Player id and seat index of every seated player (bots included).
     pub players: Vec<(String, u8)>,
+    /// A rated table (protocol 1.5; absent from older nodes' listings).
+    #[serde(default)]
+    pub rated: bool,
+    /// Seat index and account of every seat an account holds.
+    #[serde(default)]
+    pub accounts: Vec<(u8, String)>,
+    /// When the table was created (Unix ms; 0 in older nodes' listings).
+    #[serde(default)]
+    pub created_ms: i64,
 }
 
 impl Listing {
@@ -116,6 +125,9 @@ impl Listing {
                 .into_iter()
                 .map(|(p, s)| (p, s.index() as u8))
                 .collect(),
+            rated: info.rated,
+            accounts: info.accounts.clone(),
+            created_ms: info.created_ms,
         }
     }
 
@@ -130,6 +142,9 @@ impl Listing {
             absent: Vec::new(),
             hands_finished: 0,
             deserted: false,
+            rated: self.rated,
+            accounts: self.accounts.clone(),
+            created_ms: self.created_ms,
         }
     }
 

@@ -43,6 +43,19 @@ impl Connection {
                 .send_message(error(id, ErrorCode::RepeatedCreate, message));
             return;
         }
+        // Rated play's requests (1.5) on an older connection; tournaments' check their own.
+        if request.minor() >= 5 && request.minor() > self.minor {
+            let message = format!(
+                "{} is a 1.{} request; your hello said 1.{}",
+                request.kind(),
+                request.minor(),
+                self.minor
+            );
+            let id = request.id();
+            self.out
+                .send_message(error(id, ErrorCode::NeedsMinor, message));
+            return;
+        }
         match request {
             C::Hello { .. } | C::HelloToken { .. } => {
                 self.out.send_message(error(
@@ -67,25 +80,36 @@ impl Connection {
                 bots,
             } => {
                 let bots = bots.map(crate::bots::level_from_wire);
-                match lobby::create(&self.shared, &settings, private, bots).await {
-                    Ok((handle, invite)) => {
-                        let name = self.session.name.clone();
-                        let account = self.seat_account();
-                        self.call(&handle, id, |req| Command::Join {
-                            player,
-                            name,
-                            account,
-                            seat: None,
-                            created: Some(invite),
-                            req,
-                        })
-                        .await;
-                    }
-                    Err((code, message)) => {
-                        self.shared.directory.forget_create(&player);
-                        self.out.send_message(error(Some(id), code, message));
-                    }
+                self.create_table(id, &settings, private, bots, false).await;
+            }
+            C::CreateRatedTable {
+                id,
+                settings,
+                private,
+            } => {
+                if self.refused_rated(id) {
+                    return;
                 }
+                self.create_table(id, &settings, private, None, true).await;
+            }
+            C::TableLevels { id, table } => {
+                let Some(handle) = lobby::find(&self.shared, &table).await else {
+                    let message = "no such table";
+                    self.out
+                        .send_message(error(Some(id), ErrorCode::UnknownTable, message));
+                    return;
+                };
+                let (rated, levels) = lobby::table_levels(&self.shared, &handle.info()).await;
+                self.out.send_message(ServerMessage::TableLevels {
+                    id,
+                    table,
+                    rated,
+                    levels,
+                });
+            }
+            C::ListLobby { id } => {
+                let tables = lobby::list_lobby(&self.shared).await;
+                self.out.send_message(ServerMessage::Lobby { id, tables });
             }
             C::Join {
                 id,
@@ -120,54 +144,18 @@ impl Connection {
             }
             C::QuickPlay {
                 id,
-                ref preset,
+                preset,
+                players,
+            } => self.quick_play(id, preset, players, false).await,
+            C::QuickPlayRated {
+                id,
+                preset,
                 players,
             } => {
-                let preset = match preset.as_deref().map(Preset::from_code) {
-                    None => Preset::Fitab,
-                    Some(Some(p)) => p,
-                    Some(None) => {
-                        self.out.send_message(error(
-                            Some(id),
-                            ErrorCode::InvalidSettings,
-                            "unknown preset",
-                        ));
-                        return;
-                    }
-                };
-                let players = match players {
-                    None | Some(4) => Players::Four,
-                    Some(2) => Players::Two,
-                    Some(_) => {
-                        self.out.send_message(error(
-                            Some(id),
-                            ErrorCode::InvalidSettings,
-                            "players must be 4 or 2",
-                        ));
-                        return;
-                    }
-                };
-                let shared = self.shared.clone();
-                let _guard = shared.quick_play.lock().await;
-                let handle = match lobby::quick_match(&shared, preset, players).await {
-                    Some(handle) => handle,
-                    None => {
-                        let settings = burraco_protocol::wire::WireSettings {
-                            preset: preset.code().into(),
-                            players: Some(players.count() as u8),
-                            ..Default::default()
-                        };
-                        match lobby::create(&shared, &settings, false, None).await {
-                            Ok((handle, _)) => handle,
-                            Err((code, message)) => {
-                                self.out.send_message(error(Some(id), code, message));
-                                return;
-                            }
-                        }
-                    }
-                };
-                // The table found (or made) is joined at its first free seat.
-                self.request(&handle, request).await;
+                if self.refused_rated(id) {
+                    return;
+                }
+                self.quick_play(id, preset, players, true).await;
             }
             // Protocol 1.1 to 1.3: the tournament's requests (refused there to a connection whose
             // hello said an older minor).
@@ -226,6 +214,112 @@ impl Connection {
                 false
             }
         }
+    }
+
+    /// Rated play needs a signed-in account: a guest's request is refused (true).
+    fn refused_rated(&mut self, id: u64) -> bool {
+        if self.seat_account().is_some() {
+            return false;
+        }
+        self.out.send_message(error(
+            Some(id),
+            ErrorCode::AccountRequired,
+            "rated play needs a signed-in account",
+        ));
+        true
+    }
+
+    /// `create_table` (and 1.5's `create_rated_table`): the table made, then the creator seated.
+    async fn create_table(
+        &mut self,
+        id: u64,
+        settings: &burraco_protocol::wire::WireSettings,
+        private: bool,
+        bots: Option<burraco_bot::Level>,
+        rated: bool,
+    ) {
+        let player = self.session.player.clone();
+        match lobby::create(&self.shared, settings, private, bots, rated).await {
+            Ok((handle, invite)) => {
+                let name = self.session.name.clone();
+                let account = self.seat_account();
+                self.call(&handle, id, |req| Command::Join {
+                    player,
+                    name,
+                    account,
+                    seat: None,
+                    created: Some(invite),
+                    req,
+                })
+                .await;
+            }
+            Err((code, message)) => {
+                self.shared.directory.forget_create(&player);
+                self.out.send_message(error(Some(id), code, message));
+            }
+        }
+    }
+
+    /// `quick_play` (and 1.5's `quick_play_rated`): the first open table of the kind, rated or
+    /// not, or a new one; joined at its first free seat.
+    async fn quick_play(
+        &mut self,
+        id: u64,
+        preset: Option<String>,
+        players: Option<u8>,
+        rated: bool,
+    ) {
+        let preset = match preset.as_deref().map(Preset::from_code) {
+            None => Preset::Fitab,
+            Some(Some(p)) => p,
+            Some(None) => {
+                self.out.send_message(error(
+                    Some(id),
+                    ErrorCode::InvalidSettings,
+                    "unknown preset",
+                ));
+                return;
+            }
+        };
+        let players = match players {
+            None | Some(4) => Players::Four,
+            Some(2) => Players::Two,
+            Some(_) => {
+                self.out.send_message(error(
+                    Some(id),
+                    ErrorCode::InvalidSettings,
+                    "players must be 4 or 2",
+                ));
+                return;
+            }
+        };
+        let shared = self.shared.clone();
+        let _guard = shared.quick_play.lock().await;
+        let account = self.seat_account().filter(|_| rated).map(|a| a.id);
+        let handle = match lobby::quick_match(&shared, preset, players, account.as_deref()).await {
+            Some(handle) => handle,
+            None => {
+                let settings = burraco_protocol::wire::WireSettings {
+                    preset: preset.code().into(),
+                    players: Some(players.count() as u8),
+                    ..Default::default()
+                };
+                match lobby::create(&shared, &settings, false, None, rated).await {
+                    Ok((handle, _)) => handle,
+                    Err((code, message)) => {
+                        self.out.send_message(error(Some(id), code, message));
+                        return;
+                    }
+                }
+            }
+        };
+        // The table found (or made) is joined at its first free seat.
+        let request = ClientMessage::QuickPlay {
+            id,
+            preset: Some(preset.code().into()),
+            players: Some(players.count() as u8),
+        };
+        self.request(&handle, request).await;
     }
 
     /// Sends a client's request to its table, as it sent it; true if the table replied.

@@ -192,7 +192,8 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::Boards
             | EntryKind::RoundClock
             | EntryKind::Tournament
-            | EntryKind::AccountSeat => {}
+            | EntryKind::AccountSeat
+            | EntryKind::Rated => {}
         }
     }
     Ok(())

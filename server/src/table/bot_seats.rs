@@ -31,6 +31,12 @@ impl TableActor {
                 "the match has started: seats are taken",
             );
         }
+        if self.state.rated {
+            return req.error(
+                ErrorCode::AccountRequired,
+                "a rated table seats signed-in accounts only, not server bots",
+            );
+        }
         let level = level.or(self.state.bot_level).unwrap_or(Level::Expert);
         if self.fill_with_bots(level).await.is_err() {
             return req.error(ErrorCode::InternalError, "could not save the bots' seats");

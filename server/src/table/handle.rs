@@ -256,6 +256,12 @@ pub struct TableInfo {
     /// Players sit here and none of them is connected (they closed their tabs and their seats
     /// wait out the grace): quick play does not seat a newcomer beside them.
     pub deserted: bool,
+    /// A rated table (protocol 1.5).
+    pub rated: bool,
+    /// The account of each seat an account holds, by seat index (the lobby's levels).
+    pub accounts: Vec<(u8, String)>,
+    /// When the table was created (Unix ms).
+    pub created_ms: i64,
 }
 
 /// Why a table did not take a command.

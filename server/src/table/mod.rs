@@ -148,6 +148,7 @@ pub async fn create(
     private: bool,
     invite: Option<String>,
     bots: Option<Level>,
+    rated: bool,
 ) -> Result<TableHandle, LogError> {
     let id = crate::random_id("t", 5);
     // Leased before its first entry: no other node can take a table it sees in play.
@@ -161,7 +162,17 @@ pub async fn create(
         bots: bots.map(|level| level.code().to_owned()),
         created_ms: crate::unix_ms(),
     };
-    start_new(shared, id, &[created]).await
+    if !rated {
+        return start_new(shared, id, &[created]).await;
+    }
+    // Expected by the ratings' store before the table exists: whatever happens to this node
+    // from now on, its sweep finds the table's end and rates it (exactly once, by its key).
+    shared
+        .ratings
+        .expect(&id, crate::unix_ms())
+        .await
+        .map_err(|e| LogError::Unavailable(format!("the ratings' store: {e}")))?;
+    start_new(shared, id, &[created, TableEntry::Rated]).await
 }
 
 /// A new table's first entries, appended, then folded as a restore folds them (the table starts
@@ -238,6 +249,9 @@ impl TableActor {
             absent: Vec::new(),
             hands_finished: 0,
             deserted: false,
+            rated: state.rated,
+            accounts: Vec::new(),
+            created_ms: state.created_ms,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.

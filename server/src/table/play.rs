@@ -261,6 +261,10 @@ impl TableActor {
                 self.shared.tournaments.table_ended(tournament, &self.id);
             }
         }
+        if result.is_some() && self.state.rated && self.state.status == Status::Finished {
+            // Durable (folded from the appended `MatchFinished`): rated from the log, once.
+            crate::ratings::settle_soon(&self.shared, &self.id);
+        }
         self.publish(None, |table, seq| ServerMessage::HandRecord {
             table,
             seq,

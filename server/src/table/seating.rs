@@ -57,6 +57,27 @@ impl TableActor {
                 "the match has started: seats are taken; spectate instead",
             );
         }
+        if self.state.rated && account.is_none() {
+            return req.error(
+                ErrorCode::AccountRequired,
+                "a rated table seats signed-in accounts only",
+            );
+        }
+        if self.state.rated
+            && let Some(account) = &account
+            && self
+                .state
+                .seats
+                .iter()
+                .flatten()
+                .any(|slot| slot.account.as_ref().is_some_and(|a| a.id == account.id))
+        {
+            // Two connections of one account would rate it against itself.
+            return req.error(
+                ErrorCode::SeatTaken,
+                "your account already holds a seat at this rated table",
+            );
+        }
         let seat = match wanted {
             Some(seat) if !self.players().is_seated(seat) => {
                 return req.error(

@@ -73,6 +73,12 @@ pub(super) struct TableState {
     /// The log ended with `Closed` (an empty waiting table, or one its tournament scored
     /// without it): the table leaves the lobby.
     pub(super) closed: bool,
+    /// A rated table (`TableEntry::Rated`, protocol 1.5): only accounts sit, and its finished
+    /// match updates their ratings (`crate::ratings`).
+    pub(super) rated: bool,
+    /// When the table was created (wall time, from `Created`): how long a rated table has
+    /// waited widens the ratings rated quick play seats at it.
+    pub(super) created_ms: i64,
 }
 
 impl TableState {
@@ -83,7 +89,7 @@ impl TableState {
             private,
             invite,
             bots,
-            ..
+            created_ms,
         } = entry
         else {
             return Err(RestoreError::NotCreated);
@@ -103,6 +109,8 @@ impl TableState {
             round_clock: None,
             tournament: None,
             closed: false,
+            rated: false,
+            created_ms,
         })
     }
 
@@ -178,6 +186,7 @@ impl TableState {
             }
             TableEntry::RoundClock { ms } => self.round_clock = Some(*ms),
             TableEntry::Tournament { id } => self.tournament = Some(id.as_str().into()),
+            TableEntry::Rated => self.rated = true,
         }
         Ok(())
     }

@@ -138,6 +138,18 @@ impl TableActor {
             } else {
                 Vec::new()
             },
+            rated: self.state.rated,
+            accounts: self
+                .state
+                .seats
+                .iter()
+                .enumerate()
+                .filter_map(|(at, slot)| {
+                    let account = slot.as_ref()?.account.as_ref()?;
+                    Some((at as u8, account.id.clone()))
+                })
+                .collect(),
+            created_ms: self.state.created_ms,
         };
         let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());
         if *current != info {

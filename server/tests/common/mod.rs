@@ -198,7 +198,9 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::Pong { id }
         | ServerMessage::TournamentCreated { id, .. }
         | ServerMessage::TournamentRegistered { id, .. }
-        | ServerMessage::RegistrationConfigured { id, .. } => Some(*id),
+        | ServerMessage::RegistrationConfigured { id, .. }
+        | ServerMessage::Lobby { id, .. }
+        | ServerMessage::TableLevels { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }
@@ -231,7 +233,7 @@ impl Client {
         binary: bool,
         version: &str,
     ) -> (Client, ServerMessage) {
-        Client::try_connect_saying(addr, name, resume, binary, version)
+        Client::try_connect_saying(addr, name, resume, binary, version, &[])
             .await
             .unwrap_or_else(|e| panic!("{e}"))
     }
@@ -243,7 +245,34 @@ impl Client {
         name: &str,
         resume: Option<&str>,
     ) -> Result<(Client, ServerMessage), String> {
-        Client::try_connect_saying(addr, name, resume, false, "1.0").await
+        Client::try_connect_saying(addr, name, resume, false, "1.0", &[]).await
+    }
+
+    /// Connects with extra upgrade headers (an account's `Cookie` or `Authorization`), a resume
+    /// token and a hello that says `version`.
+    pub async fn connect_with(
+        addr: SocketAddr,
+        name: &str,
+        resume: Option<&str>,
+        version: &str,
+        headers: &[(&str, &str)],
+    ) -> (Client, ServerMessage) {
+        Client::try_connect_saying(addr, name, resume, false, version, headers)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Connects with extra upgrade headers (a session `Cookie` and its `Origin`: an account's
+    /// connection) and a hello that says `version`.
+    pub async fn connect_with_headers(
+        addr: SocketAddr,
+        name: &str,
+        version: &str,
+        headers: &[(&str, &str)],
+    ) -> (Client, ServerMessage) {
+        Client::try_connect_saying(addr, name, None, false, version, headers)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     async fn try_connect_saying(
@@ -252,43 +281,19 @@ impl Client {
         resume: Option<&str>,
         binary: bool,
         version: &str,
-    ) -> Result<(Client, ServerMessage), String> {
-        Client::try_connect_with(addr, name, resume, version, &[], binary).await
-    }
-
-    /// Connects with extra upgrade headers (an account's `Cookie` or `Authorization`) and a
-    /// hello that says `version`.
-    pub async fn connect_with(
-        addr: SocketAddr,
-        name: &str,
-        resume: Option<&str>,
-        version: &str,
         headers: &[(&str, &str)],
-    ) -> (Client, ServerMessage) {
-        Client::try_connect_with(addr, name, resume, version, headers, false)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    async fn try_connect_with(
-        addr: SocketAddr,
-        name: &str,
-        resume: Option<&str>,
-        version: &str,
-        headers: &[(&str, &str)],
-        binary: bool,
     ) -> Result<(Client, ServerMessage), String> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = format!("ws://{addr}/ws")
             .into_client_request()
             .map_err(|e| e.to_string())?;
-        for (header, value) in headers {
-            request.headers_mut().insert(
-                axum::http::HeaderName::from_bytes(header.as_bytes()).map_err(|e| e.to_string())?,
-                value
-                    .parse()
-                    .map_err(|_| format!("header value {value:?}"))?,
-            );
+        for (name, value) in headers {
+            let name =
+                tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|e| e.to_string())?;
+            request
+                .headers_mut()
+                .insert(name, value.parse().map_err(|e| format!("{e}"))?);
         }
         let (ws, _) = tokio_tungstenite::connect_async(request)
             .await

@@ -107,6 +107,9 @@ fn listing(owner: &str, table: &str, invite: Option<&str>, players: &[(&str, Sea
             .iter()
             .map(|(p, s)| (p.to_string(), s.index() as u8))
             .collect(),
+        rated: false,
+        accounts: Vec::new(),
+        created_ms: 0,
     }
 }
 

@@ -1,0 +1,833 @@
+//! Rated play (issue 21): a rated table's finished match updates its players' ratings exactly
+//! once, keyed by the match, behind one port, [`Ratings`], with two implementations that pass
+//! one conformance suite (`server/tests/ratings`):
+//!
+//! - [`sqlite`]: the embedded store's file (one node), beside the accounts;
+//! - [`postgres`]: PostgreSQL (`--database-url`), shared by every node of a cluster.
+//!
+//! The Glicko-2 step is the pure crate `burraco-ratings`; this module only says which ratings a
+//! match moves ([`changes`]) and reads the match from the table's log ([`FinishedMatch::from_log`]),
+//! the one source of a rating change.
+//!
+//! Exactly once: a rated table is recorded as expected ([`Ratings::expect`]) before its first
+//! log entry. When its end is durable its actor calls [`settle`], which reads the log and hands
+//! the match to [`Ratings::apply`]: one store transaction that inserts the match's key and the
+//! new ratings together (a second apply of the same key changes nothing). A node killed between
+//! the two leaves the expectation behind; every node's [`sweep`] (at start and every minute)
+//! settles each expected table whose log has ended.
+
+pub mod http;
+pub mod postgres;
+pub mod sqlite;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use burraco_protocol::log::{MatchResult, SeatAccount, TableEntry};
+use burraco_ratings::{Category, Config, Level, Outcome, Rating};
+use burraco_rules::{Config as GameConfig, MatchLength, Seat, VpTable};
+
+use crate::Shared;
+use crate::backplane::port::{PortError, PortFuture};
+
+/// Days without a rated match after which a rating leaves the leaderboards.
+pub const ACTIVE_DAYS: i64 = 30;
+
+/// Rows a leaderboard answers at most.
+pub const BOARD_SIZE: u32 = 100;
+
+/// The rating category of a table of `players` seats (2 or 4).
+pub fn category_of(players: u8) -> Category {
+    if players == 2 {
+        Category::Two
+    } else {
+        Category::Four
+    }
+}
+
+/// One rated seat of a finished match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatedSeat {
+    /// [`Seat::index`].
+    pub seat: u8,
+    pub account: String,
+    /// A bot account (half weight: docs/RATINGS.md).
+    pub bot: bool,
+}
+
+/// A finished rated match, as its table's log says it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishedMatch {
+    /// The match's key: the table's id (a table plays one match).
+    pub key: String,
+    pub category: Category,
+    /// The accounts at its seats, by seat: South and North head to head, N E S W with four.
+    pub seats: Vec<RatedSeat>,
+    /// Side 0's (North-South; South head to head) score: its VP share.
+    pub score: f64,
+    /// The time its moves took (between inputs, summed over its hands).
+    pub play_ms: u64,
+}
+
+/// What the log of a rated table says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoggedEnd {
+    /// Not rated, or not a table's log.
+    NotRated,
+    /// Still in play.
+    InPlay,
+    /// Closed before its match ended: nothing to rate.
+    Closed,
+    /// The match ended, but a seat was not an account's (a guest's or a server bot's), or one
+    /// account held two seats.
+    NotAllAccounts,
+    Finished(FinishedMatch),
+}
+
+impl FinishedMatch {
+    /// Reads a table's log: whether it is rated, how it ended, who sat where, the VP.
+    pub fn from_log(key: &str, entries: &[Vec<u8>]) -> LoggedEnd {
+        let mut rated = false;
+        let mut config: Option<GameConfig> = None;
+        let mut accounts: [Option<SeatAccount>; 4] = Default::default();
+        let mut play_ms = 0u64;
+        let mut result: Option<MatchResult> = None;
+        let mut closed = false;
+        for bytes in entries {
+            let Ok(entry) = TableEntry::decode(bytes) else {
+                return LoggedEnd::NotRated;
+            };
+            match entry {
+                TableEntry::Created { settings, .. } => {
+                    config = serde_json::from_str(&settings)
+                        .ok()
+                        .and_then(|s| burraco_protocol::convert::config_from_wire(&s).ok());
+                }
+                TableEntry::Rated => rated = true,
+                TableEntry::Seat { seat, holder } => {
+                    // A seat given up to a stand-in keeps its account (the leaver is rated by
+                    // the result); a seat freed or taken by a guest has none.
+                    let given_up = holder.as_ref().is_some_and(|h| h.bot.is_some());
+                    if !given_up && let Some(slot) = accounts.get_mut(usize::from(seat)) {
+                        *slot = None;
+                    }
+                }
+                TableEntry::AccountSeat { seat, account, .. } => {
+                    if let Some(slot) = accounts.get_mut(usize::from(seat)) {
+                        *slot = Some(account);
+                    }
+                }
+                TableEntry::Input { after_ms, .. } => play_ms = play_ms.saturating_add(after_ms),
+                TableEntry::MatchFinished { result: json } => {
+                    result = MatchResult::from_json(&json).ok();
+                }
+                TableEntry::Closed => closed = true,
+                _ => {}
+            }
+        }
+        let Some(config) = config.filter(|_| rated) else {
+            return LoggedEnd::NotRated;
+        };
+        let Some(result) = result else {
+            return if closed {
+                LoggedEnd::Closed
+            } else {
+                LoggedEnd::InPlay
+            };
+        };
+        let players = config.players();
+        let mut seats: Vec<RatedSeat> = Vec::new();
+        for &seat in players.seats() {
+            match &accounts[seat.index()] {
+                Some(account) => seats.push(RatedSeat {
+                    seat: seat.index() as u8,
+                    account: account.id.clone(),
+                    bot: account.bot,
+                }),
+                None => return LoggedEnd::NotAllAccounts,
+            }
+        }
+        // One account at two seats (never seated so, but a log is not trusted to be) is not a
+        // match between players.
+        let mut ids: Vec<&str> = seats.iter().map(|s| s.account.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() != seats.len() {
+            return LoggedEnd::NotAllAccounts;
+        }
+        // A match by points has no VP of its own: the preset's column for the hands played.
+        let hands = match config.match_length() {
+            MatchLength::Hands(n) => n,
+            MatchLength::Points(_) => u8::try_from(result.hands).unwrap_or(u8::MAX),
+        };
+        let table = VpTable::for_match(config.preset(), hands, false);
+        let score = burraco_ratings::match_score(result.vp, result.totals, table);
+        LoggedEnd::Finished(FinishedMatch {
+            key: key.to_owned(),
+            category: category_of(players.count() as u8),
+            seats,
+            score,
+            play_ms,
+        })
+    }
+
+    /// The accounts of the match, sorted and joined by `,`: the same accounts' matches (the
+    /// daily cap) are found by it.
+    pub fn players_key(&self) -> String {
+        let mut ids: Vec<&str> = self.seats.iter().map(|s| s.account.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.join(",")
+    }
+
+    /// A side's seats: side 0 is North-South (South head to head).
+    fn side_of(&self, seat: u8) -> usize {
+        let seat = Seat::ALL[usize::from(seat) % 4];
+        match self.category {
+            Category::Two => usize::from(seat == Seat::North),
+            _ => seat.side().index(),
+        }
+    }
+
+    /// Whether the match mixes people and bot accounts (it then counts at half weight).
+    fn mixed(&self) -> bool {
+        self.seats.iter().any(|s| s.bot) && self.seats.iter().any(|s| !s.bot)
+    }
+}
+
+/// A rating as stored: the Glicko-2 triple and when it last changed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stored {
+    pub rating: Rating,
+    pub matches: i64,
+    pub last_ms: i64,
+}
+
+/// Who a rating belongs to: an account, or (category `pair`) two partners, sorted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subject {
+    pub category: Category,
+    /// One account, or the two partners, sorted.
+    pub members: Vec<String>,
+}
+
+impl Subject {
+    pub fn one(category: Category, account: &str) -> Subject {
+        Subject {
+            category,
+            members: vec![account.to_owned()],
+        }
+    }
+
+    pub fn pair(a: &str, b: &str) -> Subject {
+        let mut members = vec![a.to_owned(), b.to_owned()];
+        members.sort();
+        Subject {
+            category: Category::FixedPair,
+            members,
+        }
+    }
+
+    /// The stored key: the account, or the partners joined by `+`.
+    pub fn key(&self) -> String {
+        self.members.join("+")
+    }
+}
+
+/// One rating a match changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    pub subject: Subject,
+    /// Whether the subject is (or includes) a bot account: its own leaderboard.
+    pub bot: bool,
+    pub before: Rating,
+    pub after: Rating,
+}
+
+/// Which subjects a match rates: each account in its category and, with four, each side as a
+/// fixed pair (its two accounts sorted).
+pub fn subjects(m: &FinishedMatch) -> Vec<Subject> {
+    let mut subjects: Vec<Subject> = m
+        .seats
+        .iter()
+        .map(|s| Subject::one(m.category, &s.account))
+        .collect();
+    if m.category == Category::Four {
+        for side in 0..2 {
+            let members: Vec<&RatedSeat> = m
+                .seats
+                .iter()
+                .filter(|s| m.side_of(s.seat) == side)
+                .collect();
+            if let [a, b] = members[..] {
+                subjects.push(Subject::pair(&a.account, &b.account));
+            }
+        }
+    }
+    subjects
+}
+
+/// The ratings `m` moves, from the subjects' stored ratings (absent: new) at `now_ms`: each aged
+/// by its time away, then the Glicko-2 step of `burraco-ratings` (2 players: each against the
+/// other with the VP share; 4 players: `update_four`, and each side's fixed pair against the
+/// other side's). A match mixing people and bot accounts counts at `Config::bot_weight`.
+pub fn changes(
+    m: &FinishedMatch,
+    current: &HashMap<Subject, Stored>,
+    now_ms: i64,
+    cfg: &Config,
+) -> Vec<Change> {
+    let aged = |subject: &Subject| -> Rating {
+        match current.get(subject) {
+            Some(stored) => {
+                let days = (now_ms - stored.last_ms).max(0) as f64 / 86_400_000.0;
+                stored.rating.aged(cfg.periods(days), cfg)
+            }
+            None => Rating::new(),
+        }
+    };
+    let weight = if m.mixed() { cfg.bot_weight } else { 1.0 };
+    let score_of = |side: usize| if side == 0 { m.score } else { 1.0 - m.score };
+    let bot_of = |account: &str| m.seats.iter().any(|s| s.account == account && s.bot);
+    let mut out = Vec::new();
+    match m.category {
+        Category::Two => {
+            let [a, b] = [&m.seats[0], &m.seats[1]];
+            let (sa, sb) = (
+                Subject::one(Category::Two, &a.account),
+                Subject::one(Category::Two, &b.account),
+            );
+            let (ra, rb) = (aged(&sa), aged(&sb));
+            let [after_a, after_b] =
+                burraco_ratings::update_two(ra, rb, score_of(m.side_of(a.seat)), weight, cfg);
+            for (seat, subject, before, after) in [(a, sa, ra, after_a), (b, sb, rb, after_b)] {
+                out.push(Change {
+                    bot: seat.bot,
+                    before,
+                    after,
+                    subject,
+                });
+            }
+        }
+        _ => {
+            // By seat index: N E S W, side 0 = seats 0 and 2.
+            let mut by_seat: Vec<&RatedSeat> = m.seats.iter().collect();
+            by_seat.sort_by_key(|s| s.seat);
+            let subjects: Vec<Subject> = by_seat
+                .iter()
+                .map(|s| Subject::one(Category::Four, &s.account))
+                .collect();
+            let before: Vec<Rating> = subjects.iter().map(aged).collect();
+            if let Ok(four) = <[Rating; 4]>::try_from(before.clone()) {
+                let after =
+                    burraco_ratings::pairs::update_four_weighted(four, m.score, weight, cfg);
+                for (at, subject) in subjects.into_iter().enumerate() {
+                    out.push(Change {
+                        bot: by_seat[at].bot,
+                        before: before[at],
+                        after: after[at],
+                        subject,
+                    });
+                }
+                let pairs = [
+                    Subject::pair(&by_seat[0].account, &by_seat[2].account),
+                    Subject::pair(&by_seat[1].account, &by_seat[3].account),
+                ];
+                let pair_ratings = [aged(&pairs[0]), aged(&pairs[1])];
+                // `update_fixed_pair` with the match's weight (a bot account partnering counts
+                // at half weight here too).
+                for side in 0..2 {
+                    let me = pair_ratings[side];
+                    let outcome = Outcome {
+                        opponent: pair_ratings[1 - side],
+                        score: score_of(side),
+                        weight,
+                    };
+                    let subject = pairs[side].clone();
+                    out.push(Change {
+                        bot: subject.members.iter().any(|a| bot_of(a)),
+                        after: burraco_ratings::update(me, &[outcome], cfg),
+                        before: me,
+                        subject,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Why a finished rated match changed no rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotRated {
+    /// Its moves took less than `ServerConfig::rated_min_play`.
+    TooShort,
+    /// The same accounts played `ServerConfig::rated_daily_cap` rated matches in the last day.
+    DailyCap,
+}
+
+impl NotRated {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotRated::TooShort => "too_short",
+            NotRated::DailyCap => "daily_cap",
+        }
+    }
+}
+
+/// What [`Ratings::apply`] did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Applied {
+    /// The match's key was stored with these changes (none, and why, when not rated).
+    Rated(Vec<Change>),
+    NotRated(NotRated),
+    /// The key was already stored: nothing changed (a retry, or another node was first).
+    AlreadyApplied,
+}
+
+/// The rules [`Ratings::apply`] applies inside its transaction.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    pub min_play_ms: u64,
+    pub daily_cap: u32,
+    pub now_ms: i64,
+}
+
+/// Decides, inside the store's transaction, what a match does: not rated (too short, or over the
+/// daily cap given the same accounts' `rated_today`), else its [`changes`].
+pub fn decide(
+    m: &FinishedMatch,
+    policy: Policy,
+    rated_today: u32,
+    current: &HashMap<Subject, Stored>,
+) -> Result<Vec<Change>, NotRated> {
+    if m.play_ms < policy.min_play_ms {
+        return Err(NotRated::TooShort);
+    }
+    if rated_today >= policy.daily_cap {
+        return Err(NotRated::DailyCap);
+    }
+    Ok(changes(m, current, policy.now_ms, &Config::new()))
+}
+
+/// A rating as the API shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatingRow {
+    pub subject: Subject,
+    pub rating: Rating,
+    pub matches: i64,
+    pub last_ms: i64,
+    pub bot: bool,
+    /// The members' names, in the order of `subject.members`.
+    pub names: Vec<String>,
+}
+
+/// A point of a rating's history: after the match `key`, at `at_ms`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPoint {
+    pub category: Category,
+    pub key: String,
+    pub at_ms: i64,
+    pub before: f64,
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+/// A line of the weekly board: the rating gained since `since_ms` and the matches played.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WeeklyRow {
+    pub subject: Subject,
+    pub gain: f64,
+    pub matches: i64,
+    pub rating: f64,
+    pub names: Vec<String>,
+}
+
+/// The ratings' storage.
+pub trait Ratings: Send + Sync + std::fmt::Debug {
+    /// Records that table `key` is rated, before its first log entry: a sweep settles it once
+    /// its log ends, whatever happens to the node that serves it.
+    fn expect<'a>(&'a self, key: &'a str, at_ms: i64) -> PortFuture<'a, Result<(), PortError>>;
+    /// The expected tables, oldest first, at most `limit`.
+    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<String>, PortError>>;
+    /// Forgets an expected table that has nothing to rate (closed, or not all accounts).
+    fn forget<'a>(&'a self, key: &'a str) -> PortFuture<'a, Result<(), PortError>>;
+    /// In one transaction: unless `m.key` is stored already, stores it with what [`decide`]
+    /// says (the new ratings and a history point each), and forgets the expectation.
+    fn apply<'a>(
+        &'a self,
+        m: &'a FinishedMatch,
+        policy: Policy,
+    ) -> PortFuture<'a, Result<Applied, PortError>>;
+    /// The current ratings of `subjects` that exist.
+    fn ratings<'a>(
+        &'a self,
+        subjects: &'a [Subject],
+    ) -> PortFuture<'a, Result<HashMap<Subject, Stored>, PortError>>;
+    /// Every rating an account has (its own in each category, and its fixed pairs').
+    fn ratings_of<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Vec<RatingRow>, PortError>>;
+    /// An account's history points (its own categories), oldest first, the last `limit`.
+    fn history<'a>(
+        &'a self,
+        account: &'a str,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<HistoryPoint>, PortError>>;
+    /// The best established ratings of `category` (deviation under the provisional bound,
+    /// played since `active_since_ms`), bot accounts' or people's, highest first.
+    fn leaderboard<'a>(
+        &'a self,
+        category: Category,
+        bots: bool,
+        active_since_ms: i64,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<RatingRow>, PortError>>;
+    /// The rating gained since `since_ms` in `category`, highest first.
+    fn weekly<'a>(
+        &'a self,
+        category: Category,
+        bots: bool,
+        since_ms: i64,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<WeeklyRow>, PortError>>;
+    /// Whether the match `key` is stored, and whether it was rated.
+    fn match_applied<'a>(&'a self, key: &'a str)
+    -> PortFuture<'a, Result<Option<bool>, PortError>>;
+}
+
+/// The levels of these accounts in these categories, where established (for the lobby).
+pub async fn levels(
+    ratings: &dyn Ratings,
+    wanted: &[(String, Category)],
+) -> Result<HashMap<(String, Category), Level>, PortError> {
+    if wanted.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let subjects: Vec<Subject> = wanted
+        .iter()
+        .map(|(account, category)| Subject::one(*category, account))
+        .collect();
+    let stored = ratings.ratings(&subjects).await?;
+    Ok(stored
+        .into_iter()
+        .filter_map(|(subject, stored)| {
+            let level = burraco_ratings::level(&stored.rating)?;
+            Some(((subject.members.first()?.clone(), subject.category), level))
+        })
+        .collect())
+}
+
+/// The ratings' store this server uses: PostgreSQL given a database URL; else the SQLite file
+/// of a single node; none in a cluster without one (rated play is then refused).
+pub async fn open(
+    config: &crate::ServerConfig,
+    store: &crate::store::Store,
+) -> Result<Arc<dyn Ratings>, PortError> {
+    Ok(match (&config.database_url, &config.cluster) {
+        (Some(url), _) => Arc::new(postgres::PostgresRatings::connect(url).await?),
+        (None, None) => Arc::new(sqlite::SqliteRatings::open(store)?),
+        (None, Some(_)) => Arc::new(sqlite::Unconfigured),
+    })
+}
+
+/// Settles table `key`'s rated match from its log: applies it (exactly once, by its key), or
+/// forgets an expectation with nothing to rate. Leaves a table still in play alone.
+pub async fn settle(shared: &Shared, key: &str) -> Result<Option<Applied>, PortError> {
+    let entries = shared
+        .backplane
+        .log
+        .load(key)
+        .await
+        .map_err(|e| PortError(e.to_string()))?;
+    match FinishedMatch::from_log(key, &entries) {
+        LoggedEnd::InPlay => Ok(None),
+        LoggedEnd::NotRated | LoggedEnd::Closed | LoggedEnd::NotAllAccounts => {
+            shared.ratings.forget(key).await?;
+            Ok(None)
+        }
+        LoggedEnd::Finished(m) => {
+            let policy = Policy {
+                min_play_ms: shared.config.rated_min_play.as_millis() as u64,
+                daily_cap: shared.config.rated_daily_cap,
+                now_ms: crate::unix_ms(),
+            };
+            let applied = shared.ratings.apply(&m, policy).await?;
+            if let Applied::NotRated(why) = &applied {
+                tracing::info!(table = key, reason = why.as_str(), "match not rated");
+            }
+            Ok(Some(applied))
+        }
+    }
+}
+
+/// Called by a rated table once its `MatchFinished` is durable: settles it now (after the
+/// test-only `rating_delay`), retrying a failed store a few times; the sweep does the rest.
+pub fn settle_soon(shared: &Arc<Shared>, key: &str) {
+    let shared = shared.clone();
+    let key = key.to_owned();
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        tokio::time::sleep(shared.config.rating_delay).await;
+        for attempt in 0..3u32 {
+            match settle(&shared, &key).await {
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::warn!(table = %key, "ratings not written yet: {e}");
+                    tokio::time::sleep(std::time::Duration::from_secs(1 << attempt)).await;
+                }
+            }
+        }
+    });
+}
+
+/// Rated quick play: a waiting rated table takes a newcomer whose rating is within this many
+/// points of its seated accounts' mean...
+pub const QUICK_PLAY_WINDOW: f64 = 150.0;
+
+/// ...widened by this many points per second the table has waited (a minute: 450; three
+/// minutes: 1,050, anyone in practice), so nobody waits long for a close match.
+pub const QUICK_PLAY_WIDENING_PER_SEC: f64 = 5.0;
+
+/// A waiting rated table, as rated quick play weighs it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WaitingTable {
+    pub table: String,
+    /// The mean rating of the accounts seated (a new rating's for none).
+    pub mean_rating: f64,
+    pub waited_ms: i64,
+}
+
+/// The table whose mean rating is closest to `rating` among those whose window (by their wait)
+/// reaches it; ties go to the table that has waited longest. `None`: open a new table.
+pub fn closest_table(rating: f64, tables: &[WaitingTable]) -> Option<String> {
+    tables
+        .iter()
+        .filter(|t| {
+            let window =
+                QUICK_PLAY_WINDOW + QUICK_PLAY_WIDENING_PER_SEC * (t.waited_ms as f64 / 1000.0);
+            (t.mean_rating - rating).abs() <= window
+        })
+        .min_by(|a, b| {
+            let (ga, gb) = (
+                (a.mean_rating - rating).abs(),
+                (b.mean_rating - rating).abs(),
+            );
+            ga.total_cmp(&gb).then(b.waited_ms.cmp(&a.waited_ms))
+        })
+        .map(|t| t.table.clone())
+}
+
+/// How often every node settles the expected tables whose logs ended (a node killed between
+/// a match's end and its ratings, or a store that failed).
+pub const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Settles every expected table whose log has ended; at start, then every [`SWEEP_EVERY`].
+pub fn start_sweep(shared: &Arc<Shared>) {
+    let shared = shared.clone();
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        loop {
+            sweep(&shared).await;
+            tokio::select! {
+                () = shared.shutdown.cancelled() => return,
+                () = tokio::time::sleep(SWEEP_EVERY) => {}
+            }
+        }
+    });
+}
+
+/// One pass of the sweep.
+pub async fn sweep(shared: &Shared) {
+    let keys = match shared.ratings.expected(1000).await {
+        Ok(keys) => keys,
+        Err(e) => {
+            tracing::debug!("ratings' sweep: {e}");
+            return;
+        }
+    };
+    if keys.is_empty() {
+        return;
+    }
+    // The tables still playing (one indexed read) are not read whole every minute.
+    let playing: std::collections::HashSet<String> = match shared.backplane.log.in_play().await {
+        Ok(tables) => tables.into_iter().collect(),
+        Err(e) => {
+            tracing::debug!("ratings' sweep: {e}");
+            return;
+        }
+    };
+    for key in keys.into_iter().filter(|k| !playing.contains(k)) {
+        if let Err(e) = settle(shared, &key).await {
+            tracing::warn!(table = %key, "ratings' sweep: {e}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waiting(table: &str, mean_rating: f64, waited_ms: i64) -> WaitingTable {
+        WaitingTable {
+            table: table.into(),
+            mean_rating,
+            waited_ms,
+        }
+    }
+
+    #[test]
+    fn rated_quick_play_seats_the_closest_rating_within_a_window_widening_with_the_wait() {
+        let tables = [waiting("t-far", 1900.0, 0), waiting("t-near", 1580.0, 0)];
+        assert_eq!(closest_table(1500.0, &tables).as_deref(), Some("t-near"));
+        // 400 points apart: no table at once, the far one after a minute's wait (window 450).
+        assert_eq!(closest_table(1500.0, &tables[..1]), None);
+        let waited = [waiting("t-far", 1900.0, 60_000)];
+        assert_eq!(closest_table(1500.0, &waited).as_deref(), Some("t-far"));
+        // Equally close: the one that has waited longest.
+        let tied = [waiting("t-a", 1550.0, 1_000), waiting("t-b", 1450.0, 9_000)];
+        assert_eq!(closest_table(1500.0, &tied).as_deref(), Some("t-b"));
+    }
+
+    #[test]
+    fn a_match_against_a_bot_account_moves_a_rating_half_as_far_and_four_rate_their_pairs() {
+        let seat = |seat: u8, account: &str, bot: bool| RatedSeat {
+            seat,
+            account: account.into(),
+            bot,
+        };
+        let people = FinishedMatch {
+            key: "t-1".into(),
+            category: Category::Two,
+            seats: vec![seat(0, "u-n", false), seat(2, "u-s", false)],
+            score: 0.8,
+            play_ms: 600_000,
+        };
+        let against_bot = FinishedMatch {
+            seats: vec![seat(0, "u-n", true), seat(2, "u-s", false)],
+            ..people.clone()
+        };
+        let gain = |m: &FinishedMatch| {
+            let changes = changes(m, &HashMap::new(), 0, &Config::new());
+            let south = changes
+                .iter()
+                .find(|c| c.subject.members == ["u-s"])
+                .expect("south rated");
+            south.after.rating - south.before.rating
+        };
+        assert!(gain(&people) > 0.0);
+        assert!(gain(&against_bot) < gain(&people) * 0.75, "half weight");
+        let four = FinishedMatch {
+            key: "t-2".into(),
+            category: Category::Four,
+            seats: vec![
+                seat(0, "u-n", false),
+                seat(1, "u-e", false),
+                seat(2, "u-s", false),
+                seat(3, "u-w", false),
+            ],
+            score: 0.3,
+            play_ms: 600_000,
+        };
+        let changes = changes(&four, &HashMap::new(), 0, &Config::new());
+        let pairs: Vec<&Change> = changes
+            .iter()
+            .filter(|c| c.subject.category == Category::FixedPair)
+            .collect();
+        assert_eq!(pairs.len(), 2);
+        let ns = pairs.iter().find(|c| c.subject.members == ["u-n", "u-s"]);
+        assert!(ns.is_some_and(|c| c.after.rating < 1500.0), "NS lost 6-14");
+        assert_eq!(changes.len(), 6);
+    }
+
+    #[test]
+    fn a_played_log_reads_back_as_its_rated_match() {
+        use burraco_protocol::log::SeatHolder;
+        let created = TableEntry::Created {
+            settings: r#"{"preset":"fitab","players":2,"hands":1,"target":null,"clocks":"off","semipulito":null,"close_requires_pulito":null}"#.into(),
+            private: false,
+            invite: None,
+            bots: None,
+            created_ms: 1,
+        };
+        let sit = |seat: u8, id: &str| TableEntry::AccountSeat {
+            seat,
+            holder: SeatHolder {
+                player: format!("p-{id}"),
+                name: id.into(),
+                bot: None,
+            },
+            account: SeatAccount {
+                id: id.into(),
+                bot: false,
+            },
+        };
+        let result = MatchResult {
+            sides: vec!["S".into(), "N".into()],
+            totals: [900, 300],
+            winner: Some("S".into()),
+            vp: Some([16, 4]),
+            end: burraco_protocol::log::MatchEndCode::Hands,
+            hands: 1,
+        };
+        let mut log = vec![
+            created.clone(),
+            TableEntry::Rated,
+            sit(2, "u-s"),
+            sit(0, "u-n"),
+        ];
+        let encoded =
+            |log: &[TableEntry]| -> Vec<Vec<u8>> { log.iter().map(TableEntry::encode).collect() };
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&log)),
+            LoggedEnd::InPlay
+        );
+        log.push(TableEntry::MatchFinished {
+            result: result.to_json(),
+        });
+        let LoggedEnd::Finished(m) = FinishedMatch::from_log("t-1", &encoded(&log)) else {
+            panic!("finished")
+        };
+        assert_eq!(m.category, Category::Two);
+        assert!((m.score - 0.8).abs() < 1e-9, "South's 16 of 20 VP");
+        assert_eq!(m.players_key(), "u-n,u-s");
+        // Not rated: no `Rated` entry; a guest's seat; closed before the end.
+        let casual: Vec<TableEntry> = log
+            .iter()
+            .filter(|e| **e != TableEntry::Rated)
+            .cloned()
+            .collect();
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&casual)),
+            LoggedEnd::NotRated
+        );
+        let mut guest = log.clone();
+        guest.insert(
+            4,
+            TableEntry::Seat {
+                seat: 0,
+                holder: Some(SeatHolder {
+                    player: "p-g".into(),
+                    name: "Gianni".into(),
+                    bot: None,
+                }),
+            },
+        );
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&guest)),
+            LoggedEnd::NotAllAccounts
+        );
+        let mut twice = log.clone();
+        twice[3] = sit(0, "u-s");
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&twice)),
+            LoggedEnd::NotAllAccounts
+        );
+        let closed = vec![created, TableEntry::Rated, TableEntry::Closed];
+        assert_eq!(
+            FinishedMatch::from_log("t-1", &encoded(&closed)),
+            LoggedEnd::Closed
+        );
+    }
+}

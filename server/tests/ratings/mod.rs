@@ -1,0 +1,305 @@
+//! Rated play (protocol 1.5): guests refused, a rated 2-player match updating both players'
+//! ratings once, and kill -9 of the server between the match's end and its ratings: after the
+//! restart the sweep applies them, exactly once.
+
+/// The `Ratings` port's conformance suite, on SQLite and PostgreSQL.
+mod port;
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
+use burraco_rules::Seat;
+use serde_json::{Value, json};
+
+use crate::accounts::http::http_post;
+use crate::common::{Client, NoCheck, Table, TestServer, http_get, settings};
+
+/// Signs `name` up: (its account id, its session token).
+async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
+    let body = json!({"username": name, "password": "correct horse"}).to_string();
+    let reply = http_post(addr, "/api/signup", None, &body).await;
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    let id = reply.json()["id"].as_str().expect("id").to_owned();
+    (id, reply.token())
+}
+
+/// A 1.5 connection signed in with the session cookie (from the server's own page).
+async fn signed_in(addr: SocketAddr, name: &str, session: &str) -> Client {
+    let cookie = format!("burraco_session={session}");
+    let origin = format!("http://{addr}");
+    Client::connect_with_headers(
+        addr,
+        name,
+        "1.5",
+        &[("Cookie", &cookie), ("Origin", &origin)],
+    )
+    .await
+    .0
+}
+
+fn code(reply: &ServerMessage) -> Option<&str> {
+    match reply {
+        ServerMessage::Error { code, .. } => Some(code),
+        _ => None,
+    }
+}
+
+async fn ratings_of(addr: SocketAddr, account: &str) -> Value {
+    let (status, body) = http_get(addr, &format!("/api/ratings/{account}")).await;
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).expect("json")
+}
+
+/// The account's `two` rating's matches, 0 without one.
+fn matches_two(ratings: &Value) -> i64 {
+    ratings["ratings"]
+        .as_array()
+        .expect("ratings")
+        .iter()
+        .find(|r| r["category"] == "two")
+        .map_or(0, |r| r["matches"].as_i64().expect("matches"))
+}
+
+/// Anna and Bruno (accounts) sit at a rated 2-player table of one hand and play it to the end.
+/// A guest is refused a rated table, both to create and to join.
+async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
+    let one_hand = settings("fitab", 2, Some(1), "off");
+    // A 1.4 client is refused the 1.5 requests.
+    let mut old = Client::connect_saying(addr, "Olga", None, false, "1.4")
+        .await
+        .0;
+    let refused = old.request(|id| ClientMessage::ListLobby { id }).await;
+    assert_eq!(code(&refused), Some("needs_minor"), "{refused:?}");
+    let mut guest = Client::connect_saying(addr, "Gianni", None, false, "1.5")
+        .await
+        .0;
+    let refused = guest
+        .request(|id| ClientMessage::CreateRatedTable {
+            id,
+            settings: one_hand.clone(),
+            private: false,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("account_required"), "{refused:?}");
+    let mut a = signed_in(addr, "Anna", anna).await;
+    let created = a
+        .request(|id| ClientMessage::CreateRatedTable {
+            id,
+            settings: one_hand.clone(),
+            private: false,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, seat, .. } = created else {
+        panic!("create: {created:?}")
+    };
+    // Listed as rated in the 1.5 lobby.
+    let lobby = guest.request(|id| ClientMessage::ListLobby { id }).await;
+    let ServerMessage::Lobby { tables, .. } = lobby else {
+        panic!("lobby: {lobby:?}")
+    };
+    assert!(
+        tables.iter().any(|t| t.table == table && t.rated),
+        "{tables:?}"
+    );
+    let t = table.clone();
+    let refused = guest
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("account_required"), "{refused:?}");
+    // Anna in a second tab (another session, the same account) cannot take the other seat.
+    let mut again = signed_in(addr, "Anna", anna).await;
+    let t = table.clone();
+    let refused = again
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("seat_taken"), "{refused:?}");
+    let mut b = signed_in(addr, "Bruno", bruno).await;
+    let t = table.clone();
+    let seated = b
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    let ServerMessage::Seated { seat: seat_b, .. } = seated else {
+        panic!("join: {seated:?}")
+    };
+    let mut clients = vec![(seat.0, a), (seat_b.0, b)];
+    for (_, c) in &mut clients {
+        let table = table.clone();
+        c.ok(|id| ClientMessage::Ready { id, table }).await;
+    }
+    let config = burraco_protocol::convert::config_from_wire(&one_hand).expect("settings");
+    // The seats' levels: none while the ratings are provisional (a first match).
+    let t = table.clone();
+    let levels = guest
+        .request(|id| ClientMessage::TableLevels { id, table: t })
+        .await;
+    let ServerMessage::TableLevels { rated, levels, .. } = levels else {
+        panic!("table_levels: {levels:?}")
+    };
+    assert!(rated);
+    assert!(levels.is_empty(), "{levels:?}");
+    let mut match_table = Table {
+        id: table.clone(),
+        config,
+        clients,
+    };
+    let mut mirror = match_table.next_hand().await;
+    match_table.play_hand(&mut mirror, NoCheck).await;
+    match_table
+        .client(Seat::South)
+        .wait(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+        .await;
+    table
+}
+
+/// Polls until `account` has `want` rated 2-player matches (at most `limit`).
+async fn until_matches(addr: SocketAddr, account: &str, want: i64, limit: Duration) -> Value {
+    let start = std::time::Instant::now();
+    loop {
+        let ratings = ratings_of(addr, account).await;
+        if matches_two(&ratings) == want || start.elapsed() > limit {
+            return ratings;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_match_moves_both_ratings_once_and_guests_are_refused() {
+    let server = TestServer::with(|config| {
+        config.rated_min_play = Duration::ZERO;
+    })
+    .await;
+    let addr = server.addr;
+    let (anna_id, anna) = sign_up(addr, "Anna").await;
+    let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
+    let table = play_rated_match(addr, &anna, &bruno).await;
+    for account in [&anna_id, &bruno_id] {
+        let ratings = until_matches(addr, account, 1, Duration::from_secs(10)).await;
+        assert_eq!(matches_two(&ratings), 1, "{ratings}");
+        let two = &ratings["ratings"][0];
+        // A first match: provisional still, and the deviation fell from a new player's 350.
+        assert_eq!(two["provisional"], true, "{ratings}");
+        assert!(
+            two["deviation"].as_f64().expect("deviation") < 350.0,
+            "{ratings}"
+        );
+        let history = ratings["history"].as_array().expect("history");
+        assert_eq!(history.len(), 1, "{ratings}");
+        assert_eq!(history[0]["match"], table.as_str());
+    }
+    // A rated table takes no server bots; the board lists no provisional rating.
+    let (status, body) = http_get(addr, "/api/leaderboards/two").await;
+    assert_eq!(status, 200, "{body}");
+    let board: Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(board["rows"].as_array().map(Vec::len), Some(0), "{body}");
+    let (status, body) = http_get(addr, "/api/leaderboards/two?period=week").await;
+    assert_eq!(status, 200, "{body}");
+    let weekly: Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(weekly["rows"].as_array().map(Vec::len), Some(2), "{body}");
+    let (status, _) = http_get(addr, "/api/leaderboards/three").await;
+    assert_eq!(status, 404);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_between_a_rated_matchs_end_and_its_ratings_then_the_restart_applies_them_once() {
+    let data = tempfile::tempdir().expect("temp dir");
+    // The ratings wait a minute after the match's end: the kill lands in between.
+    let flags = [
+        "--test-rated-min-play-ms",
+        "0",
+        "--test-rating-delay-ms",
+        "60000",
+    ];
+    let (mut child, addr) = crate::crash::start_with(data.path(), &flags);
+    let (anna_id, anna) = sign_up(addr, "Anna").await;
+    let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
+    play_rated_match(addr, &anna, &bruno).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(matches_two(&ratings_of(addr, &anna_id).await), 0);
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    // Restarted without the delay: the sweep at start finds the match's end in the log.
+    let (mut child, addr) =
+        crate::crash::start_with(data.path(), &["--test-rated-min-play-ms", "0"]);
+    for account in [&anna_id, &bruno_id] {
+        let ratings = until_matches(addr, account, 1, Duration::from_secs(10)).await;
+        assert_eq!(matches_two(&ratings), 1, "{ratings}");
+        assert_eq!(ratings["history"].as_array().map(Vec::len), Some(1));
+    }
+    // Once more: a second sweep (another restart) finds the key stored and changes nothing.
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let (_child, addr) = crate::crash::start_with(data.path(), &["--test-rated-min-play-ms", "0"]);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for account in [&anna_id, &bruno_id] {
+        let ratings = ratings_of(addr, account).await;
+        assert_eq!(matches_two(&ratings), 1, "{ratings}");
+        assert_eq!(ratings["history"].as_array().map(Vec::len), Some(1));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rated_quick_play_seats_accounts_together_and_apart_from_casual_play() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let (_, anna) = sign_up(addr, "Anna").await;
+    let (_, bruno) = sign_up(addr, "Bruno").await;
+    let quick = |rated: bool| {
+        move |id| {
+            if rated {
+                ClientMessage::QuickPlayRated {
+                    id,
+                    preset: Some("fitab".into()),
+                    players: Some(2),
+                }
+            } else {
+                ClientMessage::QuickPlay {
+                    id,
+                    preset: Some("fitab".into()),
+                    players: Some(2),
+                }
+            }
+        }
+    };
+    let mut a = signed_in(addr, "Anna", &anna).await;
+    let ServerMessage::Seated { table: rated, .. } = a.request(quick(true)).await else {
+        panic!("anna not seated")
+    };
+    // A guest's casual quick play opens its own table; its rated quick play is refused.
+    let mut guest = Client::connect_saying(addr, "Gianni", None, false, "1.5")
+        .await
+        .0;
+    let ServerMessage::Seated { table: casual, .. } = guest.request(quick(false)).await else {
+        panic!("guest not seated")
+    };
+    assert_ne!(casual, rated);
+    let mut other = Client::connect_saying(addr, "Olga", None, false, "1.5")
+        .await
+        .0;
+    let refused = other.request(quick(true)).await;
+    assert_eq!(code(&refused), Some("account_required"), "{refused:?}");
+    // Bruno (a new rating, as Anna's) is seated at Anna's rated table.
+    let mut b = signed_in(addr, "Bruno", &bruno).await;
+    let ServerMessage::Seated { table, .. } = b.request(quick(true)).await else {
+        panic!("bruno not seated")
+    };
+    assert_eq!(table, rated);
+    server.stop().await;
+}

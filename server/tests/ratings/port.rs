@@ -1,0 +1,371 @@
+//! The `Ratings` port's conformance suite, on SQLite and on a PostgreSQL server the test starts:
+//! a match applied once by its key (a retry and a racing second node change nothing), the
+//! expectations the sweep reads, matches too short or over the daily cap recorded unrated, the
+//! 4-player and fixed-pair ratings, history, the leaderboards and levels.
+
+use burraco_ratings::{Category, Level};
+use burraco_server::accounts::postgres::PostgresAccounts;
+use burraco_server::accounts::sqlite::SqliteAccounts;
+use burraco_server::ratings::postgres::PostgresRatings;
+use burraco_server::ratings::sqlite::SqliteRatings;
+use burraco_server::ratings::{
+    Applied, FinishedMatch, NotRated, Policy, RatedSeat, Ratings, Subject, levels,
+};
+use burraco_server::store::Store;
+
+use crate::accounts::Postgres;
+
+const DAY_MS: i64 = 86_400_000;
+const NOW: i64 = 1_764_000_000_000;
+
+fn seat(seat: u8, account: &str) -> RatedSeat {
+    RatedSeat {
+        seat,
+        account: account.into(),
+        bot: false,
+    }
+}
+
+/// Head to head: South (`a`, side 0) scores `score`.
+fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
+    FinishedMatch {
+        key: key.into(),
+        category: Category::Two,
+        seats: vec![seat(2, a), seat(0, b)],
+        score,
+        play_ms: 600_000,
+    }
+}
+
+fn policy(now_ms: i64, daily_cap: u32) -> Policy {
+    Policy {
+        min_play_ms: 60_000,
+        daily_cap,
+        now_ms,
+    }
+}
+
+fn rated(applied: &Applied) -> usize {
+    match applied {
+        Applied::Rated(changes) => changes.len(),
+        other => panic!("not rated: {other:?}"),
+    }
+}
+
+async fn rating(r: &dyn Ratings, category: Category, account: &str) -> (f64, i64) {
+    let subject = Subject::one(category, account);
+    let stored = r
+        .ratings(std::slice::from_ref(&subject))
+        .await
+        .expect("read");
+    stored
+        .get(&subject)
+        .map_or((1500.0, 0), |s| (s.rating.rating, s.matches))
+}
+
+pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
+    // Expected before the table's first entry; the sweep reads the expectations.
+    r.expect("t-1", NOW).await.expect("expect");
+    r.expect("t-1", NOW).await.expect("expecting twice is once");
+    assert_eq!(r.expected(10).await.expect("read"), vec!["t-1".to_owned()]);
+
+    // Anna beats Bruno 15-5: both move, once.
+    let first = two("t-1", "u-anna", "u-bruno", 0.75);
+    assert_eq!(
+        rated(&r.apply(&first, policy(NOW, 5)).await.expect("apply")),
+        2
+    );
+    assert!(r.expected(10).await.expect("read").is_empty(), "settled");
+    let (anna, matches) = rating(r, Category::Two, "u-anna").await;
+    assert!(anna > 1500.0 && matches == 1, "{anna} {matches}");
+    let (bruno, _) = rating(r, Category::Two, "u-bruno").await;
+    assert!(bruno < 1500.0, "{bruno}");
+    // A retry, here or through another node, changes nothing.
+    for store in [r, other_node] {
+        assert_eq!(
+            store
+                .apply(&first, policy(NOW + 1000, 5))
+                .await
+                .expect("apply"),
+            Applied::AlreadyApplied
+        );
+    }
+    assert_eq!(rating(r, Category::Two, "u-anna").await, (anna, 1));
+    assert_eq!(r.match_applied("t-1").await.expect("read"), Some(true));
+    assert_eq!(r.match_applied("t-none").await.expect("read"), None);
+
+    // Two nodes applying one match at the same moment: one rates it, the other finds it.
+    let racing = two("t-race", "u-carla", "u-dario", 0.5);
+    let (x, y) = tokio::join!(
+        r.apply(&racing, policy(NOW, 5)),
+        other_node.apply(&racing, policy(NOW, 5))
+    );
+    let outcomes = [x.expect("apply"), y.expect("apply")];
+    assert_eq!(
+        outcomes
+            .iter()
+            .filter(|o| **o == Applied::AlreadyApplied)
+            .count(),
+        1,
+        "{outcomes:?}"
+    );
+    assert_eq!(rating(r, Category::Two, "u-carla").await.1, 1);
+
+    // Thrown away in seconds: recorded, not rated.
+    let short = FinishedMatch {
+        play_ms: 5_000,
+        ..two("t-short", "u-anna", "u-bruno", 1.0)
+    };
+    assert_eq!(
+        r.apply(&short, policy(NOW, 5)).await.expect("apply"),
+        Applied::NotRated(NotRated::TooShort)
+    );
+    assert_eq!(r.match_applied("t-short").await.expect("read"), Some(false));
+    assert_eq!(rating(r, Category::Two, "u-anna").await, (anna, 1));
+
+    // The same two accounts: at most 2 rated matches a day here (t-1 was the first).
+    let second = two("t-2", "u-bruno", "u-anna", 0.5);
+    assert_eq!(
+        rated(
+            &r.apply(&second, policy(NOW + 60_000, 2))
+                .await
+                .expect("apply")
+        ),
+        2
+    );
+    assert_eq!(
+        r.apply(
+            &two("t-3", "u-anna", "u-bruno", 0.9),
+            policy(NOW + 120_000, 2)
+        )
+        .await
+        .expect("apply"),
+        Applied::NotRated(NotRated::DailyCap)
+    );
+    // A day later the count starts again.
+    let later = two("t-4", "u-anna", "u-bruno", 0.6);
+    assert_eq!(
+        rated(
+            &r.apply(&later, policy(NOW + DAY_MS + 1, 2))
+                .await
+                .expect("apply")
+        ),
+        2
+    );
+    let history = r.history("u-anna", 10).await.expect("history");
+    let keys: Vec<&str> = history.iter().map(|p| p.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["t-1", "t-2", "t-4"],
+        "oldest first, rated matches only"
+    );
+    assert!(history.iter().all(|p| p.category == Category::Two));
+    assert_eq!(history[0].before, 1500.0);
+
+    // Four players: each player, and each side as a fixed pair (its accounts sorted).
+    let four = FinishedMatch {
+        key: "t-four".into(),
+        category: Category::Four,
+        seats: vec![
+            seat(0, "u-nord"),
+            seat(1, "u-est"),
+            seat(2, "u-sud"),
+            seat(3, "u-ovest"),
+        ],
+        score: 0.8,
+        play_ms: 600_000,
+    };
+    assert_eq!(
+        rated(&r.apply(&four, policy(NOW, 5)).await.expect("apply")),
+        6
+    );
+    let mine = r.ratings_of("u-sud").await.expect("read");
+    let categories: Vec<Category> = mine.iter().map(|row| row.subject.category).collect();
+    assert!(categories.contains(&Category::Four), "{mine:?}");
+    let pair = mine
+        .iter()
+        .find(|row| row.subject.category == Category::FixedPair)
+        .expect("the pair's rating");
+    assert_eq!(pair.subject.members, ["u-nord", "u-sud"]);
+    assert!(pair.rating.rating > 1500.0);
+    assert!(rating(r, Category::Four, "u-est").await.0 < 1500.0);
+
+    // Established ratings reach the board: many matches between Gina and Ugo.
+    let mut now = NOW + 2 * DAY_MS;
+    for n in 0..30 {
+        let m = two(&format!("t-g{n}"), "u-gina", "u-ugo", 0.7);
+        now += 60_000;
+        rated(&r.apply(&m, policy(now, 1000)).await.expect("apply"));
+    }
+    let board = r
+        .leaderboard(Category::Two, false, now - DAY_MS, 10)
+        .await
+        .expect("board");
+    let who: Vec<&str> = board
+        .iter()
+        .map(|row| row.subject.members[0].as_str())
+        .collect();
+    assert_eq!(who, ["u-gina", "u-ugo"], "established, active, best first");
+    assert!(board.iter().all(|row| !row.rating.is_provisional()));
+    // Provisional ratings (Anna's) and inactive ones are not listed; bots have their own board.
+    assert!(
+        r.leaderboard(Category::Two, false, now + 1, 10)
+            .await
+            .expect("board")
+            .is_empty()
+    );
+    assert!(
+        r.leaderboard(Category::Two, true, 0, 10)
+            .await
+            .expect("board")
+            .is_empty()
+    );
+    let weekly = r
+        .weekly(Category::Two, false, now - DAY_MS, 10)
+        .await
+        .expect("weekly");
+    assert_eq!(weekly[0].subject.members, ["u-gina"]);
+    assert_eq!(weekly[0].matches, 30);
+    assert!(weekly[0].gain > 0.0);
+    let found = levels(
+        r,
+        &[
+            ("u-gina".into(), Category::Two),
+            ("u-anna".into(), Category::Two),
+        ],
+    )
+    .await
+    .expect("levels");
+    assert!(
+        found
+            .get(&("u-gina".into(), Category::Two))
+            .is_some_and(|l| *l > Level::Beginner)
+    );
+    assert!(
+        !found.contains_key(&("u-anna".into(), Category::Two)),
+        "provisional: no level"
+    );
+
+    // An expectation with nothing to rate is forgotten.
+    r.expect("t-closed", NOW).await.expect("expect");
+    r.forget("t-closed").await.expect("forget");
+    assert!(r.expected(10).await.expect("read").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_ratings_conform() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, writer) = Store::open(dir.path(), false).expect("store");
+    SqliteAccounts::open(&store).expect("migrations");
+    let r = SqliteRatings::open(&store).expect("ratings");
+    let other = SqliteRatings::open_dir(dir.path()).expect("a second connection");
+    conformance(&r, &other).await;
+    drop((r, other, store));
+    writer.join();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_ratings_conform() {
+    let postgres = Postgres::start();
+    let url = postgres.url();
+    PostgresAccounts::connect(&url).await.expect("migrations");
+    let (a, b) = tokio::join!(
+        PostgresRatings::connect(&url),
+        PostgresRatings::connect(&url)
+    );
+    conformance(&a.expect("node a"), &b.expect("node b")).await;
+}
+
+/// Ratings rows for the leaderboard measurement.
+const SYNTHETIC: i64 = 1_000_000;
+
+/// The `INSERT ... SELECT` of [`SYNTHETIC`] ratings in category `two` (both stores accept it,
+/// after their own source of numbers `n(i)`): ratings spread over 1000..2500, deviations
+/// 50..349 (a fifth established), last played up to 59 days ago, one in twenty a bot account.
+fn synthetic_rows(now_ms: i64) -> String {
+    format!(
+        "INSERT INTO ratings (subject, category, member_a, member_b, bot, rating, deviation,
+            volatility, matches, last_ms)
+         SELECT 'u-' || i, 'two', 'u-' || i, NULL, (i % 20 = 0),
+            1000.0 + ((i * 7919) % 15000) / 10.0, 50.0 + (i % 300), 0.06, 1 + (i % 200),
+            {now_ms} - (i % 60) * 86400000
+         FROM n"
+    )
+}
+
+/// p50 and p99 of `reads` leaderboard reads (the people's board, 100 rows), in milliseconds.
+async fn board_latency(r: &dyn Ratings, now_ms: i64, reads: usize) -> (f64, f64) {
+    let mut times = Vec::with_capacity(reads);
+    for _ in 0..reads {
+        let start = std::time::Instant::now();
+        let rows = r
+            .leaderboard(Category::Two, false, now_ms - 30 * DAY_MS, 100)
+            .await
+            .expect("board");
+        times.push(start.elapsed().as_secs_f64() * 1000.0);
+        assert_eq!(rows.len(), 100);
+    }
+    times.sort_by(f64::total_cmp);
+    (times[reads / 2], times[reads * 99 / 100])
+}
+
+/// docs/PERFORMANCE.md, "Leaderboards": a board read with a million ratings, on SQLite and on
+/// PostgreSQL. Ignored (it fills a million rows): `cargo test --release -p burraco-server
+/// --test server -- --ignored leaderboard_reads`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore]
+async fn leaderboard_reads_at_a_million_ratings() {
+    let now = NOW;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, writer) = Store::open(dir.path(), false).expect("store");
+    SqliteAccounts::open(&store).expect("migrations");
+    {
+        let conn = store.reader().expect("reader");
+        let fill = format!(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {SYNTHETIC}) {}",
+            synthetic_rows(now)
+        );
+        conn.execute_batch(&format!("BEGIN IMMEDIATE; {fill}; COMMIT; ANALYZE;"))
+            .expect("fill");
+        let plan: Vec<String> = conn
+            .prepare(
+                "EXPLAIN QUERY PLAN SELECT rating FROM ratings INDEXED BY ratings_board
+                 WHERE category = 'two' AND bot = 0 AND deviation < 110 AND last_ms >= 0
+                 ORDER BY rating DESC LIMIT 100",
+            )
+            .expect("plan")
+            .query_map([], |r| r.get::<_, String>(3))
+            .expect("plan")
+            .collect::<Result<_, _>>()
+            .expect("plan");
+        assert!(
+            plan.iter().all(|step| !step.contains("TEMP B-TREE")),
+            "read in the index's order, no sort: {plan:?}"
+        );
+    }
+    let sqlite = SqliteRatings::open(&store).expect("ratings");
+    let (p50, p99) = board_latency(&sqlite, now, 1000).await;
+    println!("sqlite, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
+    drop((sqlite, store));
+    writer.join();
+
+    let postgres = Postgres::start();
+    let url = postgres.url();
+    PostgresAccounts::connect(&url).await.expect("migrations");
+    let pg = PostgresRatings::connect(&url).await.expect("ratings");
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    let fill = format!(
+        "WITH n(i) AS (SELECT generate_series(1, {SYNTHETIC})::bigint) {}",
+        synthetic_rows(now)
+    );
+    client.batch_execute(&fill).await.expect("fill");
+    client
+        .batch_execute("ANALYZE ratings")
+        .await
+        .expect("analyze");
+    let (p50, p99) = board_latency(&pg, now, 1000).await;
+    println!("postgres, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
+}
