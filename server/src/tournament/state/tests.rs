@@ -401,3 +401,57 @@ fn a_knockout_finalist_who_leaves() {
         .expect("expelled");
     assert_eq!(state.knockout_winner(), Some(winner));
 }
+
+/// Who rests in a Danish round (docs/TOURNAMENT_RECORD.md "Who rests"): in the first, the last
+/// of the first-round order; later, the lowest in the standings that has not rested in any
+/// earlier round, so the lowest is passed over when it already has.
+#[test]
+fn a_danish_round_rests_the_lowest_that_has_not_rested_yet() {
+    let mut state = registered(&["danish"; 3], 5);
+    let first = start_round(&mut state, 10);
+    assert_eq!(
+        state.rounds[0].bye,
+        Some(4),
+        "the last of registration order"
+    );
+    // 0 beats 1 by 400 (14-6), 2 beats 3 by 300 (13-7); 4 has the bye (14, 315 MP).
+    finish(&mut state, &table_of(&first, 0, 1), [400, 0]);
+    finish(&mut state, &table_of(&first, 2, 3), [300, 0]);
+    let second = start_round(&mut state, 20);
+    // Standings 0 (14, 400), 4 (14, 315), 2, 3, 1: the lowest, 1, has not rested.
+    assert_eq!(state.rounds[1].bye, Some(1));
+    // 0 beats 4 by 1100 (20-0), 2 beats 3 by 100 (11-9).
+    finish(&mut state, &table_of(&second, 0, 4), [1100, 0]);
+    finish(&mut state, &table_of(&second, 2, 3), [100, 0]);
+    assert_eq!(
+        vp_by_entrant(&state.standings_after(2)),
+        [(0, 34), (2, 24), (1, 20), (3, 16), (4, 14)]
+    );
+    start_round(&mut state, 30);
+    // 4 is the lowest but rested in round 1: 3, the next up, rests.
+    assert_eq!(state.rounds[2].bye, Some(3));
+    let record = super::super::record::record(&state, 40);
+    let byes: Vec<Option<u32>> = record.rounds.iter().map(|r| r.bye).collect();
+    assert_eq!(byes, [Some(4), Some(1), Some(3)]);
+}
+
+/// Entrants equal on VP, MP and burraco bonus are listed in entrant number order with
+/// consecutive ranks: no rank is shared.
+#[test]
+fn equal_lines_take_consecutive_ranks_in_entrant_order() {
+    let mut state = registered(&["danish"], 4);
+    let first = start_round(&mut state, 10);
+    for (_, _, table) in &first {
+        finish(&mut state, table, [0, 0]);
+    }
+    let record = super::super::record::record(&state, 20);
+    let lines: Vec<(u32, u32, i32, i32)> = record
+        .standings
+        .iter()
+        .map(|s| (s.rank, s.entrant, s.vp, s.mp))
+        .collect();
+    assert_eq!(
+        lines,
+        [(1, 0, 10, 0), (2, 1, 10, 0), (3, 2, 10, 0), (4, 3, 10, 0)]
+    );
+}
