@@ -455,3 +455,38 @@ fn equal_lines_take_consecutive_ranks_in_entrant_order() {
         [(1, 0, 10, 0), (2, 1, 10, 0), (3, 2, 10, 0), (4, 3, 10, 0)]
     );
 }
+
+/// A table `awarded` `force_majeure` where the innocent side's score at the interruption beat
+/// the bye score: the innocent side has its VP and lead, the excused side FITAB's 6 VP and the
+/// innocent side's MP turned (every awarded result's `mp` is a margin), as the record says.
+#[test]
+fn a_force_majeure_leaver_has_its_6_vp_and_the_other_sides_mp_turned() {
+    let mut state = registered(&["danish"], 2);
+    let first = start_round(&mut state, 10);
+    let format = state.settings.format();
+    // North-South led by 700 when East-West could not go on: 17 VP beats the bye's 14.
+    let innocent = burraco_rules::tournament::abandonment(format, 700).innocent;
+    assert_eq!((innocent.vp, innocent.mp), (17, 700));
+    let excused = burraco_rules::tournament::force_majeure_leaver_score(format).expect("fitab");
+    assert_eq!(excused.vp, 6);
+    state
+        .apply(&TournamentEntry::MatchAwarded {
+            round: 1,
+            table: first[0].2.clone(),
+            result: scoring::awarded([false, true], innocent, excused),
+            reason: Award::ForceMajeure.code().into(),
+            at_ms: 20,
+        })
+        .expect("awarded");
+    let record = super::super::record::record(&state, 30);
+    let result = record.rounds[0].tables[0].result.as_ref().expect("scored");
+    assert_eq!(result.totals, [700, 0]);
+    assert_eq!(result.vp, [17, 6]);
+    assert_eq!(result.mp, [700, -700]);
+    let lines: Vec<(u32, i32, i32)> = record
+        .standings
+        .iter()
+        .map(|s| (s.entrant, s.vp, s.mp))
+        .collect();
+    assert_eq!(lines, [(first[0].0, 17, 700), (first[0].1, 6, -700)]);
+}
