@@ -8,7 +8,10 @@
 //!
 //! Version rule: readers ignore fields they do not know, so fields may be added without a new
 //! format tag; any change that makes an old reader misread a record (a field removed, renamed or
-//! given a new meaning) bumps the number in [`FORMAT`].
+//! given a new meaning) bumps the number in [`FORMAT`]. Records written before a field was added
+//! lack it, so every field added after the first records carries `#[serde(default)]` (an empty
+//! list, `false`, `0` or `null`): [`TournamentRecord::from_json`] reads every record of this tag
+//! ever written, and refuses another tag.
 
 use serde::{Deserialize, Serialize};
 
@@ -33,21 +36,30 @@ pub struct TournamentRecord {
     pub entrants: Vec<RecordEntrant>,
     pub rounds: Vec<RecordRound>,
     pub adjustments: Vec<RecordAdjustment>,
+    #[serde(default)]
     pub warnings: Vec<RecordWarning>,
+    #[serde(default)]
     pub late_arrivals: Vec<RecordLateArrival>,
     /// Pairs of entrants the director kept apart in rounds paired by standing.
+    #[serde(default)]
     pub forbidden_pairings: Vec<[u32; 2]>,
     /// The director's pauses as `[from_ms, to_ms]`, `to_ms` `null` while paused.
+    #[serde(default)]
     pub pauses: Vec<(i64, Option<i64>)>,
+    #[serde(default)]
     pub paused: bool,
+    #[serde(default)]
     pub registration: RecordRegistration,
     /// The director's first-round order, `null` otherwise.
+    #[serde(default)]
     pub first_round_order: Option<Vec<u32>>,
     /// The director's round time, `null` for the preset's clock.
+    #[serde(default)]
     pub round_secs: Option<u32>,
     /// After the last complete round.
     pub standings: Vec<WireStanding>,
     /// A knock-out's winner once its final is played.
+    #[serde(default)]
     pub knockout_winner: Option<u32>,
 }
 
@@ -92,18 +104,28 @@ pub struct RecordEntrant {
     pub unregistered: bool,
     /// The reason it was withdrawn.
     pub withdrawn: Option<String>,
+    #[serde(default)]
     pub withdrawn_ms: Option<i64>,
+    #[serde(default)]
     pub withdrawn_after_round: Option<u32>,
     /// The reason it was expelled.
+    #[serde(default)]
     pub disqualified: Option<String>,
+    #[serde(default)]
     pub disqualified_ms: Option<i64>,
+    #[serde(default)]
     pub disqualified_after_round: Option<u32>,
+    #[serde(default)]
     pub no_show: bool,
+    #[serde(default)]
     pub checked_in: bool,
+    #[serde(default)]
     pub server_bot: bool,
     /// Its warnings so far.
+    #[serde(default)]
     pub warnings: u32,
     /// A team's line-up for the next round, players by index in `names`.
+    #[serde(default)]
     pub lineup: Option<[u8; 4]>,
 }
 
@@ -114,18 +136,24 @@ pub struct RecordRound {
     pub round: u32,
     /// How it was paired (`mitchell`, `danish`, `knockout`...).
     pub movement: String,
+    /// When it started (Unix ms); 0 in a record written before this field was.
+    #[serde(default)]
     pub started_ms: i64,
     /// Duplicate boards, `null` without.
+    #[serde(default)]
     pub boards: Option<RecordBoards>,
     pub tables: Vec<RecordTable>,
     /// The entrant resting this round.
     pub bye: Option<u32>,
     /// A knock-out round's entrants in bracket order, `null` for an empty place; `null` for
     /// other movements.
+    #[serde(default)]
     pub bracket: Option<Vec<Option<u32>>>,
     /// A teams event's matches that are over (`null` for other kinds).
+    #[serde(default)]
     pub matches: Option<Vec<RecordTeamMatch>>,
     /// A teams event's line-ups in force when the round started (`null` for other kinds).
+    #[serde(default)]
     pub lineups: Option<Vec<RecordLineup>>,
     pub complete: bool,
     /// The standings after this round, `null` until it is complete.
@@ -161,7 +189,9 @@ pub struct RecordTable {
     pub ns: u32,
     pub ew: u32,
     /// An individual event's players South and West.
+    #[serde(default)]
     pub ns_partner: Option<u32>,
+    #[serde(default)]
     pub ew_partner: Option<u32>,
     /// The address of the table's hand records.
     pub hand_records: String,
@@ -169,8 +199,10 @@ pub struct RecordTable {
     pub result: Option<RecordResult>,
     /// The rule that scored the match without its end ([`Award::code`]), `null` for a match
     /// played out. Kept as the log spells it: a rule a newer build logged reads as it was.
+    #[serde(default)]
     pub awarded: Option<String>,
     /// The points late arrivals gave each side, North-South first.
+    #[serde(default)]
     pub late_points: [i32; 2],
 }
 
@@ -246,7 +278,7 @@ pub struct RecordLateArrival {
 }
 
 /// How the entry list works; the invite code itself is never in the record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordRegistration {
     /// Takes registrations now.
     pub open: bool,
@@ -316,8 +348,18 @@ impl TournamentRecord {
         serde_json::to_string(self).expect("a tournament record always serialises")
     }
 
+    /// Reads a record of this crate's [`FORMAT`]: one written by an older build lacks the
+    /// fields added since, read as their defaults. Another tag is refused (it may mean
+    /// something else), as docs/TOURNAMENT_RECORD.md "Versions" says.
     pub fn from_json(json: &str) -> Result<TournamentRecord, serde_json::Error> {
-        serde_json::from_str(json)
+        let record: TournamentRecord = serde_json::from_str(json)?;
+        if record.format != FORMAT {
+            return Err(serde::de::Error::custom(format_args!(
+                "tournament record format {:?}, this reader knows {FORMAT:?}",
+                record.format
+            )));
+        }
+        Ok(record)
     }
 }
 
@@ -385,5 +427,84 @@ mod tests {
             assert_eq!(json[field], serde_json::Value::Null, "{field}");
             assert!(json.get(field).is_some(), "{field} is written");
         }
+    }
+
+    /// A record as the first builds wrote it (before warnings, late arrivals, pauses, the
+    /// registration, the moments entrants left, a round's start, boards, brackets, team
+    /// matches, line-ups, individual partners, `awarded` and late points): it still reads, each
+    /// missing field as its default, and writes back with them.
+    const FIRST_RECORD: &str = r#"{
+      "format": "burraco-tournament-1", "tournament": "T-b544a6b340",
+      "settings": {"name": "Tuesday singles", "kind": "singles", "rounds": ["danish"], "hands": 1, "preset": "fitab", "max_entrants": 2, "seating": "registration", "start_when_full": true, "clocks": "off"},
+      "created_ms": 1795475701731, "status": "finished", "bye_score": {"vp": 14, "mp": 315},
+      "entrants": [
+        {"entrant": 0, "names": ["Anna"], "players": ["p-323bcd608680"], "bot": false, "unregistered": false, "withdrawn": null},
+        {"entrant": 1, "names": ["Bruno"], "players": ["p-b9b2b9937e97"], "bot": false, "unregistered": false, "withdrawn": "abandoned the tournament"}
+      ],
+      "rounds": [{"round": 1, "movement": "danish",
+        "tables": [{"number": 1, "table": "t-e67d91db2d", "ns": 0, "ew": 1, "hand_records": "/api/tables/t-e67d91db2d/hands",
+          "result": {"played": true, "totals": [940, 505], "vp": [15, 5], "mp": [435, -435], "burraco": [300, 250], "hands": 1}}],
+        "bye": null, "complete": true,
+        "standings": [{"rank": 1, "entrant": 0, "names": ["Anna"], "bot": false, "vp": 15, "mp": 435, "burraco": 300},
+                      {"rank": 2, "entrant": 1, "names": ["Bruno"], "bot": false, "vp": 4, "mp": -435, "burraco": 250}]}],
+      "adjustments": [{"entrant": 1, "vp": -1, "reason": "two warnings (art. 21)", "at_ms": 1795475702147, "after_round": 1}],
+      "standings": [{"rank": 1, "entrant": 0, "names": ["Anna"], "bot": false, "vp": 15, "mp": 435, "burraco": 300},
+                    {"rank": 2, "entrant": 1, "names": ["Bruno"], "bot": false, "vp": 4, "mp": -435, "burraco": 250}]
+    }"#;
+
+    #[test]
+    fn a_record_from_the_first_builds_reads_with_defaults() {
+        let record = TournamentRecord::from_json(FIRST_RECORD).expect("an old record reads");
+        let bruno = &record.entrants[1];
+        assert_eq!(bruno.withdrawn.as_deref(), Some("abandoned the tournament"));
+        assert_eq!(
+            (bruno.withdrawn_ms, bruno.withdrawn_after_round),
+            (None, None)
+        );
+        assert_eq!(bruno.disqualified, None);
+        assert_eq!(
+            (bruno.warnings, bruno.no_show, bruno.lineup),
+            (0, false, None)
+        );
+        let round = &record.rounds[0];
+        assert_eq!((round.started_ms, round.bracket.is_none()), (0, true));
+        assert_eq!(round.tables[0].awarded, None);
+        assert_eq!(round.tables[0].late_points, [0, 0]);
+        assert!(record.warnings.is_empty() && record.pauses.is_empty() && !record.paused);
+        assert_eq!(record.registration, RecordRegistration::default());
+        assert_eq!(record.knockout_winner, None);
+        // Written back, the record has every field (nulls included) and reads the same.
+        let again = TournamentRecord::from_json(&record.to_json()).expect("reads back");
+        assert_eq!(again, record);
+        let json: serde_json::Value = serde_json::from_str(&record.to_json()).unwrap();
+        assert!(
+            json["entrants"][1]
+                .get("disqualified_after_round")
+                .is_some()
+        );
+    }
+
+    /// The example docs/TOURNAMENT_RECORD.md opens with reads as a record.
+    #[test]
+    fn the_documented_example_reads() {
+        let doc = include_str!("../../docs/TOURNAMENT_RECORD.md");
+        let example = doc
+            .split("```json\n")
+            .nth(2)
+            .and_then(|rest| rest.split("```").next())
+            .expect("the complete record's example");
+        let record = TournamentRecord::from_json(example).expect("the example reads");
+        assert_eq!(record.format, FORMAT);
+        assert_eq!(record.rounds.len(), 1);
+    }
+
+    #[test]
+    fn another_format_tag_is_refused() {
+        let newer = FIRST_RECORD.replace("burraco-tournament-1", "burraco-tournament-2");
+        let error = TournamentRecord::from_json(&newer).expect_err("an unknown tag");
+        assert!(
+            error.to_string().contains("burraco-tournament-2"),
+            "{error}"
+        );
     }
 }

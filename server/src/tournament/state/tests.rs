@@ -23,6 +23,19 @@ fn vp_by_entrant(lines: &[Standing]) -> Vec<(usize, i32)> {
 /// `absent_opponent`, 0 VP to both. Art. 37 bis gives at least 12 VP to the entrants the
 /// expelled one met at a table (0 and 2), never to 1, who never played it.
 fn withdrawal_then_expulsion() -> TournamentState {
+    withdrawal_then_expulsion_at(Expelled::BeforeRound3)
+}
+
+/// When the director expels entrant 3: between rounds 2 and 3, or at the start of round 3,
+/// once its tables are paired (its table with 1 is then already `absent_opponent`: 3 present,
+/// scored the bye score, 1 gone, 0 VP).
+#[derive(Clone, Copy, PartialEq)]
+enum Expelled {
+    BeforeRound3,
+    AtTheStartOfRound3,
+}
+
+fn withdrawal_then_expulsion_at(when: Expelled) -> TournamentState {
     let mut state = registered(&["round_robin", "round_robin", "round_robin"], 4);
     let first = start_round(&mut state, 10);
     assert_eq!(
@@ -57,16 +70,26 @@ fn withdrawal_then_expulsion() -> TournamentState {
             reason: "abandoned the tournament".into(),
             at_ms: 25,
         },
-        TournamentEntry::Disqualified {
-            entrant: 3,
-            reason: "signalling".into(),
-            at_ms: 30,
-        },
     ];
     for entry in &entries {
         state.apply(entry).expect("fits");
     }
+    let expel = |state: &mut TournamentState, at_ms| {
+        state
+            .apply(&TournamentEntry::Disqualified {
+                entrant: 3,
+                reason: "signalling".into(),
+                at_ms,
+            })
+            .expect("expelled");
+    };
+    if when == Expelled::BeforeRound3 {
+        expel(&mut state, 30);
+    }
     let third = start_round(&mut state, 40);
+    if when == Expelled::AtTheStartOfRound3 {
+        expel(&mut state, 41);
+    }
     // 2 beats 0 14-6.
     finish(&mut state, &table_of(&third, 2, 0), [400, 0]);
     let absent = state.rounds[2]
@@ -129,6 +152,45 @@ fn an_expulsion_counts_from_the_standings_after_the_round_it_was_made_in() {
     assert_eq!(record.entrants[3].disqualified_ms, Some(30));
     assert_eq!(record.entrants[3].disqualified_after_round, Some(2));
     assert_eq!(record.entrants[0].disqualified_after_round, None);
+}
+
+/// The same case with the expulsion made at the start of round 3, once its tables were paired:
+/// the table of 1 and 3 is `absent_opponent` (3 was still in, it scores the bye score; 1 was
+/// gone, 0). 1 never met 3 at a table, so it stays at 9 VP (it had 21 when the 12 VP went to
+/// every opponent of the expelled entrant); 0 and 2, who met 3, count at least 12 from those
+/// matches from the standings after round 3 on, and not in those after round 2.
+#[test]
+fn an_expulsion_at_the_start_of_a_round_gives_nothing_to_an_absent_opponent() {
+    let state = withdrawal_then_expulsion_at(Expelled::AtTheStartOfRound3);
+    let absent = state.rounds[2]
+        .tables
+        .iter()
+        .position(|t| [t.ns, t.ew].contains(&1))
+        .expect("1's table");
+    let side_of_3 = usize::from(state.rounds[2].tables[absent].ew == 3);
+    let result = state.rounds[2].results[absent].as_ref().expect("scored");
+    assert_eq!(result.vp[side_of_3], 14, "3, still in, scored the bye");
+    assert_eq!(result.vp[1 - side_of_3], 0, "1, gone");
+    // 0: 12 (3, raised) + 14 (bye score, 1 abandoned) + 6; 2: 11 + 12 (5, raised) + 14;
+    // 1: 9 + 0 + 0; 3 last: 17 + 15 + 14.
+    assert_eq!(
+        vp_by_entrant(&state.standings_after(3)),
+        [(2, 37), (0, 32), (1, 9), (3, 46)]
+    );
+    // Before round 3's standings the expulsion does not count: nobody raised, 3 not last.
+    assert_eq!(
+        vp_by_entrant(&state.standings_after(2)),
+        [(3, 32), (0, 17), (2, 16), (1, 9)]
+    );
+    let record = super::super::record::record(&state, 50);
+    assert_eq!(record.entrants[3].disqualified_ms, Some(41));
+    assert_eq!(record.entrants[3].disqualified_after_round, Some(3));
+    assert_eq!(
+        record.rounds[2].tables[absent].awarded.as_deref(),
+        Some(Award::AbsentOpponent.code())
+    );
+    let final_vp: Vec<(u32, i32)> = record.standings.iter().map(|s| (s.entrant, s.vp)).collect();
+    assert_eq!(final_vp, [(2, 37), (0, 32), (1, 9), (3, 46)]);
 }
 
 /// An entrant the director withdraws (or expels) before the first round is never paired:
@@ -223,6 +285,40 @@ fn a_board_is_compared_among_the_tables_that_finished_it() {
     assert_eq!(matchpoints, [Some([5, 1]), Some([0, 6]), Some([3, 1])]);
 }
 
+/// A table scored without play (`awarded` `late_arrival` here) finished no board: it is in no
+/// board's comparison and its matchpoints are [0, 0]; the others compare among themselves.
+#[test]
+fn a_table_scored_without_play_has_no_matchpoints_to_compare() {
+    let mut state = registered_with(&["danish"], 6, |w| w.duplicate = Some(true));
+    let tables = start_round(&mut state, 10);
+    finish(&mut state, &tables[0].2, [100, 0]);
+    finish(&mut state, &tables[1].2, [40, 0]);
+    let late = scoring::awarded(
+        [false, true],
+        MatchScore { vp: 14, mp: 315 },
+        MatchScore { vp: 6, mp: -315 },
+    );
+    state
+        .apply(&TournamentEntry::MatchAwarded {
+            round: 1,
+            table: tables[2].2.clone(),
+            result: late,
+            reason: Award::LateArrival.code().into(),
+            at_ms: 20,
+        })
+        .expect("awarded");
+    let record = super::super::record::record(&state, 40);
+    assert!(record.rounds[0].complete);
+    let matchpoints: Vec<Option<[u32; 2]>> = record.rounds[0]
+        .tables
+        .iter()
+        .map(|t| t.result.as_ref().and_then(|r| r.matchpoints))
+        .collect();
+    // One board, North-South 100 and 40 (the top is 2 with two tables): 2 and 0; East-West
+    // -100 and -40: 0 and 2. The awarded table: nothing.
+    assert_eq!(matchpoints, [Some([2, 0]), Some([0, 2]), Some([0, 0])]);
+}
+
 /// An entrant gone since the start is nobody's bye when a fixed schedule would rest it:
 /// it scores nothing after it left (round robin of five: 3 would rest in round 2).
 #[test]
@@ -304,4 +400,93 @@ fn a_knockout_finalist_who_leaves() {
         })
         .expect("expelled");
     assert_eq!(state.knockout_winner(), Some(winner));
+}
+
+/// Who rests in a Danish round (docs/TOURNAMENT_RECORD.md "Who rests"): in the first, the last
+/// of the first-round order; later, the lowest in the standings that has not rested in any
+/// earlier round, so the lowest is passed over when it already has.
+#[test]
+fn a_danish_round_rests_the_lowest_that_has_not_rested_yet() {
+    let mut state = registered(&["danish"; 3], 5);
+    let first = start_round(&mut state, 10);
+    assert_eq!(
+        state.rounds[0].bye,
+        Some(4),
+        "the last of registration order"
+    );
+    // 0 beats 1 by 400 (14-6), 2 beats 3 by 300 (13-7); 4 has the bye (14, 315 MP).
+    finish(&mut state, &table_of(&first, 0, 1), [400, 0]);
+    finish(&mut state, &table_of(&first, 2, 3), [300, 0]);
+    let second = start_round(&mut state, 20);
+    // Standings 0 (14, 400), 4 (14, 315), 2, 3, 1: the lowest, 1, has not rested.
+    assert_eq!(state.rounds[1].bye, Some(1));
+    // 0 beats 4 by 1100 (20-0), 2 beats 3 by 100 (11-9).
+    finish(&mut state, &table_of(&second, 0, 4), [1100, 0]);
+    finish(&mut state, &table_of(&second, 2, 3), [100, 0]);
+    assert_eq!(
+        vp_by_entrant(&state.standings_after(2)),
+        [(0, 34), (2, 24), (1, 20), (3, 16), (4, 14)]
+    );
+    start_round(&mut state, 30);
+    // 4 is the lowest but rested in round 1: 3, the next up, rests.
+    assert_eq!(state.rounds[2].bye, Some(3));
+    let record = super::super::record::record(&state, 40);
+    let byes: Vec<Option<u32>> = record.rounds.iter().map(|r| r.bye).collect();
+    assert_eq!(byes, [Some(4), Some(1), Some(3)]);
+}
+
+/// Entrants equal on VP, MP and burraco bonus are listed in entrant number order with
+/// consecutive ranks: no rank is shared.
+#[test]
+fn equal_lines_take_consecutive_ranks_in_entrant_order() {
+    let mut state = registered(&["danish"], 4);
+    let first = start_round(&mut state, 10);
+    for (_, _, table) in &first {
+        finish(&mut state, table, [0, 0]);
+    }
+    let record = super::super::record::record(&state, 20);
+    let lines: Vec<(u32, u32, i32, i32)> = record
+        .standings
+        .iter()
+        .map(|s| (s.rank, s.entrant, s.vp, s.mp))
+        .collect();
+    assert_eq!(
+        lines,
+        [(1, 0, 10, 0), (2, 1, 10, 0), (3, 2, 10, 0), (4, 3, 10, 0)]
+    );
+}
+
+/// A table `awarded` `force_majeure` where the innocent side's score at the interruption beat
+/// the bye score: the innocent side has its VP and lead, the excused side FITAB's 6 VP and the
+/// innocent side's MP turned (every awarded result's `mp` is a margin), as the record says.
+#[test]
+fn a_force_majeure_leaver_has_its_6_vp_and_the_other_sides_mp_turned() {
+    let mut state = registered(&["danish"], 2);
+    let first = start_round(&mut state, 10);
+    let format = state.settings.format();
+    // North-South led by 700 when East-West could not go on: 17 VP beats the bye's 14.
+    let innocent = burraco_rules::tournament::abandonment(format, 700).innocent;
+    assert_eq!((innocent.vp, innocent.mp), (17, 700));
+    let excused = burraco_rules::tournament::force_majeure_leaver_score(format).expect("fitab");
+    assert_eq!(excused.vp, 6);
+    state
+        .apply(&TournamentEntry::MatchAwarded {
+            round: 1,
+            table: first[0].2.clone(),
+            result: scoring::awarded([false, true], innocent, excused),
+            reason: Award::ForceMajeure.code().into(),
+            at_ms: 20,
+        })
+        .expect("awarded");
+    let record = super::super::record::record(&state, 30);
+    let result = record.rounds[0].tables[0].result.as_ref().expect("scored");
+    assert_eq!(result.totals, [700, 0]);
+    assert_eq!(result.vp, [17, 6]);
+    assert_eq!(result.mp, [700, -700]);
+    let lines: Vec<(u32, i32, i32)> = record
+        .standings
+        .iter()
+        .map(|s| (s.entrant, s.vp, s.mp))
+        .collect();
+    assert_eq!(lines, [(first[0].0, 17, 700), (first[0].1, 6, -700)]);
 }
