@@ -109,11 +109,13 @@ pub enum ErrorCode {
     InvalidToken,
     /// 1.4: the token already has as many live connections as it may open; closes.
     TooManyConnections,
+    /// 1.5: a chat request from an account a moderator muted; the message says until when.
+    Muted,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 45] = [
+    pub const ALL: [ErrorCode; 46] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -159,6 +161,7 @@ impl ErrorCode {
         ErrorCode::MissingScope,
         ErrorCode::InvalidToken,
         ErrorCode::TooManyConnections,
+        ErrorCode::Muted,
     ];
 
     /// The code as written on the wire.
@@ -210,6 +213,7 @@ impl ErrorCode {
             MissingScope => "missing_scope",
             InvalidToken => "invalid_token",
             TooManyConnections => "too_many_connections",
+            Muted => "muted",
         }
     }
 

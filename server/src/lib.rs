@@ -46,6 +46,7 @@ pub mod directory;
 pub mod hello;
 pub mod lobby;
 pub mod log;
+pub mod moderation;
 pub mod outbound;
 pub mod rate;
 pub mod store;
@@ -88,6 +89,8 @@ pub struct Shared {
     pub stop_tables: CancellationToken,
     /// The live connections of each personal token here (a revoke closes them).
     pub live_tokens: accounts::live::LiveTokens,
+    /// Reports, moderators' actions, each account's connections here (`moderation`).
+    pub moderation: moderation::Moderation,
     metrics: PrometheusHandle,
 }
 
@@ -140,6 +143,8 @@ pub async fn run(
         ),
     };
     backplane.accounts = accounts::open(&config, &store).await?;
+    let moderation =
+        moderation::Moderation::new(moderation::open(&config, &config.data_dir).await?);
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -163,11 +168,13 @@ pub async fn run(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
         live_tokens: accounts::live::LiveTokens::default(),
+        moderation,
         metrics: metrics_handle(),
     });
     register_metrics();
     shared.backplane.node.start(&shared);
     accounts::live::LiveTokens::start(&shared);
+    moderation::connections::AccountConnections::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -275,7 +282,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared.clone())
-        .merge(accounts::routes::routes(shared))
+        .merge(accounts::routes::routes(shared.clone()))
+        .merge(moderation::http::routes(shared))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
