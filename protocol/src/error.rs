@@ -113,11 +113,13 @@ pub enum ErrorCode {
     /// or tournament registration until the ban ends; a 1.5 connection hears when in the
     /// `playban` message sent just before this error.
     Playbanned,
+    /// 1.5: a chat request from an account a moderator muted; the message says until when.
+    Muted,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 46] = [
+    pub const ALL: [ErrorCode; 47] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -164,6 +166,7 @@ impl ErrorCode {
         ErrorCode::InvalidToken,
         ErrorCode::TooManyConnections,
         ErrorCode::Playbanned,
+        ErrorCode::Muted,
     ];
 
     /// The code as written on the wire.
@@ -216,6 +219,7 @@ impl ErrorCode {
             InvalidToken => "invalid_token",
             TooManyConnections => "too_many_connections",
             Playbanned => "playbanned",
+            Muted => "muted",
         }
     }
 

@@ -47,6 +47,8 @@ pub(crate) struct Greeted {
     pub minor: u16,
     /// Who the connection is (1.4): from the upgrade, or the hello's token.
     pub identity: Identity,
+    /// The client's address, from the upgrade (the same-address signal reads it).
+    pub address: Option<std::net::IpAddr>,
 }
 
 /// Reads and checks the hello, then opens or resumes the session; `None` when the connection
@@ -123,6 +125,7 @@ pub(crate) async fn greet(
         );
         return refuse(socket, binary, message, CLOSE_POLICY).await;
     };
+    let address = upgrade.address;
     // The hello's token (1.4) wins over whatever the upgrade carried.
     let identity = match token {
         Some(token) => {
@@ -203,6 +206,7 @@ pub(crate) async fn greet(
             resumed,
             minor,
             identity,
+            address,
         },
     ))
 }

@@ -48,6 +48,7 @@ pub mod fairplay;
 pub mod hello;
 pub mod lobby;
 pub mod log;
+pub mod moderation;
 pub mod outbound;
 pub mod players;
 pub mod rate;
@@ -94,6 +95,8 @@ pub struct Shared {
     pub live_tokens: accounts::live::LiveTokens,
     /// Rated play's store (`ratings`): the accounts' store's kind.
     pub ratings: Arc<dyn ratings::Ratings>,
+    /// Reports, moderators' actions, each account's connections here (`moderation`).
+    pub moderation: moderation::Moderation,
     metrics: PrometheusHandle,
 }
 
@@ -149,6 +152,8 @@ pub async fn run(
     backplane.players = players::open(&config, &store).await?;
     backplane.fairplay = fairplay::open(&config, &store).await?;
     let ratings = ratings::open(&config, &store).await?;
+    let moderation =
+        moderation::Moderation::new(moderation::open(&config, &config.data_dir).await?);
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -173,12 +178,14 @@ pub async fn run(
         )),
         live_tokens: accounts::live::LiveTokens::default(),
         ratings,
+        moderation,
         metrics: metrics_handle(),
     });
     register_metrics();
     shared.backplane.node.start(&shared);
     accounts::live::LiveTokens::start(&shared);
     ratings::start_sweep(&shared);
+    moderation::connections::AccountConnections::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -289,7 +296,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(players::http::routes(shared.clone()))
         .merge(ratings::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
-        .merge(fairplay::http::routes(shared))
+        .merge(fairplay::http::routes(shared.clone()))
+        .merge(moderation::http::routes(shared))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {

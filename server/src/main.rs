@@ -43,8 +43,15 @@ async fn admin(
     command: &burraco_server::accounts::admin::AdminCommand,
 ) -> anyhow::Result<()> {
     let accounts = burraco_server::accounts::open_for_admin(&loaded.server).await?;
-    let said =
-        burraco_server::accounts::admin::run(&*accounts, command, std::io::stdin().lock()).await?;
+    let moderation =
+        burraco_server::moderation::open(&loaded.server, &loaded.server.data_dir).await?;
+    let said = burraco_server::accounts::admin::run(
+        &*accounts,
+        &*moderation,
+        command,
+        std::io::stdin().lock(),
+    )
+    .await?;
     println!("{said}");
     Ok(())
 }

@@ -223,6 +223,9 @@ pub enum Kicked {
     /// The personal token the connection signed in with was revoked or expired
     /// (`accounts::live`): closed with 4003, not to be resumed with that token.
     TokenRevoked,
+    /// Its account was disabled or timed out by a moderator or an operator
+    /// (`moderation::connections`): closed with 4004, not to be resumed until allowed back.
+    AccountBarred,
 }
 
 /// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
@@ -237,6 +240,7 @@ impl KickReason {
             Kicked::TakenOver => 2,
             Kicked::Moved => 3,
             Kicked::TokenRevoked => 4,
+            Kicked::AccountBarred => 5,
         };
         let _ = self
             .0
@@ -250,6 +254,7 @@ impl KickReason {
             2 => Some(Kicked::TakenOver),
             3 => Some(Kicked::Moved),
             4 => Some(Kicked::TokenRevoked),
+            5 => Some(Kicked::AccountBarred),
             _ => None,
         }
     }

@@ -42,6 +42,9 @@ mod hygiene;
 mod illegal;
 /// The durable table log's conformance suite, run on every implementation.
 mod log;
+/// Reports and moderation: the store's conformance on SQLite and PostgreSQL; a report, the
+/// queue, a mute refusing chat, the flood limit, typed refusals, disables closing connections.
+mod moderation;
 /// What a client author meets first, on the raw socket: the hard frame limit (1009), the first
 /// frame, flooding (its replies, then 1008), a resume taking a session over (4001), the id of
 /// `frame_too_large`, names, `/metrics` from the start.

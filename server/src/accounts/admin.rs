@@ -32,6 +32,10 @@ pub enum AdminCommand {
         #[arg(long)]
         password_stdin: bool,
     },
+    /// Make an account a moderator (docs/ACCOUNTS.md, "Reports and moderation").
+    GrantModerator { name: String },
+    /// Take the moderator role back (an administrator stays a moderator).
+    RevokeModerator { name: String },
 }
 
 /// Why a command failed.
@@ -59,6 +63,7 @@ const OPERATOR: &str = "command line";
 /// Runs `command` on `accounts`; returns what to print.
 pub async fn run(
     accounts: &dyn Accounts,
+    moderation: &dyn crate::moderation::ModerationStore,
     command: &AdminCommand,
     stdin: impl BufRead,
 ) -> Result<String, AdminError> {
@@ -133,6 +138,29 @@ pub async fn run(
             audit(accounts, &account, Kind::AdminDisabled, OPERATOR).await?;
             Ok(format!(
                 "disabled {} ({}); {ended} sessions ended",
+                account.username, account.id
+            ))
+        }
+        AdminCommand::GrantModerator { name } | AdminCommand::RevokeModerator { name } => {
+            let account = find(accounts, name).await?;
+            let grant = matches!(command, AdminCommand::GrantModerator { .. });
+            if !moderation.set_moderator(&account.id, grant).await? {
+                return Err(AdminError::NoSuchAccount(name.clone()));
+            }
+            let kind = if grant {
+                "moderator_granted"
+            } else {
+                "moderator_revoked"
+            };
+            // The kind is the moderation's own (not one of `Kind`): the audit log keeps text.
+            let entry = Entry {
+                kind: kind.to_owned(),
+                ..Entry::new(&account.id, Kind::AdminEnabled, None, OPERATOR)
+            };
+            accounts.record(&entry).await?;
+            let role = if grant { "is" } else { "is no longer" };
+            Ok(format!(
+                "{} ({}) {role} a moderator",
                 account.username, account.id
             ))
         }

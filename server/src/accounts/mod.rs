@@ -598,4 +598,37 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         reason TEXT NOT NULL,
         PRIMARY KEY (account_id, start_ms));",
     ),
+    // Moderation (`crate::moderation`): the moderator role, mutes and time-outs, reports (their
+    // context as JSON) and moderators' actions.
+    (
+        7,
+        "ALTER TABLE accounts ADD COLUMN moderator BOOLEAN NOT NULL DEFAULT FALSE;
+     ALTER TABLE accounts ADD COLUMN muted_until_ms BIGINT;
+     ALTER TABLE accounts ADD COLUMN timed_out_until_ms BIGINT;
+     CREATE TABLE moderation_reports (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        reporter_id TEXT,
+        flood_key TEXT NOT NULL,
+        subject_id TEXT,
+        subject_name TEXT NOT NULL,
+        table_id TEXT,
+        reason TEXT NOT NULL,
+        note TEXT NOT NULL,
+        context TEXT NOT NULL,
+        created_ms BIGINT NOT NULL,
+        closed_by TEXT);
+     CREATE INDEX moderation_reports_open ON moderation_reports (closed_by, created_ms);
+     CREATE INDEX moderation_reports_flood ON moderation_reports (flood_key, created_ms);
+     CREATE TABLE moderation_actions (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        moderator_id TEXT,
+        account_id TEXT,
+        reason TEXT NOT NULL,
+        until_ms BIGINT,
+        report_id TEXT,
+        at_ms BIGINT NOT NULL);
+     CREATE INDEX moderation_actions_account ON moderation_actions (account_id, at_ms);",
+    ),
 ];

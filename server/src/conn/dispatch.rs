@@ -12,6 +12,14 @@ impl Connection {
         // Every request for a table by id (a move, whatever its kind, included) goes to it as sent.
         if let Some(table) = TableRequest::table_of(&request) {
             let table = table.to_owned();
+            if let C::Chat { id, .. } = &request {
+                let account = self.identity.account().map(|a| a.id.as_str());
+                if let Some(why) = crate::moderation::chat_refusal(&self.shared, account).await {
+                    self.out
+                        .send_message(error(Some(*id), ErrorCode::Muted, why));
+                    return;
+                }
+            }
             match &request {
                 C::Leave { .. } => {
                     self.spectating.remove(&table);

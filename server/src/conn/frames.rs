@@ -41,6 +41,8 @@ pub(crate) const CLOSE_MOVED: u16 = 1012;
 pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
 /// The personal token the connection signed in with was revoked or expired (docs/ACCOUNTS.md).
 pub(crate) const CLOSE_TOKEN_REVOKED: u16 = 4003;
+/// The connection's account was disabled or timed out (docs/ACCOUNTS.md, "Moderation").
+pub(crate) const CLOSE_ACCOUNT_BARRED: u16 = 4004;
 
 /// How long a connection the server closes goes on reading (and discarding) what the client
 /// still sends, until the client's close frame. Closing a TCP socket with unread input makes the

@@ -102,6 +102,18 @@ impl Connection {
             // Revoked between the hello and now: closed like any revoked token's connection.
             out.kick_for(Kicked::TokenRevoked);
         }
+        if let Some(account) = greeted.identity.account() {
+            let moderation = &shared.moderation;
+            (moderation.connections)
+                .admit(
+                    &*moderation.store,
+                    &account.id,
+                    &out,
+                    greeted.address,
+                    greeted.identity.grant().is_some(),
+                )
+                .await;
+        }
         shared
             .tournaments
             .connected(&greeted.session.player, greeted.minor, &out);
@@ -267,6 +279,9 @@ async fn goodbye(
     if let Some(grant) = this.identity.grant() {
         shared.live_tokens.release(&grant.id, conn);
     }
+    if let Some(account) = this.identity.account() {
+        shared.moderation.connections.remove(&account.id, conn);
+    }
     closing.cancel();
     drop(this);
     match tokio::time::timeout(Duration::from_secs(2), writer).await {
@@ -334,8 +349,9 @@ mod peek;
 mod writer;
 
 pub(crate) use frames::{
-    CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_TAKEN_OVER,
-    CLOSE_TOKEN_REVOKED, CLOSE_TOO_BIG, decode, decode_error, error, linger, too_big_to_read,
+    CLOSE_ACCOUNT_BARRED, CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY,
+    CLOSE_TAKEN_OVER, CLOSE_TOKEN_REVOKED, CLOSE_TOO_BIG, decode, decode_error, error, linger,
+    too_big_to_read,
 };
 pub use frames::{MAX_READ_FRAME, MAX_WRITE_BUFFER, WebSocket};
 use writer::write_loop;

@@ -36,6 +36,10 @@ pub(super) async fn write_loop(
                         code: CLOSE_TOKEN_REVOKED.into(),
                         reason: "token revoked".into(),
                     },
+                    Some(Kicked::AccountBarred) => CloseFrame {
+                        code: CLOSE_ACCOUNT_BARRED.into(),
+                        reason: "account suspended".into(),
+                    },
                     Some(Kicked::TooSlow) | None => CloseFrame {
                         code: CLOSE_POLICY.into(),
                         reason: "too slow".into(),

@@ -61,6 +61,7 @@ impl TableActor {
             }
         };
         let id = req.id;
+        let (said_by, said) = (name.clone(), text.clone());
         self.publish(None, |table, seq| ServerMessage::ChatMessage {
             table,
             seq,
@@ -68,6 +69,8 @@ impl TableActor {
             name,
             text,
         });
+        // Delivered as written; the moderation keeps it, and reports it if the filter flags it.
+        self.chat_published(seat, &said_by, &said);
         req.reply(ServerMessage::Ok { id });
     }
 }

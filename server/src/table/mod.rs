@@ -31,6 +31,7 @@ mod handle;
 mod held_seats;
 mod play;
 mod replay_buffer;
+mod reports;
 mod restore;
 mod seating;
 mod state;

@@ -146,6 +146,7 @@ impl TableActor {
             let _ = self.fill_with_bots(level).await;
         }
         self.refresh_info();
+        self.seats_changed();
     }
 
     /// Logs the account of the player holding `seat`, unless already logged (a failed append

@@ -3,7 +3,7 @@
 //! it when missing), and the HTTP API at the raw socket level (`http`).
 
 mod admin;
-pub(crate) mod http;
+pub mod http;
 mod tokens;
 
 use std::net::TcpListener;

@@ -1,0 +1,509 @@
+//! Reports and moderation (issue 22): a player reports a player or a chat line, kept with its
+//! context as the server saw it (the table, the hand, the chat lines around it: [`chat_memory`]);
+//! moderators (a role on accounts; an administrator is one too) read the open reports and act
+//! with a reason (dismiss, warn, mute, time out, disable), each action in the account's audit
+//! log; a chat filter and a same-address signal file reports of their own ([`signals`]).
+//!
+//! Everything stored goes through one port, [`ModerationStore`], on the accounts' database
+//! (SQLite on one node, PostgreSQL in a cluster: [`sqlite`], [`postgres`], one conformance
+//! suite in `server/tests/moderation`). Its tables come with the accounts' migration 7.
+//! The live side, which connections belong to which account on this node, is
+//! [`connections`]: a disable or a time-out closes them, here at once and on every other node
+//! within a second by each node's own poll of the store.
+
+pub mod chat_filter;
+pub mod chat_memory;
+pub mod connections;
+pub mod http;
+pub mod postgres;
+pub mod signals;
+pub mod sqlite;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::backplane::port::{PortError, PortFuture};
+
+/// Reports one account may file in [`REPORT_WINDOW_MS`]: beyond them, `too_many_reports`.
+pub const REPORTS_PER_WINDOW: u32 = 10;
+/// The window [`REPORTS_PER_WINDOW`] counts in: an hour.
+pub const REPORT_WINDOW_MS: i64 = 3600 * 1000;
+/// The longest mute or time-out a moderator may give at once: 30 days.
+pub const MAX_SANCTION_MINUTES: u32 = 30 * 24 * 60;
+
+/// What a report is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReportKind {
+    /// A player, by a player.
+    Player,
+    /// A chat line, by a player.
+    Chat,
+    /// A chat line the word filter caught (the server's own report).
+    ChatFilter,
+    /// Two accounts from one address at one table (the server's own report).
+    SameAddress,
+}
+
+impl ReportKind {
+    pub const ALL: [ReportKind; 4] = [
+        ReportKind::Player,
+        ReportKind::Chat,
+        ReportKind::ChatFilter,
+        ReportKind::SameAddress,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReportKind::Player => "player",
+            ReportKind::Chat => "chat",
+            ReportKind::ChatFilter => "chat_filter",
+            ReportKind::SameAddress => "same_address",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ReportKind> {
+        ReportKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+/// Why a player reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reason {
+    Cheating,
+    Abuse,
+    Spam,
+    Stalling,
+    /// Several accounts of one person.
+    MultiAccount,
+    Other,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 6] = [
+        Reason::Cheating,
+        Reason::Abuse,
+        Reason::Spam,
+        Reason::Stalling,
+        Reason::MultiAccount,
+        Reason::Other,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Cheating => "cheating",
+            Reason::Abuse => "abuse",
+            Reason::Spam => "spam",
+            Reason::Stalling => "stalling",
+            Reason::MultiAccount => "multi_account",
+            Reason::Other => "other",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.as_str() == text)
+    }
+}
+
+/// A chat line as the table published it, kept by [`chat_memory`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatLine {
+    /// The table's sequence number of its `chat_message`.
+    pub seq: u64,
+    /// The speaker's seat (`null` for a spectator).
+    pub seat: Option<String>,
+    pub name: String,
+    /// The speaker's account, when a signed-in player spoke from a seat.
+    pub account: Option<String>,
+    pub text: String,
+    pub at_ms: i64,
+}
+
+/// A seat of the reported table, as the lobby knew it when the report was filed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextSeat {
+    pub seat: String,
+    pub name: Option<String>,
+    pub bot: bool,
+}
+
+/// What the server knew around a report, read on the server (never the reporter's copy).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Context {
+    pub table: Option<String>,
+    /// The table's status (`waiting`, `playing`, `finished`) when the report was filed.
+    pub status: Option<String>,
+    /// The hand in play (or the last one finished) then; `null` before the first.
+    pub hand: Option<u32>,
+    pub seats: Vec<ContextSeat>,
+    /// The reported line (a chat report).
+    pub line: Option<ChatLine>,
+    /// The table's chat lines around it (or the latest ones), oldest first.
+    pub chat: Vec<ChatLine>,
+    /// Whether the node that took the report kept the table's chat: the node serving the
+    /// table does; in a cluster a report through another node has the seats but no chat.
+    pub chat_here: bool,
+    /// An automatic report's finding (the filter's word, the accounts sharing an address).
+    pub detail: Option<String>,
+}
+
+/// A report to file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewReport {
+    /// `r-` and 16 hex digits.
+    pub id: String,
+    pub kind: ReportKind,
+    /// The reporting account; `None` for the server's own reports.
+    pub reporter: Option<String>,
+    /// What the flood limit counts by: the reporter's account, or an automatic report's own
+    /// key (one per line, per pair of accounts at a table).
+    pub flood_key: String,
+    /// The reported account; `None` for a guest.
+    pub subject: Option<String>,
+    pub subject_name: String,
+    pub table: Option<String>,
+    pub reason: Reason,
+    /// The reporter's words, at most 500 characters.
+    pub note: String,
+    pub context: Context,
+    pub created_ms: i64,
+}
+
+/// A report as moderators read it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub id: String,
+    pub kind: ReportKind,
+    pub reporter: Option<String>,
+    pub subject: Option<String>,
+    pub subject_name: String,
+    pub table: Option<String>,
+    pub reason: Reason,
+    pub note: String,
+    pub context: Context,
+    pub created_ms: i64,
+    /// The action that closed it; `null` while open.
+    pub closed_by: Option<String>,
+}
+
+/// Why a report was not filed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FileError {
+    /// The flood key filed its limit within the window.
+    #[error("too many reports")]
+    TooMany,
+    #[error(transparent)]
+    Port(#[from] PortError),
+}
+
+/// What a moderator does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// The report needs nothing: closed.
+    Dismiss,
+    /// Told off: recorded, counted at `/api/moderation/me`.
+    Warn,
+    /// No chat until `until_ms`.
+    Mute,
+    Unmute,
+    /// Off the tables until `until_ms`: the account's connections close and new ones are
+    /// closed at once.
+    Timeout,
+    /// Disabled until enabled (as `burraco-server admin disable`).
+    Disable,
+    Enable,
+}
+
+impl ActionKind {
+    pub const ALL: [ActionKind; 7] = [
+        ActionKind::Dismiss,
+        ActionKind::Warn,
+        ActionKind::Mute,
+        ActionKind::Unmute,
+        ActionKind::Timeout,
+        ActionKind::Disable,
+        ActionKind::Enable,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ActionKind::Dismiss => "dismiss",
+            ActionKind::Warn => "warn",
+            ActionKind::Mute => "mute",
+            ActionKind::Unmute => "unmute",
+            ActionKind::Timeout => "timeout",
+            ActionKind::Disable => "disable",
+            ActionKind::Enable => "enable",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<ActionKind> {
+        ActionKind::ALL.into_iter().find(|k| k.as_str() == text)
+    }
+
+    /// The kind of the account's audit entry (docs/ACCOUNTS.md, "The audit log").
+    pub fn audit_kind(self) -> &'static str {
+        match self {
+            ActionKind::Dismiss => "moderation_dismissed",
+            ActionKind::Warn => "moderation_warned",
+            ActionKind::Mute => "moderation_muted",
+            ActionKind::Unmute => "moderation_unmuted",
+            ActionKind::Timeout => "moderation_timed_out",
+            ActionKind::Disable => "moderation_disabled",
+            ActionKind::Enable => "moderation_enabled",
+        }
+    }
+
+    /// Whether the action lasts a number of minutes the moderator gives.
+    pub fn needs_duration(self) -> bool {
+        matches!(self, ActionKind::Mute | ActionKind::Timeout)
+    }
+}
+
+/// A moderator's action to store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Action {
+    /// `m-` and 16 hex digits.
+    pub id: String,
+    pub kind: ActionKind,
+    /// The moderator's account; `None` for an operator's command.
+    pub moderator: Option<String>,
+    /// The account acted on (`None`: dismissing a report about a guest).
+    pub account: Option<String>,
+    pub reason: String,
+    /// When a mute or a time-out ends.
+    pub until_ms: Option<i64>,
+    /// The report it closes.
+    pub report: Option<String>,
+    pub at_ms: i64,
+}
+
+/// An account's role and sanctions as the store has them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Standing {
+    /// A moderator, or an administrator (who is one too).
+    pub moderator: bool,
+    pub disabled: bool,
+    pub muted_until_ms: Option<i64>,
+    pub timed_out_until_ms: Option<i64>,
+    /// Warnings received, ever.
+    pub warnings: u32,
+}
+
+impl Standing {
+    /// The end of a mute in force at `now_ms`.
+    pub fn muted_at(&self, now_ms: i64) -> Option<i64> {
+        self.muted_until_ms.filter(|&until| until > now_ms)
+    }
+
+    /// The end of a time-out in force at `now_ms`.
+    pub fn timed_out_at(&self, now_ms: i64) -> Option<i64> {
+        self.timed_out_until_ms.filter(|&until| until > now_ms)
+    }
+}
+
+/// Why an action was not stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ActError {
+    #[error("no such account")]
+    UnknownAccount,
+    #[error("no such report")]
+    UnknownReport,
+    #[error(transparent)]
+    Port(#[from] PortError),
+}
+
+/// The moderation's storage, on the accounts' database.
+pub trait ModerationStore: Send + Sync + std::fmt::Debug {
+    /// Files a report unless its `flood_key` filed `limit` reports since `since_ms` (counted
+    /// and written in one transaction).
+    fn file<'a>(
+        &'a self,
+        report: &'a NewReport,
+        limit: u32,
+        since_ms: i64,
+    ) -> PortFuture<'a, Result<(), FileError>>;
+    /// The open reports, oldest first, at most `limit`.
+    fn open_reports<'a>(&'a self, limit: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>>;
+    fn report<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>>;
+    /// Stores an action, applies its sanction (mute, unmute, time-out, disable, enable, a
+    /// warning) and closes its report, in one transaction.
+    fn act<'a>(&'a self, action: &'a Action) -> PortFuture<'a, Result<(), ActError>>;
+    /// An account's actions, newest first, at most `limit`.
+    fn actions<'a>(
+        &'a self,
+        account: &'a str,
+        limit: u32,
+    ) -> PortFuture<'a, Result<Vec<Action>, PortError>>;
+    /// The account's role and sanctions; `None` for an unknown account.
+    fn standing<'a>(
+        &'a self,
+        account: &'a str,
+    ) -> PortFuture<'a, Result<Option<Standing>, PortError>>;
+    /// Grants or revokes the moderator role; false for an unknown account.
+    fn set_moderator<'a>(
+        &'a self,
+        account: &'a str,
+        moderator: bool,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Which of these accounts may not be connected at `now_ms` (disabled, or timed out): what
+    /// a node asks every half second about the accounts its connections belong to.
+    fn barred<'a>(
+        &'a self,
+        accounts: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
+}
+
+/// Moderation switched off (a cluster without `--database-url`): every call fails.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Unconfigured;
+
+fn off<T: Send + 'static>() -> PortFuture<'static, Result<T, PortError>> {
+    Box::pin(async { Err(PortError("moderation needs the accounts' database".into())) })
+}
+
+impl ModerationStore for Unconfigured {
+    fn file<'a>(
+        &'a self,
+        _: &'a NewReport,
+        _: u32,
+        _: i64,
+    ) -> PortFuture<'a, Result<(), FileError>> {
+        Box::pin(async { off::<()>().await.map_err(FileError::Port) })
+    }
+    fn open_reports<'a>(&'a self, _: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>> {
+        off()
+    }
+    fn report<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>> {
+        off()
+    }
+    fn act<'a>(&'a self, _: &'a Action) -> PortFuture<'a, Result<(), ActError>> {
+        Box::pin(async { off::<()>().await.map_err(ActError::Port) })
+    }
+    fn actions<'a>(&'a self, _: &'a str, _: u32) -> PortFuture<'a, Result<Vec<Action>, PortError>> {
+        off()
+    }
+    fn standing<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Standing>, PortError>> {
+        off()
+    }
+    fn set_moderator<'a>(&'a self, _: &'a str, _: bool) -> PortFuture<'a, Result<bool, PortError>> {
+        off()
+    }
+    fn barred<'a>(
+        &'a self,
+        _: &'a [String],
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        off()
+    }
+}
+
+/// The moderation's state on this node: its store, the account's connections here, and the
+/// tables' recent chat.
+#[derive(Debug)]
+pub struct Moderation {
+    pub store: Arc<dyn ModerationStore>,
+    pub connections: connections::AccountConnections,
+    pub chat: chat_memory::ChatMemory,
+}
+
+impl Moderation {
+    pub fn new(store: Arc<dyn ModerationStore>) -> Moderation {
+        Moderation {
+            store,
+            connections: connections::AccountConnections::default(),
+            chat: chat_memory::ChatMemory::default(),
+        }
+    }
+}
+
+/// The moderation's store, on the accounts' database (whose migrations `accounts::open` has
+/// applied): PostgreSQL given a database URL, else the SQLite file of a single node, none in a
+/// cluster without one.
+pub async fn open(
+    config: &crate::ServerConfig,
+    data_dir: &std::path::Path,
+) -> Result<Arc<dyn ModerationStore>, PortError> {
+    Ok(match (&config.database_url, &config.cluster) {
+        (Some(url), _) => Arc::new(postgres::PostgresModeration::connect(url).await?),
+        (None, None) => Arc::new(sqlite::SqliteModeration::open_dir(data_dir)?),
+        (None, Some(_)) => Arc::new(Unconfigured),
+    })
+}
+
+/// The chat refusal of a muted account (protocol 1.5, `muted`): `None` when it may speak. A
+/// store that cannot answer lets it speak (an outage does not silence everyone).
+pub async fn chat_refusal(shared: &crate::Shared, account: Option<&str>) -> Option<String> {
+    let account = account?;
+    let now = crate::unix_ms();
+    match shared.moderation.store.standing(account).await {
+        Ok(Some(standing)) => standing.muted_at(now).map(|until| {
+            format!(
+                "muted until {} ({until} ms): a moderator muted this account",
+                rfc3339(until)
+            )
+        }),
+        Ok(None) => None,
+        Err(e) => {
+            tracing::warn!("cannot read a mute: {e}");
+            None
+        }
+    }
+}
+
+/// A Unix time in milliseconds as `YYYY-MM-DDTHH:MM:SSZ` (UTC), for messages people read.
+pub fn rfc3339(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rest = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_utc() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_764_163_200_000), "2025-11-26T13:20:00Z");
+        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn names_parse_back() {
+        for kind in ReportKind::ALL {
+            assert_eq!(ReportKind::parse(kind.as_str()), Some(kind));
+        }
+        for reason in Reason::ALL {
+            assert_eq!(Reason::parse(reason.as_str()), Some(reason));
+        }
+        for kind in ActionKind::ALL {
+            assert_eq!(ActionKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(
+                serde_json::to_string(&kind).expect("json"),
+                format!("\"{}\"", kind.as_str())
+            );
+        }
+        assert_eq!(ActionKind::parse("ban_forever"), None);
+    }
+}

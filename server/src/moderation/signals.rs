@@ -1,0 +1,171 @@
+//! The server's own reports: a chat line the word filter catches ([`super::chat_filter`]), and
+//! two accounts connected from one address seated at one table. Filed in the background (a
+//! table's actor never waits on the store), each with the context the table had, and limited
+//! like a player's reports, by a key of their own: one same-address report per pair of accounts
+//! and table a day, a few filter reports per speaker an hour.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use super::{ChatLine, Context, ContextSeat, NewReport, Reason, ReportKind};
+use crate::Shared;
+use crate::table::TableInfo;
+
+/// Filter reports of one speaker in [`super::REPORT_WINDOW_MS`].
+const FILTER_REPORTS_PER_WINDOW: u32 = 3;
+const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// What the lobby knows of a table, as a report's context (no chat yet).
+pub fn context_of(table: &str, info: &TableInfo) -> Context {
+    let playing = info.summary.status == "playing";
+    let hand = if playing {
+        Some(info.hands_finished + 1)
+    } else {
+        (info.hands_finished > 0).then_some(info.hands_finished)
+    };
+    Context {
+        table: Some(table.to_owned()),
+        status: Some(info.summary.status.clone()),
+        hand,
+        seats: info
+            .summary
+            .seats
+            .iter()
+            .map(|s| ContextSeat {
+                seat: s.seat.0.to_string(),
+                name: s.name.clone(),
+                bot: s.bot,
+            })
+            .collect(),
+        ..Context::default()
+    }
+}
+
+/// A chat line a table published: kept for reports, and reported when the filter catches it.
+/// The line is delivered either way (see [`super::chat_filter`]).
+pub fn chat_line(shared: &Arc<Shared>, table: &str, line: ChatLine, info: &TableInfo) {
+    shared.moderation.chat.push(table, line.clone());
+    let Some(word) = super::chat_filter::flagged(&line.text) else {
+        return;
+    };
+    let mut context = context_of(table, info);
+    context.chat_here = true;
+    context.chat = shared
+        .moderation
+        .chat
+        .around(table, line.seq)
+        .map(|(_, around)| around)
+        .unwrap_or_default();
+    context.detail = Some(format!("the filter's word: {word}"));
+    let speaker = line.account.clone().unwrap_or_else(|| line.name.clone());
+    context.line = Some(line.clone());
+    let report = NewReport {
+        id: crate::random_id("r", 8),
+        kind: ReportKind::ChatFilter,
+        reporter: None,
+        flood_key: format!("chat_filter:{speaker}"),
+        subject: line.account,
+        subject_name: line.name,
+        table: Some(table.to_owned()),
+        reason: Reason::Abuse,
+        note: String::new(),
+        context,
+        created_ms: crate::unix_ms(),
+    };
+    file(
+        shared,
+        report,
+        FILTER_REPORTS_PER_WINDOW,
+        super::REPORT_WINDOW_MS,
+    );
+}
+
+/// Who sits at a table after a seat was taken: (account, name) of each account's seat. Two
+/// accounts connected here from one address (an IPv6 address by its /64) are reported.
+/// Accounts connected through another node are not seen (their addresses are that node's).
+pub fn seated(shared: &Arc<Shared>, table: &str, seated: &[(String, String)], info: &TableInfo) {
+    let connections = &shared.moderation.connections;
+    let addressed: Vec<(&String, &String, Vec<IpAddr>)> = seated
+        .iter()
+        .map(|(account, name)| {
+            let blocks = connections
+                .addresses(account)
+                .into_iter()
+                .map(block)
+                .collect();
+            (account, name, blocks)
+        })
+        .collect();
+    for (i, (a, a_name, a_blocks)) in addressed.iter().enumerate() {
+        for (b, b_name, b_blocks) in &addressed[i + 1..] {
+            if a == b || !a_blocks.iter().any(|x| b_blocks.contains(x)) {
+                continue;
+            }
+            let mut context = context_of(table, info);
+            context.detail = Some(format!(
+                "{a_name} ({a}) and {b_name} ({b}) are connected from one address"
+            ));
+            let (first, second) = if a < b { (a, b) } else { (b, a) };
+            let report = NewReport {
+                id: crate::random_id("r", 8),
+                kind: ReportKind::SameAddress,
+                reporter: None,
+                flood_key: format!("same_address:{table}:{first}:{second}"),
+                subject: Some((*b).clone()),
+                subject_name: (*b_name).clone(),
+                table: Some(table.to_owned()),
+                reason: Reason::MultiAccount,
+                note: String::new(),
+                context,
+                created_ms: crate::unix_ms(),
+            };
+            file(shared, report, 1, DAY_MS);
+        }
+    }
+}
+
+/// Files a report of the server's own in the background; one over its limit is dropped.
+fn file(shared: &Arc<Shared>, report: NewReport, limit: u32, window_ms: i64) {
+    let shared = shared.clone();
+    shared.tracker.clone().spawn(async move {
+        let since = report.created_ms - window_ms;
+        match shared.moderation.store.file(&report, limit, since).await {
+            Ok(()) => {
+                tracing::info!(report = %report.id, kind = report.kind.as_str(), "automatic report")
+            }
+            Err(super::FileError::TooMany) => {}
+            Err(e) => tracing::warn!("cannot file an automatic report: {e}"),
+        }
+    });
+}
+
+/// The block one subscriber holds: an IPv4 address, or an IPv6 /64.
+fn block(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut octets = v6.octets();
+                octets[8..].fill(0);
+                IpAddr::V6(octets.into())
+            }
+        },
+        v4 => v4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_ipv6_subscriber_is_its_slash_64() {
+        let a: IpAddr = "2001:db8:1:2::7".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff::1".parse().expect("ip");
+        let c: IpAddr = "2001:db8:1:3::7".parse().expect("ip");
+        assert_eq!(block(a), block(b));
+        assert_ne!(block(a), block(c));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(block(mapped), "192.0.2.7".parse::<IpAddr>().expect("ip"));
+    }
+}

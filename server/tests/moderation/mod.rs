@@ -1,0 +1,252 @@
+//! The moderation's store (`burraco_server::moderation::ModerationStore`): one conformance
+//! suite run on the SQLite file and on a PostgreSQL 15 server this test starts; and the API on
+//! the raw socket (`http`).
+
+mod http;
+
+use burraco_server::accounts::postgres::PostgresAccounts;
+use burraco_server::accounts::sqlite::SqliteAccounts;
+use burraco_server::accounts::{AccountStatus, Accounts, NewAccount, username};
+use burraco_server::moderation::postgres::PostgresModeration;
+use burraco_server::moderation::sqlite::SqliteModeration;
+use burraco_server::moderation::{
+    ActError, Action, ActionKind, ChatLine, Context, FileError, ModerationStore, NewReport, Reason,
+    ReportKind,
+};
+
+const NOW: i64 = 1_800_000_000_000;
+const HOUR: i64 = 3600 * 1000;
+
+fn new_account(id: &str, name: &str) -> NewAccount {
+    NewAccount {
+        id: id.into(),
+        username: name.into(),
+        key: username::key(name),
+        skeleton: username::skeleton(name),
+        password_hash: format!("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$hash-of-{id}"),
+        created_ms: NOW,
+    }
+}
+
+fn report(id: &str, reporter: &str, subject: &str, created_ms: i64) -> NewReport {
+    let line = ChatLine {
+        seq: 7,
+        seat: Some("E".into()),
+        name: "Rocco".into(),
+        account: Some(subject.into()),
+        text: "a line".into(),
+        at_ms: created_ms,
+    };
+    NewReport {
+        id: id.into(),
+        kind: ReportKind::Chat,
+        reporter: Some(reporter.into()),
+        flood_key: format!("account:{reporter}"),
+        subject: Some(subject.into()),
+        subject_name: "Rocco".into(),
+        table: Some("t-0123456789".into()),
+        reason: Reason::Abuse,
+        note: "rude".into(),
+        context: Context {
+            table: Some("t-0123456789".into()),
+            status: Some("waiting".into()),
+            hand: None,
+            seats: Vec::new(),
+            line: Some(line.clone()),
+            chat: vec![line],
+            chat_here: true,
+            detail: None,
+        },
+        created_ms,
+    }
+}
+
+fn action(id: &str, kind: ActionKind, account: Option<&str>, report: Option<&str>) -> Action {
+    Action {
+        id: id.into(),
+        kind,
+        moderator: Some("u-mod".into()),
+        account: account.map(str::to_owned),
+        reason: format!("{} for a test", kind.as_str()),
+        until_ms: kind.needs_duration().then_some(NOW + HOUR),
+        report: report.map(str::to_owned),
+        at_ms: NOW,
+    }
+}
+
+/// Every implementation: `a` and `b` are two handles on one store (two nodes).
+async fn conformance(accounts: &dyn Accounts, a: &dyn ModerationStore, b: &dyn ModerationStore) {
+    for (id, name) in [
+        ("u-mod", "Moira"),
+        ("u-rocco", "Rocco"),
+        ("u-paola", "Paola"),
+    ] {
+        accounts
+            .create(&new_account(id, name))
+            .await
+            .expect("created");
+    }
+    // Roles: nobody is a moderator until granted; an administrator is one.
+    let standing = a.standing("u-mod").await.expect("asked").expect("known");
+    assert!(!standing.moderator && !standing.disabled && standing.warnings == 0);
+    assert!(a.set_moderator("u-mod", true).await.expect("set"));
+    assert!(
+        b.standing("u-mod")
+            .await
+            .expect("asked")
+            .expect("known")
+            .moderator
+    );
+    assert!(!a.set_moderator("u-nobody", true).await.expect("asked"));
+    assert_eq!(a.standing("u-nobody").await.expect("asked"), None);
+    let admin = AccountStatus {
+        admin: true,
+        disabled: false,
+    };
+    assert!(accounts.set_status("u-paola", admin).await.expect("set"));
+    assert!(
+        b.standing("u-paola")
+            .await
+            .expect("asked")
+            .expect("known")
+            .moderator
+    );
+    assert!(
+        accounts
+            .set_status("u-paola", AccountStatus::default())
+            .await
+            .expect("set")
+    );
+
+    // Reports: filed with their context, listed oldest first, limited per flood key.
+    for i in 0..3 {
+        let r = report(&format!("r-{i}"), "u-paola", "u-rocco", NOW - HOUR / 2 + i);
+        a.file(&r, 3, NOW - HOUR).await.expect("filed");
+    }
+    let over = report("r-over", "u-paola", "u-rocco", NOW);
+    assert_eq!(b.file(&over, 3, NOW - HOUR).await, Err(FileError::TooMany));
+    // Another key, or the same key past the window, files.
+    let other = NewReport {
+        flood_key: "account:u-mod".into(),
+        ..report("r-other", "u-mod", "u-rocco", NOW)
+    };
+    b.file(&other, 3, NOW - HOUR).await.expect("another key");
+    let later = report("r-later", "u-paola", "u-rocco", NOW + 2 * HOUR);
+    a.file(&later, 3, NOW + HOUR).await.expect("a new window");
+    let open = b.open_reports(100).await.expect("listed");
+    let ids: Vec<&str> = open.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["r-0", "r-1", "r-2", "r-other", "r-later"]);
+    let first = &open[0];
+    assert_eq!(
+        first.context,
+        report("r-0", "u-paola", "u-rocco", NOW - HOUR / 2).context
+    );
+    assert_eq!(
+        (
+            first.kind,
+            first.reason,
+            first.subject.as_deref(),
+            first.closed_by.as_deref()
+        ),
+        (ReportKind::Chat, Reason::Abuse, Some("u-rocco"), None)
+    );
+    assert_eq!(b.open_reports(2).await.expect("listed").len(), 2);
+
+    // Actions: stored, applied, closing their report, in one go.
+    let mute = action("m-1", ActionKind::Mute, Some("u-rocco"), Some("r-0"));
+    a.act(&mute).await.expect("muted");
+    let standing = b.standing("u-rocco").await.expect("asked").expect("known");
+    assert_eq!(standing.muted_at(NOW), Some(NOW + HOUR));
+    assert_eq!(standing.muted_at(NOW + HOUR), None, "over at its end");
+    let closed = b.report("r-0").await.expect("read").expect("kept");
+    assert_eq!(closed.closed_by.as_deref(), Some("m-1"));
+    assert_eq!(b.open_reports(100).await.expect("listed").len(), 4);
+    // A closed report cannot be closed again; an unknown account is refused; nothing of a
+    // refused action is kept.
+    let again = action("m-2", ActionKind::Warn, Some("u-rocco"), Some("r-0"));
+    assert_eq!(b.act(&again).await, Err(ActError::UnknownReport));
+    let nobody = action("m-3", ActionKind::Mute, Some("u-nobody"), Some("r-1"));
+    assert_eq!(a.act(&nobody).await, Err(ActError::UnknownAccount));
+    assert!(
+        b.report("r-1")
+            .await
+            .expect("read")
+            .expect("kept")
+            .closed_by
+            .is_none()
+    );
+    // A guest's report is dismissed without an account.
+    let dismiss = action("m-4", ActionKind::Dismiss, None, Some("r-1"));
+    a.act(&dismiss).await.expect("dismissed");
+    for (i, kind) in [ActionKind::Warn, ActionKind::Warn, ActionKind::Unmute]
+        .into_iter()
+        .enumerate()
+    {
+        a.act(&action(&format!("m-w{i}"), kind, Some("u-rocco"), None))
+            .await
+            .expect("acted");
+    }
+    let standing = a.standing("u-rocco").await.expect("asked").expect("known");
+    assert_eq!((standing.warnings, standing.muted_until_ms), (2, None));
+    let history = b.actions("u-rocco", 10).await.expect("listed");
+    assert_eq!(history.len(), 4);
+    assert!(history.iter().any(|h| h == &mute));
+
+    // Time-outs and disabling bar an account's connections; enabling lifts both.
+    let ids = vec![
+        "u-rocco".to_owned(),
+        "u-mod".to_owned(),
+        "u-nobody".to_owned(),
+    ];
+    assert!(a.barred(&ids, NOW).await.expect("asked").is_empty());
+    a.act(&action("m-t", ActionKind::Timeout, Some("u-rocco"), None))
+        .await
+        .expect("timed out");
+    assert_eq!(b.barred(&ids, NOW).await.expect("asked"), ["u-rocco"]);
+    assert!(
+        b.barred(&ids, NOW + HOUR).await.expect("asked").is_empty(),
+        "over"
+    );
+    a.act(&action("m-e", ActionKind::Enable, Some("u-rocco"), None))
+        .await
+        .expect("enabled");
+    assert!(
+        b.barred(&ids, NOW).await.expect("asked").is_empty(),
+        "lifted"
+    );
+    a.act(&action("m-d", ActionKind::Disable, Some("u-mod"), None))
+        .await
+        .expect("disabled");
+    assert_eq!(
+        b.barred(&ids, NOW + 10 * HOUR).await.expect("asked"),
+        ["u-mod"]
+    );
+    let status = accounts
+        .status("u-mod")
+        .await
+        .expect("asked")
+        .expect("known");
+    assert!(status.disabled, "the accounts' own flag: sign-ins refused");
+    assert!(b.barred(&[], NOW).await.expect("asked").is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sqlite_moderation_store_conforms() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let accounts = SqliteAccounts::open_dir(dir.path()).expect("accounts");
+    let a = SqliteModeration::open_dir(dir.path()).expect("node a");
+    let b = SqliteModeration::open_dir(dir.path()).expect("node b");
+    conformance(&accounts, &a, &b).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_moderation_store_conforms() {
+    let postgres = crate::accounts::Postgres::start();
+    let url = postgres.url();
+    let accounts = PostgresAccounts::connect(&url).await.expect("accounts");
+    let (a, b) = tokio::join!(
+        PostgresModeration::connect(&url),
+        PostgresModeration::connect(&url)
+    );
+    conformance(&accounts, &a.expect("node a"), &b.expect("node b")).await;
+}
