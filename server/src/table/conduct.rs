@@ -10,12 +10,9 @@
 
 use burraco_rules::{Match, Seat};
 
-use super::state::TableState;
+use super::state::{GAVE_UP, TableState};
 use super::{Status, TableActor};
 use crate::fairplay::{MatchFacts, SeatConduct};
-
-/// The prefix of the player id of a seat given up mid-match (`seating.rs` `leave`).
-pub(super) const GAVE_UP: &str = "left:";
 
 /// One seat's live marks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -300,7 +300,7 @@ impl TableActor {
                     });
                     // Nobody may resume this seat: the player gave it up. Saved as a bot's seat,
                     // so a restart seats the bot again.
-                    slot.player = format!("{}{}", super::conduct::GAVE_UP, slot.player);
+                    slot.player = format!("{}{}", super::state::GAVE_UP, slot.player);
                     given_up = Some(TableEntry::Seat {
                         seat: seat.index() as u8,
                         holder: Some(SeatHolder {

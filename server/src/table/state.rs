@@ -26,6 +26,10 @@ use super::play::settle_hand;
 use super::{Boards, BotRole, SeatSlot, Status};
 use crate::log::Entry;
 
+/// The prefix of the player id of a seat given up mid-match (`seating.rs` `leave`): the fold
+/// keeps such a seat its account's, so fair play judges the account that left.
+pub(super) const GAVE_UP: &str = "left:";
+
 /// Why a table's log does not fold into a table.
 #[derive(Debug, thiserror::Error)]
 pub enum RestoreError {
@@ -124,7 +128,7 @@ impl TableState {
                 // A seat given up mid-match (`left:` and the player) stays its account's: fair
                 // play judges the leave of that account. Live, the slot was renamed already.
                 let account = holder.as_ref().and_then(|h| {
-                    let player = h.player.strip_prefix(super::conduct::GAVE_UP)?;
+                    let player = h.player.strip_prefix(GAVE_UP)?;
                     let slot = self.seats[seat.index()].as_ref()?;
                     (slot.player == player || slot.player == h.player)
                         .then(|| slot.account.clone())?
