@@ -63,7 +63,7 @@ export function boardHtml(board) {
       const id = Array.isArray(r.accounts) ? r.accounts[i] : null;
       return `<a href="player.html?name=${encodeURIComponent(id ?? n)}">${escapeHtml(n)}</a>`;
     }).join(' &amp; ');
-    return `<tr data-testid="leaderboard-row"><td class="num">${escapeHtml(String(r.rank))}</td><td class="who">${names}</td>`
+    return `<tr data-testid="leaderboard-row"><td class="num">${escapeHtml(String(r.rank))}</td><td class="lb-names">${names}</td>`
       + (week ? `<td class="num">${escapeHtml(gain(r.gain))}</td>` : '')
       + `<td class="num">${escapeHtml(points(r.rating))}</td>`
       + (week ? '' : `<td>${escapeHtml(levelName(r.level))}</td>`)
