@@ -97,7 +97,7 @@ export class App {
      * checkboxes as booleans; `null` for a director's field not touched yet (the record's value shows).
      * @type {Record<string, any>}
      */
-    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', invite: '', chat: '',
+    this.lobbyForm = { preset: 'fitab', players: '4', length: 'default', hands: '2', target: '2005', clocks: '', semipulito: '', pulito: '', private: 'public', bots: '', rated: false, invite: '', chat: '',
       tName: '', tKind: 'pairs', tRoundCount: '1', tMove0: 'danish', tHands: '2', tPreset: 'fitab', tMax: '', tDup: false, tSeating: 'registration', tFull: false, tClocks: '',
       tInvite: '', tPartner: '', tBotsAfter: '', ...DIRECTOR_FIELDS };
     // ----- tournaments -----
@@ -133,6 +133,8 @@ export class App {
     this.refreshTicks = 0;
     /** This session's stable player id (the welcome's `player`). @type {string|null} */
     this.playerId = null;
+    /** What the server says this connection is (`identity`, 1.4): only a signed-in account may play rated. @type {'guest'|'player'|'bot'} */
+    this.identity = 'guest';
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
     this.renderQueued = false;
     this.lastHandKey = '';
@@ -377,6 +379,7 @@ export class App {
 
   /** @param {Message} m */
   onServerEvent(m) {
+    if (m.type === 'identity') { this.identity = m.kind === 'player' || m.kind === 'bot' ? m.kind : 'guest'; this.render(); return; }
     if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
     if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
     if (m.type === 'tournament_update' || m.type === 'tournament_status' || m.type === 'go_to_table') { this.onTournamentMessage(m); return; }
@@ -1141,7 +1144,8 @@ export class App {
         break;
       case 'quick': {
         const f = this.lobbyForm;
-        this.once('quick', () => this.request('quick_play', { preset: f.preset, players: Number(f.players) })
+        const rated = f.rated && this.identity !== 'guest';
+        this.once('quick', () => this.request(rated ? 'quick_play_rated' : 'quick_play', { preset: f.preset, players: Number(f.players) })
           .then((r) => { this.enterTable(r.table, false); this.render(); }).catch((x) => this.showError(x)));
         break;
       }
@@ -1429,7 +1433,11 @@ export class App {
     // The numbers as the rules take them (rules/src/config.rs), said in the player's words.
     if (settings.hands != null && !(Number.isInteger(settings.hands) && settings.hands >= 1 && settings.hands <= 8)) { this.flash(t('create_hands_bad'), 'error'); return; }
     if (settings.target != null && !(Number.isInteger(settings.target) && settings.target >= 100 && settings.target <= 100000 && settings.target % 5 === 0)) { this.flash(t('create_target_bad'), 'error'); return; }
-    this.once('create', () => this.request('create_table', { settings, private: f.private === 'private', bots: f.bots || null })
+    // A rated table seats accounts only: no server bots (PROTOCOL.md, "Rated play (1.5)").
+    const rated = f.rated && this.identity !== 'guest';
+    this.once('create', () => (rated
+      ? this.request('create_rated_table', { settings, private: f.private === 'private' })
+      : this.request('create_table', { settings, private: f.private === 'private', bots: f.bots || null }))
       .then((r) => { this.enterTable(r.table, false); this.invite = r.invite ?? null; this.render(); })
       .catch((x) => this.showCreateError(x)));
   }

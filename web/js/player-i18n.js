@@ -5,6 +5,7 @@ import { getLang } from './i18n.js';
 const en = {
   page_title: 'Player',
   back_to_game: '← Back to the game',
+  leaderboards: 'Leaderboards',
   my_account: 'Your account',
   guest_title: 'Your games this session',
   guest_note: 'You play as a guest: only this tab sees these games. Create an account to keep them.',
@@ -58,6 +59,7 @@ const en = {
 /** @type {Record<keyof typeof en, string>} */
 const it = {
   page_title: 'Giocatore',
+  leaderboards: 'Classifiche',
   back_to_game: '← Torna al gioco',
   my_account: 'Il tuo account',
   guest_title: 'Le tue partite di questa sessione',

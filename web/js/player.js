@@ -196,6 +196,8 @@ async function route() {
   const n = ++routing;
   const back = document.querySelector('[data-testid=back-to-game]');
   if (back) back.textContent = tp('back_to_game');
+  const boards = document.querySelector('[data-testid=leaderboard-link]');
+  if (boards) boards.textContent = tp('leaderboards');
   document.querySelectorAll('.lang button').forEach((b) => b.setAttribute('aria-pressed', String(/** @type {HTMLElement} */ (b).dataset.lang === getLang())));
   const name = new URLSearchParams(location.search).get('name');
   try {

@@ -23,9 +23,19 @@ export function renderLogin(app) {
         ${app.changingName ? `<button class="btn" type="button" data-action="change-name-cancel" data-testid="change-name-cancel">${t('cancel')}</button>` : ''}
       </form>
       ${error ? `<p class="field-error" id="name-error" role="alert" data-testid="name-error">${escapeHtml(error)}</p>` : ''}
-      ${app.changingName ? '' : `<p class="muted"><a href="account.html" data-testid="account-link">${t('account_link')}</a> · <a href="player.html" data-testid="games-link">${t('games_link')}</a></p>`}
+      ${app.changingName ? '' : `<p class="muted"><a href="account.html" data-testid="account-link">${t('account_link')}</a> · <a href="player.html" data-testid="games-link">${t('games_link')}</a> · <a href="leaderboard.html" data-testid="leaderboard-link">${t('leaderboard_link')}</a></p>`}
     </div>
   </section>`;
+}
+
+/**
+ * The "Rated" checkbox (one field for quick play and create): only for a signed-in account, as
+ * the server refuses rated play to a guest (`account_required`).
+ * @param {import('./app.js').App} app @param {string} testid
+ */
+function ratedBox(app, testid) {
+  if (app.identity === 'guest') return '';
+  return `<label class="check" title="${escapeHtml(t('rated_hint'))}"><input type="checkbox" data-field="rated" data-focus="${testid}" data-testid="${testid}"${app.lobbyForm.rated ? ' checked' : ''}><span>${t('rated')}</span></label>`;
 }
 
 /** ` disabled aria-busy="true"` while the creating request `key` is in flight. @param {import('./app.js').App} app @param {string} key */
@@ -117,6 +127,7 @@ export function renderLobby(app) {
           <label class="field"><span>${t('preset')}</span>${select('preset', f.preset, presetOpts)}</label>
           <label class="field"><span>${t('players')}</span>${select('players', f.players, playersOpts)}</label>
         </div>
+        ${ratedBox(app, 'quick-rated')}
         <button class="btn primary wide" data-action="quick" data-testid="quick-play" data-focus="quick"${busyAttr(app, 'quick')}>${t('quick_play')} ▶</button>
       </div>
       <form class="panel" data-form="create">
@@ -130,9 +141,10 @@ export function renderLobby(app) {
           <label class="field"><span>${t('clocks')}</span>${select('clocks', f.clocks, [['', t('clocks_default')], ['federation', t('clocks_federation')], ['relaxed', t('clocks_relaxed')], ['off', t('clocks_off')]], 'create-clocks')}</label>
           <label class="field"><span>${t('semipulito')}</span>${select('semipulito', f.semipulito, onOff)}</label>
           <label class="field"><span>${t('close_pulito')}</span>${select('pulito', f.pulito, onOff)}</label>
-          <label class="field"><span>${t('bots_label')}</span>${select('bots', f.bots, [['', t('bots_none')], ['random', t('bots_random')], ['greedy', t('bots_greedy')], ['expert', t('bots_expert')], ['search', t('bots_search')]], 'create-bots')}</label>
+          ${f.rated && app.identity !== 'guest' ? '' : `<label class="field"><span>${t('bots_label')}</span>${select('bots', f.bots, [['', t('bots_none')], ['random', t('bots_random')], ['greedy', t('bots_greedy')], ['expert', t('bots_expert')], ['search', t('bots_search')]], 'create-bots')}</label>`}
           <label class="field"><span>${t('visibility')}</span>${select('private', f.private, [['public', t('public')], ['private', t('private')]], 'create-visibility')}</label>
         </div>
+        ${ratedBox(app, 'create-rated')}
         <button class="btn primary wide" type="submit" data-testid="create" data-focus="create"${busyAttr(app, 'create')}>${t('create')}</button>
       </form>
       <form class="panel" data-form="invite">

@@ -73,7 +73,7 @@ export async function startStatic(apiAddr) {
     }
     const rel = path === '/' ? 'index.html' : path.slice(1);
     const file = resolve(WEB_DIR, rel);
-    const shipped = file.startsWith(WEB_DIR) && (rel === 'index.html' || rel === 'account.html' || rel === 'player.html' || rel === 'styles.css' || rel === 'favicon.svg' || rel.startsWith('js/'));
+    const shipped = file.startsWith(WEB_DIR) && (rel === 'index.html' || rel === 'account.html' || rel === 'player.html' || rel === 'leaderboard.html' || rel === 'styles.css' || rel === 'favicon.svg' || rel.startsWith('js/'));
     if (!shipped || !existsSync(file) || !statSync(file).isFile()) { res.writeHead(404); res.end('not found'); return; }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
     res.end(readFileSync(file));
@@ -109,7 +109,7 @@ export async function startProxy(target) {
 /** The files a browser loads from web/ (what the server embeds), relative to web/. */
 function shippedFiles() {
   const js = readdirSync(join(WEB_DIR, 'js')).filter((f) => f.endsWith('.js')).map((f) => `js/${f}`);
-  return ['index.html', 'account.html', 'player.html', 'styles.css', 'favicon.svg', ...js];
+  return ['index.html', 'account.html', 'player.html', 'leaderboard.html', 'styles.css', 'favicon.svg', ...js];
 }
 
 /**
