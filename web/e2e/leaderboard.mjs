@@ -159,6 +159,9 @@ export async function run({ browser, wsUrl, shots }) {
   await ap.waitForSelector('[data-testid=create-rated]');
   assert.ok(sent.some((f) => JSON.parse(f).type === 'hello' && JSON.parse(f).version === '1.5'), 'the hello says 1.5');
   await ap.check('[data-testid=quick-rated]');
+  // The page re-renders on the next animation frame: wait for it, then look.
+  await ap.waitForFunction(() => /** @type {HTMLInputElement|null} */ (document.querySelector('[data-testid=create-rated]'))?.checked === true, null, { timeout: 5000 })
+    .catch(() => {});
   assert.equal(await ap.isChecked('[data-testid=create-rated]'), true, 'one Rated choice for both');
   assert.equal(await ap.$('[data-testid=create-bots]'), null, 'a rated table takes no server bots');
   await assertFitsWindow(ap, 'the lobby with Rated at 390x844', { down: false });
