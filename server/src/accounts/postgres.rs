@@ -30,31 +30,39 @@ pub struct PostgresAccounts {
     pool: Pool,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
+/// A PostgreSQL failure as a port's error (every store on PostgreSQL reports them so).
+pub(crate) fn port(e: impl std::fmt::Display) -> PortError {
     PortError(format!("postgres: {e}"))
+}
+
+/// A pool of at most `max_size` connections to `url` (a `postgres://` URL or key=value
+/// string), for the accounts' store and every store beside it (ratings, players, fair play,
+/// moderation). Connects lazily.
+pub(crate) fn pool(url: &str, max_size: usize) -> Result<Pool, PortError> {
+    let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
+    // An unreachable database fails the start (or the request) instead of hanging on TCP's
+    // own timeout.
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(std::time::Duration::from_secs(10));
+    }
+    let manager = Manager::from_config(
+        config,
+        NoTls,
+        ManagerConfig {
+            recycling_method: RecyclingMethod::Fast,
+        },
+    );
+    Pool::builder(manager)
+        .max_size(max_size)
+        .build()
+        .map_err(port)
 }
 
 impl PostgresAccounts {
     /// Connects to `url` (a `postgres://` URL or key=value string) and applies the migrations
     /// not applied yet.
     pub async fn connect(url: &str) -> Result<PostgresAccounts, PortError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-        // An unreachable database fails the start (or the request) instead of hanging on TCP's
-        // own timeout.
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .map_err(port)?;
+        let pool = pool(url, POOL_SIZE)?;
         let accounts = PostgresAccounts { pool };
         accounts.migrate().await?;
         Ok(accounts)

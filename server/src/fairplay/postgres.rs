@@ -2,10 +2,7 @@
 //! A small pool of its own; the accounts' migrations (run first, under their advisory lock) made
 //! the tables.
 
-use std::str::FromStr;
-
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
+use deadpool_postgres::Pool;
 
 use super::{FairPlay, Outcome, OutcomeRecord, Playban};
 use crate::backplane::port::{PortError, PortFuture};
@@ -18,28 +15,12 @@ pub struct PostgresFairPlay {
     pool: Pool,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(format!("postgres: {e}"))
-}
+use crate::accounts::postgres::port;
 
 impl PostgresFairPlay {
     /// Connects to `url`; the accounts' store must have applied its migrations there.
     pub async fn connect(url: &str) -> Result<PostgresFairPlay, PortError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .map_err(port)?;
+        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
         // Fails the start now, not the first match's end, when the database is unreachable.
         drop(pool.get().await.map_err(port)?);
         Ok(PostgresFairPlay { pool })

@@ -2,10 +2,7 @@
 //! accounts' migration 7 made its tables): what every node of a cluster shares, so a mute or a
 //! time-out given through one node holds on all of them at their next read.
 
-use std::str::FromStr;
-
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
+use deadpool_postgres::Pool;
 use tokio_postgres::types::ToSql;
 
 use super::sqlite::{ACTION_COLUMNS, REPORT_COLUMNS, action_kind, context, reason, report_kind};
@@ -25,29 +22,13 @@ pub struct PostgresModeration {
     pool: Pool,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(format!("postgres: {e}"))
-}
+use crate::accounts::postgres::port;
 
 impl PostgresModeration {
     /// Connects to `url`, the accounts' migrations applied first.
     pub async fn connect(url: &str) -> Result<PostgresModeration, PortError> {
         drop(crate::accounts::postgres::PostgresAccounts::connect(url).await?);
-        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .map_err(port)?;
+        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
         Ok(PostgresModeration { pool })
     }
 

@@ -4,10 +4,7 @@
 //! their sums are one transaction; two nodes writing the same match (a takeover's retry) meet
 //! at the primary key, and the second writes nothing.
 
-use std::str::FromStr;
-
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
+use deadpool_postgres::Pool;
 use tokio_postgres::types::ToSql;
 
 use super::sqlite::MATCH_COLUMNS;
@@ -28,27 +25,11 @@ pub struct PostgresPlayers {
     pool: Pool,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(format!("postgres: {e}"))
-}
+use crate::accounts::postgres::port;
 
 impl PostgresPlayers {
     pub async fn connect(url: &str) -> Result<PostgresPlayers, PortError> {
-        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .map_err(port)?;
+        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
         Ok(PostgresPlayers { pool })
     }
 

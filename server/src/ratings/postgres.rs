@@ -7,11 +7,9 @@
 //! locked (`FOR UPDATE`) so two matches of one player in parallel do not lose an update.
 
 use std::collections::HashMap;
-use std::str::FromStr;
 
 use burraco_ratings::{Category, Rating};
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
+use deadpool_postgres::Pool;
 
 use super::{
     Applied, FinishedMatch, HistoryPoint, Policy, RatingRow, Ratings, Stored, Subject, WeeklyRow,
@@ -21,9 +19,7 @@ use crate::backplane::port::{PortError, PortFuture};
 
 const POOL_SIZE: usize = 4;
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(format!("postgres: {e}"))
-}
+use crate::accounts::postgres::port;
 
 #[derive(Debug, Clone)]
 pub struct PostgresRatings {
@@ -35,21 +31,7 @@ impl PostgresRatings {
     pub async fn connect(url: &str) -> Result<PostgresRatings, PortError> {
         // The migrations (shared with the accounts) ran or run now, under their lock.
         crate::accounts::postgres::PostgresAccounts::connect(url).await?;
-        let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(std::time::Duration::from_secs(10));
-        }
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .build()
-            .map_err(port)?;
+        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
         Ok(PostgresRatings { pool })
     }
 
