@@ -1102,10 +1102,14 @@ export class App {
         }
         const registration = { open: pick(f.dOpen, reg.open), invite_only: pick(f.dInviteOnly, reg.invite_only), closes_ms: closes,
           starts_ms: starts, check_in: pick(f.dCheckIn, reg.check_in), bots_after_secs: bots };
+        // What was sent, to forget once taken: a field edited again while the request was on its
+        // way keeps the new edit (the page then shows it, not the value just stored).
+        const keys = /** @type {const} */ (['dOpen', 'dInviteOnly', 'dCheckIn', 'dBotsAfter', 'dCloses', 'dStarts']);
+        const sent = keys.map((k) => f[k]);
         this.dirAct('configure_registration', { registration }, t('dir_registration')).then((m) => {
           if (!m) return;
           if (m.invite) this.dirInvite[id] = m.invite;
-          Object.assign(f, { dOpen: null, dInviteOnly: null, dCheckIn: null, dBotsAfter: null, dCloses: null, dStarts: null });
+          keys.forEach((k, i) => { if (f[k] === sent[i]) f[k] = null; });
           this.render();
         });
         return true;
