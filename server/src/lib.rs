@@ -295,6 +295,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared.clone())
         .merge(players::http::routes(shared.clone()))
         .merge(ratings::http::routes(shared.clone()))
+        .merge(ratings::expected::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
         .merge(fairplay::http::routes(shared.clone()))
         .merge(moderation::http::routes(shared))

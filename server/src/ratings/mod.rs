@@ -16,6 +16,7 @@
 //! the two leaves the expectation behind; every node's [`sweep`] (at start and every minute)
 //! settles each expected table whose log has ended.
 
+pub mod expected;
 pub mod http;
 pub mod postgres;
 pub mod sqlite;
