@@ -177,7 +177,8 @@ export async function run({ browser, pageUrl, shots }) {
   // The lobby refreshes every 5 s: what is typed stays in order.
   await page.click('[data-testid=invite-input]');
   await page.keyboard.type('AB');
-  const frames = () => page.evaluate(() => /** @type {any} */ (window).__burraco.conn.frames.filter((f) => f.includes('"type":"tables"')).length);
+  // The lobby's reply: `lobby` (1.5, with levels), `tables` from an older server.
+  const frames = () => page.evaluate(() => /** @type {any} */ (window).__burraco.conn.frames.filter((f) => f.includes('"type":"lobby"') || f.includes('"type":"tables"')).length);
   const before = await frames();
   await until(async () => (await frames()) > before, { timeout: 8000, what: 'a lobby refresh' });
   await page.keyboard.type('CD');

@@ -135,6 +135,10 @@ export class App {
     this.playerId = null;
     /** What the server says this connection is (`identity`, 1.4): only a signed-in account may play rated. @type {'guest'|'player'|'bot'} */
     this.identity = 'guest';
+    /** The table's rated flag and its seats' levels (`table_levels`, 1.5), for the table shown. @type {{table: string, rated: boolean, levels: {seat: string, level: string}[]}|null} */
+    this.seatLevels = null;
+    /** Each seat's expected VP at a rated table before its first hand (`GET /api/tables/{id}/expected`). @type {{table: string, expected: {seat: string, vp: number}[]}|null} */
+    this.expected = null;
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
     this.renderQueued = false;
     this.lastHandKey = '';
@@ -389,6 +393,7 @@ export class App {
     if (m.type === 'snapshot') {
       applyMessage(st, m, now);
       this.tourBotSeats(st);
+      this.refreshLevels(st);
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
@@ -401,6 +406,7 @@ export class App {
       if (m.seq <= this.keptLogSeq) { st.log.length = logLen; st.chat.length = chatLen; }
       if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
       if (m.type === 'hand_record') this.addHand(m.hand, m.record);
+      if (m.type === 'player_joined' || m.type === 'player_left') this.refreshLevels(st);
       // The next deal closes the score screen; it stays reachable from "Hands".
       if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || (this.overlay?.kind === 'replay' && !this.overlay.hands) || this.overlay?.kind === 'history') this.overlay = null; }
       if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
@@ -453,8 +459,33 @@ export class App {
     return this.conn.request(type, fields);
   }
 
+  /** The lobby's tables, each with its rated flag and its seats' levels (`list_lobby`, 1.5; `list_tables` from an older server). */
   listTables() {
-    this.request('list_tables').then((r) => { this.tables = r.tables; this.render(); }).catch(() => {});
+    this.request('list_lobby')
+      .catch(() => this.request('list_tables'))
+      .then((r) => { this.tables = r.tables; this.render(); }).catch(() => {});
+  }
+
+  /**
+   * The levels of the table's seats (`table_levels`), and at a rated table whose match has not
+   * started its expected result (`GET /api/tables/{id}/expected`): after the snapshot and each
+   * change of who sits. Levels are a nicety: a refusal leaves the names bare.
+   * @param {TableState} st
+   */
+  refreshLevels(st) {
+    const table = st.table;
+    this.request('table_levels', { table }).then((r) => {
+      if (this.table?.table !== table) return;
+      this.seatLevels = { table, rated: !!r.rated, levels: Array.isArray(r.levels) ? r.levels : [] };
+      this.render();
+      if (r.rated && !st.hand && !st.matchEnded) {
+        this.fetchApi(`/api/tables/${encodeURIComponent(table)}/expected`).then((x) => {
+          if (this.table?.table !== table || !x || !Array.isArray(x.expected)) return;
+          this.expected = { table, expected: x.expected };
+          this.render();
+        });
+      }
+    }).catch(() => {});
   }
 
   /** @param {string} text @param {'error'|'info'} kind */

@@ -2,7 +2,9 @@
 /**
  * The moderators' page (moderation.html): the open reports with the context the server kept
  * (the table, the hand, the chat lines around a reported line), and an action for each, with a
- * reason (docs/ACCOUNTS.md, "Reports and moderation"). Moderators only: anyone else is told so.
+ * reason (docs/ACCOUNTS.md, "Reports and moderation"), and an account's record: its standing
+ * and the actions taken on it, newest first (`GET /api/moderation/accounts/{name}`; an action
+ * just applied shows its subject's). Moderators only: anyone else is told so.
  * English and Italian, as the game's language setting; refusals show by their code.
  */
 import { escapeHtml } from './dom.js';
@@ -17,6 +19,10 @@ const words = {
     action: 'Action', minutes: 'Minutes', reason: 'Reason', act: 'Apply', done: 'Done: {action}.',
     dismiss: 'Dismiss', warn: 'Warn', mute: 'Mute', timeout: 'Time out', disable: 'Disable',
     error: 'Refused: {code}',
+    record: 'Account', record_name: 'Account name', record_show: 'Show', record_of: 'Record of {name}',
+    record_none: 'No actions on this account.', record_muted: 'Muted until {until}', record_timed_out: 'Timed out until {until}',
+    record_warnings: 'Warnings: {n}', record_disabled: 'Disabled', record_by: 'by {who}',
+    k_dismiss: 'Dismissed', k_warn: 'Warned', k_mute: 'Muted', k_unmute: 'Unmuted', k_timeout: 'Timed out', k_disable: 'Disabled', k_enable: 'Enabled',
   },
   it: {
     title: 'Segnalazioni', back: '← Torna al gioco', none: 'Nessuna segnalazione aperta.', loading: 'Caricamento…',
@@ -26,6 +32,10 @@ const words = {
     action: 'Azione', minutes: 'Minuti', reason: 'Motivo', act: 'Applica', done: 'Fatto: {action}.',
     dismiss: 'Archivia', warn: 'Ammonisci', mute: 'Silenzia', timeout: 'Sospendi', disable: 'Disattiva',
     error: 'Rifiutato: {code}',
+    record: 'Account', record_name: 'Nome dell\'account', record_show: 'Mostra', record_of: 'Scheda di {name}',
+    record_none: 'Nessuna azione su questo account.', record_muted: 'Silenziato fino a {until}', record_timed_out: 'Sospeso fino a {until}',
+    record_warnings: 'Ammonizioni: {n}', record_disabled: 'Disattivato', record_by: 'da {who}',
+    k_dismiss: 'Archiviata', k_warn: 'Ammonito', k_mute: 'Silenziato', k_unmute: 'Non più silenziato', k_timeout: 'Sospeso', k_disable: 'Disattivato', k_enable: 'Riattivato',
   },
 };
 
@@ -81,6 +91,60 @@ function reportHtml(r) {
     </section>`;
 }
 
+/** A time in the page's language. @param {number} ms */
+function when(ms) {
+  return new Date(ms).toLocaleString(getLang() === 'it' ? 'it-IT' : 'en-GB');
+}
+
+/** The account looked up last (shown again after a language change). @type {string|null} */
+let recordName = null;
+
+/**
+ * An account's record, from `GET /api/moderation/accounts/{name}`: its standing now and the
+ * actions taken on it, newest first, each with its reason and moderator.
+ * @param {any} view
+ */
+function recordHtml(view) {
+  const st = view.standing ?? {};
+  const standing = [
+    st.disabled ? tm('record_disabled') : '',
+    st.muted_until_ms ? tm('record_muted', { until: when(st.muted_until_ms) }) : '',
+    st.timed_out_until_ms ? tm('record_timed_out', { until: when(st.timed_out_until_ms) }) : '',
+    tm('record_warnings', { n: st.warnings ?? 0 }),
+  ].filter(Boolean).join(' · ');
+  const actions = (view.actions ?? []).map((/** @type {any} */ a) => {
+    const key = /** @type {any} */ (`k_${a.kind}`);
+    const kind = key in words.en ? tm(key) : escapeHtml(a.kind);
+    return `<li data-testid="record-action" data-kind="${escapeHtml(a.kind)}"><b>${kind}</b> · “${escapeHtml(a.reason)}” · ${tm('record_by', { who: a.moderator })} · ${when(a.at_ms)}${a.until_ms ? ` → ${when(a.until_ms)}` : ''}</li>`;
+  }).join('');
+  return `<h2>${tm('record_of', { name: view.username })}</h2>
+    <p data-testid="record-standing">${standing}</p>
+    ${actions ? `<ul>${actions}</ul>` : `<p>${tm('record_none')}</p>`}`;
+}
+
+/** Shows `name`'s record in the record panel. @param {string} name */
+async function showRecord(name) {
+  recordName = name;
+  const out = /** @type {HTMLElement|null} */ (document.querySelector('[data-testid=record]'));
+  if (!out) return;
+  try {
+    out.innerHTML = recordHtml(await api('GET', `/api/moderation/accounts/${encodeURIComponent(name)}`));
+  } catch (e) {
+    out.innerHTML = `<p role="alert">${tm('error', { code: /** @type {Error} */ (e).message })}</p>`;
+  }
+}
+
+/** The record panel: a name to look up, and the record shown. */
+function recordPanelHtml() {
+  return `<section class="panel account-card">
+      <form class="account-form" data-testid="record-form">
+        <label>${tm('record_name')} <input name="name" required maxlength="64" autocomplete="off" data-testid="record-name" value="${escapeHtml(recordName ?? '')}"></label>
+        <button type="submit">${tm('record_show')}</button>
+      </form>
+      <div data-testid="record" aria-live="polite"></div>
+    </section>`;
+}
+
 async function render() {
   document.title = `Burraco — ${tm('title')}`;
   const back = document.querySelector('.account-back');
@@ -94,7 +158,15 @@ async function render() {
     root.innerHTML = `<p data-testid="refused">${code === 'not_moderator' ? tm('not_moderator') : code === 'not_signed_in' ? tm('not_signed_in') : tm('error', { code })}</p>`;
     return;
   }
-  root.innerHTML = `<h1>${tm('title')}</h1>${reports.length ? reports.map(reportHtml).join('') : `<p>${tm('none')}</p>`}`;
+  root.innerHTML = `<h1>${tm('title')}</h1>${reports.length ? reports.map(reportHtml).join('') : `<p>${tm('none')}</p>`}
+    <h1>${tm('record')}</h1>${recordPanelHtml()}`;
+  const recordForm = /** @type {HTMLFormElement} */ (root.querySelector('[data-testid=record-form]'));
+  recordForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const name = String(new FormData(recordForm).get('name') ?? '').trim();
+    if (name) showRecord(name);
+  });
+  if (recordName) showRecord(recordName);
   root.querySelectorAll('[data-report]').forEach((section) => {
     const form = /** @type {HTMLFormElement} */ (section.querySelector('form'));
     form.addEventListener('submit', async (ev) => {
@@ -104,8 +176,11 @@ async function render() {
       if (f.action === 'mute' || f.action === 'timeout') Object.assign(body, { minutes: Number(f.minutes) });
       const error = /** @type {HTMLElement} */ (form.querySelector('.field-error'));
       try {
-        await api('POST', '/api/moderation/actions', body);
-        section.innerHTML = `<p>${tm('done', { action: tm(/** @type {any} */ (f.action)) })}</p>`;
+        const done = await api('POST', '/api/moderation/actions', body);
+        section.innerHTML = `<p data-testid="done">${tm('done', { action: tm(/** @type {any} */ (f.action)) })}</p>`;
+        // The record of the account acted on, with this action on top.
+        const subject = reports.find((/** @type {any} */ r) => r.id === body.report)?.subject_name;
+        if (subject && done?.action?.account) showRecord(subject);
       } catch (e) {
         error.textContent = tm('error', { code: /** @type {Error} */ (e).message });
       }

@@ -4,6 +4,7 @@ import { t, localBotName } from './i18n.js';
 import { escapeHtml } from './dom.js';
 import { cardHtml } from './cards.js';
 import { isServerBotName } from './state.js';
+import { levelBadge, levelOf } from './levels.js';
 
 /** @param {import('./app.js').App} app */
 export function renderLogin(app) {
@@ -91,18 +92,20 @@ export function renderLobby(app) {
     const names = tb.seats.map((/** @type {any} */ s) => {
       const where = t(/** @type {any} */ ('seat_' + s.seat));
       if (!s.name) return `<span class="seat-chip free" title="${where}">${s.seat}: —</span>`;
-      if (!s.bot) return `<span class="seat-chip" title="${where}">${s.seat}: ${escapeHtml(s.name)}</span>`;
+      if (!s.bot) return `<span class="seat-chip" title="${where}">${s.seat}: ${escapeHtml(s.name)}${levelBadge(levelOf(tb.levels, s.seat))}</span>`;
       // A server bot's own seat, or a player's seat a bot plays while they are away.
       const title = isServerBotName(s.name) ? t('server_bot') : t('stand_in', { name: s.name });
       return `<span class="seat-chip bot" data-testid="bot-seat" title="${where} · ${escapeHtml(title)}">${s.seat}: ${ROBOT} ${escapeHtml(localBotName(s.name))}</span>`;
     }).join(' ');
+    // On a phone the names column is hidden: the levels go beside the seat count, by seat.
+    const narrowLevels = (tb.levels ?? []).map((/** @type {any} */ l) => `<span class="row-level">${escapeHtml(l.seat)}${levelBadge(l.level)}</span>`).join('');
     const canJoin = tb.status === 'waiting' && seated < tb.players;
     return `<tr data-testid="table-row" data-table="${escapeHtml(tb.table)}">
       <td class="mono">${escapeHtml(tb.table)}</td>
       <td>${presetLabel(tb.preset)}</td>
-      <td>${seated}/${tb.players}</td>
+      <td>${seated}/${tb.players}${narrowLevels ? `<span class="row-levels">${narrowLevels}</span>` : ''}</td>
       <td class="names">${names}</td>
-      <td><span class="status status-${tb.status}">${statusLabel(tb.status)}</span>${tb.spectators ? ` <span class="muted small">${t('spectators', { n: tb.spectators })}</span>` : ''}</td>
+      <td><span class="status status-${tb.status}">${statusLabel(tb.status)}</span>${tb.rated ? ` <span class="rated-chip" data-testid="rated-chip">${t('rated')}</span>` : ''}${tb.spectators ? ` <span class="muted small">${t('spectators', { n: tb.spectators })}</span>` : ''}</td>
       <td class="actions">
         ${canJoin ? `<button class="btn small primary" data-action="join" data-table="${escapeHtml(tb.table)}" data-focus="join-${escapeHtml(tb.table)}">${t('join')}</button>` : ''}
         <button class="btn small" data-action="watch" data-table="${escapeHtml(tb.table)}" data-focus="watch-${escapeHtml(tb.table)}">${t('watch')}</button>

@@ -5,6 +5,12 @@ import { cardHtml, backHtml, cardFace, isRed, label, playableIndexes, RANK_OF_PO
 import { sideOf, partnerOf, playerCount, seatsOf } from './state.js';
 import { botBadge, busyAttr } from './view-lobby.js';
 import { escapeHtml, BOTS_OFFER_MS } from './dom.js';
+import { levelBadge, levelOf, expectedHtml, expectedOf } from './levels.js';
+
+/** The level of a seat of the table shown, from its `table_levels` (none before it came). @param {import('./app.js').App} app @param {string} seat */
+function seatLevel(app, seat) {
+  return app.seatLevels && app.seatLevels.table === app.table?.table ? levelOf(app.seatLevels.levels, seat) : null;
+}
 
 /**
  * The rules, the match length and the clocks of a table, in a line ("FITAB · 1 hand · clocks: relaxed (20/40/80 s a move)").
@@ -109,6 +115,7 @@ function seatHtml(app, seat, pos) {
     <div class="seat-line">
       <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? escapeHtml(connText) : t('free_seat')}"></span>
       <span class="seat-name">${s && s.name ? escapeHtml(localBotName(s.name)) : `<em>${t('free_seat')}</em>`}</span>
+      ${s && s.name ? levelBadge(seatLevel(app, seat)) : ''}
       ${s && s.bot ? botBadge(s.standIn ? connText : t('server_bot')) : ''}
       ${dealer}
     </div>
@@ -130,7 +137,8 @@ function waitingHtml(app) {
   const seats = seatsOf(playerCount(st)).map((seat) => {
     const s = st.seats.find((x) => x.seat === seat);
     return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
-      <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') : `<em class="muted">${t('free_seat')}</em>`}</span>
+      <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') + levelBadge(seatLevel(app, seat)) : `<em class="muted">${t('free_seat')}</em>`}</span>
+      ${s && s.name && app.expected?.table === st.table ? expectedHtml(expectedOf(app.expected.expected, seat)) : ''}
       ${s && s.name && !s.bot && !s.connected ? `<span class="ready-state away" data-testid="ready-gone">${t('seat_gone')}</span>`
         : `<span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span>`}</li>`;
   }).join('');
@@ -254,7 +262,7 @@ export function renderTable(app) {
     const openWhy = inPlay && sel.length >= 2 && !canOpen ? (sel.length < 3 ? t('open_why_few', { n: sel.length }) : t('open_why_not_meld')) : '';
     const myClock = myTurn && h.clockDeadline ? ` <span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
     const meSeat = st.seats.find((x) => x.seat === st.you);
-    const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
+    const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')}${levelBadge(seatLevel(app, /** @type {string} */ (st.you)))} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
     const status = myTurn ? `<b>${t('your_turn')}</b>${myClock} — ${h.phase === 'take' ? t('phase_take') : t('phase_play')}` : h.phase !== 'over' ? t('waiting_turn', { name: escapeHtml(nameOf(st, h.onTurn)) }) : t('hand_over');
     handArea = `<div class="my-area">
       <div class="action-bar">

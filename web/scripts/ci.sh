@@ -3,7 +3,8 @@
 #   1. the type check (tsc --checkJs over the plain ES modules, JSDoc types),
 #   2. the unit tests (node:test; the shuffle against `burraco deal` fixtures),
 #   3. the end-to-end tests in headless Debian Chromium against the real server.
-# Installs: Debian's chromium (apt-get, only if /usr/bin/chromium is missing) and the npm dev
+# Installs: Debian's chromium (apt-get, only if /usr/bin/chromium is missing), sqlite3 (likewise:
+# the levels test writes ratings with it) and the npm dev
 # dependencies of web/package-lock.json (typescript, playwright-core, ws). Playwright never
 # downloads a browser of its own (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1; playwright-core has none).
 # Usage: web/scripts/ci.sh [--no-e2e]
@@ -31,6 +32,14 @@ if [ ! -x /usr/bin/chromium ]; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update
   $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+fi
+
+# The levels test writes ratings into its server's SQLite file with the sqlite3 shell.
+if ! command -v sqlite3 >/dev/null; then
+  echo "== installing sqlite3 (Debian)"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends sqlite3
 fi
 
 if [ -z "${BURRACO_SERVER_BIN:-}" ]; then

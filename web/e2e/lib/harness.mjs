@@ -21,13 +21,18 @@ export const REPO = resolve(WEB_DIR, '..');
  */
 export const GRACE_SECS = 3;
 
+/** The server binary the tests run (also for its `admin` commands on a test's data dir). */
+export function serverBin() {
+  return process.env.BURRACO_SERVER_BIN ?? join(REPO, 'target/release/burraco-server');
+}
+
 /**
- * Starts burraco-server on a free port; resolves with {addr, stop}. Its bots wait
+ * Starts burraco-server on a free port; resolves with {addr, data (its data dir), stop}. Its bots wait
  * `--bot-delay-ms` 50 (E2E_BOT_DELAY_MS) before each move, and a seat gone for GRACE_SECS gets a
  * bot standing in.
  */
 export async function startServer(extraEnv = {}) {
-  const bin = process.env.BURRACO_SERVER_BIN ?? join(REPO, 'target/release/burraco-server');
+  const bin = serverBin();
   if (!existsSync(bin)) throw new Error(`${bin} not found: cargo build --release -p burraco-server`);
   const data = mkdtempSync(join(tmpdir(), 'burraco-e2e-'));
   const args = ['--listen', '127.0.0.1:0', '--data', data,
@@ -48,7 +53,7 @@ export async function startServer(extraEnv = {}) {
     });
     child.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
   });
-  return { addr, stop: () => child.kill('SIGTERM') };
+  return { addr, data, stop: () => child.kill('SIGTERM') };
 }
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
