@@ -3,7 +3,8 @@
 // of rated matches to earn). Anna (1760, deviation 60: "Expert") and Bruno (provisional: no level)
 // are accounts. Checked: Anna at 1366x768 in English creates a rated head-to-head table and sees
 // her level at the ready check; Bruno at 390x844 in Italian sees the table in the lobby marked
-// rated, with Anna's level ("Esperto") beside her name and none beside nobody else; he joins,
+// rated, with Anna's level ("Esperto") by the seat count (the names column is hidden on a phone),
+// and a guest's desktop lobby in English beside her name ("Expert"); he joins,
 // and both ready checks show each side's expected VP as `GET /api/tables/{id}/expected` gives it
 // (Anna's above 10, the two adding up to 20, the Italian with a decimal comma); once the match
 // starts the level stays beside Anna's name at her seat on both pages. Every text at WCAG AA, the
@@ -88,6 +89,21 @@ export async function run({ browser, shots }) {
     assert.equal(await sideways(b.page), false, 'the lobby does not scroll sideways on a phone');
     await assertContrast(b.page, 'the lobby with a level (390x844, Italian)');
     await b.page.screenshot({ path: shots('levels-lobby-phone-it.png') });
+
+    // A guest's lobby on a desktop, in English: the level beside Anna's name.
+    const g = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-GB' });
+    const gp = await g.newPage();
+    gp.on('pageerror', (e) => errors.push(e.message));
+    await gp.goto(`${base}/`);
+    await gp.fill('[data-testid=name-input]', 'Guido');
+    await gp.click('[data-testid=enter]');
+    const chip = `${row} td.names .seat-chip:has-text("${annaName}")`;
+    await gp.waitForSelector(`${chip} [data-testid=level-badge][data-level=expert]:has-text("Expert")`);
+    assert.equal(await gp.locator(`${row} [data-testid=level-badge]:visible`).count(), 1, 'one level in the row');
+    await gp.waitForSelector(`${row} [data-testid=rated-chip]:has-text("Rated")`);
+    await assertContrast(gp, 'the lobby with a level (1366x768, English)');
+    await gp.screenshot({ path: shots('levels-lobby-desktop-en.png') });
+    await g.close();
 
     // He joins: both ready checks show the expected VP, as the endpoint says.
     await b.page.click(`${row} [data-action=join]`);
