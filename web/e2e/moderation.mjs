@@ -6,7 +6,8 @@
 // them; the moderator (1366x768, English) finds the report in the queue with the context the
 // server kept (the table, the line, the chat around it, the note), mutes Rocco with a reason, and
 // Rocco's record shows the mute with its reason; Rocco's chat (free text and phrase) is then
-// refused `muted`, and `GET /api/moderation/me` says until when; a second report (of the player,
+// refused `muted`, `GET /api/moderation/me` says until when, and his account page's activity (his
+// audit log) shows the mute with its reason; a second report (of the player,
 // for spam) is handled on a phone (390x844, Italian): a warning, and the record, looked up by
 // name, lists both actions in Italian. Every text at WCAG AA; the phone never scrolls sideways.
 import assert from 'node:assert/strict';
@@ -127,6 +128,14 @@ export async function run({ browser, shots }) {
     const me = await (await fetch(`${base}/api/moderation/me`, { headers: { cookie: `burraco_session=${rocco.token}` } })).json();
     assert.ok(me.muted_until_ms >= t0 + 29 * 60_000 && me.muted_until_ms <= Date.now() + 30 * 60_000 + 1000, `muted for 30 minutes: ${JSON.stringify(me)}`);
     await d.ctx.close();
+    // Rocco's own audit log (his account page's recent activity) says so, with the reason.
+    const own = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-GB' });
+    await own.addCookies([{ name: 'burraco_session', value: rocco.token, domain: 'localhost', path: '/' }]);
+    const op = await own.newPage();
+    op.on('pageerror', (e) => errors.push(e.message));
+    await op.goto(`${base}/account.html`);
+    await op.waitForSelector('[data-testid=activity-list] li:has-text("Muted by a moderator: insults in the chat")');
+    await own.close();
 
     // A second report, of the player; the moderator on a phone, in Italian: a warning.
     const playerReport = await report(base, paola.token, { kind: 'player', table, player: roccoName, reason: 'spam' });
