@@ -240,11 +240,15 @@ mod tests {
             mark(Seat::West, ConductMark::ClockExpired),
             mark(Seat::West, ConductMark::ClockExpired),
             mark(Seat::East, ConductMark::ClockExpired),
+            mark(Seat::South, ConductMark::ForcedLongThink),
+            mark(Seat::South, ConductMark::ForcedLongThink),
+            mark(Seat::South, ConductMark::ForcedLongThink),
         ]);
         let (state, _) = fold(entries.clone(), Instant::now()).expect("the log folds");
         assert!(state.marks[Seat::North.index()].grace_ran_out);
         assert_eq!(state.marks[Seat::West.index()].clock_expiries, 2);
         assert_eq!(state.marks[Seat::East.index()].clock_expiries, 1);
+        assert_eq!(state.marks[Seat::South.index()].forced_long_thinks, 3);
         let got: Vec<_> = outcomes(&facts(&state, &state.marks))
             .into_iter()
             .map(|(_, account, outcome)| (account, outcome))
@@ -254,7 +258,7 @@ mod tests {
             vec![
                 ("u-n".into(), Outcome::Left),
                 ("u-e".into(), Outcome::Aborted),
-                ("u-s".into(), Outcome::Aborted),
+                ("u-s".into(), Outcome::Stalled),
                 ("u-w".into(), Outcome::Stalled),
             ]
         );
