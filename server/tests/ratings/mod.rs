@@ -373,3 +373,68 @@ async fn rated_quick_play_seats_accounts_together_and_apart_from_casual_play() {
     assert_eq!(table, rated);
     server.stop().await;
 }
+
+/// Anna leaves a rated match as its hand starts (a server bot plays her seat out); Bruno plays it
+/// to the end. Anna alone is rated, losing it 0-20 whatever the score; Bruno, who may have won
+/// against the bot, is not rated by it; Anna's outcome is `left`, Bruno's `good`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leaver_of_a_rated_match_alone_loses_it_and_the_opponent_is_not_rated() {
+    let server = TestServer::with(|config| {
+        config.rated_min_play = Duration::ZERO;
+        crate::bots::fast_bots(config);
+    })
+    .await;
+    let addr = server.addr;
+    let (anna_id, anna) = sign_up(addr, "Anna").await;
+    let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
+    let mut a = signed_in(addr, "Anna", &anna).await;
+    let created = a
+        .request(|id| ClientMessage::CreateRatedTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: false,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("create: {created:?}")
+    };
+    let mut b = signed_in(addr, "Bruno", &bruno).await;
+    let t = table.clone();
+    let seated = b
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    let ServerMessage::Seated { seat, .. } = seated else {
+        panic!("join: {seated:?}")
+    };
+    let t = table.clone();
+    a.ok(|id| ClientMessage::Ready { id, table: t }).await;
+    let mut bruno_plays = crate::bots::Human::seated(b, table.clone(), seat.0);
+    bruno_plays.ready().await;
+    a.wait(|m| matches!(m, ServerMessage::HandStarted { .. }))
+        .await;
+    let t = table.clone();
+    a.ok(|id| ClientMessage::Leave { id, table: t }).await;
+    bruno_plays
+        .pump(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+        .await;
+    let anna_ratings = until_matches(addr, &anna_id, 1, Duration::from_secs(10)).await;
+    assert_eq!(matches_two(&anna_ratings), 1, "{anna_ratings}");
+    let two = &anna_ratings["ratings"][0];
+    assert!(
+        two["rating"].as_f64().expect("rating") < 1500.0,
+        "lost as 0-20: {anna_ratings}"
+    );
+    let bruno_ratings = ratings_of(addr, &bruno_id).await;
+    assert_eq!(matches_two(&bruno_ratings), 0, "{bruno_ratings}");
+    let seen = projected(addr, &anna_id, &anna).await;
+    assert_eq!(seen.outcomes, vec!["left".to_owned()]);
+    let seen = projected(addr, &bruno_id, &bruno).await;
+    assert_eq!(seen.outcomes, vec!["good".to_owned()]);
+    assert_eq!(seen.indexed, 1, "the match is on Bruno's page all the same");
+    server.stop().await;
+}
