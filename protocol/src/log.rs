@@ -90,6 +90,21 @@ pub enum TableEntry {
     /// only accounts, and its finished match updates its players' ratings, exactly once, keyed
     /// by the table. In the log, so a restart or another node keeps the table rated.
     Rated,
+    /// A mark against a seat's player during the match, for fair play's
+    /// outcomes: in the log, so a restart or another node still knows who left or stalled.
+    Conduct { seat: u8, mark: ConductMark },
+}
+
+/// What a [`TableEntry::Conduct`] marks. Only ever added at the end, as [`TableEntry`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ConductMark {
+    /// The disconnect grace ran out on the player during the match (a stand-in took over).
+    GraceRanOut,
+    /// The move clock ran out on the player while connected and seated.
+    ClockExpired,
+    /// A long think on a forced move while the player's side was losing (fair play's stalling
+    /// rule, the server's `fairplay::outcome::is_forced_long_think`).
+    ForcedLongThink,
 }
 
 /// The account that holds a seat.
@@ -200,11 +215,12 @@ pub enum EntryKind {
     Tournament,
     AccountSeat,
     Rated,
+    Conduct,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 13] = [
+    const ALL: [EntryKind; 14] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -218,6 +234,7 @@ impl EntryKind {
         EntryKind::Tournament,
         EntryKind::AccountSeat,
         EntryKind::Rated,
+        EntryKind::Conduct,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -287,6 +304,7 @@ impl TableEntry {
             TableEntry::Tournament { .. } => EntryKind::Tournament,
             TableEntry::AccountSeat { .. } => EntryKind::AccountSeat,
             TableEntry::Rated => EntryKind::Rated,
+            TableEntry::Conduct { .. } => EntryKind::Conduct,
         }
     }
 }
@@ -453,6 +471,10 @@ mod tests {
                 },
             },
             TableEntry::Rated,
+            TableEntry::Conduct {
+                seat: 3,
+                mark: ConductMark::ClockExpired,
+            },
         ]
     }
 
@@ -461,7 +483,7 @@ mod tests {
         // Stored logs hold these first bytes: a variant added at the end takes the next one, and
         // an old entry still decodes as it did.
         let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
-        assert_eq!(numbers, (0..13).collect::<Vec<u8>>());
+        assert_eq!(numbers, (0..14).collect::<Vec<u8>>());
         let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
         assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
     }

@@ -51,6 +51,7 @@ pub mod log;
 pub mod moderation;
 pub mod outbound;
 pub mod players;
+pub mod projections;
 pub mod rate;
 pub mod ratings;
 pub mod store;
@@ -184,7 +185,7 @@ pub async fn run(
     register_metrics();
     shared.backplane.node.start(&shared);
     accounts::live::LiveTokens::start(&shared);
-    ratings::start_sweep(&shared);
+    projections::start_sweep(&shared);
     moderation::connections::AccountConnections::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.

@@ -631,4 +631,8 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         at_ms BIGINT NOT NULL);
      CREATE INDEX moderation_actions_account ON moderation_actions (account_id, at_ms);",
     ),
+    // The match-end projections' pending list (`crate::projections`): the ratings' pending
+    // row, now written for every table's match before its end is logged, with the end's time
+    // (every projection reads that time, so a retry writes what the first attempt wrote).
+    (9, "ALTER TABLE rated_pending ADD COLUMN ended_ms BIGINT;"),
 ];

@@ -1,5 +1,6 @@
-//! Fair play (issue 22, first part): each account's outcome per game ([`outcome`]), computed by
-//! its table when the match ends, stored behind one port ([`FairPlay`]), and playbans that
+//! Fair play (issue 22, first part): each account's outcome per game ([`outcome`]), judged from
+//! its table's log when the match ends (one of the match-end projections, exactly once:
+//! `crate::projections`), stored behind one port ([`FairPlay`]), and playbans that
 //! escalate ([`policy`]), refused at quick play, table join and create, and tournament
 //! registration ([`gate`]); `GET /api/account/playban` shows an account its ban and its recent
 //! outcomes ([`http`]).
@@ -123,41 +124,51 @@ pub async fn active_ban(
         .find(|b| b.end_ms > now_ms))
 }
 
-/// Stores the outcomes of a table's match and bans whoever that earns a ban. Runs in a task of
-/// its own: a table never waits on the store. `at_ms`: when the match ended.
-pub fn judge(shared: &Arc<Shared>, table: &str, facts: &MatchFacts, at_ms: i64) {
-    let judged = outcome::outcomes(facts);
-    if judged.is_empty() {
-        return;
+/// Stores the outcomes of a table's match (read from its log: `crate::table::facts_of_log`) and
+/// bans whoever that earns a ban: one of the match-end projections (`crate::projections`), so it
+/// may run again after a crash and must change nothing the second time. An outcome is keyed by
+/// (table, account); a ban is judged as of the match's end, `at_ms` (the time its pending row
+/// holds), so a second judgement sees the ban the first one gave running and gives none.
+pub async fn judge_match(
+    shared: &Shared,
+    table: &str,
+    facts: &MatchFacts,
+    at_ms: i64,
+) -> Result<(), PortError> {
+    for (seat, account, outcome) in outcome::outcomes(facts) {
+        let record = OutcomeRecord {
+            account,
+            table: table.to_owned(),
+            seat: seat as u8,
+            outcome,
+            at_ms,
+        };
+        judge_one(shared, &record).await?;
     }
-    let (shared2, table) = (shared.clone(), table.to_owned());
-    shared.tracker.spawn(async move {
-        for (seat, account, outcome) in judged {
-            let record = OutcomeRecord {
-                account,
-                table: table.clone(),
-                seat: seat as u8,
-                outcome,
-                at_ms,
-            };
-            if let Err(e) = judge_one(&shared2, &record).await {
-                tracing::error!(account = %record.account, "outcome not stored: {e}");
-            }
-        }
-    });
+    Ok(())
 }
 
 async fn judge_one(shared: &Shared, record: &OutcomeRecord) -> Result<(), PortError> {
     let store = &shared.backplane.fairplay;
-    if !store.record_outcome(record).await? || !record.outcome.is_bad() {
+    // Stored already (a retry after a crash) or new: a bad one is judged either way, since a
+    // crash may have come between the outcome and its ban.
+    store.record_outcome(record).await?;
+    if !record.outcome.is_bad() {
         return Ok(());
     }
+    // As of the match's end: outcomes recorded since (a sweep late by hours) are not this one's.
     let recent: Vec<(Outcome, i64)> = store
-        .outcomes(&record.account, policy::WINDOW as u32)
+        .outcomes(&record.account, (policy::WINDOW * 2) as u32)
         .await?
         .into_iter()
+        .filter(|o| o.at_ms <= record.at_ms)
         .map(|o| (o.outcome, o.at_ms))
+        .take(policy::WINDOW)
         .collect();
+    if recent.is_empty() {
+        // Nothing stored (no store configured): nothing to judge by.
+        return Ok(());
+    }
     let bans: Vec<policy::Ban> = store
         .bans(&record.account, 50)
         .await?

@@ -7,7 +7,8 @@
 //!   they came back later. A drop back within the grace is not counted.
 //! - **stalled**: not left, and the move clock ran out on the player [`STALL_EXPIRIES`] times or
 //!   more in the match while they were connected (an expiry during a drop's grace, or while a
-//!   stand-in sat, is not theirs).
+//!   stand-in sat, is not theirs); or the player made [`FORCED_THINKS`] long thinks on a forced
+//!   move while losing ([`is_forced_long_think`]).
 //! - **aborted**: not left, and the match ended with no hand finished (its table closed early:
 //!   a tournament scored it without play). Not held against anyone.
 //! - **good**: everything else.
@@ -19,6 +20,36 @@ use std::fmt;
 
 /// Move clocks run out on a connected player this many times in one match: stalled.
 pub const STALL_EXPIRIES: u32 = 2;
+
+/// Long thinks on a forced move while losing, this many times in one match: stalled.
+pub const FORCED_THINKS: u32 = 3;
+
+/// A think is long when it took more than this share of the move clock (in percent).
+pub const LONG_THINK_PERCENT: u64 = 80;
+
+/// One move as the stalling rule sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Think {
+    /// The mover had exactly one legal action.
+    pub forced: bool,
+    /// The mover's side was behind in the match's totals.
+    pub losing: bool,
+    /// The time the move took (since the previous input of the hand, or the deal).
+    pub used_ms: u64,
+    /// The move clock's limit for the turn (grace not counted); 0 without a move clock.
+    pub limit_ms: u64,
+}
+
+/// Whether a move is a long think on a forced move while losing: nothing to decide, and most of
+/// the clock spent not deciding it, while behind (a way to make the winners wait, or give up,
+/// without ever letting the clock run out). Never without a move clock.
+pub fn is_forced_long_think(think: &Think) -> bool {
+    think.forced
+        && think.losing
+        && think.limit_ms > 0
+        && u128::from(think.used_ms) * 100
+            > u128::from(think.limit_ms) * u128::from(LONG_THINK_PERCENT)
+}
 
 /// One game's outcome for one account.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,6 +105,8 @@ pub struct SeatConduct {
     pub grace_ran_out: bool,
     /// Move clocks that ran out on the player while connected and seated.
     pub clock_expiries: u32,
+    /// Long thinks on a forced move while losing ([`is_forced_long_think`]).
+    pub forced_long_thinks: u32,
 }
 
 /// What a table knows of its match when it ends.
@@ -97,7 +130,9 @@ pub fn outcomes(facts: &MatchFacts) -> Vec<(usize, String, Outcome)> {
             let account = seat.account.clone()?;
             let outcome = if seat.gave_up || seat.grace_ran_out {
                 Outcome::Left
-            } else if seat.clock_expiries >= STALL_EXPIRIES {
+            } else if seat.clock_expiries >= STALL_EXPIRIES
+                || seat.forced_long_thinks >= FORCED_THINKS
+            {
                 Outcome::Stalled
             } else if aborted {
                 Outcome::Aborted
@@ -176,6 +211,37 @@ mod tests {
         facts.seats[1].as_mut().unwrap().gave_up = true;
         let got: Vec<_> = outcomes(&facts).into_iter().map(|(_, _, o)| o).collect();
         assert_eq!(got, vec![Outcome::Aborted, Outcome::Left]);
+    }
+
+    #[test]
+    fn a_long_think_on_a_forced_move_while_losing_counts_and_nothing_less_does() {
+        let think = |forced, losing, used_ms| Think {
+            forced,
+            losing,
+            used_ms,
+            limit_ms: 30_000,
+        };
+        // 80% of 30 s is 24 s: more is long.
+        assert!(is_forced_long_think(&think(true, true, 24_001)));
+        assert!(!is_forced_long_think(&think(true, true, 24_000)));
+        // A choice to make, or not behind: thinking is allowed.
+        assert!(!is_forced_long_think(&think(false, true, 29_000)));
+        assert!(!is_forced_long_think(&think(true, false, 29_000)));
+        // No move clock: no rule.
+        let unclocked = Think {
+            limit_ms: 0,
+            ..think(true, true, 600_000)
+        };
+        assert!(!is_forced_long_think(&unclocked));
+    }
+
+    #[test]
+    fn repeated_forced_long_thinks_are_stalling() {
+        let mut facts = played([seat("u-n"), seat("u-e"), None, None]);
+        facts.seats[0].as_mut().unwrap().forced_long_thinks = FORCED_THINKS;
+        facts.seats[1].as_mut().unwrap().forced_long_thinks = FORCED_THINKS - 1;
+        let got: Vec<_> = outcomes(&facts).into_iter().map(|(_, _, o)| o).collect();
+        assert_eq!(got, vec![Outcome::Stalled, Outcome::Good]);
     }
 
     #[test]

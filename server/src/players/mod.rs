@@ -6,8 +6,8 @@
 //! - [`sqlite`]: the embedded store's file, beside the accounts (one node);
 //! - [`postgres`]: PostgreSQL (`--database-url`), which every node of a cluster shares.
 //!
-//! A table whose match ended indexes it from its own log ([`index_match`], through the pure
-//! [`stats::played_matches`]); a row is written once per (table, match, seat), so a retry is a
+//! A table whose match ended is indexed from its own log ([`index_log`], through the pure
+//! [`stats::played_matches`]) by the match-end projections (`crate::projections`, exactly once); a row is written once per (table, match, seat), so a retry is a
 //! no-op, and the per-account totals, partners and tournaments are kept beside the rows in the
 //! same transaction: the page reads a few rows by key, never the account's whole history.
 //! Its tables are the accounts' migration 5 (`crate::accounts::MIGRATIONS`).
@@ -18,7 +18,6 @@ pub mod sqlite;
 pub mod stats;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde::Serialize;
 
@@ -356,43 +355,16 @@ pub async fn open(
     })
 }
 
-/// How often a match's rows are tried before giving up (the index is unreachable).
-const ATTEMPTS: u32 = 4;
-
-/// A table's match ended and its end is in the log: its seats' rows are written in the
-/// background, read back from the log (the one account of each seat is there). Retried on a
-/// failure; a retry that finds the rows written writes nothing.
-pub fn index_match(shared: &Arc<Shared>, table: &str) {
-    let shared = shared.clone();
-    let table = table.to_owned();
-    let finished_ms = crate::unix_ms();
-    shared.tracker.clone().spawn(async move {
-        let mut wait = Duration::from_millis(250);
-        for attempt in 1..=ATTEMPTS {
-            match index_once(&shared, &table, finished_ms).await {
-                Ok(new) => {
-                    tracing::debug!(%table, new, "match indexed for its players");
-                    return;
-                }
-                Err(e) if attempt == ATTEMPTS => {
-                    tracing::error!(%table, "the match was not indexed for its players: {e}");
-                }
-                Err(_) => {
-                    tokio::time::sleep(wait).await;
-                    wait *= 2;
-                }
-            }
-        }
-    });
-}
-
-async fn index_once(shared: &Shared, table: &str, finished_ms: i64) -> Result<u64, PortError> {
-    let entries = shared
-        .backplane
-        .log
-        .load(table)
-        .await
-        .map_err(|e| PortError(e.to_string()))?;
+/// Writes a finished match's rows, read from its table's log (the one account of each seat is
+/// there): one of the match-end projections (`crate::projections`), run again after a crash, so
+/// a row already written (its key: table, match, seat) is not written twice. `finished_ms`: the
+/// match's end, as its pending row holds it. Returns how many rows were new.
+pub async fn index_log(
+    shared: &Shared,
+    table: &str,
+    entries: &[Vec<u8>],
+    finished_ms: i64,
+) -> Result<u64, PortError> {
     let decoded: Vec<_> = entries
         .iter()
         .filter_map(|bytes| burraco_protocol::log::TableEntry::decode(bytes).ok())

@@ -10,11 +10,15 @@
 //! the one source of a rating change.
 //!
 //! Exactly once: a rated table is recorded as expected ([`Ratings::expect`]) before its first
-//! log entry. When its end is durable its actor calls [`settle`], which reads the log and hands
-//! the match to [`Ratings::apply`]: one store transaction that inserts the match's key and the
-//! new ratings together (a second apply of the same key changes nothing). A node killed between
-//! the two leaves the expectation behind; every node's [`sweep`] (at start and every minute)
-//! settles each expected table whose log has ended.
+//! log entry, and every table's match as ended ([`Ratings::ended`]) before its end is logged:
+//! that row is the pending list of all the match-end projections (`crate::projections`, which
+//! sweeps it at start and every minute). The ratings' projection, [`settle_log`], reads the
+//! match from the log and hands it to [`Ratings::apply`]: one store transaction that inserts
+//! the match's key and the new ratings together (a second apply of the same key changes
+//! nothing). The pending row goes only when every projection is done ([`Ratings::forget`]).
+//!
+//! A leaver (fair play's outcome `left`, judged from the same log) loses the match 0-20; the
+//! leaver's partner and the opponents are not rated by it ([`changes`], docs/RATINGS.md).
 
 pub mod expected;
 pub mod http;
@@ -68,6 +72,9 @@ pub struct FinishedMatch {
     pub score: f64,
     /// The time its moves took (between inputs, summed over its hands).
     pub play_ms: u64,
+    /// The seats ([`Seat::index`]) whose players left the match (fair play's outcome `left`):
+    /// only they are rated, each as losing 0-20 (see [`changes`]).
+    pub left: Vec<u8>,
 }
 
 /// What the log of a rated table says.
@@ -86,7 +93,9 @@ pub enum LoggedEnd {
 }
 
 impl FinishedMatch {
-    /// Reads a table's log: whether it is rated, how it ended, who sat where, the VP.
+    /// Reads a table's log up to its end: whether it is rated, how it ended, who sat where, the
+    /// VP. Seats freed after the end (players leaving the finished table) change nothing. No
+    /// seat has left ([`FinishedMatch::left`]): fair play's outcomes say that.
     pub fn from_log(key: &str, entries: &[Vec<u8>]) -> LoggedEnd {
         let mut rated = false;
         let mut config: Option<GameConfig> = None;
@@ -121,8 +130,12 @@ impl FinishedMatch {
                 TableEntry::Input { after_ms, .. } => play_ms = play_ms.saturating_add(after_ms),
                 TableEntry::MatchFinished { result: json } => {
                     result = MatchResult::from_json(&json).ok();
+                    break;
                 }
-                TableEntry::Closed => closed = true,
+                TableEntry::Closed => {
+                    closed = true;
+                    break;
+                }
                 _ => {}
             }
         }
@@ -169,6 +182,7 @@ impl FinishedMatch {
             seats,
             score,
             play_ms,
+            left: Vec::new(),
         })
     }
 
@@ -288,6 +302,9 @@ pub fn changes(
         }
     };
     let weight = if m.mixed() { cfg.bot_weight } else { 1.0 };
+    if !m.left.is_empty() {
+        return leavers_changes(m, &aged, weight, cfg);
+    }
     let score_of = |side: usize| if side == 0 { m.score } else { 1.0 - m.score };
     let bot_of = |account: &str| m.seats.iter().any(|s| s.account == account && s.bot);
     let mut out = Vec::new();
@@ -354,6 +371,53 @@ pub fn changes(
                 }
             }
         }
+    }
+    out
+}
+
+/// A match someone left: each leaver loses it 0-20 against the other side as it stood (4
+/// players: the partnership's expectation, as [`changes`] does for everyone), and nobody else
+/// is rated by it: not the leaver's partner (who was left to play with a stand-in and did
+/// nothing wrong) and not the opponents (whose match was played in part against a server bot,
+/// and who could otherwise be handed a 20-0 by a friend who leaves); no fixed pair either, as
+/// every pair holds someone who is not rated. docs/RATINGS.md, "Leavers".
+fn leavers_changes(
+    m: &FinishedMatch,
+    aged: &dyn Fn(&Subject) -> Rating,
+    weight: f64,
+    cfg: &Config,
+) -> Vec<Change> {
+    let mut by_seat: Vec<&RatedSeat> = m.seats.iter().collect();
+    by_seat.sort_by_key(|s| s.seat);
+    let subjects: Vec<Subject> = by_seat
+        .iter()
+        .map(|s| Subject::one(m.category, &s.account))
+        .collect();
+    let before: Vec<Rating> = subjects.iter().map(aged).collect();
+    let mut out = Vec::new();
+    for (at, seat) in by_seat.iter().enumerate() {
+        if !m.left.contains(&seat.seat) {
+            continue;
+        }
+        let lost = m.side_of(seat.seat);
+        // Side 0's score when the leaver's side scored nothing.
+        let side0 = if lost == 0 { 0.0 } else { 1.0 };
+        let after = match (m.category, <[Rating; 4]>::try_from(before.clone())) {
+            (Category::Four, Ok(four)) => {
+                burraco_ratings::pairs::update_four_weighted(four, side0, weight, cfg)[at]
+            }
+            (Category::Four, Err(_)) => continue,
+            _ => {
+                let other = before[usize::from(at == 0)];
+                burraco_ratings::update_two(before[at], other, 0.0, weight, cfg)[0]
+            }
+        };
+        out.push(Change {
+            subject: subjects[at].clone(),
+            bot: seat.bot,
+            before: before[at],
+            after,
+        });
     }
     out
 }
@@ -444,17 +508,31 @@ pub struct WeeklyRow {
     pub names: Vec<String>,
 }
 
-/// The ratings' storage.
+/// A table in the match-end projections' pending list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub key: String,
+    /// When its match ended ([`Ratings::ended`]); `None` for a rated table still expected.
+    pub ended_ms: Option<i64>,
+}
+
+/// The ratings' storage, and the match-end projections' pending list.
 pub trait Ratings: Send + Sync + std::fmt::Debug {
     /// Records that table `key` is rated, before its first log entry: a sweep settles it once
     /// its log ends, whatever happens to the node that serves it.
     fn expect<'a>(&'a self, key: &'a str, at_ms: i64) -> PortFuture<'a, Result<(), PortError>>;
-    /// The expected tables, oldest first, at most `limit`.
-    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<String>, PortError>>;
-    /// Forgets an expected table that has nothing to rate (closed, or not all accounts).
+    /// Records that table `key`'s match ends at `ended_ms` (any table's, rated or not), before
+    /// its end is logged: the pending row of every match-end projection (`crate::projections`).
+    /// A row there already (a rated table's expectation) keeps its place and learns the time;
+    /// a second call keeps the first time.
+    fn ended<'a>(&'a self, key: &'a str, ended_ms: i64) -> PortFuture<'a, Result<(), PortError>>;
+    /// The pending tables, oldest first, at most `limit`.
+    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<Pending>, PortError>>;
+    /// Forgets a pending table: every projection of its match is done, or it has none.
     fn forget<'a>(&'a self, key: &'a str) -> PortFuture<'a, Result<(), PortError>>;
     /// In one transaction: unless `m.key` is stored already, stores it with what [`decide`]
-    /// says (the new ratings and a history point each), and forgets the expectation.
+    /// says (the new ratings and a history point each). The pending row stays (the other
+    /// projections may not be done).
     fn apply<'a>(
         &'a self,
         m: &'a FinishedMatch,
@@ -533,54 +611,29 @@ pub async fn open(
     })
 }
 
-/// Settles table `key`'s rated match from its log: applies it (exactly once, by its key), or
-/// forgets an expectation with nothing to rate. Leaves a table still in play alone.
-pub async fn settle(shared: &Shared, key: &str) -> Result<Option<Applied>, PortError> {
-    let entries = shared
-        .backplane
-        .log
-        .load(key)
-        .await
-        .map_err(|e| PortError(e.to_string()))?;
-    match FinishedMatch::from_log(key, &entries) {
-        LoggedEnd::InPlay => Ok(None),
-        LoggedEnd::NotRated | LoggedEnd::Closed | LoggedEnd::NotAllAccounts => {
-            shared.ratings.forget(key).await?;
-            Ok(None)
-        }
-        LoggedEnd::Finished(m) => {
-            let policy = Policy {
-                min_play_ms: shared.config.rated_min_play.as_millis() as u64,
-                daily_cap: shared.config.rated_daily_cap,
-                now_ms: crate::unix_ms(),
-            };
-            let applied = shared.ratings.apply(&m, policy).await?;
-            if let Applied::NotRated(why) = &applied {
-                tracing::info!(table = key, reason = why.as_str(), "match not rated");
-            }
-            Ok(Some(applied))
-        }
+/// The ratings' projection of a match's end (`crate::projections`): reads the match from its
+/// table's `entries` and applies it, exactly once by its key; `left`: the seats whose players
+/// left it (fair play's outcomes, judged first). Nothing for an unrated table or one closed.
+pub async fn settle_log(
+    shared: &Shared,
+    key: &str,
+    entries: &[Vec<u8>],
+    left: &[u8],
+) -> Result<Option<Applied>, PortError> {
+    let LoggedEnd::Finished(mut m) = FinishedMatch::from_log(key, entries) else {
+        return Ok(None);
+    };
+    m.left = left.to_vec();
+    let policy = Policy {
+        min_play_ms: shared.config.rated_min_play.as_millis() as u64,
+        daily_cap: shared.config.rated_daily_cap,
+        now_ms: crate::unix_ms(),
+    };
+    let applied = shared.ratings.apply(&m, policy).await?;
+    if let Applied::NotRated(why) = &applied {
+        tracing::info!(table = key, reason = why.as_str(), "match not rated");
     }
-}
-
-/// Called by a rated table once its `MatchFinished` is durable: settles it now (after the
-/// test-only `rating_delay`), retrying a failed store a few times; the sweep does the rest.
-pub fn settle_soon(shared: &Arc<Shared>, key: &str) {
-    let shared = shared.clone();
-    let key = key.to_owned();
-    let tracker = shared.tracker.clone();
-    tracker.spawn(async move {
-        tokio::time::sleep(shared.config.rating_delay).await;
-        for attempt in 0..3u32 {
-            match settle(&shared, &key).await {
-                Ok(_) => return,
-                Err(e) => {
-                    tracing::warn!(table = %key, "ratings not written yet: {e}");
-                    tokio::time::sleep(std::time::Duration::from_secs(1 << attempt)).await;
-                }
-            }
-        }
-    });
+    Ok(Some(applied))
 }
 
 /// Rated quick play: a waiting rated table takes a newcomer whose rating is within this many
@@ -618,52 +671,6 @@ pub fn closest_table(rating: f64, tables: &[WaitingTable]) -> Option<String> {
             ga.total_cmp(&gb).then(b.waited_ms.cmp(&a.waited_ms))
         })
         .map(|t| t.table.clone())
-}
-
-/// How often every node settles the expected tables whose logs ended (a node killed between
-/// a match's end and its ratings, or a store that failed).
-pub const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Settles every expected table whose log has ended; at start, then every [`SWEEP_EVERY`].
-pub fn start_sweep(shared: &Arc<Shared>) {
-    let shared = shared.clone();
-    let tracker = shared.tracker.clone();
-    tracker.spawn(async move {
-        loop {
-            sweep(&shared).await;
-            tokio::select! {
-                () = shared.shutdown.cancelled() => return,
-                () = tokio::time::sleep(SWEEP_EVERY) => {}
-            }
-        }
-    });
-}
-
-/// One pass of the sweep.
-pub async fn sweep(shared: &Shared) {
-    let keys = match shared.ratings.expected(1000).await {
-        Ok(keys) => keys,
-        Err(e) => {
-            tracing::debug!("ratings' sweep: {e}");
-            return;
-        }
-    };
-    if keys.is_empty() {
-        return;
-    }
-    // The tables still playing (one indexed read) are not read whole every minute.
-    let playing: std::collections::HashSet<String> = match shared.backplane.log.in_play().await {
-        Ok(tables) => tables.into_iter().collect(),
-        Err(e) => {
-            tracing::debug!("ratings' sweep: {e}");
-            return;
-        }
-    };
-    for key in keys.into_iter().filter(|k| !playing.contains(k)) {
-        if let Err(e) = settle(shared, &key).await {
-            tracing::warn!(table = %key, "ratings' sweep: {e}");
-        }
-    }
 }
 
 #[cfg(test)]
@@ -704,6 +711,7 @@ mod tests {
             seats: vec![seat(0, "u-n", false), seat(2, "u-s", false)],
             score: 0.8,
             play_ms: 600_000,
+            left: Vec::new(),
         };
         let against_bot = FinishedMatch {
             seats: vec![seat(0, "u-n", true), seat(2, "u-s", false)],
@@ -730,6 +738,7 @@ mod tests {
             ],
             score: 0.3,
             play_ms: 600_000,
+            left: Vec::new(),
         };
         let changes = changes(&four, &HashMap::new(), 0, &Config::new());
         let pairs: Vec<&Change> = changes
@@ -740,6 +749,58 @@ mod tests {
         let ns = pairs.iter().find(|c| c.subject.members == ["u-n", "u-s"]);
         assert!(ns.is_some_and(|c| c.after.rating < 1500.0), "NS lost 6-14");
         assert_eq!(changes.len(), 6);
+    }
+
+    #[test]
+    fn a_leaver_alone_loses_0_20_and_nobody_else_moves() {
+        let seat = |seat: u8, account: &str| RatedSeat {
+            seat,
+            account: account.into(),
+            bot: false,
+        };
+        // North-South won 14-6, but North left: North loses as 0-20, nobody else is rated.
+        let four = FinishedMatch {
+            key: "t-3".into(),
+            category: Category::Four,
+            seats: vec![
+                seat(0, "u-n"),
+                seat(1, "u-e"),
+                seat(2, "u-s"),
+                seat(3, "u-w"),
+            ],
+            score: 0.7,
+            play_ms: 600_000,
+            left: vec![0],
+        };
+        let cfg = Config::new();
+        let got = changes(&four, &HashMap::new(), 0, &cfg);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].subject, Subject::one(Category::Four, "u-n"));
+        let as_routed = FinishedMatch {
+            score: 0.0,
+            left: Vec::new(),
+            ..four.clone()
+        };
+        let routed = changes(&as_routed, &HashMap::new(), 0, &cfg);
+        let north = routed
+            .iter()
+            .find(|c| c.subject == Subject::one(Category::Four, "u-n"))
+            .expect("north");
+        assert_eq!(got[0].after, north.after, "the same as losing 0-20");
+        assert!(got[0].after.rating < 1500.0);
+        // Head to head: South left a match it was winning; only South moves, and down.
+        let two = FinishedMatch {
+            key: "t-4".into(),
+            category: Category::Two,
+            seats: vec![seat(0, "u-n"), seat(2, "u-s")],
+            score: 0.2,
+            play_ms: 600_000,
+            left: vec![2],
+        };
+        let got = changes(&two, &HashMap::new(), 0, &cfg);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].subject, Subject::one(Category::Two, "u-s"));
+        assert!(got[0].after.rating < got[0].before.rating);
     }
 
     #[test]

@@ -12,8 +12,8 @@ use burraco_ratings::{Category, Rating};
 use deadpool_postgres::Pool;
 
 use super::{
-    Applied, FinishedMatch, HistoryPoint, Policy, RatingRow, Ratings, Stored, Subject, WeeklyRow,
-    decide, subjects,
+    Applied, FinishedMatch, HistoryPoint, Pending, Policy, RatingRow, Ratings, Stored, Subject,
+    WeeklyRow, decide, subjects,
 };
 use crate::backplane::port::{PortError, PortFuture};
 
@@ -121,18 +121,41 @@ impl Ratings for PostgresRatings {
         })
     }
 
-    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<String>, PortError>> {
+    fn ended<'a>(&'a self, key: &'a str, ended_ms: i64) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            self.client()
+                .await?
+                .execute(
+                    "INSERT INTO rated_pending (match_key, since_ms, ended_ms) VALUES ($1, $2, $2)
+                     ON CONFLICT (match_key) DO UPDATE
+                     SET ended_ms = COALESCE(rated_pending.ended_ms, excluded.ended_ms)",
+                    &[&key, &ended_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<Pending>, PortError>> {
         Box::pin(async move {
             let rows = self
                 .client()
                 .await?
                 .query(
-                    "SELECT match_key FROM rated_pending ORDER BY since_ms, match_key LIMIT $1",
+                    "SELECT match_key, ended_ms FROM rated_pending
+                     ORDER BY since_ms, match_key LIMIT $1",
                     &[&i64::from(limit)],
                 )
                 .await
                 .map_err(port)?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
+            Ok(rows
+                .iter()
+                .map(|r| Pending {
+                    key: r.get(0),
+                    ended_ms: r.get(1),
+                })
+                .collect())
         })
     }
 
@@ -165,9 +188,6 @@ impl Ratings for PostgresRatings {
                 .await
                 .map_err(port)?;
             if inserted == 0 {
-                tx.execute("DELETE FROM rated_pending WHERE match_key = $1", &[&m.key])
-                    .await
-                    .map_err(port)?;
                 tx.commit().await.map_err(port)?;
                 return Ok(Applied::AlreadyApplied);
             }
@@ -243,9 +263,6 @@ impl Ratings for PostgresRatings {
                     .map_err(port)?;
                 }
             }
-            tx.execute("DELETE FROM rated_pending WHERE match_key = $1", &[&m.key])
-                .await
-                .map_err(port)?;
             tx.commit().await.map_err(port)?;
             Ok(match decided {
                 Ok(changes) => Applied::Rated(changes),

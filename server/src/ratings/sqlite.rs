@@ -1,5 +1,5 @@
 //! Ratings in the embedded store's SQLite file (one node), beside the accounts (their
-//! migrations create the tables: `accounts::MIGRATIONS` version 4). A connection of its own on
+//! migrations create the tables: `accounts::MIGRATIONS` versions 4 and 9). A connection of its own on
 //! the blocking pool; every write transaction is `IMMEDIATE`, since the log's writer and the
 //! accounts write the same file (a deferred one that read first would fail at once with
 //! "database is locked" when another committed in between).
@@ -11,8 +11,8 @@ use burraco_ratings::{Category, Rating};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::{
-    Applied, Change, FinishedMatch, HistoryPoint, Policy, RatingRow, Ratings, Stored, Subject,
-    WeeklyRow, decide, subjects,
+    Applied, Change, FinishedMatch, HistoryPoint, Pending, Policy, RatingRow, Ratings, Stored,
+    Subject, WeeklyRow, decide, subjects,
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
@@ -153,7 +153,6 @@ fn apply(conn: &mut Connection, m: &FinishedMatch, policy: Policy) -> rusqlite::
         |r| r.get(0),
     )?;
     if done {
-        tx.execute("DELETE FROM rated_pending WHERE match_key = ?1", [&m.key])?;
         tx.commit()?;
         return Ok(Applied::AlreadyApplied);
     }
@@ -183,7 +182,6 @@ fn apply(conn: &mut Connection, m: &FinishedMatch, policy: Policy) -> rusqlite::
             write_change(&tx, &m.key, policy.now_ms, change)?;
         }
     }
-    tx.execute("DELETE FROM rated_pending WHERE match_key = ?1", [&m.key])?;
     tx.commit()?;
     Ok(match decided {
         Ok(changes) => Applied::Rated(changes),
@@ -230,12 +228,32 @@ impl Ratings for SqliteRatings {
         }))
     }
 
-    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<String>, PortError>> {
+    fn ended<'a>(&'a self, key: &'a str, ended_ms: i64) -> PortFuture<'a, Result<(), PortError>> {
+        let key = key.to_owned();
+        Box::pin(self.with(move |conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            tx.execute(
+                "INSERT INTO rated_pending (match_key, since_ms, ended_ms) VALUES (?1, ?2, ?2)
+                 ON CONFLICT (match_key) DO UPDATE
+                 SET ended_ms = COALESCE(rated_pending.ended_ms, excluded.ended_ms)",
+                params![key, ended_ms],
+            )?;
+            tx.commit()
+        }))
+    }
+
+    fn expected(&self, limit: u32) -> PortFuture<'_, Result<Vec<Pending>, PortError>> {
         Box::pin(self.with(move |conn| {
             conn.prepare_cached(
-                "SELECT match_key FROM rated_pending ORDER BY since_ms, match_key LIMIT ?1",
+                "SELECT match_key, ended_ms FROM rated_pending
+                 ORDER BY since_ms, match_key LIMIT ?1",
             )?
-            .query_map([limit], |r| r.get(0))?
+            .query_map([limit], |r| {
+                Ok(Pending {
+                    key: r.get(0)?,
+                    ended_ms: r.get(1)?,
+                })
+            })?
             .collect()
         }))
     }
@@ -407,7 +425,10 @@ impl Ratings for Unconfigured {
     fn expect<'a>(&'a self, _: &'a str, _: i64) -> PortFuture<'a, Result<(), PortError>> {
         off()
     }
-    fn expected(&self, _: u32) -> PortFuture<'_, Result<Vec<String>, PortError>> {
+    fn ended<'a>(&'a self, _: &'a str, _: i64) -> PortFuture<'a, Result<(), PortError>> {
+        off()
+    }
+    fn expected(&self, _: u32) -> PortFuture<'_, Result<Vec<Pending>, PortError>> {
         off()
     }
     fn forget<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<(), PortError>> {

@@ -193,7 +193,8 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::RoundClock
             | EntryKind::Tournament
             | EntryKind::AccountSeat
-            | EntryKind::Rated => {}
+            | EntryKind::Rated
+            | EntryKind::Conduct => {}
         }
     }
     Ok(())

@@ -111,7 +111,7 @@ impl TableActor {
                 match self.process(Input::ClockExpired).await {
                     Ok(()) => {
                         if let Some(seat) = on_turn {
-                            self.note_clock_expired(seat);
+                            self.note_clock_expired(seat).await;
                         }
                     }
                     Err(Refused::Log) => tracing::error!("clock expiry not saved"),

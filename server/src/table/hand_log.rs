@@ -132,6 +132,13 @@ impl HandLog {
         self.game.is_over()
     }
 
+    /// The milliseconds since the hand's last input (or its deal): how long the player on turn
+    /// has been thinking.
+    pub fn since_last_input_ms(&self, now: Instant) -> u64 {
+        (now.saturating_duration_since(self.dealt).as_millis() as u64)
+            .saturating_sub(self.last_at_ms)
+    }
+
     /// Checks `input` against the hand as it is, changing nothing.
     pub fn check(&self, input: &Input, now: Instant) -> Result<PendingInput, IllegalAction> {
         let checked = self.game.check(input)?;

@@ -37,6 +37,8 @@ mod seating;
 mod state;
 mod views;
 
+pub use conduct::facts_of_log;
+
 use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
@@ -138,8 +140,6 @@ struct TableActor {
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
-    /// Each seat's conduct the log does not hold, for fair play's outcomes.
-    marks: [conduct::Marks; 4],
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -283,7 +283,6 @@ impl TableActor {
             pending_time_out: false,
             linger_until: None,
             staged: None,
-            marks: Default::default(),
             shared,
         };
         (actor, handle)

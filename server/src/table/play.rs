@@ -141,6 +141,7 @@ impl TableActor {
             }
         }
         let id = req.id;
+        let think = self.think(seat, Instant::now());
         // Everything the action publishes goes out at its end, with the reply: one write per seat.
         self.staged = Some(Staged::default());
         let processed = self.process(Input::Act { seat, action }).await;
@@ -152,6 +153,7 @@ impl TableActor {
             Ok(()) => {
                 let received = req.received;
                 let _ = req.done.send(());
+                self.note_think(seat, think).await;
                 metrics::counter!("burraco_actions_total").increment(1);
                 metrics::histogram!("burraco_action_latency_seconds")
                     .record(received.elapsed().as_secs_f64());
@@ -252,18 +254,20 @@ impl TableActor {
                 result: logged.to_json(),
             });
         }
+        // Pending before the end is logged: whatever crash follows, a sweep runs the match-end
+        // projections (fair play, ratings, the players' index) exactly once.
+        let ended_ms = match result {
+            Some(_) => Some(crate::projections::pending(&self.shared, &self.id).await),
+            None => None,
+        };
         if let Err(e) = self.append(&entries).await {
             tracing::error!("hand record not saved: {e}");
-        } else if result.is_some() {
-            // Its end is in the log: the players' index and the tournament read it from there.
-            crate::players::index_match(&self.shared, &self.id);
+        } else if let Some(ended_ms) = ended_ms {
+            // Its end is in the log: the projections and the tournament read it from there.
+            crate::projections::settle_soon(&self.shared, &self.id, ended_ms);
             if let Some(tournament) = &self.state.tournament {
                 self.shared.tournaments.table_ended(tournament, &self.id);
             }
-        }
-        if result.is_some() && self.state.rated && self.state.status == Status::Finished {
-            // Durable (folded from the appended `MatchFinished`): rated from the log, once.
-            crate::ratings::settle_soon(&self.shared, &self.id);
         }
         self.publish(None, |table, seq| ServerMessage::HandRecord {
             table,
@@ -287,7 +291,6 @@ impl TableActor {
                 // Folded from `MatchFinished` on appending; set here also when that append
                 // failed: the match is over all the same (a restore finds it over from its hands).
                 self.state.status = Status::Finished;
-                self.judge_match();
                 self.round_deadline = None;
                 self.linger_until = Some(Instant::now() + self.shared.config.finished_linger);
                 for slot in self.state.seats.iter().flatten() {

@@ -208,12 +208,20 @@ impl TableActor {
         if self.state.status == Status::Finished || self.state.closed {
             return;
         }
+        // A match under way ends here: its outcomes are judged, exactly once, by the match-end
+        // projections (pending before the end is logged, so no crash loses them).
+        let ended_ms = match self.state.matc {
+            Some(_) => Some(crate::projections::pending(&self.shared, &self.id).await),
+            None => None,
+        };
         if let Err(e) = self.append(&[TableEntry::Closed]).await {
             tracing::error!("the closing of a tournament's table not saved: {e}");
             return;
         }
         // `closed` is folded from the entry on appending.
-        self.judge_match();
+        if let Some(ended_ms) = ended_ms {
+            crate::projections::settle_soon(&self.shared, &self.id, ended_ms);
+        }
         self.stop_bots();
         self.stopping = true;
     }
@@ -509,7 +517,7 @@ impl TableActor {
                 level: self.state.bot_level.unwrap_or(Level::Expert),
                 stand_in: true,
             });
-            self.note_grace_ran_out(seat);
+            self.note_grace_ran_out(seat).await;
             self.publish(None, |table, seq| ServerMessage::PlayerReplacedByBot {
                 table,
                 seq,

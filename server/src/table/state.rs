@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use burraco_bot::Level;
 use burraco_protocol::log::{
-    LogDecodeError, MAX_EVENTS_PER_INPUT, SeatAccount, SeatHolder, TableEntry, seat_of,
+    ConductMark, LogDecodeError, MAX_EVENTS_PER_INPUT, SeatAccount, SeatHolder, TableEntry, seat_of,
 };
 use burraco_protocol::wire::WireSettings;
 use burraco_rules::{Config, Match, Seat};
@@ -29,6 +29,15 @@ use crate::log::Entry;
 /// The prefix of the player id of a seat given up mid-match (`seating.rs` `leave`): the fold
 /// keeps such a seat its account's, so fair play judges the account that left.
 pub(super) const GAVE_UP: &str = "left:";
+
+/// One seat's conduct marks in the match (`TableEntry::Conduct`), for fair play's outcomes
+/// (`conduct.rs`): folded from the log like the rest, so a restart or a takeover keeps them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Marks {
+    pub(super) grace_ran_out: bool,
+    pub(super) clock_expiries: u32,
+    pub(super) forced_long_thinks: u32,
+}
 
 /// Why a table's log does not fold into a table.
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +92,8 @@ pub(super) struct TableState {
     /// When the table was created (wall time, from `Created`): how long a rated table has
     /// waited widens the ratings rated quick play seats at it.
     pub(super) created_ms: i64,
+    /// Each seat's conduct marks in the match, by `Seat::index`.
+    pub(super) marks: [Marks; 4],
 }
 
 impl TableState {
@@ -115,6 +126,7 @@ impl TableState {
             closed: false,
             rated: false,
             created_ms,
+            marks: Default::default(),
         })
     }
 
@@ -191,6 +203,18 @@ impl TableState {
             TableEntry::RoundClock { ms } => self.round_clock = Some(*ms),
             TableEntry::Tournament { id } => self.tournament = Some(id.as_str().into()),
             TableEntry::Rated => self.rated = true,
+            TableEntry::Conduct { seat, mark } => {
+                let marks = &mut self.marks[seat_of(*seat)?.index()];
+                match mark {
+                    ConductMark::GraceRanOut => marks.grace_ran_out = true,
+                    ConductMark::ClockExpired => {
+                        marks.clock_expiries = marks.clock_expiries.saturating_add(1);
+                    }
+                    ConductMark::ForcedLongThink => {
+                        marks.forced_long_thinks = marks.forced_long_thinks.saturating_add(1);
+                    }
+                }
+            }
         }
         Ok(())
     }

@@ -418,3 +418,67 @@ async fn a_drop_back_within_the_grace_and_a_leaving_partner_are_not_held_against
     assert!(body["playban"].is_null(), "{body}");
     server.stop().await;
 }
+
+/// A mark against a player is in the table's log, not only in the memory of the node that served
+/// the match: the account's connection drops for good, the grace runs out (a stand-in plays the
+/// match out), the server is killed before the match-end projections run, and the restarted
+/// server judges the match from its log alone: `left`, once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_grace_run_out_is_logged_and_judged_after_a_kill_9_before_the_projections() {
+    let data = tempfile::tempdir().expect("temp dir");
+    let flags = [
+        "--disconnect-grace-secs",
+        "1",
+        "--bot-delay-ms",
+        "0",
+        "--test-rating-delay-ms",
+        "60000",
+    ];
+    let (mut child, addr) = crate::crash::start_with(data.path(), &flags);
+    let session = sign_up(addr, "gone").await;
+    let mut gone = signed_in(addr, &session).await;
+    let reply = gone
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: false,
+            bots: Some(BotLevel::Random),
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = reply else {
+        panic!("{reply:?}")
+    };
+    let t = table.clone();
+    gone.ok(|id| ClientMessage::Ready { id, table: t }).await;
+    gone.wait(|m| matches!(m, ServerMessage::HandStarted { .. }))
+        .await;
+    drop(gone);
+    // The stand-in and the bot play the one hand out: its record is the match's end.
+    let mut ended = false;
+    for _ in 0..600 {
+        let (status, body) = http_get(addr, &format!("/api/tables/{table}/hands")).await;
+        assert_eq!(status, 200, "{body}");
+        let records: Value = serde_json::from_str(&body).expect("json");
+        if records.as_array().is_some_and(|r| !r.is_empty()) {
+            ended = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(ended, "the match never ended");
+    // The projections wait a minute: nothing judged yet when the server dies.
+    let body = playban_of(addr, &session).await;
+    assert_eq!(body["outcomes"], json!([]), "{body}");
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let (mut child, addr) = crate::crash::start_with(data.path(), &[]);
+    let (outcomes, body) = outcomes_of(addr, &session, 1).await;
+    assert_eq!(outcomes, vec!["left".to_owned()], "{body}");
+    // Another restart judges nothing twice.
+    child.kill().expect("kill -9");
+    let _ = child.wait();
+    let (_child, addr) = crate::crash::start_with(data.path(), &[]);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (outcomes, body) = outcomes_of(addr, &session, 1).await;
+    assert_eq!(outcomes, vec!["left".to_owned()], "{body}");
+}

@@ -1,6 +1,7 @@
 //! Rated play (protocol 1.5): guests refused, a rated 2-player match updating both players'
-//! ratings once, and kill -9 of the server between the match's end and its ratings: after the
-//! restart the sweep applies them, exactly once.
+//! ratings once, and kill -9 of the server between the match's end and its projections (the
+//! ratings, the players' index, fair play's outcomes): after the restart the sweep runs each,
+//! exactly once.
 
 /// The `Ratings` port's conformance suite, on SQLite and PostgreSQL.
 mod port;
@@ -217,10 +218,67 @@ async fn a_rated_match_moves_both_ratings_once_and_guests_are_refused() {
     server.stop().await;
 }
 
+/// The match-end projections one account sees: its `two` rating's matches and history points,
+/// its rows in the players' index, and its fair-play outcomes.
+#[derive(Debug, PartialEq)]
+struct Projected {
+    rated: i64,
+    history: usize,
+    indexed: usize,
+    outcomes: Vec<String>,
+}
+
+async fn projected(addr: SocketAddr, account: &str, session: &str) -> Projected {
+    let ratings = ratings_of(addr, account).await;
+    let (status, body) = http_get(addr, &format!("/api/players/{account}")).await;
+    assert_eq!(status, 200, "{body}");
+    let page: Value = serde_json::from_str(&body).expect("json");
+    let cookie = format!("burraco_session={session}");
+    let playban = crate::accounts::http::http(
+        addr,
+        "GET",
+        "/api/account/playban",
+        &[("Cookie", &cookie)],
+        "",
+    )
+    .await;
+    assert_eq!(playban.status, 200, "{}", playban.body);
+    let outcomes = playban.json()["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .map(|o| o["outcome"].as_str().expect("a code").to_owned())
+        .collect();
+    Projected {
+        rated: matches_two(&ratings),
+        history: ratings["history"].as_array().map_or(0, Vec::len),
+        indexed: page["matches"].as_array().map_or(0, Vec::len),
+        outcomes,
+    }
+}
+
+/// Polls until `account`'s projections are `want` (at most `limit`), and returns the last seen.
+async fn until_projected(
+    addr: SocketAddr,
+    account: &str,
+    session: &str,
+    want: &Projected,
+    limit: Duration,
+) -> Projected {
+    let start = std::time::Instant::now();
+    loop {
+        let seen = projected(addr, account, session).await;
+        if seen == *want || start.elapsed() > limit {
+            return seen;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_9_between_a_rated_matchs_end_and_its_ratings_then_the_restart_applies_them_once() {
+async fn kill_9_between_a_matchs_end_and_its_projections_then_the_restart_runs_each_once() {
     let data = tempfile::tempdir().expect("temp dir");
-    // The ratings wait a minute after the match's end: the kill lands in between.
+    // The projections wait a minute after the match's end: the kill lands in between.
     let flags = [
         "--test-rated-min-play-ms",
         "0",
@@ -232,26 +290,38 @@ async fn kill_9_between_a_rated_matchs_end_and_its_ratings_then_the_restart_appl
     let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
     play_rated_match(addr, &anna, &bruno).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(matches_two(&ratings_of(addr, &anna_id).await), 0);
+    let nothing = Projected {
+        rated: 0,
+        history: 0,
+        indexed: 0,
+        outcomes: Vec::new(),
+    };
+    for (account, session) in [(&anna_id, &anna), (&bruno_id, &bruno)] {
+        assert_eq!(projected(addr, account, session).await, nothing);
+    }
     child.kill().expect("kill -9");
     let _ = child.wait();
-    // Restarted without the delay: the sweep at start finds the match's end in the log.
+    // Restarted without the delay: the sweep at start finds the match's end in the log and runs
+    // every projection: the ratings, the players' index, fair play's outcomes.
+    let once = Projected {
+        rated: 1,
+        history: 1,
+        indexed: 1,
+        outcomes: vec!["good".to_owned()],
+    };
     let (mut child, addr) =
         crate::crash::start_with(data.path(), &["--test-rated-min-play-ms", "0"]);
-    for account in [&anna_id, &bruno_id] {
-        let ratings = until_matches(addr, account, 1, Duration::from_secs(10)).await;
-        assert_eq!(matches_two(&ratings), 1, "{ratings}");
-        assert_eq!(ratings["history"].as_array().map(Vec::len), Some(1));
+    for (account, session) in [(&anna_id, &anna), (&bruno_id, &bruno)] {
+        let seen = until_projected(addr, account, session, &once, Duration::from_secs(10)).await;
+        assert_eq!(seen, once);
     }
-    // Once more: a second sweep (another restart) finds the key stored and changes nothing.
+    // Once more: a second sweep (another restart) finds every key stored and changes nothing.
     child.kill().expect("kill -9");
     let _ = child.wait();
     let (_child, addr) = crate::crash::start_with(data.path(), &["--test-rated-min-play-ms", "0"]);
     tokio::time::sleep(Duration::from_millis(500)).await;
-    for account in [&anna_id, &bruno_id] {
-        let ratings = ratings_of(addr, account).await;
-        assert_eq!(matches_two(&ratings), 1, "{ratings}");
-        assert_eq!(ratings["history"].as_array().map(Vec::len), Some(1));
+    for (account, session) in [(&anna_id, &anna), (&bruno_id, &bruno)] {
+        assert_eq!(projected(addr, account, session).await, once);
     }
 }
 
@@ -301,5 +371,70 @@ async fn rated_quick_play_seats_accounts_together_and_apart_from_casual_play() {
         panic!("bruno not seated")
     };
     assert_eq!(table, rated);
+    server.stop().await;
+}
+
+/// Anna leaves a rated match as its hand starts (a server bot plays her seat out); Bruno plays it
+/// to the end. Anna alone is rated, losing it 0-20 whatever the score; Bruno, who may have won
+/// against the bot, is not rated by it; Anna's outcome is `left`, Bruno's `good`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leaver_of_a_rated_match_alone_loses_it_and_the_opponent_is_not_rated() {
+    let server = TestServer::with(|config| {
+        config.rated_min_play = Duration::ZERO;
+        crate::bots::fast_bots(config);
+    })
+    .await;
+    let addr = server.addr;
+    let (anna_id, anna) = sign_up(addr, "Anna").await;
+    let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
+    let mut a = signed_in(addr, "Anna", &anna).await;
+    let created = a
+        .request(|id| ClientMessage::CreateRatedTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: false,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("create: {created:?}")
+    };
+    let mut b = signed_in(addr, "Bruno", &bruno).await;
+    let t = table.clone();
+    let seated = b
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    let ServerMessage::Seated { seat, .. } = seated else {
+        panic!("join: {seated:?}")
+    };
+    let t = table.clone();
+    a.ok(|id| ClientMessage::Ready { id, table: t }).await;
+    let mut bruno_plays = crate::bots::Human::seated(b, table.clone(), seat.0);
+    bruno_plays.ready().await;
+    a.wait(|m| matches!(m, ServerMessage::HandStarted { .. }))
+        .await;
+    let t = table.clone();
+    a.ok(|id| ClientMessage::Leave { id, table: t }).await;
+    bruno_plays
+        .pump(|m| matches!(m, ServerMessage::MatchEnded { .. }))
+        .await;
+    let anna_ratings = until_matches(addr, &anna_id, 1, Duration::from_secs(10)).await;
+    assert_eq!(matches_two(&anna_ratings), 1, "{anna_ratings}");
+    let two = &anna_ratings["ratings"][0];
+    assert!(
+        two["rating"].as_f64().expect("rating") < 1500.0,
+        "lost as 0-20: {anna_ratings}"
+    );
+    let bruno_ratings = ratings_of(addr, &bruno_id).await;
+    assert_eq!(matches_two(&bruno_ratings), 0, "{bruno_ratings}");
+    let seen = projected(addr, &anna_id, &anna).await;
+    assert_eq!(seen.outcomes, vec!["left".to_owned()]);
+    let seen = projected(addr, &bruno_id, &bruno).await;
+    assert_eq!(seen.outcomes, vec!["good".to_owned()]);
+    assert_eq!(seen.indexed, 1, "the match is on Bruno's page all the same");
     server.stop().await;
 }

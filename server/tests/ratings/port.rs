@@ -9,7 +9,7 @@ use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::ratings::postgres::PostgresRatings;
 use burraco_server::ratings::sqlite::SqliteRatings;
 use burraco_server::ratings::{
-    Applied, FinishedMatch, NotRated, Policy, RatedSeat, Ratings, Subject, levels,
+    Applied, FinishedMatch, NotRated, Pending, Policy, RatedSeat, Ratings, Subject, levels,
 };
 use burraco_server::store::Store;
 
@@ -34,6 +34,7 @@ fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
         seats: vec![seat(2, a), seat(0, b)],
         score,
         play_ms: 600_000,
+        left: Vec::new(),
     }
 }
 
@@ -67,7 +68,30 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     // Expected before the table's first entry; the sweep reads the expectations.
     r.expect("t-1", NOW).await.expect("expect");
     r.expect("t-1", NOW).await.expect("expecting twice is once");
-    assert_eq!(r.expected(10).await.expect("read"), vec!["t-1".to_owned()]);
+    let pending = |key: &str, ended_ms: Option<i64>| Pending {
+        key: key.into(),
+        ended_ms,
+    };
+    assert_eq!(
+        r.expected(10).await.expect("read"),
+        vec![pending("t-1", None)]
+    );
+    // Every table's match is pending once it ends (the match-end projections' list): a rated
+    // table's row learns when, another's is new; a second end keeps the first time.
+    r.ended("t-1", NOW + 50).await.expect("ended");
+    other_node
+        .ended("t-1", NOW + 90)
+        .await
+        .expect("ended again");
+    r.ended("t-casual", NOW + 60).await.expect("ended");
+    assert_eq!(
+        r.expected(10).await.expect("read"),
+        vec![
+            pending("t-1", Some(NOW + 50)),
+            pending("t-casual", Some(NOW + 60))
+        ]
+    );
+    assert_eq!(r.expected(1).await.expect("read").len(), 1, "limited");
 
     // Anna beats Bruno 15-5: both move, once.
     let first = two("t-1", "u-anna", "u-bruno", 0.75);
@@ -75,6 +99,18 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
         rated(&r.apply(&first, policy(NOW, 5)).await.expect("apply")),
         2
     );
+    // The pending row stays until every projection is done: then it is forgotten.
+    assert_eq!(
+        r.expected(10).await.expect("read").len(),
+        2,
+        "still pending"
+    );
+    r.forget("t-1").await.expect("forget");
+    other_node.forget("t-casual").await.expect("forget");
+    other_node
+        .forget("t-casual")
+        .await
+        .expect("forgetting twice");
     assert!(r.expected(10).await.expect("read").is_empty(), "settled");
     let (anna, matches) = rating(r, Category::Two, "u-anna").await;
     assert!(anna > 1500.0 && matches == 1, "{anna} {matches}");
@@ -174,11 +210,30 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
         ],
         score: 0.8,
         play_ms: 600_000,
+        left: Vec::new(),
     };
     assert_eq!(
         rated(&r.apply(&four, policy(NOW, 5)).await.expect("apply")),
         6
     );
+    // The same four again, North gone before the end: North alone loses it, 0-20; the pairs,
+    // North's partner and the opponents keep their ratings.
+    let (sud, est) = (
+        rating(r, Category::Four, "u-sud").await,
+        rating(r, Category::Four, "u-est").await,
+    );
+    let left = FinishedMatch {
+        key: "t-four-left".into(),
+        left: vec![0],
+        ..four.clone()
+    };
+    assert_eq!(
+        rated(&r.apply(&left, policy(NOW + 1, 5)).await.expect("apply")),
+        1
+    );
+    assert_eq!(rating(r, Category::Four, "u-sud").await, sud);
+    assert_eq!(rating(r, Category::Four, "u-est").await, est);
+    assert_eq!(rating(r, Category::Four, "u-nord").await.1, 2);
     let mine = r.ratings_of("u-sud").await.expect("read");
     let categories: Vec<Category> = mine.iter().map(|row| row.subject.category).collect();
     assert!(categories.contains(&Category::Four), "{mine:?}");

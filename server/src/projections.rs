@@ -1,0 +1,160 @@
+//! The match-end projections: what the stores learn from a table's match once it ends, each
+//! read from the table's log alone, each exactly once whatever crashes, restarts or takeovers
+//! happen in between.
+//!
+//! One pending list for all of them: the table's row written by [`pending`] before the match's
+//! end is logged (`Ratings::ended`, the row a rated table was expected by since its creation),
+//! holding when the match ended. [`settle`] then runs, in this order:
+//!
+//! 1. fair play's outcomes and playbans ([`crate::fairplay::judge_match`], keyed by table and
+//!    account; a ban judged as of the match's end);
+//! 2. the ratings ([`crate::ratings::settle_log`], keyed by table), which need the outcomes: a
+//!    leaver loses the match 0-20 and nobody else is rated by it;
+//! 3. the players' index ([`crate::players::index_log`], keyed by table, match and seat);
+//!
+//! and deletes the pending row only when all are done. Each is idempotent by its key, so a run
+//! cut short by a crash is simply run again, whole, by the next one: right after the end (a
+//! task of the table's node, [`settle_soon`]) and by every node's [`sweep`] (at start and every
+//! [`SWEEP_EVERY`]). A new projection (a seasons ladder, say) is one more idempotent step in
+//! [`settle`], keyed by the table.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use burraco_protocol::log::EntryKind;
+
+use crate::Shared;
+use crate::backplane::port::PortError;
+use crate::fairplay::Outcome;
+
+/// How often every node runs the projections of the pending tables whose logs ended (a node
+/// killed between a match's end and its projections, or a store that failed).
+pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
+/// Records table `table`'s match as ending now, before its end is logged, and returns that
+/// time. A store that fails is logged and the end goes on: the task [`settle_soon`] starts still
+/// runs the projections (only a crash before it then loses them).
+pub async fn pending(shared: &Shared, table: &str) -> i64 {
+    let now = crate::unix_ms();
+    if shared.config.cluster.is_some() && shared.config.database_url.is_none() {
+        // A cluster without a database keeps no ratings, index or outcomes: nothing pending.
+        return now;
+    }
+    if let Err(e) = shared.ratings.ended(table, now).await {
+        tracing::warn!(%table, "the match's end not recorded as pending: {e}");
+    }
+    now
+}
+
+/// What [`settle`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settled {
+    /// Every projection is done and the pending row is gone.
+    Done,
+    /// The table's log has not ended: nothing yet.
+    InPlay,
+}
+
+/// Runs every projection of table `table`'s ended match, then forgets its pending row.
+/// `ended_ms`: when the match ended (its pending row's); `None` (a row from before this list
+/// held times) takes now.
+pub async fn settle(
+    shared: &Shared,
+    table: &str,
+    ended_ms: Option<i64>,
+) -> Result<Settled, PortError> {
+    let entries = shared
+        .backplane
+        .log
+        .load(table)
+        .await
+        .map_err(|e| PortError(e.to_string()))?;
+    if !entries
+        .iter()
+        .any(|e| EntryKind::of(e).is_some_and(EntryKind::ends_table))
+    {
+        return Ok(Settled::InPlay);
+    }
+    let ended_ms = ended_ms.unwrap_or_else(crate::unix_ms);
+    // 1. Fair play first: the ratings need to know who left.
+    let mut left = Vec::new();
+    if let Some(facts) = crate::table::facts_of_log(&entries) {
+        crate::fairplay::judge_match(shared, table, &facts, ended_ms).await?;
+        left = crate::fairplay::outcome::outcomes(&facts)
+            .into_iter()
+            .filter(|(_, _, outcome)| *outcome == Outcome::Left)
+            .map(|(seat, _, _)| seat as u8)
+            .collect();
+    }
+    // 2. The ratings.
+    crate::ratings::settle_log(shared, table, &entries, &left).await?;
+    // 3. The players' index.
+    crate::players::index_log(shared, table, &entries, ended_ms).await?;
+    // All done: a failure here only leaves the row for a sweep, which redoes nothing.
+    if let Err(e) = shared.ratings.forget(table).await {
+        tracing::debug!(%table, "pending row kept: {e}");
+    }
+    Ok(Settled::Done)
+}
+
+/// Called by a table once its match's end is durable: runs the projections now (after the
+/// test-only `rating_delay`), retrying a failed store a few times; the sweep does the rest.
+pub fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
+    let shared = shared.clone();
+    let table = table.to_owned();
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        tokio::time::sleep(shared.config.rating_delay).await;
+        for attempt in 0..3u32 {
+            match settle(&shared, &table, Some(ended_ms)).await {
+                Ok(_) => return,
+                Err(e) => {
+                    tracing::warn!(%table, "match-end projections not done yet: {e}");
+                    tokio::time::sleep(Duration::from_secs(1 << attempt)).await;
+                }
+            }
+        }
+    });
+}
+
+/// Runs [`sweep`] at start, then every [`SWEEP_EVERY`].
+pub fn start_sweep(shared: &Arc<Shared>) {
+    let shared = shared.clone();
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        loop {
+            sweep(&shared).await;
+            tokio::select! {
+                () = shared.shutdown.cancelled() => return,
+                () = tokio::time::sleep(SWEEP_EVERY) => {}
+            }
+        }
+    });
+}
+
+/// One pass of the sweep: settles every pending table whose log has ended.
+pub async fn sweep(shared: &Shared) {
+    let pending = match shared.ratings.expected(1000).await {
+        Ok(pending) => pending,
+        Err(e) => {
+            tracing::debug!("match-end sweep: {e}");
+            return;
+        }
+    };
+    if pending.is_empty() {
+        return;
+    }
+    // The tables still playing (one indexed read) are not read whole every minute.
+    let playing: std::collections::HashSet<String> = match shared.backplane.log.in_play().await {
+        Ok(tables) => tables.into_iter().collect(),
+        Err(e) => {
+            tracing::debug!("match-end sweep: {e}");
+            return;
+        }
+    };
+    for row in pending.into_iter().filter(|p| !playing.contains(&p.key)) {
+        if let Err(e) = settle(shared, &row.key, row.ended_ms).await {
+            tracing::warn!(table = %row.key, "match-end sweep: {e}");
+        }
+    }
+}
