@@ -19,10 +19,13 @@ pub fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// - tails: a uniformly random target among "a new meld" and each meld of the player's side; the
 ///   candidate plays for that target come from the crate's public enumerators
 ///   (`meld::openable_melds` of the hand, or `meld::attachments` of the hand to that meld), are
-///   tried in uniformly random order, and the first one `Game::act` accepts is played (a candidate
+///   tried in uniformly random order, and the first one the game accepts is played (a candidate
 ///   is a valid meld, which the game may still refuse by art. 31 or for leaving no legal discard;
 ///   a refusal changes nothing); then the coin again. With no accepted candidate it discards as
 ///   on heads.
+///
+/// Every action goes through `Game::act_into` (the whole validation of `Game::act`), its events
+/// into `events`, which the player clears and reuses as a search's playouts would.
 ///
 /// Every action it plays is one of `legal_actions`, chosen at random. Enumerating only one
 /// target per decision, and converting only the chosen candidate into an `Action`, is what keeps
