@@ -35,8 +35,9 @@ fn mid_hand() -> Game {
             DealSource::Seed(Seed(seed)),
         )
         .expect("deal");
+        let mut events = Vec::new();
         while !game.is_over() && game.turns_played() < 24 {
-            play_turn(&mut game, &mut rng);
+            play_turn(&mut game, &mut rng, &mut events);
         }
         if game.is_over() || game.melds().len() < 3 {
             continue;

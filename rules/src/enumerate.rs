@@ -60,7 +60,7 @@ impl Game {
                 if self.check_attached(id, &a.cards, &a.result).is_ok() {
                     out.push(Action::Attach {
                         meld: id,
-                        cards: a.cards,
+                        cards: a.cards.to_vec(),
                         wild_at: a.wild_at,
                     });
                 }

@@ -358,6 +358,9 @@ struct StalloState {
     must_draw: Option<Seat>,
 }
 
+/// Room the discard pile is given when it starts again after a pick-up.
+const PILE_ROOM: usize = 16;
+
 /// One hand in play (or finished).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
@@ -577,7 +580,9 @@ impl Game {
     /// [`Game::play`], without the copy of the input a [`CheckedInput`] keeps.
     pub fn apply(&mut self, input: &Input) -> Result<Vec<Event>, IllegalAction> {
         let step = self.step_of(input)?;
-        Ok(self.play_step(step, input_cards(input)))
+        let mut events = Vec::with_capacity(4);
+        self.play_step(step, input_cards(input), &mut events);
+        Ok(events)
     }
 
     /// Validates `input` completely without changing anything: what [`Game::play`] needs to
@@ -600,15 +605,33 @@ impl Game {
         } else {
             self.step_of(&checked.input)?
         };
-        Ok(self.play_step(step, input_cards(&checked.input)))
+        let mut events = Vec::with_capacity(4);
+        self.play_step(step, input_cards(&checked.input), &mut events);
+        Ok(events)
     }
 
     /// Shorthand for `apply(&Input::Act { seat, action })`, without building the input (nor
     /// copying the action into it).
     pub fn act(&mut self, seat: Seat, action: &Action) -> Result<Vec<Event>, IllegalAction> {
+        let mut events = Vec::with_capacity(4);
+        self.act_into(seat, action, &mut events)?;
+        Ok(events)
+    }
+
+    /// [`Game::act`] appending the events to `events` instead of returning a new list: a search
+    /// or a playout that plays thousands of actions reuses one buffer (clearing it between them)
+    /// rather than allocating a list for every action. On `Err` neither the game nor `events`
+    /// change.
+    pub fn act_into(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), IllegalAction> {
         // `check_turn`, first in `action_step`, refuses a finished hand as `step_of` does.
         let step = self.action_step(seat, action)?;
-        Ok(self.play_step(step, laid_cards(action)))
+        self.play_step(step, laid_cards(action), events);
+        Ok(())
     }
 
     /// The whole of [`Game::check`]'s validation: what playing `input` would do, or why not.
@@ -651,18 +674,16 @@ impl Game {
 
     /// Plays a step [`Game::step_of`] accepted on this game as it is now; `laid` are the cards of
     /// the input's action ([`laid_cards`]).
-    fn play_step(&mut self, step: Step, laid: &[Card]) -> Vec<Event> {
+    fn play_step(&mut self, step: Step, laid: &[Card], events: &mut Vec<Event>) {
         self.inputs_played += 1;
-        let mut events = Vec::with_capacity(4);
         match step {
-            Step::Draw => self.draw(&mut events),
-            Step::PickUp => self.pick_up(&mut events),
-            Step::Lay { target, result } => self.lay(laid, target, result, &mut events),
-            Step::Discard(card) => self.discard(card, &mut events),
-            Step::ClockExpired => events = self.expire_clock(),
-            Step::TimeOut => events = self.time_out(),
+            Step::Draw => self.draw(events),
+            Step::PickUp => self.pick_up(events),
+            Step::Lay { target, result } => self.lay(laid, target, result, events),
+            Step::Discard(card) => self.discard(card, events),
+            Step::ClockExpired => self.expire_clock(events),
+            Step::TimeOut => self.time_out(events),
         }
-        events
     }
 
     fn check_turn(&self, seat: Seat) -> Result<(), IllegalAction> {
@@ -715,7 +736,9 @@ impl Game {
 
     fn pick_up(&mut self, events: &mut Vec<Event>) {
         let seat = self.turn.seat;
-        let cards = std::mem::take(&mut self.pile);
+        // The pile starts again with room for a few discards, not from nothing (which regrows it
+        // discard by discard).
+        let cards = std::mem::replace(&mut self.pile, Vec::with_capacity(PILE_ROOM));
         for &c in &cards {
             self.hands[seat.index()].add(c);
         }
@@ -1154,33 +1177,31 @@ impl Game {
 
     /// The clock ran out: draw if the seat has not taken, then discard the highest legal card
     /// secondo norma (RULES.md section 9).
-    fn expire_clock(&mut self) -> Vec<Event> {
+    fn expire_clock(&mut self, events: &mut Vec<Event>) {
         let seat = self.turn.seat;
-        let mut events = vec![Event::ClockExpired { seat }];
+        events.push(Event::ClockExpired { seat });
         if self.turn.phase == Phase::Take {
-            self.draw(&mut events);
+            self.draw(events);
         }
         let card = self
             .legal_discards()
             .into_iter()
             .max_by_key(|c| c.norma_key())
             .expect("a turn in play always keeps a legal discard");
-        self.discard(card, &mut events);
-        events
+        self.discard(card, events);
     }
 
     /// The round clock ran out (RULES.md section 9): set the turns left in the last round.
     /// Announces the last round; [`Game::check`] has made sure none was announced before.
-    fn time_out(&mut self) -> Vec<Event> {
+    fn time_out(&mut self, events: &mut Vec<Event>) {
         let players = self.players();
         let not_taken = self.turn.phase == Phase::Take;
         let preset = self.config.preset();
-        let mut events = Vec::with_capacity(2);
         if preset == Preset::Fedibur && not_taken && self.turn.index == 0 {
             events.push(Event::TimeOutAnnounced { turns_left: 0 });
             self.last_round = Some(0);
-            self.end_hand(HandEnd::Voided, &mut events);
-            return events;
+            self.end_hand(HandEnd::Voided, events);
+            return;
         }
         let turns_left = match (players, preset) {
             (Players::Two, _) => 3,
@@ -1201,7 +1222,6 @@ impl Game {
         };
         self.last_round = Some(turns_left);
         events.push(Event::TimeOutAnnounced { turns_left });
-        events
     }
 
     /// The cards the seat on turn may discard now (empty before taking).

@@ -218,9 +218,9 @@ impl Meld {
 }
 
 /// Cards to attach to a meld and where the wild goes, as a bot would send them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attachment {
-    pub cards: Vec<Card>,
+    pub cards: OfferCards,
     pub wild_at: Option<u8>,
     /// The meld after the attachment.
     pub result: Meld,
@@ -378,7 +378,7 @@ fn few(mask: u16) -> Few {
 }
 
 /// The natural card of `suit` on a sequence position: positions 1 and 14 are both the ace.
-fn natural_at(suit: Suit, pos: u8) -> Card {
+const fn natural_at(suit: Suit, pos: u8) -> Card {
     // Position n is rank n (1..=13); 14 is the ace again.
     let rank = match pos {
         1..=13 => pos,
@@ -1066,25 +1066,42 @@ impl SeqPlan {
 
 /// The sequence of `suit` laid out as `layout` says: naturals on every position but the wild's.
 fn sequence(suit: Suit, layout: Layout) -> Meld {
+    let (lo, hi) = (usize::from(layout.lo), usize::from(layout.hi));
+    let len = hi - lo + 1;
     let mut cards = [Card::JOKER; MAX_SEQUENCE];
+    // The naturals of the run in one copy, then the wild over its position.
+    cards[..len].copy_from_slice(&NATURALS_AT[suit as usize][lo..=hi]);
     let mut wild = None;
-    for (i, pos) in (layout.lo..=layout.hi).enumerate() {
-        cards[i] = match layout.wild {
-            Some((card, p)) if p == pos => {
-                wild = Some(i as u8);
-                card
-            }
-            _ => natural_at(suit, pos),
-        };
+    if let Some((card, pos)) = layout.wild
+        && (layout.lo..=layout.hi).contains(&pos)
+    {
+        let i = pos - layout.lo;
+        cards[usize::from(i)] = card;
+        wild = Some(i);
     }
     Meld {
         shape: MeldShape::Sequence { suit },
         cards,
-        len: layout.hi - layout.lo + 1,
+        len: len as u8,
         start: layout.lo,
         wild,
     }
 }
+
+/// [`natural_at`] of every suit and position (index 0 unused), for building runs by copying.
+const NATURALS_AT: [[Card; 15]; 4] = {
+    let mut table = [[Card::JOKER; 15]; 4];
+    let mut suit = 0;
+    while suit < 4 {
+        let mut pos = 1;
+        while pos <= 14 {
+            table[suit][pos] = natural_at(Suit::ALL[suit], pos as u8);
+            pos += 1;
+        }
+        suit += 1;
+    }
+    table
+};
 
 // ---------------------------------------------------------------------------------------------
 // Enumerators
@@ -1112,10 +1129,12 @@ fn combinations_of(hand: &Hand, rank: Rank, wilds: &[Card], melds: &mut Vec<Meld
 
 /// Calls `f` with every per-suit count vector `0..=have[s]` and its total.
 fn for_each_count(have: [u8; 4], mut f: impl FnMut([u8; 4], usize)) {
-    for a in 0..=have[0] {
-        for b in 0..=have[1] {
-            for c in 0..=have[2] {
-                for d in 0..=have[3] {
+    // Half-open ranges: an inclusive range's loop carries an extra exhaustion check (this is
+    // the hot loop of both combination enumerators).
+    for a in 0..have[0] + 1 {
+        for b in 0..have[1] + 1 {
+            for c in 0..have[2] + 1 {
+                for d in 0..have[3] + 1 {
                     let total = usize::from(a) + usize::from(b) + usize::from(c) + usize::from(d);
                     f([a, b, c, d], total);
                 }
@@ -1255,13 +1274,13 @@ fn try_run(
     }
 }
 
-/// Offers `cards` to `meld` and records every distinct result. Most offers are refused, so the
-/// cards are copied to the heap only for the attachments found.
-fn offer(meld: &Meld, cards: &[Card], found: &mut Vec<Attachment>) {
+/// Offers `cards` to `meld` and records every distinct result (on the stack: an enumeration
+/// allocates only its list).
+fn offer(meld: &Meld, cards: &OfferCards, found: &mut Vec<Attachment>) {
     if let Ok(plan) = Plan::attach(meld, cards) {
         plan.choices(|wild_at, result| {
             found.push(Attachment {
-                cards: cards.to_vec(),
+                cards: *cards,
                 wild_at,
                 result,
             });
@@ -1273,10 +1292,12 @@ fn offer(meld: &Meld, cards: &[Card], found: &mut Vec<Attachment>) {
 /// position, two 2s of the suit and one other wild (a combination offers at most 9).
 const MAX_OFFER: usize = 16;
 
-/// Cards being put together for an offer, on the stack.
-struct OfferCards {
+/// The cards of an attachment, kept inline: the enumerators find many attachments and a caller
+/// tries few, so only the cards it sends are copied to the heap (`to_vec`). Reads as a slice.
+#[derive(Clone, Copy)]
+pub struct OfferCards {
     cards: [Card; MAX_OFFER],
-    len: usize,
+    len: u8,
 }
 
 impl OfferCards {
@@ -1288,12 +1309,35 @@ impl OfferCards {
     }
 
     fn push(&mut self, card: Card) {
-        self.cards[self.len] = card;
+        self.cards[usize::from(self.len)] = card;
         self.len += 1;
     }
 
-    fn as_slice(&self) -> &[Card] {
-        &self.cards[..self.len]
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..usize::from(self.len)]
+    }
+}
+
+impl std::ops::Deref for OfferCards {
+    type Target = [Card];
+
+    fn deref(&self) -> &[Card] {
+        self.as_slice()
+    }
+}
+
+/// Equal when they hold the same cards in the same order (the unused slots do not count).
+impl PartialEq for OfferCards {
+    fn eq(&self, other: &OfferCards) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for OfferCards {}
+
+impl std::fmt::Debug for OfferCards {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.as_slice().fmt(f)
     }
 }
 
@@ -1322,11 +1366,11 @@ fn combination_attachments(
             cards
         };
         if naturals > 0 && naturals <= room {
-            offer(meld, with(None).as_slice(), found);
+            offer(meld, &with(None), found);
         }
         if naturals < room {
             for &wild in extra {
-                offer(meld, with(Some(wild)).as_slice(), found);
+                offer(meld, &with(Some(wild)), found);
             }
         }
     });
@@ -1380,9 +1424,11 @@ fn sequence_attachments(
                     if free & bit(1) == 0 || free & bit(14) == 0 {
                         add(free);
                     }
-                    for pos in 1..=14 {
-                        let set = free & !bit(pos);
-                        if free & bit(pos) != 0 && (set & bit(1) == 0 || set & bit(14) == 0) {
+                    let mut left_out = free;
+                    while left_out != 0 {
+                        let set = free & !(left_out & left_out.wrapping_neg());
+                        left_out &= left_out - 1;
+                        if set & bit(1) == 0 || set & bit(14) == 0 {
                             add(set);
                         }
                     }
@@ -1400,17 +1446,19 @@ fn sequence_attachments(
     let suit_two = Card::new(Rank::Two, suit);
     let twos = hand.count(suit_two).min(2);
     for &set in &sets {
-        for two_count in 0..=twos {
+        // The set's naturals, put together once for all its offers.
+        let mut naturals = OfferCards::new();
+        let mut left = set & span(1, 13);
+        while left != 0 {
+            naturals.push(natural_at(suit, lowest(left)));
+            left &= left - 1;
+        }
+        for two_count in 0..twos + 1 {
             // `None` then each wild face other than the suit's 2 (that one is counted above).
             let others = std::iter::once(None)
                 .chain(wilds.iter().filter(|&&w| w != suit_two).map(|&w| Some(w)));
             for other in others {
-                let mut cards = OfferCards::new();
-                for pos in 1..=13 {
-                    if set & bit(pos) != 0 {
-                        cards.push(natural_at(suit, pos));
-                    }
-                }
+                let mut cards = naturals;
                 for _ in 0..two_count {
                     cards.push(suit_two);
                 }
@@ -1418,7 +1466,7 @@ fn sequence_attachments(
                     cards.push(other);
                 }
                 if cards.len > 0 {
-                    offer(meld, cards.as_slice(), found);
+                    offer(meld, &cards, found);
                 }
             }
         }
@@ -2164,7 +2212,7 @@ mod tests {
                     assert!(hand.contains_all(&a.cards));
                     assert_eq!(target.attach(&a.cards, a.wild_at), Ok(a.result));
                     assert!(
-                        seen.insert((sorted(a.cards.clone()), a.result)),
+                        seen.insert((sorted(a.cards.to_vec()), a.result)),
                         "duplicate {a:?}"
                     );
                 }

@@ -2,7 +2,7 @@
 //! measure the same hands.
 
 use burraco_rules::meld::{attachments, openable_melds};
-use burraco_rules::{Action, Config, DealSource, Game, MeldId, Phase, Preset, Seat, Seed};
+use burraco_rules::{Action, Config, DealSource, Event, Game, MeldId, Phase, Preset, Seat, Seed};
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
@@ -19,21 +19,25 @@ pub fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
 /// - tails: a uniformly random target among "a new meld" and each meld of the player's side; the
 ///   candidate plays for that target come from the crate's public enumerators
 ///   (`meld::openable_melds` of the hand, or `meld::attachments` of the hand to that meld), are
-///   tried in uniformly random order, and the first one `Game::act` accepts is played (a candidate
+///   tried in uniformly random order, and the first one the game accepts is played (a candidate
 ///   is a valid meld, which the game may still refuse by art. 31 or for leaving no legal discard;
 ///   a refusal changes nothing); then the coin again. With no accepted candidate it discards as
 ///   on heads.
+///
+/// Every action goes through `Game::act_into` (the whole validation of `Game::act`), its events
+/// into `events`, which the player clears and reuses as a search's playouts would.
 ///
 /// Every action it plays is one of `legal_actions`, chosen at random. Enumerating only one
 /// target per decision, and converting only the chosen candidate into an `Action`, is what keeps
 /// it cheap: the full `legal_openings` + `legal_attachments` on every decision costs about twice
 /// as much per hand.
-pub fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng) {
+pub fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng, events: &mut Vec<Event>) {
     let seat = game.on_turn();
     if game.phase() == Phase::Take {
         let takes = game.legal_takes();
         let take = &takes[below(rng, takes.len())];
-        game.act(seat, take).expect("legal take");
+        events.clear();
+        game.act_into(seat, take, events).expect("legal take");
     }
     'decision: while game.phase() == Phase::Play && game.on_turn() == seat {
         if below(rng, 2) == 1 {
@@ -48,7 +52,8 @@ pub fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng) {
                         cards: meld.cards().to_vec(),
                         wild_at: meld.wild_position(),
                     };
-                    if game.act(seat, &open).is_ok() {
+                    events.clear();
+                    if game.act_into(seat, &open, events).is_ok() {
                         continue 'decision;
                     }
                 }
@@ -66,10 +71,11 @@ pub fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng) {
                     let a = candidates.swap_remove(below(rng, candidates.len()));
                     let attach = Action::Attach {
                         meld: id,
-                        cards: a.cards,
+                        cards: a.cards.to_vec(),
                         wild_at: a.wild_at,
                     };
-                    if game.act(seat, &attach).is_ok() {
+                    events.clear();
+                    if game.act_into(seat, &attach, events).is_ok() {
                         continue 'decision;
                     }
                 }
@@ -77,7 +83,8 @@ pub fn play_turn(game: &mut Game, rng: &mut ChaCha8Rng) {
         }
         let discards = game.legal_discards();
         let card = discards[below(rng, discards.len())];
-        game.act(seat, &Action::Discard { card })
+        events.clear();
+        game.act_into(seat, &Action::Discard { card }, events)
             .expect("legal discard");
     }
 }
@@ -92,8 +99,9 @@ pub fn random_hand(n: u64, rng: &mut ChaCha8Rng) -> u32 {
         DealSource::Seed(Seed(seed)),
     )
     .expect("deal");
+    let mut events = Vec::new();
     while !game.is_over() {
-        play_turn(&mut game, rng);
+        play_turn(&mut game, rng, &mut events);
     }
     game.turns_played()
 }

@@ -4,6 +4,7 @@
 //! - the 108 cards are always all somewhere: hands, melds, pile, tallone, untaken pozzetti;
 //! - every enumerated action is accepted, and the discard list is exactly the accepted discards;
 //! - arbitrary (mostly illegal) inputs never panic, and a refused one changes nothing;
+//! - `check` then `play`, and `act_into` into a buffer already in use, do what `apply` does;
 //! - no view shows a party a card it may not see, and every event with hidden cards is private.
 
 use burraco_rules::{
@@ -125,7 +126,7 @@ fn check_enumerators(game: &Game) {
             for a in burraco_rules::meld::attachments(meld, game.hand(seat)) {
                 let action = Action::Attach {
                     meld: id as u8,
-                    cards: a.cards,
+                    cards: a.cards.to_vec(),
                     wild_at: a.wild_at,
                 };
                 if game.clone().act(seat, &action).is_ok() {
@@ -354,6 +355,27 @@ proptest! {
                     let mut by_apply = game.clone();
                     prop_assert_eq!(played, by_apply.apply(&input));
                     prop_assert_eq!(&by_play, &by_apply);
+                }
+                // `act_into` does what `apply` does, appending to a buffer that already holds
+                // events; a refusal leaves the buffer as it was too.
+                if let Input::Act { seat, action } = &input {
+                    let mut by_act = game.clone();
+                    let earlier = Event::Drew { seat: *seat };
+                    let mut events = vec![earlier.clone()];
+                    let acted = by_act.act_into(*seat, action, &mut events);
+                    let mut by_apply = game.clone();
+                    match by_apply.apply(&input) {
+                        Ok(applied) => {
+                            prop_assert_eq!(acted, Ok(()));
+                            prop_assert_eq!(&events[0], &earlier);
+                            prop_assert_eq!(&events[1..], &applied[..]);
+                        }
+                        Err(e) => {
+                            prop_assert_eq!(acted, Err(e));
+                            prop_assert_eq!(&events, &vec![earlier]);
+                        }
+                    }
+                    prop_assert_eq!(&by_act, &by_apply);
                 }
                 match game.apply(&input) {
                     Ok(events) => {
