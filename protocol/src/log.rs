@@ -90,6 +90,14 @@ pub enum TableEntry {
     /// only accounts, and its finished match updates its players' ratings, exactly once, keyed
     /// by the table. In the log, so a restart or another node keeps the table rated.
     Rated,
+    /// Protocol 1.6: its tournament's director paused the event at `at_ms` (the tournament's
+    /// own `Paused` time): no move is played, no hand dealt, and every clock of the table (the
+    /// move clock, the round clock) stands still until `Resumed`. In the log, so a restart keeps
+    /// the table paused and counts the pause out of the round clock.
+    Paused { at_ms: i64 },
+    /// Protocol 1.6: the director lifted the pause at `at_ms`; the round clock's deadline moves
+    /// on by the pause's length, as the tournament's does.
+    Resumed { at_ms: i64 },
 }
 
 /// The account that holds a seat.
@@ -200,11 +208,13 @@ pub enum EntryKind {
     Tournament,
     AccountSeat,
     Rated,
+    Paused,
+    Resumed,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 13] = [
+    const ALL: [EntryKind; 15] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -218,6 +228,8 @@ impl EntryKind {
         EntryKind::Tournament,
         EntryKind::AccountSeat,
         EntryKind::Rated,
+        EntryKind::Paused,
+        EntryKind::Resumed,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -287,6 +299,8 @@ impl TableEntry {
             TableEntry::Tournament { .. } => EntryKind::Tournament,
             TableEntry::AccountSeat { .. } => EntryKind::AccountSeat,
             TableEntry::Rated => EntryKind::Rated,
+            TableEntry::Paused { .. } => EntryKind::Paused,
+            TableEntry::Resumed { .. } => EntryKind::Resumed,
         }
     }
 }
@@ -453,6 +467,8 @@ mod tests {
                 },
             },
             TableEntry::Rated,
+            TableEntry::Paused { at_ms: 1_000 },
+            TableEntry::Resumed { at_ms: 61_000 },
         ]
     }
 
@@ -461,7 +477,7 @@ mod tests {
         // Stored logs hold these first bytes: a variant added at the end takes the next one, and
         // an old entry still decodes as it did.
         let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
-        assert_eq!(numbers, (0..13).collect::<Vec<u8>>());
+        assert_eq!(numbers, (0..15).collect::<Vec<u8>>());
         let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
         assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
     }

@@ -193,7 +193,9 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::RoundClock
             | EntryKind::Tournament
             | EntryKind::AccountSeat
-            | EntryKind::Rated => {}
+            | EntryKind::Rated
+            | EntryKind::Paused
+            | EntryKind::Resumed => {}
         }
     }
     Ok(())
