@@ -831,8 +831,8 @@ pub enum ServerMessage {
     },
     /// 1.6: the table's tournament director paused the event (`paused`: true) or resumed it
     /// (false). While paused every clock of the table stands still (the move clock, a new
-    /// turn's included, the round clock, the timed wait before the next deal); moves are still
-    /// taken. `round_clock_left_ms` and `move_clock_left_ms` are what is left on the round clock
+    /// turn's included, the round clock; the next hand is dealt after the resume); moves are
+    /// still taken. `round_clock_left_ms` and `move_clock_left_ms` are what is left on the round clock
     /// and on the turn's move clock (grace included), `null` when that clock does not run. Sent
     /// when the pause starts and ends, and after a snapshot or a `sync`'s catch-up while paused.
     /// Not numbered: it is the table's state, not one of its events.

@@ -2,7 +2,7 @@
 //! The tournament tells the table (`Command::TournamentPause`, with the tournament's own time of
 //! the pause); the table logs `TableEntry::Paused` / `Resumed` (so a restart stays paused and
 //! counts the pause out of the round clock), holds every clock (the turn's move clock where it
-//! stood, a new turn's from its start, the round clock, the timed wait before the next deal) and
+//! stood, a new turn's from its start, the round clock, the next deal: due after the resume) and
 //! tells every receiver that reads 1.6 (`table_paused`). On resume the round clock's deadline is
 //! the tournament's reckoning: the match's start, plus the round time, plus the pauses since.
 //!
@@ -34,6 +34,11 @@ impl HeldClocks {
     /// The turn's move clock as it will start when play goes on.
     pub(super) fn hold_move_clock(&mut self, clock: Option<(Stage, Duration)>) {
         self.move_clock = clock;
+    }
+
+    /// The next deal, due `wait` after play goes on.
+    pub(super) fn hold_next_hand(&mut self, wait: Duration) {
+        self.next_hand = Some(wait);
     }
 }
 
@@ -91,7 +96,11 @@ impl TableActor {
             stage,
             deadline: now + left,
         });
-        self.next_hand_at = held.next_hand.map(|left| now + left);
+        // Every player said ready during the pause: the next hand at once.
+        let all_ready = self.all_ready();
+        self.next_hand_at = held
+            .next_hand
+            .map(|left| if all_ready { now } else { now + left });
         self.round_deadline = self.round_deadline_from_log(now);
     }
 
