@@ -93,6 +93,14 @@ pub enum TableEntry {
     /// A mark against a seat's player during the match, for fair play's
     /// outcomes: in the log, so a restart or another node still knows who left or stalled.
     Conduct { seat: u8, mark: ConductMark },
+    /// Protocol 1.6: its tournament's director paused the event at `at_ms` (the tournament's
+    /// own `Paused` time): no hand is dealt and every clock of the table (the move clock, the
+    /// round clock) stands still until `Resumed` (moves may still be played: docs/PROTOCOL.md 5). In the log, so a restart keeps
+    /// the table paused and counts the pause out of the round clock.
+    Paused { at_ms: i64 },
+    /// Protocol 1.6: the director lifted the pause at `at_ms`; the round clock's deadline moves
+    /// on by the pause's length, as the tournament's does.
+    Resumed { at_ms: i64 },
 }
 
 /// What a [`TableEntry::Conduct`] marks. Only ever added at the end, as [`TableEntry`].
@@ -216,11 +224,13 @@ pub enum EntryKind {
     AccountSeat,
     Rated,
     Conduct,
+    Paused,
+    Resumed,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 14] = [
+    const ALL: [EntryKind; 16] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -235,6 +245,8 @@ impl EntryKind {
         EntryKind::AccountSeat,
         EntryKind::Rated,
         EntryKind::Conduct,
+        EntryKind::Paused,
+        EntryKind::Resumed,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -305,6 +317,8 @@ impl TableEntry {
             TableEntry::AccountSeat { .. } => EntryKind::AccountSeat,
             TableEntry::Rated => EntryKind::Rated,
             TableEntry::Conduct { .. } => EntryKind::Conduct,
+            TableEntry::Paused { .. } => EntryKind::Paused,
+            TableEntry::Resumed { .. } => EntryKind::Resumed,
         }
     }
 }
@@ -475,6 +489,8 @@ mod tests {
                 seat: 3,
                 mark: ConductMark::ClockExpired,
             },
+            TableEntry::Paused { at_ms: 1_000 },
+            TableEntry::Resumed { at_ms: 61_000 },
         ]
     }
 
@@ -483,7 +499,7 @@ mod tests {
         // Stored logs hold these first bytes: a variant added at the end takes the next one, and
         // an old entry still decodes as it did.
         let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
-        assert_eq!(numbers, (0..14).collect::<Vec<u8>>());
+        assert_eq!(numbers, (0..16).collect::<Vec<u8>>());
         let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
         assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
     }

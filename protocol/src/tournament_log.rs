@@ -12,7 +12,8 @@
 //!   (`EndRequested`), a single byte that never decodes as a hand's record;
 //! - 6 `Finished` and 7 `Cancelled` read as a match's end and a table's closing: the log leaves
 //!   play;
-//! - 8 reads as a table's duplicate boards and 9 as its round clock, ignored by the store; 10 and
+//! - 8 reads as a table's duplicate boards, 9 as its round clock, 10 to 14 as a table's
+//!   tournament, account seat, rated flag, pause and resume, all ignored by the store; 15 and
 //!   later are no kind it knows: ignored. New variants go there, at the end (a test checks every
 //!   variant's reading).
 //!

@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 5;
+pub const PROTOCOL_MINOR: u16 = 6;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -829,6 +829,19 @@ pub enum ServerMessage {
         rated: bool,
         levels: Vec<SeatLevel>,
     },
+    /// 1.6: the table's tournament director paused the event (`paused`: true) or resumed it
+    /// (false). While paused every clock of the table stands still (the move clock, a new
+    /// turn's included, the round clock; the next hand is dealt after the resume); moves are
+    /// still taken. `round_clock_left_ms` and `move_clock_left_ms` are what is left on the round clock
+    /// and on the turn's move clock (grace included), `null` when that clock does not run. Sent
+    /// when the pause starts and ends, and after a snapshot or a `sync`'s catch-up while paused.
+    /// Not numbered: it is the table's state, not one of its events.
+    TablePaused {
+        table: String,
+        paused: bool,
+        round_clock_left_ms: Option<u64>,
+        move_clock_left_ms: Option<u32>,
+    },
 }
 
 impl ServerMessage {
@@ -903,6 +916,7 @@ impl ServerMessage {
             Playban { .. } => "playban",
             Lobby { .. } => "lobby",
             TableLevels { .. } => "table_levels",
+            TablePaused { .. } => "table_paused",
         }
     }
 
@@ -919,6 +933,7 @@ impl ServerMessage {
             Identity { .. } => 4,
             Playban { .. } => 5,
             Lobby { .. } | TableLevels { .. } => 5,
+            TablePaused { .. } => 6,
             _ => 0,
         }
     }
@@ -944,7 +959,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | Identity { .. }
         | Playban { .. }
         | Lobby { .. }
-        | TableLevels { .. } => None,
+        | TableLevels { .. }
+        | TablePaused { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

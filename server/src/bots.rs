@@ -92,6 +92,8 @@ pub fn spawn(
 ) -> Outbox {
     let id = shared.next_conn_id() | BOT_CONN;
     let (out, rx, kick) = Outbox::channel(id, BOT_QUEUE);
+    // The server's own session reads every message this server sends (a pause among them).
+    let out = out.with_minor(burraco_protocol::wire::PROTOCOL_MINOR);
     let seed = u64::from_le_bytes(crate::random_bytes::<8>());
     let span = tracing::info_span!("bot", %table, %seat, level = level.code());
     let budget = shared.config.bot_search;

@@ -270,6 +270,10 @@ pub struct Outbox {
     /// Its receiver reads postcard frames (a connection whose hello was binary), else JSON
     /// text: what a frame relayed to it from another node is encoded as.
     binary: bool,
+    /// The minor version its receiver's hello said: a table sends it no message newer than
+    /// that (`ServerMessage::minor`). 0 until told (a cluster's stand-in for another node's
+    /// connection stays there: it hears only what every client reads).
+    minor: u16,
 }
 
 /// The receiving end of an [`Outbox`]: frames one by one, batches unpacked in order.
@@ -330,6 +334,7 @@ impl Outbox {
                 kick: kick.clone(),
                 reason: KickReason::default(),
                 binary: false,
+                minor: 0,
             },
             Inbox {
                 rx,
@@ -353,6 +358,17 @@ impl Outbox {
     /// Whether its receiver reads postcard frames.
     pub fn is_binary(&self) -> bool {
         self.binary
+    }
+
+    /// The outbox of a receiver whose hello said protocol 1.`minor`.
+    pub fn with_minor(mut self, minor: u16) -> Outbox {
+        self.minor = minor;
+        self
+    }
+
+    /// Whether its receiver reads `message` (its hello said that message's minor or later).
+    pub fn reads(&self, message: &ServerMessage) -> bool {
+        message.minor() <= self.minor
     }
 
     /// Queues a frame without waiting. A full queue kicks the receiver (it is too slow) and

@@ -6,7 +6,7 @@
  */
 import { Connection, ServerError, serverUrl, ErrorCode, RuleCode } from './net.js';
 import { t, getLang, setLang, refusalText, tournamentRefusalText } from './i18n.js';
-import { emptyTable, applyMessage, sideOf, playerCount } from './state.js';
+import { emptyTable, applyMessage, applyPause, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
 import { renderTable, clockText, logText, nameOf } from './view-table.js';
 import { renderOverlay } from './view-overlays.js';
@@ -113,6 +113,10 @@ export class App {
     this.tourLive = {};
     /** Tournament records fetched, by id. @type {Record<string, any>} */
     this.tourRecords = {};
+    /** The lobby's tables that are a tournament's round, with its id and name. @type {Record<string, {id: string, name: string}>} */
+    this.tourOfTable = {};
+    /** Upcoming events with a start time, soonest first (`loadCalendar`). @type {{id: string, name: string, kind: string, starts: number, closes: number|null}[]} */
+    this.calendar = [];
     /** Hand records of tournament tables (the duplicate comparison), by table id; and how many boards were revealed when asked. @type {Record<string, any[]>} */
     this.tourHands = {};
     /** @type {Record<string, number>} */
@@ -394,6 +398,8 @@ export class App {
       applyMessage(st, m, now);
       this.tourBotSeats(st);
       this.refreshLevels(st);
+    } else if (m.type === 'table_paused') {
+      applyPause(st, m, now);
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed
@@ -463,7 +469,7 @@ export class App {
   listTables() {
     this.request('list_lobby')
       .catch(() => this.request('list_tables'))
-      .then((r) => { this.tables = r.tables; this.render(); }).catch(() => {});
+      .then((r) => { this.tables = r.tables; this.render(); this.labelTourTables(); }).catch(() => {});
   }
 
   /**
@@ -486,6 +492,29 @@ export class App {
         });
       }
     }).catch(() => {});
+  }
+
+  /**
+   * The lobby's tournament labels: which listed tables are a tournament's, from the playing
+   * tournaments' records (`GET /api/tournaments`, then each one's record when its round changed):
+   * the lobby's own list says nothing of tournaments, and its messages' fields never change.
+   */
+  async labelTourTables() {
+    const list = await this.fetchApi('/api/tournaments');
+    if (!Array.isArray(list)) return;
+    /** @type {Record<string, {id: string, name: string}>} */
+    const labels = {};
+    for (const summary of list.filter((x) => x.status === 'playing').slice(0, 16)) {
+      let rec = this.tourRecords[summary.tournament];
+      if (!rec || rec.rounds.length !== summary.round) {
+        rec = await this.fetchApi(`/api/tournaments/${encodeURIComponent(summary.tournament)}`);
+        if (!rec) continue;
+        this.tourRecords[summary.tournament] = rec;
+      }
+      for (const tb of rec.rounds.at(-1)?.tables ?? []) labels[tb.table] = { id: summary.tournament, name: rec.settings.name };
+    }
+    this.tourOfTable = labels;
+    this.render();
   }
 
   /** @param {string} text @param {'error'|'info'} kind */
@@ -659,7 +688,8 @@ export class App {
       if (this.tour?.id === id || (this.table && this.tourTables[this.table.table] === id)) this.loadTour(id);
     } else if (m.type === 'tournament_status') {
       const before = live.status?.warnings;
-      live.status = m;
+      // Paused, the round's end moves on with the pause: what is left is held still until resumed.
+      live.status = { ...m, held_ms: m.paused && m.round_ends_ms ? Math.max(0, m.round_ends_ms - Date.now()) : null };
       // A director's warning: the warned player is told, at the table too (not only a count).
       if (before != null && (m.warnings ?? 0) > before) this.tellWarning(id);
     } else if (m.type === 'go_to_table') {
@@ -827,7 +857,27 @@ export class App {
       const order = { registering: 0, playing: 1, finished: 2 };
       this.tournaments = list.sort((a, b) => (/** @type {any} */ (order)[a.status] ?? 3) - (/** @type {any} */ (order)[b.status] ?? 3) || String(a.name).localeCompare(String(b.name)));
       this.render();
+      this.loadCalendar(list).catch(() => {});
     });
+  }
+
+  /**
+   * The calendar: the events still registering that have a start time (their records' registration,
+   * `GET /api/tournaments/{id}`; the list does not say it), soonest first.
+   * @param {any[]} list
+   */
+  async loadCalendar(list) {
+    /** @type {{id: string, name: string, kind: string, starts: number, closes: number|null}[]} */
+    const entries = [];
+    for (const x of list.filter((y) => y.status === 'registering').slice(0, 24)) {
+      const rec = await this.fetchApi(`/api/tournaments/${encodeURIComponent(x.tournament)}`);
+      if (!rec) continue;
+      this.tourRecords[x.tournament] = rec;
+      const reg = rec.registration ?? {};
+      if (reg.starts_ms != null) entries.push({ id: x.tournament, name: rec.settings.name, kind: rec.settings.kind, starts: reg.starts_ms, closes: reg.closes_ms ?? null });
+    }
+    this.calendar = entries.sort((a, b) => a.starts - b.starts);
+    this.render();
   }
 
   /** The record of tournament `id`, then (not awaited) the hand records its duplicate comparison needs. @param {string} id */
@@ -1772,6 +1822,10 @@ export class App {
       el.textContent = clockText(left);
       el.classList.toggle('in-grace', grace > 0 && left <= grace);
       el.classList.toggle('low', left <= 10000);
+    }
+    // A clock a director's pause holds (`table_paused`): still.
+    for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-held]'))) {
+      el.textContent = clockText(Number(el.dataset.held));
     }
     // A tournament round's clock (`round_ends_ms`): h:mm:ss or m:ss.
     for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-round-ends]'))) {

@@ -13,13 +13,16 @@
  * @typedef {{number: number, dealer: string, onTurn: string, phase: string, hand: string[]|null, melds: Meld[], pile: string[],
  *   tallone: number, pozzetti: (string|null)[], pickedSingle: string|null, commitment: string|null, upCard: string|null,
  *   dealt: string[]|null, clockDeadline: number|null, clockGraceMs: number|null, inGrace: boolean, lastRound: number|null,
- *   stalloExchanges: number, stalloMustDraw: string|null, stallo: boolean, pozzettoPending: boolean}} HandState
+ *   stalloExchanges: number, stalloMustDraw: string|null, stallo: boolean, pozzettoPending: boolean, clockHeldMs?: number|null}} HandState
+ *   (`clockHeldMs`: the move clock a director's pause holds, shown still)
  * @typedef {{table: string, seq: number, settings: Record<string, any>, status: string, you: string|null,
  *   seats: SeatInfo[], handsPlayed: number, sides: string[], totals: number[], roundDeadline: number|null,
  *   timeOut: boolean, turnsLeft: number|null, hand: HandState|null, ended: Message|null, record: Message|null,
  *   matchEnded: Message|null, chat: {name: string, text: string, seat: string|null}[], log: {key: string, params: Record<string, any>}[],
- *   notice: {key: string, params: Record<string, any>, turns?: number}|null, serverTurn?: string|null, lastMeld?: number|null}} TableState
- *   (`serverTurn`: the seat whose clock ran out, while the server plays its turn)
+ *   notice: {key: string, params: Record<string, any>, turns?: number}|null, serverTurn?: string|null, lastMeld?: number|null,
+ *   paused?: boolean, roundHeldMs?: number|null}} TableState
+ *   (`serverTurn`: the seat whose clock ran out, while the server plays its turn; `paused`: its tournament's
+ *   director paused play, `roundHeldMs` the round clock held meanwhile: `table_paused`, protocol 1.6)
  */
 
 export const SEATS_4 = ['N', 'E', 'S', 'W'];
@@ -48,6 +51,27 @@ export function emptyTable(table) {
     roundDeadline: null, timeOut: false, turnsLeft: null, hand: null, ended: null, record: null, matchEnded: null,
     chat: [], log: [], notice: null,
   };
+}
+
+/**
+ * `table_paused` (protocol 1.6, not numbered): the tournament's director paused play at this table
+ * (every clock held where it stood) or resumed it (the clocks run again from what they had left).
+ * @param {TableState} st @param {Message} m @param {number} now
+ */
+export function applyPause(st, m, now) {
+  const h = st.hand;
+  st.paused = !!m.paused;
+  if (m.paused) {
+    st.roundHeldMs = m.round_clock_left_ms ?? null;
+    if (h) h.clockHeldMs = m.move_clock_left_ms ?? null;
+    return;
+  }
+  st.roundHeldMs = null;
+  st.roundDeadline = m.round_clock_left_ms == null ? null : now + m.round_clock_left_ms;
+  if (h) {
+    h.clockHeldMs = null;
+    h.clockDeadline = m.move_clock_left_ms == null ? null : now + m.move_clock_left_ms;
+  }
 }
 
 /** @param {TableState} st */
@@ -122,6 +146,8 @@ export function applySnapshot(st, m, now) {
   st.sides = v.sides;
   st.totals = v.totals;
   st.roundDeadline = v.round_clock_left_ms == null ? null : now + v.round_clock_left_ms;
+  // A pause follows its snapshot as `table_paused`: none, and play is on.
+  st.paused = false; st.roundHeldMs = null;
   st.timeOut = v.time_out;
   const h = v.hand;
   if (!h) { st.hand = null; return; }
@@ -192,6 +218,7 @@ export function applyMessage(st, m, now) {
     case 'match_started':
       st.status = 'playing';
       st.roundDeadline = m.round_clock_ms == null ? null : now + m.round_clock_ms;
+      if (st.paused) st.roundHeldMs = m.round_clock_ms ?? null;
       st.totals = [0, 0];
       log(st, 'ev_match_started', { seat: m.first_dealer });
       break;
@@ -218,6 +245,8 @@ export function applyMessage(st, m, now) {
         h.onTurn = m.seat; h.phase = 'take'; h.pickedSingle = null; h.inGrace = false;
         h.clockDeadline = m.clock_ms == null ? null : now + m.clock_ms + (m.grace_ms ?? 0);
         h.clockGraceMs = m.grace_ms ?? null;
+        // A turn begun during a director's pause: its clock starts when play resumes.
+        if (st.paused) h.clockHeldMs = m.clock_ms == null ? null : m.clock_ms + (m.grace_ms ?? 0);
         seatInfo(st, m.seat).cards = m.cards_held;
       }
       break;

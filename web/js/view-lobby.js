@@ -101,7 +101,7 @@ export function renderLobby(app) {
     const narrowLevels = (tb.levels ?? []).map((/** @type {any} */ l) => `<span class="row-level">${escapeHtml(l.seat)}${levelBadge(l.level)}</span>`).join('');
     const canJoin = tb.status === 'waiting' && seated < tb.players;
     return `<tr data-testid="table-row" data-table="${escapeHtml(tb.table)}">
-      <td class="mono">${escapeHtml(tb.table)}</td>
+      <td class="mono">${escapeHtml(tb.table)}${tourLabel(app, tb.table)}</td>
       <td>${presetLabel(tb.preset)}</td>
       <td>${seated}/${tb.players}${narrowLevels ? `<span class="row-levels">${narrowLevels}</span>` : ''}</td>
       <td class="names">${names}</td>
@@ -159,4 +159,13 @@ export function renderLobby(app) {
       </form>
     </div>
   </section>`;
+}
+
+/**
+ * A tournament's table in the lobby: the event's name (a table is only ever in one).
+ * @param {import('./app.js').App} app @param {string} table
+ */
+function tourLabel(app, table) {
+  const tour = app.tourOfTable[table];
+  return tour ? `<span class="tour-label" data-testid="tour-label" data-tournament="${escapeHtml(tour.id)}" title="${t('tab_tournaments')}">${escapeHtml(tour.name)}</span>` : '';
 }

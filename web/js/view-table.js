@@ -109,7 +109,7 @@ function seatHtml(app, seat, pos) {
   }
   const count = s && s.cards != null ? s.cards : null;
   const fan = count != null && !me ? `<div class="mini-fan" aria-hidden="true">${Array.from({ length: Math.min(count, 12) }, () => '<span class="mini-back"></span>').join('')}</div>` : '';
-  const clock = onTurn && h && h.clockDeadline ? `<span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
+  const clock = onTurn && h ? moveClock(st, h) : '';
   const dealer = h && h.dealer === seat ? `<span class="chip dealer" title="${t('dealer')}">D</span>` : '';
   return `<div class="seat seat-${pos} ${onTurn ? 'on-turn' : ''} ${me ? 'me' : ''}${app.fresh?.seat === seat ? ' fresh' : ''}" data-testid="seat-${seat}" data-seat="${seat}">
     <div class="seat-line">
@@ -170,7 +170,10 @@ export function renderTable(app) {
   const handLabel = h ? (settings.hands ? t('hand_of', { n: h.number, total: settings.hands }) : t('hand_n', { n: h.number })) : '';
   const target = settings.target ? ` · ${t('to_target', { n: settings.target })}` : '';
   const scores = sides.map((side, i) => `<span class="score ${side === mySide && st.you ? 'ours' : ''}" data-testid="score-${side}"><b>${side}</b> ${st.totals[i] ?? 0}</span>`).join('');
-  const round = st.roundDeadline ? `<span class="round-clock" title="${t('round_clock')}"><span class="muted small">${t('round_clock')}</span> <span data-deadline="${st.roundDeadline}"></span></span>` : '';
+  // A director's pause holds the round clock: shown still (`data-held`), not counting down.
+  const roundValue = st.paused && st.roundHeldMs != null ? `<span data-held="${st.roundHeldMs}" data-testid="round-clock-held"></span>`
+    : st.roundDeadline && !st.paused ? `<span data-deadline="${st.roundDeadline}"></span>` : '';
+  const round = roundValue ? `<span class="round-clock" title="${t('round_clock')}"><span class="muted small">${t('round_clock')}</span> ${roundValue}</span>` : '';
   const banners = [];
   if (st.timeOut) banners.push(`<div class="banner timeout" data-testid="timeout" role="status">${st.turnsLeft === 0 ? t('time_out_void') : st.turnsLeft != null ? t('time_out_turns', { n: st.turnsLeft }) : t('time_out')}</div>`);
   if (h && h.stallo) banners.push(`<div class="banner stallo" role="status">${h.stalloMustDraw ? t('stallo_must_draw', { seat: escapeHtml(nameOf(st, h.stalloMustDraw)) }) : t('stallo_ends')}</div>`);
@@ -180,6 +183,7 @@ export function renderTable(app) {
     banners.push(`<div class="banner clock-notice" data-testid="clock-notice" role="status"><span>${mine ? t('clock_expired_you') : t('clock_expired', { name: escapeHtml(nameOf(st, st.notice.params.seat)) })}</span>
       <button type="button" class="toast-x" data-action="dismiss-notice" aria-label="${t('close')}">×</button></div>`);
   }
+  if (st.paused) banners.push(`<div class="banner info" data-testid="table-paused" role="status">${t('t_paused')}</div>`);
   if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
   const strip = app.tournamentStrip();
   if (strip) banners.unshift(strip);
@@ -260,7 +264,7 @@ export function renderTable(app) {
     const canOpen = sel.length >= 3 && isMeld(sel);
     // Why "Open" stays grey for two or more selected cards (one card is a discard, not a meld).
     const openWhy = inPlay && sel.length >= 2 && !canOpen ? (sel.length < 3 ? t('open_why_few', { n: sel.length }) : t('open_why_not_meld')) : '';
-    const myClock = myTurn && h.clockDeadline ? ` <span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
+    const myClock = myTurn ? moveClock(st, h, ' ') : '';
     const meSeat = st.seats.find((x) => x.seat === st.you);
     const meLine = `<span class="me-line">${escapeHtml(meSeat?.name ?? '')}${levelBadge(seatLevel(app, /** @type {string} */ (st.you)))} · ${seatName(/** @type {string} */ (st.you))}${h.dealer === st.you ? ` <span class="chip dealer light" title="${t('dealer')}">D</span>` : ''} · <b data-testid="count-${st.you}">${t('cards_n', { n: meSeat?.cards ?? 0 })}</b></span>`;
     const status = myTurn ? `<b>${t('your_turn')}</b>${myClock} — ${h.phase === 'take' ? t('phase_take') : t('phase_play')}` : h.phase !== 'over' ? t('waiting_turn', { name: escapeHtml(nameOf(st, h.onTurn)) }) : t('hand_over');
@@ -338,4 +342,15 @@ export function logText(st, l) {
   if (p.cards) p.cards = p.cards.map(label).join(' ');
   if (p.how) p.how = t(p.how);
   return t(/** @type {any} */ (l.key), p);
+}
+
+/**
+ * The move clock of the player on turn: counting down, or held still by a director's pause.
+ * @param {import('./state.js').TableState} st @param {import('./state.js').HandState} h @param {string} [before]
+ */
+function moveClock(st, h, before = '') {
+  if (st.paused) {
+    return h.clockHeldMs != null ? `${before}<span class="clock held" data-held="${h.clockHeldMs}" data-testid="move-clock-held" title="${t('move_clock')}"></span>` : '';
+  }
+  return h.clockDeadline ? `${before}<span class="clock" data-deadline="${h.clockDeadline}" data-grace="${h.clockGraceMs ?? 0}" title="${t('move_clock')}"></span>` : '';
 }

@@ -5,7 +5,7 @@
  * comparison, the director's panel). Everything shown comes from the record (`GET
  * /api/tournaments/{id}`) and the server's `tournament_update` / `tournament_status`.
  */
-import { t, localBotName } from './i18n.js';
+import { t, localBotName, getLang } from './i18n.js';
 import { escapeHtml } from './dom.js';
 import { botBadge, lobbyTabsHtml, busyAttr } from './view-lobby.js';
 import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, namesOf, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
@@ -74,6 +74,7 @@ export function renderTournamentsLobby(app) {
     <div class="lobby-main panel">
       <div class="panel-head">${lobbyTabsHtml(app)}
         <button class="btn small ghost" data-action="refresh-tournaments" data-focus="refresh-tournaments">↻ ${t('refresh')}</button></div>
+      ${calendarHtml(app)}
       ${tournamentListHtml(app)}
     </div>
     <div class="lobby-side">${createTournamentHtml(app)}</div>
@@ -209,7 +210,7 @@ function myPanelHtml(app, rec, st, regOpen) {
     parts.push(`<p class="muted" data-testid="between-rounds">${t('t_between_rounds')}</p>`);
   }
   const ends = st?.round_ends_ms;
-  if (ends && rec.status === 'playing') parts.push(`<p class="round-timer" data-testid="round-timer">${t('t_round_ends')} <b data-round-ends="${ends}"></b></p>`);
+  if (ends && rec.status === 'playing') parts.push(`<p class="round-timer" data-testid="round-timer">${t('t_round_ends')} ${roundTimer(st)}</p>`);
   if (!parts.length) return '';
   return `<div class="panel my-tour" data-testid="my-tournament">${parts.join('')}</div>`;
 }
@@ -229,6 +230,7 @@ function standingsHtml(app, rec, live) {
 
 /** Each round's tables and results (the record's rounds). @param {App} app @param {any} rec */
 function roundsHtml(app, rec) {
+  const s = rec.settings;
   if (!rec.rounds.length) return `<div class="panel"><h2>${t('t_results')}</h2><p class="muted">${t('t_no_rounds')}</p></div>`;
   const side = (/** @type {number|null} */ a, /** @type {number|null} */ b) => `${entrantHtml(rec, a)}${b != null ? ` & ${entrantHtml(rec, b)}` : ''}`;
   const rounds = [...rec.rounds].reverse().map((/** @type {any} */ r) => {
@@ -236,13 +238,17 @@ function roundsHtml(app, rec) {
       const res = tb.result;
       const pts = !res ? `<span class="muted">${t('t_in_play')}</span>` : !res.played ? `<span class="muted">${t('t_not_played')}</span>` : `${res.totals[0]} – ${res.totals[1]}`;
       const mine = app.table?.table === tb.table;
+      // A table in play is watched from here as from the lobby (not over one's own table, and not
+      // a duplicate board's: the server refuses spectators while others may be playing its deals).
+      const watchable = !res && !mine && !s.duplicate && (!app.table || app.spectating);
+      const watch = watchable ? `<button class="btn tiny" data-action="watch" data-table="${escapeHtml(tb.table)}" data-testid="tour-watch" data-focus="watch-${escapeHtml(tb.table)}">${t('watch')}</button> ` : '';
       return `<tr data-testid="result-row" data-round="${r.round}" data-table="${escapeHtml(tb.table)}" class="${mine ? 'mine' : ''}">
         ${cell(t('col_tnum'), String(tb.number))}${cell(t('col_ns'), side(tb.ns, tb.ns_partner ?? null))}${cell(t('col_ew'), side(tb.ew, tb.ew_partner ?? null))}
         ${cell(t('col_points'), `${pts}${tb.awarded ? ` <span class="muted small">(${t(/** @type {any} */ (`awarded_${tb.awarded}`))})</span>` : ''}`, 'result-totals')}
         ${cell(t('col_vp'), res ? `${res.vp[0]} – ${res.vp[1]}` : '', 'result-vp')}
         ${cell(t('col_mp'), res ? `${signed(res.mp[0])} / ${signed(res.mp[1])}` : '', 'result-mp')}
         ${cell(t('col_hands'), res ? String(res.hands) : '')}
-        ${cell('', `${res ? `<button class="btn tiny" data-action="tour-replay" data-url="${escapeHtml(tb.hand_records)}" data-table="${escapeHtml(tb.table)}" data-testid="tour-replay">${t('replay')}</button> ` : ''}<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small muted" title="${t('t_hand_records')}">JSON</a>`)}</tr>`;
+        ${cell('', `${watch}${res ? `<button class="btn tiny" data-action="tour-replay" data-url="${escapeHtml(tb.hand_records)}" data-table="${escapeHtml(tb.table)}" data-testid="tour-replay">${t('replay')}</button> ` : ''}<a href="${escapeHtml(tb.hand_records)}" target="_blank" rel="noopener" class="small muted" title="${t('t_hand_records')}">JSON</a>`)}</tr>`;
     }).join('');
     // A teams event: each match is two tables on the same deals, scored together.
     const matches = (r.matches ?? []).map((/** @type {any} */ mt) => `<tr data-testid="match-row" data-round="${r.round}">
@@ -433,6 +439,32 @@ export function tournamentStripHtml(app, id) {
     ? `<div class="banner stallo-warn row" data-testid="tour-warning" role="alert"><span>${escapeHtml(t('t_warned', { reason: app.tourWarning.reason }))}</span>
       <button class="btn tiny" data-action="warning-seen" data-testid="warning-seen">${t('close')}</button></div>` : '';
   return `${warned}<div class="banner info tour-strip" data-testid="tour-strip"><span>${escapeHtml(t('tour_banner', { name, n: u?.round ?? rec?.rounds?.length ?? 0, total: u?.rounds ?? rec?.settings?.rounds?.length ?? 0 }))}</span>
-    ${ends && u?.status === 'playing' ? `<span>${t('t_round_ends')} <b data-round-ends="${ends}"></b></span>` : ''}
+    ${ends && u?.status === 'playing' ? `<span>${t('t_round_ends')} ${roundTimer(live.status)}</span>` : ''}
     <button class="btn tiny" data-action="tour-back" data-tournament="${escapeHtml(id)}" data-testid="tour-back">${t('tour_page')}</button></div>`;
+}
+
+/**
+ * The round in play's clock from a `tournament_status`: counting down to `round_ends_ms`, or, while
+ * the director has paused the event, held still at what was left when the status came (`held_ms`,
+ * noted by the controller): the tables' clocks stand still too (`table_paused`).
+ * @param {any} status
+ */
+function roundTimer(status) {
+  if (status.paused && status.held_ms != null) return `<b data-held="${status.held_ms}" data-testid="round-timer-held"></b>`;
+  return `<b data-round-ends="${status.round_ends_ms}"></b>`;
+}
+
+/** A date and time in the page's language. @param {number} ms */
+function when(ms) {
+  return new Date(ms).toLocaleString(getLang() === 'it' ? 'it-IT' : 'en-GB', { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+}
+
+/** The calendar of upcoming events: each scheduled one by its start time, soonest first. @param {App} app */
+function calendarHtml(app) {
+  const rows = app.calendar.map((c) => `<li data-testid="calendar-entry" data-tournament="${escapeHtml(c.id)}">
+      <time datetime="${new Date(c.starts).toISOString()}" data-testid="calendar-date">${escapeHtml(when(c.starts))}</time>
+      <span class="cal-name"><b>${escapeHtml(c.name)}</b> <span class="muted small">${kindLabel(c.kind)}${c.closes != null ? ` · ${escapeHtml(t('t_calendar_closes', { date: when(c.closes) }))}` : ''}</span></span>
+      <button class="btn tiny" data-action="open-tournament" data-tournament="${escapeHtml(c.id)}" data-testid="calendar-open" data-focus="cal-${escapeHtml(c.id)}">${t('open_tournament')}</button></li>`).join('');
+  return `<section class="calendar" data-testid="calendar"><h3>${t('t_calendar')}</h3>
+    ${rows ? `<ol class="calendar-list">${rows}</ol>` : `<p class="muted small" data-testid="calendar-none">${t('t_calendar_none')}</p>`}</section>`;
 }

@@ -726,6 +726,12 @@ pub fn server_samples() -> Vec<ServerMessage> {
                 level: "advanced".into(),
             }],
         },
+        TablePaused {
+            table: t(),
+            paused: true,
+            round_clock_left_ms: Some(1_312_000),
+            move_clock_left_ms: Some(41_500),
+        },
     ]
 }
 

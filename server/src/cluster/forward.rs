@@ -68,6 +68,8 @@ enum Carried {
         frame: Vec<u8>,
         account: SeatAccount,
     },
+    /// Its tournament paused or resumed play (protocol 1.6). Last, as above.
+    TournamentPause { paused: bool, at_ms: i64 },
 }
 
 /// The owner's answer to a forwarded request.
@@ -116,6 +118,7 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
     };
     let command = match carried {
         Carried::Close => Command::Close,
+        Carried::TournamentPause { paused, at_ms } => Command::TournamentPause { paused, at_ms },
         Carried::Request { name, frame } => {
             let Some(command) = request(player, name, &frame, None) else {
                 return Answer::NotHere;
@@ -281,6 +284,13 @@ impl Forwarder {
             // The stand-in on the owner is found by this node's connection id.
             Command::Detach { player, conn } => (player, Carried::Detach, None, conn, None),
             Command::Close => (String::new(), Carried::Close, None, 0, None),
+            Command::TournamentPause { paused, at_ms } => (
+                String::new(),
+                Carried::TournamentPause { paused, at_ms },
+                None,
+                0,
+                None,
+            ),
             // A node's own decision about its own table, never forwarded.
             Command::StepDown => return,
             // Made only on the table's node (by its reading of a request, or by a creator at the

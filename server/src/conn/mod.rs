@@ -80,7 +80,7 @@ impl Connection {
     ) -> Established {
         let (sink, stream) = socket.split();
         let (out, rx, kick) = Outbox::channel(conn, shared.config.outbound_queue);
-        let out = out.in_format(greeted.binary);
+        let out = out.in_format(greeted.binary).with_minor(greeted.minor);
         let closing = CancellationToken::new();
         let close_code = Arc::new(AtomicU16::new(CLOSE_NORMAL));
         let writer = tokio::spawn(

@@ -194,7 +194,9 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::Tournament
             | EntryKind::AccountSeat
             | EntryKind::Rated
-            | EntryKind::Conduct => {}
+            | EntryKind::Conduct
+            | EntryKind::Paused
+            | EntryKind::Resumed => {}
         }
     }
     Ok(())

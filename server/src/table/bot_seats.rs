@@ -116,6 +116,7 @@ impl TableActor {
         };
         let out = crate::bots::spawn(&self.shared, &self.id, link, seat, role.level);
         out.send_message(self.snapshot(Viewer::Seat(seat)));
+        self.send_pause_after_snapshot(&out);
         if let Some(slot) = self.state.seats[seat.index()].as_mut()
             && let Some(old) = slot.out.replace(out)
         {

@@ -125,9 +125,16 @@ impl TableActor {
     /// well within it).
     pub(super) fn set_turn_timer(&mut self, clock: Option<MoveClock>) {
         let now = Instant::now();
-        self.move_timer = clock.map(|c| MoveTimer {
+        let limit = clock.map(|c| std::time::Duration::from_millis(c.limit_ms.into()));
+        if self.state.paused() {
+            // Its tournament is paused: the clock starts afresh when play goes on.
+            self.held
+                .hold_move_clock(limit.map(|left| (Stage::Limit, left)));
+            return;
+        }
+        self.move_timer = limit.map(|left| MoveTimer {
             stage: Stage::Limit,
-            deadline: now + std::time::Duration::from_millis(c.limit_ms.into()),
+            deadline: now + left,
         });
     }
 }

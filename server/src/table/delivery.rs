@@ -159,6 +159,7 @@ impl TableActor {
             Some(missed) => missed.map(|e| e.project(viewer).clone()).collect(),
             None => vec![Frame::new(self.snapshot(viewer))],
         };
+        frames.extend(self.pause_frame_for(&req.out));
         frames.push(Frame::new(ServerMessage::Ok { id: req.id }));
         req.out.send_batch(frames);
         let _ = req.done.send(());

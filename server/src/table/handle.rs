@@ -215,6 +215,12 @@ pub enum Command {
     /// Its tournament scored the match without it (a late arrival past the limit, an
     /// abandonment, an expulsion): the table closes where it stands.
     Close,
+    /// Its tournament's director paused play (`paused`) or resumed it, at `at_ms` (the
+    /// tournament's own time of it, Unix ms): the table stops or restarts its clocks.
+    TournamentPause {
+        paused: bool,
+        at_ms: i64,
+    },
 }
 
 impl Command {
@@ -235,7 +241,8 @@ impl Command {
             | Command::Attach { .. }
             | Command::Detach { .. }
             | Command::StepDown
-            | Command::Close => None,
+            | Command::Close
+            | Command::TournamentPause { .. } => None,
         }
     }
 }

@@ -29,6 +29,7 @@ mod delivery;
 mod hand_log;
 mod handle;
 mod held_seats;
+mod pause;
 mod play;
 mod replay_buffer;
 mod reports;
@@ -135,6 +136,8 @@ struct TableActor {
     move_timer: Option<MoveTimer>,
     round_deadline: Option<Instant>,
     next_hand_at: Option<Instant>,
+    /// The clocks its tournament's pause holds (empty while play goes on).
+    held: pause::HeldClocks,
     pending_time_out: bool,
     linger_until: Option<Instant>,
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
@@ -280,6 +283,7 @@ impl TableActor {
             move_timer: None,
             round_deadline: None,
             next_hand_at: None,
+            held: pause::HeldClocks::default(),
             pending_time_out: false,
             linger_until: None,
             staged: None,
@@ -368,6 +372,9 @@ impl TableActor {
                 self.stop_serving();
             }
             Command::Close => self.close_for_tournament().await,
+            Command::TournamentPause { paused, at_ms } => {
+                self.tournament_pause(paused, at_ms).await
+            }
             // Read into its command above.
             Command::Request(_) => {}
         }

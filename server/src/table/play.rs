@@ -64,7 +64,11 @@ impl TableActor {
         }
         // Folded on appending: the match and the table's status.
         let round = self.round_clock_ms();
-        self.round_deadline = round.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
+        // Started during its tournament's pause: the round clock runs from the resume (the log's
+        // reckoning counts the pause out).
+        self.round_deadline = round
+            .filter(|_| !self.state.paused())
+            .map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
         self.publish(None, |table, seq| ServerMessage::MatchStarted {
             table,
             seq,
@@ -119,11 +123,17 @@ impl TableActor {
     fn await_next_hand(&mut self) {
         self.reset_ready();
         let now = Instant::now();
-        self.next_hand_at = Some(if self.all_ready() {
-            now
+        let wait = if self.all_ready() {
+            std::time::Duration::ZERO
         } else {
-            now + self.shared.config.next_hand_delay
-        });
+            self.shared.config.next_hand_delay
+        };
+        if self.state.paused() {
+            // A hand finished during its tournament's pause: the next is dealt after the resume.
+            self.held.hold_next_hand(wait);
+            return;
+        }
+        self.next_hand_at = Some(now + wait);
     }
 
     pub(super) async fn act(&mut self, player: &str, action: Action, req: Request) {

@@ -56,11 +56,9 @@ fn resume_clocks(actor: &mut TableActor, now: Instant) {
             .hand
             .as_ref()
             .is_some_and(|h| h.game().last_round().is_some());
-    if let (Some(total), false) = (actor.round_clock_ms(), timed_out) {
-        let started = actor.state.round_started_ms.unwrap_or_else(crate::unix_ms);
-        let elapsed = (crate::unix_ms() - started).max(0) as u64;
-        actor.round_deadline =
-            Some(now + std::time::Duration::from_millis(total.saturating_sub(elapsed)));
+    if !timed_out {
+        // From the match's start, its tournament's pauses not counted.
+        actor.round_deadline = actor.round_deadline_from_log(now);
     }
     match actor.state.hand.as_ref().map(HandLog::game) {
         Some(game) if !game.is_over() => {
@@ -70,6 +68,8 @@ fn resume_clocks(actor: &mut TableActor, now: Instant) {
         _ if actor.state.status == Status::Finished => {}
         _ => actor.next_hand_at = Some(now),
     }
+    // Restored paused: every clock held until its tournament resumes.
+    actor.hold_restored_clocks(now);
 }
 
 impl TableActor {

@@ -48,6 +48,7 @@ impl TableActor {
             self.attach(&player, out.clone());
             out.send_message(reply(seat, created, id, self.id.to_string()));
             out.send_message(self.snapshot(Viewer::Seat(seat)));
+            self.send_pause_after_snapshot(&out);
             let _ = req.done.send(());
             return;
         }
@@ -133,6 +134,7 @@ impl TableActor {
         }
         out.send_message(reply(seat, created, req.id, self.id.to_string()));
         out.send_message(self.snapshot(Viewer::Seat(seat)));
+        self.send_pause_after_snapshot(&out);
         let _ = req.done.send(());
         self.publish(None, |table, seq| ServerMessage::PlayerJoined {
             table,
@@ -404,6 +406,7 @@ impl TableActor {
         let id = req.id;
         out.send_message(ServerMessage::Ok { id });
         out.send_message(self.snapshot(Viewer::Spectator));
+        self.send_pause_after_snapshot(&out);
         let _ = req.done.send(());
         self.refresh_info();
     }

@@ -94,6 +94,9 @@ pub(super) struct TableState {
     pub(super) created_ms: i64,
     /// Each seat's conduct marks in the match, by `Seat::index`.
     pub(super) marks: [Marks; 4],
+    /// Its tournament's pauses (`TableEntry::Paused` / `Resumed`, protocol 1.6) as (from, to)
+    /// Unix ms, the last one open while paused: the round clock does not count them.
+    pub(super) pauses: Vec<(i64, Option<i64>)>,
 }
 
 impl TableState {
@@ -127,6 +130,7 @@ impl TableState {
             rated: false,
             created_ms,
             marks: Default::default(),
+            pauses: Vec::new(),
         })
     }
 
@@ -215,8 +219,37 @@ impl TableState {
                     }
                 }
             }
+            TableEntry::Paused { at_ms } => {
+                if !self.paused() {
+                    self.pauses.push((*at_ms, None));
+                }
+            }
+            TableEntry::Resumed { at_ms } => {
+                if let Some((from, end @ None)) = self.pauses.last_mut() {
+                    *end = Some((*at_ms).max(*from));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// Whether its tournament's director has paused play here.
+    pub(super) fn paused(&self) -> bool {
+        self.pauses.last().is_some_and(|(_, end)| end.is_none())
+    }
+
+    /// Milliseconds of pause between `from` and `to` (Unix ms), an open pause counted to `to`:
+    /// the tournament's own reckoning (`TournamentState::paused_between`), over the same
+    /// instants, so both round clocks move on by the same amount.
+    pub(super) fn paused_between(&self, from: i64, to: i64) -> i64 {
+        self.pauses
+            .iter()
+            .map(|(start, end)| {
+                let start = (*start).max(from);
+                let end = end.unwrap_or(to).min(to);
+                (end - start).max(0)
+            })
+            .sum()
     }
 
     /// A logged holder's seat: a bot's is ready, and a table created without bots takes the
@@ -664,6 +697,30 @@ mod tests {
             fold(early_deal, Instant::now()),
             Err(RestoreError::BeforeMatch(_))
         ));
+    }
+
+    #[test]
+    fn a_tournaments_pauses_fold_and_count_as_the_tournament_counts_them() {
+        let config = Config::of(Preset::Fitab);
+        let log = vec![
+            created(&config).encode(),
+            TableEntry::Paused { at_ms: 1_000 }.encode(),
+            TableEntry::Resumed { at_ms: 4_000 }.encode(),
+            TableEntry::Paused { at_ms: 10_000 }.encode(),
+            // A repeated notice changes nothing.
+            TableEntry::Paused { at_ms: 11_000 }.encode(),
+        ];
+        let (state, _) = fold(log, Instant::now()).unwrap();
+        assert!(state.paused());
+        assert_eq!(state.pauses, vec![(1_000, Some(4_000)), (10_000, None)]);
+        // From 2 s to 12 s: 2 s of the first pause, the open one counted to 12 s.
+        assert_eq!(state.paused_between(2_000, 12_000), 2_000 + 2_000);
+        assert_eq!(state.paused_between(5_000, 9_000), 0);
+        let mut live = Live::new(created(&config));
+        live.append(TableEntry::Paused { at_ms: 10_000 });
+        live.append(TableEntry::Resumed { at_ms: 13_000 });
+        assert!(!live.state.paused());
+        assert_eq!(live.state.paused_between(0, 20_000), 3_000);
     }
 
     #[test]

@@ -8,7 +8,6 @@ use burraco_protocol::wire::{
 use burraco_rules::{Match, Seat, Side, Viewer};
 use tokio::time::Instant;
 
-use super::clocks::Stage;
 use super::handle::TableInfo;
 use super::{SeatSlot, Status, TableActor};
 use crate::backplane::Listing;
@@ -39,13 +38,8 @@ impl TableActor {
         let now = Instant::now();
         let hand = self.state.hand.as_ref().zip(view.as_ref()).map(|(h, v)| {
             // The clock left to the player on turn, grace included: the table's own clock.
-            let clock_left = self.move_timer.filter(|_| !h.is_over()).map(|t| {
-                let left = t.deadline.saturating_duration_since(now).as_millis() as u32;
-                match t.stage {
-                    Stage::Limit => left + v.move_clock.map_or(0, |c| c.grace_ms),
-                    Stage::Grace => left,
-                }
-            });
+            // Held where it stood while its tournament is paused.
+            let clock_left = self.move_clock_left_ms(now).filter(|_| !h.is_over());
             hand_to_wire(v, h.number(), clock_left)
         });
         let totals = self.state.matc.as_ref().map_or([0, 0], Match::totals);
@@ -66,9 +60,7 @@ impl TableActor {
                     .map(|&s| players.side_label(s).to_owned())
                     .collect(),
                 totals: totals.to_vec(),
-                round_clock_left_ms: self
-                    .round_deadline
-                    .map(|d| d.saturating_duration_since(now).as_millis() as u64),
+                round_clock_left_ms: self.round_clock_left_ms(now),
                 // A TIME OUT reaches the match at the hand's end; until then the hand knows it.
                 time_out: self.state.matc.as_ref().is_some_and(Match::is_timed_out)
                     || self

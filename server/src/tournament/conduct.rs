@@ -324,6 +324,33 @@ impl TournamentActor {
         }
     }
 
+    /// Tells every table of the round in play that the director paused play (`paused`) or
+    /// resumed it at `at_ms`, wherever each is served: each logs it and holds or restarts its
+    /// clocks (a table that finished, or already knows, changes nothing).
+    pub(super) async fn pause_tables(&self, paused: bool, at_ms: i64) {
+        let Some(round) = self.state.round_in_play() else {
+            return;
+        };
+        let tables: Vec<String> = round.tables.iter().map(|t| t.table.clone()).collect();
+        for table in tables {
+            if let Some(handle) = crate::lobby::find(&self.shared, &table).await {
+                handle
+                    .send(TableCommand::TournamentPause { paused, at_ms })
+                    .await;
+            }
+        }
+    }
+
+    /// The tables told the pause as the log holds it (after a restart: a notice the crash may
+    /// have cut short is sent again; the tables ignore what they know).
+    pub(super) async fn pause_tables_as_logged(&self) {
+        match self.state.pauses.last() {
+            Some(&(from, None)) => self.pause_tables(true, from).await,
+            Some(&(_, Some(to))) => self.pause_tables(false, to).await,
+            None => {}
+        }
+    }
+
     /// A played match's outcome with the late-arrival points of its table added to the present
     /// side's total, and its VP taken again from the preset's table for the new margin.
     pub(super) fn with_late_points(

@@ -148,6 +148,9 @@ impl TournamentActor {
                 }
                 if !self.state.paused {
                     self.log(vec![TournamentEntry::Paused { at_ms }]).await?;
+                    // Play stops at the tables too, at the same instant (their round clocks
+                    // count the pause out as the tournament's does).
+                    self.pause_tables(true, at_ms).await;
                     self.broadcast_update();
                 }
                 Ok(())
@@ -155,6 +158,7 @@ impl TournamentActor {
             DirectorAction::Resume => {
                 if self.state.paused {
                     self.log(vec![TournamentEntry::Resumed { at_ms }]).await?;
+                    self.pause_tables(false, at_ms).await;
                     self.broadcast_update();
                     // A round the pause held back starts now.
                     self.advance = self.state.started() && self.state.round_in_play().is_none();

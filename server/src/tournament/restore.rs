@@ -41,6 +41,7 @@ impl TournamentActor {
         }
         if self.state.round_in_play().is_some() {
             self.create_missing_tables().await;
+            self.pause_tables_as_logged().await;
             self.list_tables().await;
             self.send_players_to_tables();
             return;

@@ -2544,3 +2544,192 @@ async fn the_1_2_requests_are_refused_as_documented_on_a_raw_socket() {
     assert_eq!(record["entrants"].as_array().map(Vec::len), Some(2));
     server.stop().await;
 }
+
+/// The clocks of a paused tournament's table: what `table_paused` says of one of its players.
+fn paused_clocks(m: &ServerMessage) -> Option<(bool, Option<u64>, Option<u32>)> {
+    match m {
+        ServerMessage::TablePaused {
+            paused,
+            round_clock_left_ms,
+            move_clock_left_ms,
+            ..
+        } => Some((*paused, *round_clock_left_ms, *move_clock_left_ms)),
+        _ => None,
+    }
+}
+
+/// Issue 24, defect 5: the director's pause reaches the tables. Two raw sockets sit at a
+/// round's table (federation clocks, a 10-minute round time); the director pauses while the
+/// first player is on turn: both hear `table_paused` with the round clock and the move clock
+/// held, both clocks stand still (a snapshot 1.5 s later says the same milliseconds), nothing
+/// times out, and after the resume the table's round clock agrees with the tournament's
+/// `round_ends_ms` (both count the pause out, from the same instants).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_directors_pause_holds_every_clock_of_the_tables_and_the_resume_agrees() {
+    let server = TestServer::start().await;
+    let url = format!("ws://{}/ws", server.addr);
+    let mut settings = singles(2, "danish");
+    settings.hands = 2;
+    settings.clocks = Some("federation".into());
+    let (tournament, token) = bots::create(&url, &settings).await.expect("created");
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::SetRoundTime {
+        id,
+        tournament: t,
+        director: d,
+        round_secs: Some(600),
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let mut players = Vec::new();
+    for name in ["anna", "bruno"] {
+        let mut p = Player::connect(server.addr, name).await;
+        let ok = p.register(&tournament).await;
+        assert!(
+            matches!(ok, ServerMessage::TournamentRegistered { .. }),
+            "{ok:?}"
+        );
+        players.push(p);
+    }
+    start_round(&url, &tournament, &token).await;
+    let mut table = String::new();
+    for p in &mut players {
+        let ServerMessage::GoToTable {
+            table: at, seat, ..
+        } = p
+            .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+            .await
+        else {
+            unreachable!()
+        };
+        let t = at.clone();
+        let reply = p
+            .request(|id| ClientMessage::Join {
+                id,
+                table: Some(t),
+                invite: None,
+                seat: Some(seat),
+            })
+            .await;
+        assert!(matches!(reply, ServerMessage::Seated { .. }), "{reply:?}");
+        let t = at.clone();
+        p.request(|id| ClientMessage::Ready { id, table: t }).await;
+        table = at;
+    }
+    for p in &mut players {
+        p.wait(|m| matches!(m, ServerMessage::TurnStarted { .. }))
+            .await;
+    }
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::PauseTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let mut held = Vec::new();
+    for p in &mut players {
+        let m = p.wait(|m| paused_clocks(m).is_some()).await;
+        held.push(paused_clocks(&m).expect("table_paused"));
+    }
+    let (paused, round_left, move_left) = held[0];
+    assert!(paused, "{held:?}");
+    assert_eq!(held[0], held[1], "both players hear the same clocks");
+    let round_left = round_left.expect("the round clock runs");
+    assert!(
+        (590_000..=600_000).contains(&round_left),
+        "{round_left} ms left"
+    );
+    let move_left = move_left.expect("the move clock runs");
+    // Had either clock run, 1.5 s would show in what follows.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    // Later: a `sync`'s catch-up ends with the pause, a snapshot (the seat's `join` again) holds
+    // the same milliseconds on both clocks and is followed by the pause.
+    let t = table.clone();
+    let p = &mut players[0];
+    p.heard.clear();
+    let reply = p
+        .request(|id| ClientMessage::Sync {
+            id,
+            table: t,
+            last_seq: 0,
+        })
+        .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let again = p.heard.iter().find_map(paused_clocks);
+    assert_eq!(again, Some((true, Some(round_left), Some(move_left))));
+    let t = table.clone();
+    let reply = p
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert!(matches!(reply, ServerMessage::Seated { .. }), "{reply:?}");
+    let ServerMessage::Snapshot { view, .. } = p
+        .wait(|m| matches!(m, ServerMessage::Snapshot { .. }))
+        .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(view.round_clock_left_ms, Some(round_left));
+    assert_eq!(
+        view.hand.as_ref().and_then(|h| h.move_clock_left_ms),
+        Some(move_left)
+    );
+    p.heard.clear();
+    let after = p.wait(|m| paused_clocks(m).is_some()).await;
+    assert_eq!(
+        paused_clocks(&after),
+        Some((true, Some(round_left), Some(move_left)))
+    );
+    assert!(
+        !p.heard
+            .iter()
+            .any(|m| matches!(m, ServerMessage::GraceStarted { .. })),
+        "no clock ran: {:?}",
+        p.heard
+    );
+    players[1].heard.clear();
+    let (t, d) = (tournament.clone(), token.clone());
+    let reply = direct(&url, |id| ClientMessage::ResumeTournament {
+        id,
+        tournament: t,
+        director: d,
+    })
+    .await;
+    assert!(matches!(reply, ServerMessage::Ok { .. }), "{reply:?}");
+    let m = players[1]
+        .wait(|m| paused_clocks(m).is_some_and(|(paused, ..)| !paused))
+        .await;
+    let resumed_at = burraco_server::unix_ms();
+    let (_, left_after, move_after) = paused_clocks(&m).expect("table_paused");
+    let left_after = left_after.expect("the round clock runs again");
+    assert!(
+        round_left.abs_diff(left_after) < 500,
+        "{round_left} ms before the pause, {left_after} after"
+    );
+    assert!(move_after.is_some_and(|ms| ms.abs_diff(move_left) < 500));
+    // The tournament's round clock says the same end (the tables started a moment after the
+    // round: the ready check).
+    let status = players[1]
+        .wait(|m| matches!(m, ServerMessage::TournamentStatus { paused: false, .. }))
+        .await;
+    let ServerMessage::TournamentStatus {
+        round_ends_ms: Some(ends),
+        ..
+    } = status
+    else {
+        panic!("{status:?}")
+    };
+    let table_ends = resumed_at + left_after as i64;
+    assert!(
+        (ends - table_ends).abs() < 3_000,
+        "the tournament's round ends at {ends}, the table's at {table_ends}"
+    );
+    drop(players);
+    server.stop().await;
+}
