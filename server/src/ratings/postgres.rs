@@ -242,6 +242,9 @@ impl Ratings for PostgresRatings {
                     .await
                     .map_err(port)?;
                 }
+                // The season's points in the same transaction: awarded exactly when rated.
+                let award = crate::seasons::match_award(m, policy.now_ms);
+                crate::seasons::postgres::award_in(&tx, &award).await?;
             }
             tx.execute("DELETE FROM rated_pending WHERE match_key = $1", &[&m.key])
                 .await

@@ -352,6 +352,15 @@ impl TournamentActor {
     /// Appends entries durably, then folds them into the state: nothing is known before it is
     /// logged.
     async fn log(&mut self, entries: Vec<TournamentEntry>) -> Result<(), Refusal> {
+        // The season's places before the end is logged: a restart finishes again, and the
+        // award's key (the tournament) keeps it once (`seasons::tournament`).
+        if let Some(at_ms) = entries.iter().find_map(|e| match e {
+            TournamentEntry::Finished { at_ms } => Some(*at_ms),
+            _ => None,
+        }) && !self.state.finished
+        {
+            crate::seasons::tournament::award_places(&self.shared, &self.state, at_ms).await;
+        }
         let encoded = entries.iter().map(TournamentEntry::encode).collect();
         match self
             .shared
