@@ -28,7 +28,7 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
  * network: Chromium lets it open a socket to a loopback server, which it refuses to a page a
  * test fulfilled itself. @param {string} addr the server's host:port
  */
-async function clientFromDisk(addr) {
+export async function clientFromDisk(addr) {
   const [host, port] = [addr.slice(0, addr.lastIndexOf(':')), Number(addr.slice(addr.lastIndexOf(':') + 1))];
   const server = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
