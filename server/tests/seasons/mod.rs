@@ -251,3 +251,134 @@ async fn past_seasons_are_listed_and_read_and_refusals_have_codes() {
     }
     server.stop().await;
 }
+
+/// A connection signed in with the session cookie, saying 1.6.
+async fn signed_in_16(addr: SocketAddr, name: &str, session: &str) -> Client {
+    let cookie = format!("burraco_session={session}");
+    let origin = format!("http://{addr}");
+    Client::connect_with_headers(
+        addr,
+        name,
+        "1.6",
+        &[("Cookie", &cookie), ("Origin", &origin)],
+    )
+    .await
+    .0
+}
+
+fn error_code(reply: &ServerMessage) -> Option<&str> {
+    match reply {
+        ServerMessage::Error { code, .. } => Some(code),
+        _ => None,
+    }
+}
+
+/// Protocol 1.6's `create_rated_tournament`: refused to a guest and to a 1.5 connection; a rated
+/// singles event of two accounts plays its one match at a rated table, which moves both
+/// ratings once, and the season counts the match and the places.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_tournaments_match_is_rated_and_its_season_points_count_match_and_place() {
+    let server = TestServer::with(|c| c.rated_min_play = Duration::ZERO).await;
+    let addr = server.addr;
+    let url = format!("ws://{addr}/ws");
+    let settings = singles_of_two();
+    let ask = |settings: WireTournamentSettings| {
+        move |id| ClientMessage::CreateRatedTournament {
+            id,
+            settings: Box::new(settings),
+        }
+    };
+    let mut guest = Client::connect_saying(addr, "Gianni", None, false, "1.6")
+        .await
+        .0;
+    let refused = guest.request(ask(settings.clone())).await;
+    assert_eq!(
+        error_code(&refused),
+        Some("account_required"),
+        "{refused:?}"
+    );
+    let (anna_id, anna) = sign_up(addr, "Anna").await;
+    let (bruno_id, bruno) = sign_up(addr, "Bruno").await;
+    let mut old = signed_in(addr, "Anna", &anna).await;
+    let refused = old.request(ask(settings.clone())).await;
+    assert_eq!(error_code(&refused), Some("needs_minor"), "{refused:?}");
+    let mut a = signed_in_16(addr, "Anna", &anna).await;
+    let created = a.request(ask(settings)).await;
+    let ServerMessage::TournamentCreated {
+        tournament,
+        director_token,
+        ..
+    } = created
+    else {
+        panic!("create: {created:?}")
+    };
+    register(&mut a, &tournament).await;
+    let mut b = signed_in_16(addr, "Bruno", &bruno).await;
+    register(&mut b, &tournament).await;
+    crate::tournament::start_round(&url, &tournament, &director_token).await;
+    let mut clients = Vec::new();
+    let mut table_id = String::new();
+    for mut c in [a, b] {
+        let go = c
+            .wait(|m| matches!(m, ServerMessage::GoToTable { .. }))
+            .await;
+        let ServerMessage::GoToTable { table, seat, .. } = go else {
+            unreachable!()
+        };
+        table_id.clone_from(&table);
+        let reply = c
+            .request(|id| ClientMessage::Join {
+                id,
+                table: Some(table),
+                invite: None,
+                seat: Some(seat),
+            })
+            .await;
+        assert!(matches!(reply, ServerMessage::Seated { .. }), "{reply:?}");
+        clients.push((seat.0, c));
+    }
+    for (_, c) in &mut clients {
+        let table = table_id.clone();
+        c.ok(|id| ClientMessage::Ready { id, table }).await;
+    }
+    let one_hand = crate::common::settings("fitab", 2, Some(1), "off");
+    let config = burraco_protocol::convert::config_from_wire(&one_hand).expect("settings");
+    let mut table = crate::common::Table {
+        id: table_id.clone(),
+        config,
+        clients,
+    };
+    let mut mirror = table.next_hand().await;
+    table.play_hand(&mut mirror, crate::common::NoCheck).await;
+    // The table is rated: both ratings move, once, keyed by the table.
+    for account in [&anna_id, &bruno_id] {
+        let ratings = until_matches(addr, account, 1, Duration::from_secs(10)).await;
+        assert_eq!(crate::ratings::matches_two(&ratings), 1, "{ratings}");
+        assert_eq!(
+            ratings["history"][0]["match"],
+            table_id.as_str(),
+            "{ratings}"
+        );
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let record =
+            crate::tournament::get_json(addr, &format!("/api/tournaments/{tournament}")).await;
+        if record["status"] == "finished" {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{record}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The season: the match (3 and 0, or 1 each) and the places (10 and 6), one match each.
+    let ladder = ladder_two(addr).await;
+    assert_eq!(ladder.len(), 2, "{ladder:?}");
+    assert!(
+        ladder.iter().all(|(_, _, matches)| *matches == 1),
+        "{ladder:?}"
+    );
+    let total: i64 = ladder.iter().map(|(_, p, _)| p).sum();
+    assert!(total == 19 || total == 18, "{ladder:?}");
+    assert!(ladder[0].1 >= 11, "the winner's 10 and a match: {ladder:?}");
+    server.stop().await;
+}
