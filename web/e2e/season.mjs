@@ -91,6 +91,17 @@ export async function run({ browser, wsUrl, shots }) {
   assert.ok(asked.some((u) => u.includes('offset=50')), 'the second page asked from 50');
   assert.equal(await page.textContent('[data-testid=season-row] >> nth=52 >> td >> nth=0'), '53');
   await assertFitsWindow(page, 'a past season at 1366x768', { down: false });
+  // The player's page shows the current season's points (served here in the endpoint's shape).
+  await page.route(/\/api\/players\/u-anna/, (route) => route.fulfill({ contentType: 'application/json', body: JSON.stringify({
+    account: { id: 'u-anna', username: 'Anna', bot: false }, totals: [], partners: [], tournaments: [], matches: [], next: null,
+    season: { id: current.id, start_ms: current.start_ms, end_ms: current.end_ms, points: [
+      { category: 'two', points: 13, matches: 4 },
+      { category: 'pair', points: 3, matches: 1, partners: ['u-anna', 'u-bruno'], names: ['Anna', 'Bruno'] }] } }) }));
+  await page.goto(`${base}/player.html?name=u-anna`);
+  await page.waitForSelector('[data-testid=season-two]:has-text("13 points, 4 matches")');
+  await page.waitForSelector('[data-testid=season-pair]:has-text("Fixed pair with Bruno")');
+  await page.click('[data-testid=season-points] ~ p [data-testid=season-link]');
+  await page.waitForSelector('h1:has-text("Season")');
   // Linked to the leaderboards, and from them.
   await page.click('[data-testid=leaderboards-link]');
   await page.waitForSelector('h1:has-text("Leaderboards")');
