@@ -165,6 +165,9 @@ pub enum TournamentEntry {
         order: [u8; 4],
         at_ms: i64,
     },
+    /// Right after `Created` (protocol 1.6's `create_rated_tournament`): the tournament is rated,
+    /// its tables are rated tables.
+    Rated,
 }
 
 /// A team's line-up (`set_lineup`) from the wire's list: its four players by index in the team,
@@ -386,6 +389,7 @@ mod tests {
                 order: [0, 2, 1, 3],
                 at_ms: 22,
             },
+            TournamentEntry::Rated,
         ]
     }
 

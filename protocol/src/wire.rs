@@ -318,6 +318,14 @@ pub enum ClientMessage {
         id: u64,
         table: String,
     },
+    /// 1.6: `create_tournament` for a rated tournament (answered `tournament_created`): only a
+    /// signed-in account may ask (a guest is refused `account_required`); its tables are rated
+    /// tables (only accounts sit, no server bots fill a Sit&Go) and their finished matches update
+    /// the players' ratings as any rated match does.
+    CreateRatedTournament {
+        id: u64,
+        settings: Box<WireTournamentSettings>,
+    },
 }
 
 impl ClientMessage {
@@ -365,7 +373,8 @@ impl ClientMessage {
             | CreateRatedTable { id, .. }
             | QuickPlayRated { id, .. }
             | ListLobby { id }
-            | TableLevels { id, .. } => Some(*id),
+            | TableLevels { id, .. }
+            | CreateRatedTournament { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -416,6 +425,7 @@ impl ClientMessage {
             QuickPlayRated { .. } => "quick_play_rated",
             ListLobby { .. } => "list_lobby",
             TableLevels { .. } => "table_levels",
+            CreateRatedTournament { .. } => "create_rated_tournament",
         }
     }
 
@@ -447,6 +457,7 @@ impl ClientMessage {
             | QuickPlayRated { .. }
             | ListLobby { .. }
             | TableLevels { .. } => 5,
+            CreateRatedTournament { .. } => 6,
             _ => 0,
         }
     }

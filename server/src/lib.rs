@@ -54,6 +54,7 @@ pub mod players;
 pub mod projections;
 pub mod rate;
 pub mod ratings;
+pub mod seasons;
 pub mod store;
 pub mod table;
 pub mod tournament;
@@ -96,6 +97,8 @@ pub struct Shared {
     pub live_tokens: accounts::live::LiveTokens,
     /// Rated play's store (`ratings`): the accounts' store's kind.
     pub ratings: Arc<dyn ratings::Ratings>,
+    /// Seasons' points ladders (`seasons`): the ratings' store's kind.
+    pub seasons: Arc<dyn seasons::Seasons>,
     /// Reports, moderators' actions, each account's connections here (`moderation`).
     pub moderation: moderation::Moderation,
     metrics: PrometheusHandle,
@@ -153,6 +156,7 @@ pub async fn run(
     backplane.players = players::open(&config, &store).await?;
     backplane.fairplay = fairplay::open(&config, &store).await?;
     let ratings = ratings::open(&config, &store).await?;
+    let seasons = seasons::open(&config, &store).await?;
     let moderation =
         moderation::Moderation::new(moderation::open(&config, &config.data_dir).await?);
     if config.public_origin.is_none() {
@@ -179,6 +183,7 @@ pub async fn run(
         )),
         live_tokens: accounts::live::LiveTokens::default(),
         ratings,
+        seasons,
         moderation,
         metrics: metrics_handle(),
     });
@@ -297,6 +302,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(players::http::routes(shared.clone()))
         .merge(ratings::http::routes(shared.clone()))
         .merge(ratings::expected::routes(shared.clone()))
+        .merge(seasons::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
         .merge(fairplay::http::routes(shared.clone()))
         .merge(moderation::http::routes(shared))

@@ -67,6 +67,9 @@ mod reconnect;
 /// A log holding every kind of input rebuilds the table (every view as uninterrupted), and play
 /// goes on.
 mod restore;
+/// Seasons (issue 21): the store's conformance on SQLite and PostgreSQL; a rated match's points
+/// once through kill -9 and restarts; a tournament's places; past seasons.
+mod seasons;
 /// Stallo: `fitab` ends the hand, `fedibur` makes the first exchanger draw.
 mod stallo;
 /// The store's checkpoints keep the WAL small under appends that never pause.

@@ -103,6 +103,25 @@ function ratingView(ratings) {
   return `<ul class="plain-list">${lines}</ul>${chart}`;
 }
 
+/**
+ * The current season's points (`season` of `/api/players/{..}`, docs/ACCOUNTS.md "Seasons"): a
+ * line per category with points, a fixed pair's with the partner; nothing without any.
+ * @param {any} season @param {string} self the account's id
+ */
+function seasonView(season, self) {
+  const lines = Array.isArray(season?.points) ? season.points : [];
+  if (!lines.length) return '';
+  const items = lines.map((/** @type {any} */ l) => {
+    const names = Array.isArray(l.partners) ? (l.names ?? []).filter((/** @type {string} */ _, /** @type {number} */ i) => l.partners[i] !== self) : [];
+    const pair = names.length ? ` ${escapeHtml(tp('season_pair', { names: names.join(', ') }))}` : '';
+    return `<li data-testid="season-${escapeHtml(String(l.category))}"><strong>${escapeHtml(l.category === 'pair' ? tp('cat_pair') : catName(l.category))}</strong>${pair}
+      <span class="muted">${escapeHtml(tp('season_line', { points: l.points, matches: l.matches }))}</span></li>`;
+  }).join('');
+  return `<section class="panel player-card" aria-labelledby="season-title"><h2 id="season-title">${tp('season')}</h2>
+    <ul class="plain-list" data-testid="season-points">${items}</ul>
+    <p><a href="season.html" data-testid="season-link">${tp('season_link')}</a></p></section>`;
+}
+
 /** What the page shows, and the page of matches after it. */
 const state = {
   /** @type {string|null} */ account: null,
@@ -126,6 +145,7 @@ async function accountPage(name) {
       <h1 data-testid="player-name">${escapeHtml(account.username)}${account.bot ? ` <span class="badge">${tp('bot_badge')}</span>` : ''}</h1>
     </section>
     <section class="panel player-card" aria-labelledby="rating-title"><h2 id="rating-title">${tp('rating')}</h2>${ratingView(ratings)}</section>
+    ${seasonView(page.season, account.id)}
     <section class="panel player-card" aria-labelledby="totals-title"><h2 id="totals-title">${tp('totals')}</h2>${totalsView(page.totals)}</section>
     ${page.partners.length ? `<section class="panel player-card" aria-labelledby="partners-title"><h2 id="partners-title">${tp('partners')}</h2>
       <ul class="plain-list" data-testid="partners">${page.partners.map((/** @type {any} */ p) => `<li><a href="player.html?name=${encodeURIComponent(p.account)}">${escapeHtml(p.username)}</a> <span class="muted">${escapeHtml(tp('partner_line', p))}</span></li>`).join('')}</ul></section>` : ''}

@@ -261,6 +261,21 @@ pub fn client_samples() -> Vec<ClientMessage> {
         },
         ListLobby { id: 52 },
         TableLevels { id: 53, table: t() },
+        CreateRatedTournament {
+            id: 54,
+            settings: Box::new(WireTournamentSettings {
+                name: "Rated singles".into(),
+                kind: "singles".into(),
+                rounds: vec!["round_robin".into()],
+                hands: 1,
+                preset: "fitab".into(),
+                max_entrants: Some(8),
+                seating: None,
+                start_when_full: Some(true),
+                clocks: None,
+                duplicate: None,
+            }),
+        },
     ]
 }
 

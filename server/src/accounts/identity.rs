@@ -234,7 +234,8 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | SeatEntrants { .. }
         | SetRoundTime { .. }
         | ExcuseEntrant { .. }
-        | SetLineup { .. } => Some(Scope::JoinTournaments),
+        | SetLineup { .. }
+        | CreateRatedTournament { .. } => Some(Scope::JoinTournaments),
     }
 }
 

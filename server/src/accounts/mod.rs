@@ -631,6 +631,30 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         at_ms BIGINT NOT NULL);
      CREATE INDEX moderation_actions_account ON moderation_actions (account_id, at_ms);",
     ),
+    // Seasons (`crate::seasons`): each season's points per subject and category, indexed for
+    // its ladder and by member (the player's page); each award's key once (exactly once).
+    (
+        8,
+        "CREATE TABLE season_points (
+        season TEXT NOT NULL,
+        category TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        member_a TEXT NOT NULL,
+        member_b TEXT,
+        bot BOOLEAN NOT NULL,
+        points BIGINT NOT NULL,
+        matches BIGINT NOT NULL,
+        last_ms BIGINT NOT NULL,
+        PRIMARY KEY (season, category, subject));
+     CREATE INDEX season_points_ladder ON season_points (season, category, bot, points);
+     CREATE INDEX season_points_member_a ON season_points (member_a, season);
+     CREATE INDEX season_points_member_b ON season_points (member_b, season);
+     CREATE TABLE season_awards (
+        award_key TEXT PRIMARY KEY,
+        season TEXT NOT NULL,
+        at_ms BIGINT NOT NULL);
+     CREATE INDEX season_awards_season ON season_awards (season);",
+    ),
     // The match-end projections' pending list (`crate::projections`): the ratings' pending
     // row, now written for every table's match before its end is logged, with the end's time
     // (every projection reads that time, so a retry writes what the first attempt wrote).

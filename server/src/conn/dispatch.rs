@@ -100,6 +100,21 @@ impl Connection {
                 }
                 self.create_table(id, &settings, private, None, true).await;
             }
+            C::CreateRatedTournament { id, settings } => {
+                if self.refused_rated(id) {
+                    return;
+                }
+                let reply =
+                    match crate::tournament::create_rated(&self.shared, &settings, true).await {
+                        Ok((tournament, director_token)) => ServerMessage::TournamentCreated {
+                            id,
+                            tournament,
+                            director_token,
+                        },
+                        Err((code, message)) => error(Some(id), code, message),
+                    };
+                self.out.send_message(reply);
+            }
             C::TableLevels { id, table } => {
                 let Some(handle) = lobby::find(&self.shared, &table).await else {
                     let message = "no such table";

@@ -132,6 +132,7 @@ async fn player(
         index.recent(&account.id, before.as_ref(), limit),
     )?;
     let bot = accounts.is_bot(&account.id).await?.unwrap_or(false);
+    let season = crate::seasons::http::current_points(&shared, &account.id).await;
     Ok(fresh(json!({
         "account": {"id": account.id, "username": account.username, "bot": bot},
         "totals": totals.iter().map(|(c, t)| totals_json(*c, t)).collect::<Vec<_>>(),
@@ -144,6 +145,7 @@ async fn player(
         })).collect::<Vec<_>>(),
         "matches": page_json(&matches, limit),
         "next": next_cursor(&matches, limit),
+        "season": season,
     })))
 }
 

@@ -196,7 +196,7 @@ impl FinishedMatch {
     }
 
     /// A side's seats: side 0 is North-South (South head to head).
-    fn side_of(&self, seat: u8) -> usize {
+    pub(crate) fn side_of(&self, seat: u8) -> usize {
         let seat = Seat::ALL[usize::from(seat) % 4];
         match self.category {
             Category::Two => usize::from(seat == Seat::North),

@@ -262,6 +262,9 @@ impl Ratings for PostgresRatings {
                     .await
                     .map_err(port)?;
                 }
+                // The season's points in the same transaction: awarded exactly when rated.
+                let award = crate::seasons::match_award(m, policy.now_ms);
+                crate::seasons::postgres::award_in(&tx, &award).await?;
             }
             tx.commit().await.map_err(port)?;
             Ok(match decided {

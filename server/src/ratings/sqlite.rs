@@ -181,6 +181,8 @@ fn apply(conn: &mut Connection, m: &FinishedMatch, policy: Policy) -> rusqlite::
         for change in changes {
             write_change(&tx, &m.key, policy.now_ms, change)?;
         }
+        // The season's points in the same transaction: awarded exactly when rated.
+        crate::seasons::sqlite::award_in(&tx, &crate::seasons::match_award(m, policy.now_ms))?;
     }
     tx.commit()?;
     Ok(match decided {

@@ -51,6 +51,9 @@ pub struct HeldSeat {
 /// Creates table `id` (public, so anyone may watch; every seat is held, so nobody else sits) with
 /// `held` seated, logs it and starts its actor. The players have no disconnect grace until they
 /// first come: the seat waits for them.
+// The table's first entries' parts, each from the tournament's state: a struct of them would
+// only be unpacked again here.
+#[allow(clippy::too_many_arguments)]
 pub async fn create_held(
     shared: &Arc<Shared>,
     tournament: &str,
@@ -59,12 +62,23 @@ pub async fn create_held(
     held: Vec<HeldSeat>,
     boards: Option<Boards>,
     round_clock_ms: Option<u64>,
+    rated: bool,
 ) -> Result<TableHandle, LogError> {
     // Leased before its first entry, as any new table (see `table::create`).
     if !shared.backplane.leases.take(&id).await {
         return Err(LogError::Unavailable("cannot lease a new table".into()));
     }
-    let entries = held_entries(tournament, &config, &held, boards.as_ref(), round_clock_ms);
+    let mut entries = held_entries(tournament, &config, &held, boards.as_ref(), round_clock_ms);
+    if rated {
+        // A rated tournament's table: expected by the ratings' store before its first entry,
+        // as `table::create` does for a rated table (exactly once, by the table's key).
+        shared
+            .ratings
+            .expect(&id, crate::unix_ms())
+            .await
+            .map_err(|e| LogError::Unavailable(format!("the ratings' store: {e}")))?;
+        entries.insert(1, TableEntry::Rated);
+    }
     // Folded as a restore folds them: the seats, the tournament, its boards and clock.
     start_new(shared, id, &entries).await
 }

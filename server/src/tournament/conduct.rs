@@ -120,7 +120,11 @@ impl TournamentActor {
         ) else {
             return;
         };
-        if !settings.start_when_full || self.state.paused || now_ms < first + i64::from(wait) * 1000
+        // A rated tournament's tables seat accounts only: no server bots.
+        if !settings.start_when_full
+            || self.state.paused
+            || self.state.rated
+            || now_ms < first + i64::from(wait) * 1000
         {
             return;
         }

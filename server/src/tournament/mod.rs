@@ -112,6 +112,15 @@ pub async fn create(
     shared: &Arc<Shared>,
     wire: &WireTournamentSettings,
 ) -> Result<(String, String), Refusal> {
+    create_rated(shared, wire, false).await
+}
+
+/// [`create`], rated or not (protocol 1.6's `create_rated_tournament`: its tables are rated).
+pub async fn create_rated(
+    shared: &Arc<Shared>,
+    wire: &WireTournamentSettings,
+    rated: bool,
+) -> Result<(String, String), Refusal> {
     if shared.shutdown.is_cancelled() {
         return Err((
             ErrorCode::ShuttingDown,
@@ -131,8 +140,15 @@ pub async fn create(
         director_hash: token_hash(&token),
         seed,
     };
-    let state = TournamentState::created(id.clone(), &created)
+    let mut state = TournamentState::created(id.clone(), &created)
         .map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
+    let mut first = vec![created.encode()];
+    if rated {
+        state
+            .apply(&TournamentEntry::Rated)
+            .map_err(|e| (ErrorCode::InternalError, e.to_string()))?;
+        first.push(TournamentEntry::Rated.encode());
+    }
     // Leased before its first entry, as a table: one node serves it.
     if !shared.backplane.leases.take(&id).await {
         return Err((
@@ -143,7 +159,7 @@ pub async fn create(
     let log_len = shared
         .backplane
         .log
-        .append(&id, 0, vec![created.encode()])
+        .append(&id, 0, first)
         .await
         .map_err(|e| {
             (
@@ -352,6 +368,15 @@ impl TournamentActor {
     /// Appends entries durably, then folds them into the state: nothing is known before it is
     /// logged.
     async fn log(&mut self, entries: Vec<TournamentEntry>) -> Result<(), Refusal> {
+        // The season's places before the end is logged: a restart finishes again, and the
+        // award's key (the tournament) keeps it once (`seasons::tournament`).
+        if let Some(at_ms) = entries.iter().find_map(|e| match e {
+            TournamentEntry::Finished { at_ms } => Some(*at_ms),
+            _ => None,
+        }) && !self.state.finished
+        {
+            crate::seasons::tournament::award_places(&self.shared, &self.state, at_ms).await;
+        }
         let encoded = entries.iter().map(TournamentEntry::encode).collect();
         match self
             .shared

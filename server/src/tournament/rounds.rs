@@ -138,6 +138,7 @@ impl TournamentActor {
                 held,
                 boards.clone(),
                 self.state.round_secs.map(|s| u64::from(s) * 1000),
+                self.state.rated,
             )
             .await
             {

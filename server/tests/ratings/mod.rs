@@ -17,7 +17,7 @@ use crate::accounts::http::http_post;
 use crate::common::{Client, NoCheck, Table, TestServer, http_get, settings};
 
 /// Signs `name` up: (its account id, its session token).
-async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
+pub async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
     let body = json!({"username": name, "password": "correct horse"}).to_string();
     let reply = http_post(addr, "/api/signup", None, &body).await;
     assert_eq!(reply.status, 201, "{}", reply.body);
@@ -26,7 +26,7 @@ async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
 }
 
 /// A 1.5 connection signed in with the session cookie (from the server's own page).
-async fn signed_in(addr: SocketAddr, name: &str, session: &str) -> Client {
+pub async fn signed_in(addr: SocketAddr, name: &str, session: &str) -> Client {
     let cookie = format!("burraco_session={session}");
     let origin = format!("http://{addr}");
     Client::connect_with_headers(
@@ -46,14 +46,14 @@ fn code(reply: &ServerMessage) -> Option<&str> {
     }
 }
 
-async fn ratings_of(addr: SocketAddr, account: &str) -> Value {
+pub async fn ratings_of(addr: SocketAddr, account: &str) -> Value {
     let (status, body) = http_get(addr, &format!("/api/ratings/{account}")).await;
     assert_eq!(status, 200, "{body}");
     serde_json::from_str(&body).expect("json")
 }
 
 /// The account's `two` rating's matches, 0 without one.
-fn matches_two(ratings: &Value) -> i64 {
+pub fn matches_two(ratings: &Value) -> i64 {
     ratings["ratings"]
         .as_array()
         .expect("ratings")
@@ -64,7 +64,7 @@ fn matches_two(ratings: &Value) -> i64 {
 
 /// Anna and Bruno (accounts) sit at a rated 2-player table of one hand and play it to the end.
 /// A guest is refused a rated table, both to create and to join.
-async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
+pub async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
     let one_hand = settings("fitab", 2, Some(1), "off");
     // A 1.4 client is refused the 1.5 requests.
     let mut old = Client::connect_saying(addr, "Olga", None, false, "1.4")
@@ -169,7 +169,7 @@ async fn play_rated_match(addr: SocketAddr, anna: &str, bruno: &str) -> String {
 }
 
 /// Polls until `account` has `want` rated 2-player matches (at most `limit`).
-async fn until_matches(addr: SocketAddr, account: &str, want: i64, limit: Duration) -> Value {
+pub async fn until_matches(addr: SocketAddr, account: &str, want: i64, limit: Duration) -> Value {
     let start = std::time::Instant::now();
     loop {
         let ratings = ratings_of(addr, account).await;

@@ -181,6 +181,8 @@ pub struct TournamentState {
     pub adjustments: Vec<Adjustment>,
     pub end_requested: bool,
     pub finished: bool,
+    /// Rated (`TournamentEntry::Rated`, protocol 1.6): its tables are rated tables.
+    pub rated: bool,
     pub registration: Registration,
     pub paused: bool,
     /// Pauses as (from, to) Unix ms; the last one open while paused.
@@ -225,6 +227,7 @@ impl TournamentState {
             adjustments: Vec::new(),
             end_requested: false,
             finished: false,
+            rated: false,
             registration: Registration::default(),
             paused: false,
             pauses: Vec::new(),
@@ -468,6 +471,7 @@ impl TournamentState {
                 });
             }
             TournamentEntry::RoundTime { secs, .. } => self.round_secs = *secs,
+            TournamentEntry::Rated => self.rated = true,
             TournamentEntry::LineupSet { entrant, order, .. } => {
                 self.entrant_mut(*entrant)?.lineup = Some(*order);
             }
