@@ -166,11 +166,27 @@ pub fn match_award(m: &FinishedMatch, now_ms: i64) -> Award {
             .map_or(0, |s| m.side_of(s.seat))
     };
     let bot_of = |account: &str| m.seats.iter().any(|s| s.account == account && s.bot);
+    // A match someone left counts, as in the ratings, only for its leavers, each a loss: the
+    // others played part of it against a stand-in, and a friend leaving must not hand them points.
+    let left = |account: &str| {
+        m.seats
+            .iter()
+            .any(|s| s.account == account && m.left.contains(&s.seat))
+    };
     let rows = crate::ratings::subjects(m)
         .into_iter()
+        .filter(|subject| {
+            m.left.is_empty() || (subject.members.len() == 1 && left(&subject.members[0]))
+        })
         .map(|subject| {
             let side = side_of_account(&subject.members[0]);
-            let score = if side == 0 { m.score } else { 1.0 - m.score };
+            let score = if !m.left.is_empty() {
+                0.0
+            } else if side == 0 {
+                m.score
+            } else {
+                1.0 - m.score
+            };
             AwardRow {
                 bot: subject.members.iter().any(|a| bot_of(a)),
                 points: match_points(score),
@@ -337,6 +353,35 @@ mod tests {
     }
 
     #[test]
+    fn a_match_someone_left_counts_only_for_the_leaver_as_a_loss() {
+        // Four players; East (seat 1) left a match its side was winning 14-6.
+        let four = FinishedMatch {
+            key: "t-9".into(),
+            category: Category::Four,
+            seats: vec![
+                seat(0, "u-n", false),
+                seat(1, "u-e", false),
+                seat(2, "u-s", false),
+                seat(3, "u-w", false),
+            ],
+            score: 0.3,
+            play_ms: 600_000,
+            left: vec![1],
+        };
+        let award = match_award(&four, JAN_2026);
+        let points: Vec<(String, i64, i64)> = award
+            .rows
+            .iter()
+            .map(|r| (r.subject.key(), r.points, r.matches))
+            .collect();
+        assert_eq!(
+            points,
+            [("u-e".into(), 0, 1)],
+            "only the leaver, a loss; no pair, nobody else"
+        );
+    }
+
+    #[test]
     fn a_rated_match_gives_three_to_the_winners_one_each_for_a_draw_and_none_to_the_losers() {
         assert_eq!(match_points(0.8), WIN_POINTS);
         assert_eq!(match_points(0.5), DRAW_POINTS);
@@ -348,6 +393,7 @@ mod tests {
             seats: vec![seat(2, "u-s", false), seat(0, "u-n", true)],
             score: 0.75,
             play_ms: 600_000,
+            left: Vec::new(),
         };
         let award = match_award(&two, JAN_2026);
         assert_eq!(award.key, "match:t-1");
@@ -374,6 +420,7 @@ mod tests {
             ],
             score: 0.3,
             play_ms: 600_000,
+            left: Vec::new(),
         };
         let award = match_award(&four, JAN_2026);
         let mut points: Vec<(String, &str, i64)> = award

@@ -38,6 +38,7 @@ fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
         seats: vec![seat(2, a, false), seat(0, b, false)],
         score,
         play_ms: 600_000,
+        left: Vec::new(),
     }
 }
 
@@ -133,6 +134,7 @@ pub async fn conformance(r: &dyn Ratings, s: &dyn Seasons, other_node: &dyn Seas
         ],
         score: 0.7,
         play_ms: 600_000,
+        left: Vec::new(),
     };
     r.apply(&four, policy(NOW + 180_000)).await.expect("apply");
     assert_eq!(
