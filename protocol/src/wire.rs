@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 5;
+pub const PROTOCOL_MINOR: u16 = 6;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -318,6 +318,12 @@ pub enum ClientMessage {
         id: u64,
         table: String,
     },
+    /// 1.6: who holds each seat of a table (answered `seat_identities`): a guest, a player
+    /// account, a bot account or a server bot, for any table by id (private ones too).
+    SeatIdentities {
+        id: u64,
+        table: String,
+    },
 }
 
 impl ClientMessage {
@@ -365,7 +371,8 @@ impl ClientMessage {
             | CreateRatedTable { id, .. }
             | QuickPlayRated { id, .. }
             | ListLobby { id }
-            | TableLevels { id, .. } => Some(*id),
+            | TableLevels { id, .. }
+            | SeatIdentities { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -416,6 +423,7 @@ impl ClientMessage {
             QuickPlayRated { .. } => "quick_play_rated",
             ListLobby { .. } => "list_lobby",
             TableLevels { .. } => "table_levels",
+            SeatIdentities { .. } => "seat_identities",
         }
     }
 
@@ -447,6 +455,7 @@ impl ClientMessage {
             | QuickPlayRated { .. }
             | ListLobby { .. }
             | TableLevels { .. } => 5,
+            SeatIdentities { .. } => 6,
             _ => 0,
         }
     }
@@ -829,6 +838,13 @@ pub enum ServerMessage {
         rated: bool,
         levels: Vec<SeatLevel>,
     },
+    /// 1.6: answer to `seat_identities`: each occupied seat's holder, in seat order (free seats
+    /// are absent).
+    SeatIdentities {
+        id: u64,
+        table: String,
+        seats: Vec<SeatIdentity>,
+    },
 }
 
 impl ServerMessage {
@@ -903,6 +919,7 @@ impl ServerMessage {
             Playban { .. } => "playban",
             Lobby { .. } => "lobby",
             TableLevels { .. } => "table_levels",
+            SeatIdentities { .. } => "seat_identities",
         }
     }
 
@@ -919,6 +936,7 @@ impl ServerMessage {
             Identity { .. } => 4,
             Playban { .. } => 5,
             Lobby { .. } | TableLevels { .. } => 5,
+            SeatIdentities { .. } => 6,
             _ => 0,
         }
     }
@@ -944,7 +962,8 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | Identity { .. }
         | Playban { .. }
         | Lobby { .. }
-        | TableLevels { .. } => None,
+        | TableLevels { .. }
+        | SeatIdentities { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1085,6 +1104,24 @@ pub struct LobbyTable {
 pub struct SeatLevel {
     pub seat: WireSeat,
     pub level: String,
+}
+
+/// Who holds a seat (1.6 `seat_identities`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatIdentity {
+    pub seat: WireSeat,
+    /// The seat's holder: `"guest"` (a name typed into a box), `"player"` (a player account),
+    /// `"bot"` (a bot account: a program an account's author runs) or `"server_bot"` (the
+    /// server's own bot). The same words as the 1.4 `identity`, plus `"server_bot"`.
+    pub kind: String,
+    /// The name the table shows.
+    pub name: String,
+    /// The account's id (`u-...`) for `"player"` and `"bot"`; `null` otherwise.
+    pub account: Option<String>,
+    /// The level (`"L0"` to `"L3"`) of the server bot playing the seat: always for
+    /// `"server_bot"`; for another kind, a server bot standing in for its holder, gone past the
+    /// grace period; `null` otherwise.
+    pub server_bot: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
