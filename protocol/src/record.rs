@@ -91,6 +91,18 @@ pub struct RecordSeat {
     pub seat: Seat,
     /// The player's display name (free text).
     pub name: String,
+    /// Who held the seat when the hand ended (protocol 1.6, the same words as
+    /// `seat_identities`): `"guest"`, `"player"`, `"bot"` (a bot account) or `"server_bot"`;
+    /// absent in records written before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The account's id (`u-...`) of a `"player"` or `"bot"` seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<String>,
+    /// The level (`"L0"` to `"L3"`) of the server bot that played the seat at the end: a
+    /// `"server_bot"`'s own, or one standing in for the seat's holder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_bot: Option<String>,
 }
 
 /// One input of the log, as the server can persist it one row at a time:
@@ -392,6 +404,9 @@ impl HandRecord {
                 .map(|(seat, name)| RecordSeat {
                     seat,
                     name: name.into(),
+                    kind: None,
+                    account: None,
+                    server_bot: None,
                 })
                 .collect(),
             dealer,

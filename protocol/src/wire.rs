@@ -326,6 +326,12 @@ pub enum ClientMessage {
         id: u64,
         settings: Box<WireTournamentSettings>,
     },
+    /// 1.6: who holds each seat of a table (answered `seat_identities`): a guest, a player
+    /// account, a bot account or a server bot, for any table by id (private ones too).
+    SeatIdentities {
+        id: u64,
+        table: String,
+    },
 }
 
 impl ClientMessage {
@@ -375,6 +381,7 @@ impl ClientMessage {
             | ListLobby { id }
             | TableLevels { id, .. }
             | CreateRatedTournament { id, .. } => Some(*id),
+            SeatIdentities { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -426,6 +433,7 @@ impl ClientMessage {
             ListLobby { .. } => "list_lobby",
             TableLevels { .. } => "table_levels",
             CreateRatedTournament { .. } => "create_rated_tournament",
+            SeatIdentities { .. } => "seat_identities",
         }
     }
 
@@ -458,6 +466,7 @@ impl ClientMessage {
             | ListLobby { .. }
             | TableLevels { .. } => 5,
             CreateRatedTournament { .. } => 6,
+            SeatIdentities { .. } => 6,
             _ => 0,
         }
     }
@@ -853,6 +862,13 @@ pub enum ServerMessage {
         round_clock_left_ms: Option<u64>,
         move_clock_left_ms: Option<u32>,
     },
+    /// 1.6: answer to `seat_identities`: each occupied seat's holder, in seat order (free seats
+    /// are absent).
+    SeatIdentities {
+        id: u64,
+        table: String,
+        seats: Vec<SeatIdentity>,
+    },
 }
 
 impl ServerMessage {
@@ -928,6 +944,7 @@ impl ServerMessage {
             Lobby { .. } => "lobby",
             TableLevels { .. } => "table_levels",
             TablePaused { .. } => "table_paused",
+            SeatIdentities { .. } => "seat_identities",
         }
     }
 
@@ -945,6 +962,7 @@ impl ServerMessage {
             Playban { .. } => 5,
             Lobby { .. } | TableLevels { .. } => 5,
             TablePaused { .. } => 6,
+            SeatIdentities { .. } => 6,
             _ => 0,
         }
     }
@@ -972,6 +990,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | Lobby { .. }
         | TableLevels { .. }
         | TablePaused { .. } => None,
+        SeatIdentities { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1112,6 +1131,24 @@ pub struct LobbyTable {
 pub struct SeatLevel {
     pub seat: WireSeat,
     pub level: String,
+}
+
+/// Who holds a seat (1.6 `seat_identities`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatIdentity {
+    pub seat: WireSeat,
+    /// The seat's holder: `"guest"` (a name typed into a box), `"player"` (a player account),
+    /// `"bot"` (a bot account: a program an account's author runs) or `"server_bot"` (the
+    /// server's own bot). The same words as the 1.4 `identity`, plus `"server_bot"`.
+    pub kind: String,
+    /// The name the table shows.
+    pub name: String,
+    /// The account's id (`u-...`) for `"player"` and `"bot"`; `null` otherwise.
+    pub account: Option<String>,
+    /// The level (`"L0"` to `"L3"`) of the server bot playing the seat: always for
+    /// `"server_bot"`; for another kind, a server bot standing in for its holder, gone past the
+    /// grace period; `null` otherwise.
+    pub server_bot: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

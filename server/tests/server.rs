@@ -38,6 +38,9 @@ mod fairplay;
 /// Malformed, oversized and flooding input; the version rule; the HTTP endpoints; a client that
 /// stops reading is dropped by its bounded outbound queue (socket level) and the server serves on.
 mod hygiene;
+/// Who holds a seat (1.6 `seat_identities`): a guest, a player account, a bot account and a
+/// server bot told apart at a table, in a hand record, and in a tournament's standings.
+mod identities;
 /// Illegal actions are refused with the rule, and nothing changes.
 mod illegal;
 /// The durable table log's conformance suite, run on every implementation.

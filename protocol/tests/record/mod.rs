@@ -288,6 +288,40 @@ fn a_record_may_stop_while_the_hand_is_in_play() {
     assert_eq!(replayed.game.on_turn(), Seat::East);
 }
 
+/// A seat's holder (protocol 1.6: guest, player, bot account, server bot) is written beside its
+/// name and read back; a record without it (every record before) reads and writes as it was.
+#[test]
+fn a_seats_holder_is_labelled_and_older_records_stay_as_they_were() {
+    let old = fixture("fitab_closing");
+    assert!(old.seats.iter().all(|s| s.kind.is_none()));
+    let old_json: Value = serde_json::from_str(&old.to_json()).unwrap();
+    assert!(
+        old_json["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s.as_object().unwrap().len() == 2),
+        "no label written where none is known: {old_json}"
+    );
+    let mut labelled = old.clone();
+    labelled.seats[0].kind = Some("server_bot".into());
+    labelled.seats[0].server_bot = Some("L2".into());
+    labelled.seats[1].kind = Some("bot".into());
+    labelled.seats[1].account = Some("u-3a9f0c2b7d1e4f60".into());
+    let json: Value = serde_json::from_str(&labelled.to_json()).unwrap();
+    assert_eq!(json["seats"][0]["kind"], "server_bot");
+    assert_eq!(json["seats"][0]["server_bot"], "L2");
+    assert!(json["seats"][0].get("account").is_none());
+    assert_eq!(json["seats"][1]["account"], "u-3a9f0c2b7d1e4f60");
+    let back = HandRecord::from_json(&labelled.to_json()).unwrap();
+    assert_eq!(back, labelled);
+    // The labels are the table's, not the hand's: the replay is the same.
+    assert_eq!(
+        back.replay().unwrap().outcome(),
+        old.replay().unwrap().outcome()
+    );
+}
+
 /// Records that are not evidence of a hand at all: each refused with its own variant.
 #[test]
 fn malformed_records_are_refused_before_any_input() {

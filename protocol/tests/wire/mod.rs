@@ -276,6 +276,7 @@ pub fn client_samples() -> Vec<ClientMessage> {
                 duplicate: None,
             }),
         },
+        SeatIdentities { id: 54, table: t() },
     ]
 }
 
@@ -746,6 +747,40 @@ pub fn server_samples() -> Vec<ServerMessage> {
             paused: true,
             round_clock_left_ms: Some(1_312_000),
             move_clock_left_ms: Some(41_500),
+        },
+        SeatIdentities {
+            id: 54,
+            table: t(),
+            seats: vec![
+                SeatIdentity {
+                    seat: s(Seat::North),
+                    kind: "server_bot".into(),
+                    name: "Bot L2".into(),
+                    account: None,
+                    server_bot: Some("L2".into()),
+                },
+                SeatIdentity {
+                    seat: s(Seat::East),
+                    kind: "bot".into(),
+                    name: "robo".into(),
+                    account: Some("u-00000000000000a1".into()),
+                    server_bot: None,
+                },
+                SeatIdentity {
+                    seat: s(Seat::South),
+                    kind: "player".into(),
+                    name: "anna".into(),
+                    account: Some("u-00000000000000b2".into()),
+                    server_bot: None,
+                },
+                SeatIdentity {
+                    seat: s(Seat::West),
+                    kind: "guest".into(),
+                    name: "Bruno".into(),
+                    account: None,
+                    server_bot: Some("L2".into()),
+                },
+            ],
         },
     ]
 }

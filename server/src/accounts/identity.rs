@@ -202,7 +202,9 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         Hello { .. } | HelloToken { .. } | ListTables { .. } | Spectate { .. } | Ping { .. } => {
             None
         }
-        WatchTournament { .. } | ListLobby { .. } | TableLevels { .. } => None,
+        WatchTournament { .. } | ListLobby { .. } | TableLevels { .. } | SeatIdentities { .. } => {
+            None
+        }
         CreateTable { .. } | AddBots { .. } | CreateRatedTable { .. } => Some(Scope::CreateTables),
         Join { .. }
         | QuickPlay { .. }

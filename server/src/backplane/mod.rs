@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::wire::{ClientMessage, ServerMessage, TableSummary};
+use burraco_protocol::wire::{ClientMessage, SeatIdentity, ServerMessage, TableSummary};
 use burraco_rules::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -101,6 +101,9 @@ pub struct Listing {
     /// Seat index and account of every seat an account holds.
     #[serde(default)]
     pub accounts: Vec<(u8, String)>,
+    /// Who holds each occupied seat (protocol 1.6; absent from older nodes' listings).
+    #[serde(default)]
+    pub identities: Vec<SeatIdentity>,
     /// When the table was created (Unix ms; 0 in older nodes' listings).
     #[serde(default)]
     pub created_ms: i64,
@@ -127,6 +130,7 @@ impl Listing {
                 .collect(),
             rated: info.rated,
             accounts: info.accounts.clone(),
+            identities: info.identities.clone(),
             created_ms: info.created_ms,
         }
     }
@@ -144,6 +148,7 @@ impl Listing {
             deserted: false,
             rated: self.rated,
             accounts: self.accounts.clone(),
+            identities: self.identities.clone(),
             created_ms: self.created_ms,
         }
     }

@@ -130,6 +130,17 @@ impl Connection {
                     levels,
                 });
             }
+            C::SeatIdentities { id, table } => {
+                let Some(handle) = lobby::find(&self.shared, &table).await else {
+                    let message = "no such table";
+                    self.out
+                        .send_message(error(Some(id), ErrorCode::UnknownTable, message));
+                    return;
+                };
+                let seats = handle.info().identities;
+                self.out
+                    .send_message(ServerMessage::SeatIdentities { id, table, seats });
+            }
             C::ListLobby { id } => {
                 let tables = lobby::list_lobby(&self.shared).await;
                 self.out.send_message(ServerMessage::Lobby { id, tables });
@@ -203,6 +214,7 @@ impl Connection {
             | C::SetLineup { .. }
             | C::WatchTournament { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
+                let request = self.bot_account_registers_as_bot(request);
                 crate::tournament::requests::handle(
                     &shared,
                     &self.session,
@@ -403,6 +415,21 @@ impl Connection {
             self.out.send_message(reply);
         }
         true
+    }
+
+    /// A bot account's tournament registration is a bot's whatever its `bot` says, so the
+    /// standings mark it as a bot everywhere (a server bot's entrant is marked by the
+    /// tournament itself). Rewritten here, before any node reads it, because the tournament
+    /// knows its entrants by session, not by account.
+    fn bot_account_registers_as_bot(&self, mut request: ClientMessage) -> ClientMessage {
+        let bot_account = matches!(self.identity, Identity::Account { bot: true, .. });
+        if let ClientMessage::RegisterTournament { bot, .. }
+        | ClientMessage::RegisterInvited { bot, .. } = &mut request
+            && bot_account
+        {
+            *bot = Some(true);
+        }
+        request
     }
 
     /// The connection's account as a seat shows it (`None` for a guest).

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::log::SeatAccount;
-use burraco_protocol::wire::{ClientMessage, ServerMessage, TableSummary};
+use burraco_protocol::wire::{ClientMessage, SeatIdentity, ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
 use tokio::sync::{mpsc, oneshot};
 
@@ -267,6 +267,8 @@ pub struct TableInfo {
     pub rated: bool,
     /// The account of each seat an account holds, by seat index (the lobby's levels).
     pub accounts: Vec<(u8, String)>,
+    /// Who holds each occupied seat (1.6 `seat_identities`).
+    pub identities: Vec<SeatIdentity>,
     /// When the table was created (Unix ms).
     pub created_ms: i64,
 }

@@ -29,6 +29,7 @@ mod delivery;
 mod hand_log;
 mod handle;
 mod held_seats;
+mod identities;
 mod pause;
 mod play;
 mod replay_buffer;
@@ -255,6 +256,7 @@ impl TableActor {
             deserted: false,
             rated: state.rated,
             accounts: Vec::new(),
+            identities: Vec::new(),
             created_ms: state.created_ms,
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the

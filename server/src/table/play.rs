@@ -224,6 +224,7 @@ impl TableActor {
         self.move_timer = None;
         let players = self.players();
         let names = self.seat_names();
+        let identities = self.seat_identities();
         let (Some(hand), Some(matc)) = (self.state.hand.as_mut(), self.state.matc.as_mut()) else {
             return;
         };
@@ -231,6 +232,7 @@ impl TableActor {
         let Some(mut record) = hand.finish(names) else {
             return;
         };
+        super::identities::label_record(&mut record, &identities);
         if self.state.boards.is_some() {
             // A duplicate board's seed is the tournament's to reveal, once every table played it.
             record.seed = None;

@@ -141,6 +141,7 @@ impl TableActor {
                     Some((at as u8, account.id.clone()))
                 })
                 .collect(),
+            identities: self.seat_identities(),
             created_ms: self.state.created_ms,
         };
         let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());

@@ -200,7 +200,8 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::TournamentRegistered { id, .. }
         | ServerMessage::RegistrationConfigured { id, .. }
         | ServerMessage::Lobby { id, .. }
-        | ServerMessage::TableLevels { id, .. } => Some(*id),
+        | ServerMessage::TableLevels { id, .. }
+        | ServerMessage::SeatIdentities { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }

@@ -109,6 +109,7 @@ fn listing(owner: &str, table: &str, invite: Option<&str>, players: &[(&str, Sea
             .collect(),
         rated: false,
         accounts: Vec::new(),
+        identities: Vec::new(),
         created_ms: 0,
     }
 }

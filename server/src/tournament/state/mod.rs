@@ -265,6 +265,9 @@ impl TournamentState {
                 self.first_registration_ms.get_or_insert(*at_ms);
                 if let Some(e) = self.entrants.get_mut(*entrant as usize) {
                     e.players.push(player.clone());
+                    // A pair or team with a program in it (a bot account, or a player saying
+                    // `bot`) is a bot entrant in the standings.
+                    e.bot |= *bot;
                     if e.players.len() >= self.settings.kind.players()
                         && let Some(code) = e.code.take()
                     {
