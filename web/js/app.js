@@ -141,6 +141,8 @@ export class App {
     this.identity = 'guest';
     /** The table's rated flag and its seats' levels (`table_levels`, 1.5), for the table shown. @type {{table: string, rated: boolean, levels: {seat: string, level: string}[]}|null} */
     this.seatLevels = null;
+    /** Who holds each seat of the table shown (`seat_identities`, 1.6): a bot account is labelled apart from a server bot. @type {{table: string, seats: {seat: string, kind: string, server_bot: string|null}[]}|null} */
+    this.seatKinds = null;
     /** Each seat's expected VP at a rated table before its first hand (`GET /api/tables/{id}/expected`). @type {{table: string, expected: {seat: string, vp: number}[]}|null} */
     this.expected = null;
     this.root = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -412,7 +414,7 @@ export class App {
       if (m.seq <= this.keptLogSeq) { st.log.length = logLen; st.chat.length = chatLen; }
       if (m.type === 'hand_ended') { this.overlay = { kind: 'score', hand: m.hand }; this.verify = {}; }
       if (m.type === 'hand_record') this.addHand(m.hand, m.record);
-      if (m.type === 'player_joined' || m.type === 'player_left') this.refreshLevels(st);
+      if (m.type === 'player_joined' || m.type === 'player_left' || m.type === 'player_replaced_by_bot') this.refreshLevels(st);
       // The next deal closes the score screen; it stays reachable from "Hands".
       if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || (this.overlay?.kind === 'replay' && !this.overlay.hands) || this.overlay?.kind === 'history') this.overlay = null; }
       if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
@@ -473,13 +475,18 @@ export class App {
   }
 
   /**
-   * The levels of the table's seats (`table_levels`), and at a rated table whose match has not
+   * Who holds each seat (`seat_identities`: a bot account or a server bot), the levels of the table's seats (`table_levels`), and at a rated table whose match has not
    * started its expected result (`GET /api/tables/{id}/expected`): after the snapshot and each
    * change of who sits. Levels are a nicety: a refusal leaves the names bare.
    * @param {TableState} st
    */
   refreshLevels(st) {
     const table = st.table;
+    this.request('seat_identities', { table }).then((r) => {
+      if (this.table?.table !== table) return;
+      this.seatKinds = { table, seats: Array.isArray(r.seats) ? r.seats : [] };
+      this.render();
+    }).catch(() => {});
     this.request('table_levels', { table }).then((r) => {
       if (this.table?.table !== table) return;
       this.seatLevels = { table, rated: !!r.rated, levels: Array.isArray(r.levels) ? r.levels : [] };

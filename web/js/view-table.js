@@ -13,6 +13,16 @@ function seatLevel(app, seat) {
 }
 
 /**
+ * What a program at a seat is called: a bot account (its author's program, `seat_identities`
+ * kind `bot`) or the server's own bot (the default while the identities have not come).
+ * @param {import('./app.js').App} app @param {string} seat
+ */
+function botTitle(app, seat) {
+  const kinds = app.seatKinds && app.seatKinds.table === app.table?.table ? app.seatKinds.seats : [];
+  return kinds.find((x) => x.seat === seat)?.kind === 'bot' ? t('bot_account') : t('server_bot');
+}
+
+/**
  * The rules, the match length and the clocks of a table, in a line ("FITAB · 1 hand · clocks: relaxed (20/40/80 s a move)").
  * @param {Record<string, any>} settings the snapshot's settings
  */
@@ -104,7 +114,7 @@ function seatHtml(app, seat, pos) {
   const role = me ? t('you') : st.you && players === 4 && partnerOf(st.you) === seat ? t('partner') : st.you ? t('opponent') : '';
   let conn = 'connected', connText = t('connected');
   if (s && s.name) {
-    if (s.bot) { conn = 'bot'; connText = s.standIn ? t(s.left ? 'stand_in_left' : 'stand_in', { name: s.name }) : t('server_bot'); }
+    if (s.bot) { conn = 'bot'; connText = s.standIn ? t(s.left ? 'stand_in_left' : 'stand_in', { name: s.name }) : botTitle(app, seat); }
     else if (!s.connected) { conn = 'away'; connText = s.graceUntil ? t('disconnected_grace', { s: Math.max(0, Math.round((s.graceUntil - Date.now()) / 1000)) }) : t('disconnected'); }
   }
   const count = s && s.cards != null ? s.cards : null;
@@ -116,7 +126,7 @@ function seatHtml(app, seat, pos) {
       <span class="dot dot-${s && s.name ? conn : 'empty'}" title="${s && s.name ? escapeHtml(connText) : t('free_seat')}"></span>
       <span class="seat-name">${s && s.name ? escapeHtml(localBotName(s.name)) : `<em>${t('free_seat')}</em>`}</span>
       ${s && s.name ? levelBadge(seatLevel(app, seat)) : ''}
-      ${s && s.bot ? botBadge(s.standIn ? connText : t('server_bot')) : ''}
+      ${s && s.bot ? botBadge(s.standIn ? connText : botTitle(app, seat)) : ''}
       ${dealer}
     </div>
     <div class="seat-sub"><span>${seatName(seat)}${role ? ` · ${role}` : ''}</span>
@@ -136,8 +146,8 @@ function waitingHtml(app) {
   const alone = !!st.you && !app.invite && !st.seats.some((x) => x.name && x.seat !== st.you && (x.bot || x.connected));
   const seats = seatsOf(playerCount(st)).map((seat) => {
     const s = st.seats.find((x) => x.seat === seat);
-    return `<li class="ready-row"><span class="seat-tag">${seatName(seat)}</span>
-      <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(t('server_bot')) : '') + levelBadge(seatLevel(app, seat)) : `<em class="muted">${t('free_seat')}</em>`}</span>
+    return `<li class="ready-row" data-seat="${seat}"><span class="seat-tag">${seatName(seat)}</span>
+      <span class="grow">${s && s.name ? escapeHtml(localBotName(s.name)) + (s.bot ? ' ' + botBadge(botTitle(app, seat)) : '') + levelBadge(seatLevel(app, seat)) : `<em class="muted">${t('free_seat')}</em>`}</span>
       ${s && s.name && app.expected?.table === st.table ? expectedHtml(expectedOf(app.expected.expected, seat)) : ''}
       ${s && s.name && !s.bot && !s.connected ? `<span class="ready-state away" data-testid="ready-gone">${t('seat_gone')}</span>`
         : `<span class="ready-state ${s && s.ready ? 'yes' : ''}">${s && s.name ? (s.ready ? '✔ ' + t('ready') : t('not_ready')) : ''}</span>`}</li>`;
