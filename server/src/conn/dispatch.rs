@@ -153,7 +153,10 @@ impl Connection {
             } => {
                 let handle = match (table, invite) {
                     (_, Some(code)) => lobby::by_invite(&self.shared, code).await,
-                    (Some(table), None) => lobby::find(&self.shared, table)
+                    // A table just created through another node may not be in this node's
+                    // listings yet: a join by id waits for it (as a tournament's player does)
+                    // rather than refusing a table that exists.
+                    (Some(table), None) => lobby::find_soon(&self.shared, table)
                         .await
                         .filter(|h| !h.info().private),
                     (None, None) => {
