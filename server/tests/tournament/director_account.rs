@@ -114,15 +114,44 @@ async fn the_creating_account_directs_without_the_token_and_nobody_else_does() {
         &pause_and_resume(&mut guest, &tournament, &director_token).await,
         "a guest with the token",
     );
+    // A rated tournament (1.6's own request) is directed by its account as well.
+    let cookie = format!("burraco_session={anna}");
+    let origin = format!("http://{addr}");
+    let headers = [("Cookie", cookie.as_str()), ("Origin", origin.as_str())];
+    let mut rated_creator = Client::connect_with_headers(addr, "Anna", "1.6", &headers)
+        .await
+        .0;
+    let created = rated_creator
+        .request(|id| ClientMessage::CreateRatedTournament {
+            id,
+            settings: Box::new(singles_of_four()),
+        })
+        .await;
+    let ServerMessage::TournamentCreated {
+        tournament: rated, ..
+    } = created
+    else {
+        panic!("create rated: {created:?}")
+    };
+    assert_ok(
+        &pause_and_resume(&mut again, &rated, "").await,
+        "Anna, rated",
+    );
+    assert_not_director(
+        &pause_and_resume(&mut bruno, &rated, "").await,
+        "Bruno, rated",
+    );
     // A restart folds the director's account from the log.
     child.0.kill().expect("kill -9");
     let _ = child.0.wait();
     let (_child, addr) = crate::crash::start_with(data.path(), &[]);
     let mut after = signed_in(addr, "Anna", &anna).await;
-    assert_ok(
-        &pause_and_resume(&mut after, &tournament, "").await,
-        "Anna after a restart",
-    );
+    for t in [&tournament, &rated] {
+        assert_ok(
+            &pause_and_resume(&mut after, t, "").await,
+            "Anna after a restart",
+        );
+    }
     let mut bruno = signed_in(addr, "Bruno", &bruno_session).await;
     assert_not_director(
         &pause_and_resume(&mut bruno, &tournament, "").await,
