@@ -168,6 +168,9 @@ pub enum TournamentEntry {
     /// Right after `Created` (protocol 1.6's `create_rated_tournament`): the tournament is rated,
     /// its tables are rated tables.
     Rated,
+    /// Right after `Created` (protocol 1.6), when a signed-in account created the tournament:
+    /// that account directs it without the director token, from any of its connections.
+    DirectorAccount { account: String },
 }
 
 /// A team's line-up (`set_lineup`) from the wire's list: its four players by index in the team,
@@ -390,6 +393,9 @@ mod tests {
                 at_ms: 22,
             },
             TournamentEntry::Rated,
+            TournamentEntry::DirectorAccount {
+                account: "a-1".into(),
+            },
         ]
     }
 

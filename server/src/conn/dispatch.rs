@@ -104,15 +104,22 @@ impl Connection {
                 if self.refused_rated(id) {
                     return;
                 }
-                let reply =
-                    match crate::tournament::create_rated(&self.shared, &settings, true).await {
-                        Ok((tournament, director_token)) => ServerMessage::TournamentCreated {
-                            id,
-                            tournament,
-                            director_token,
-                        },
-                        Err((code, message)) => error(Some(id), code, message),
-                    };
+                let account = self.identity.account().map(|a| a.id.clone());
+                let created = crate::tournament::create_rated(
+                    &self.shared,
+                    &settings,
+                    true,
+                    account.as_deref(),
+                )
+                .await;
+                let reply = match created {
+                    Ok((tournament, director_token)) => ServerMessage::TournamentCreated {
+                        id,
+                        tournament,
+                        director_token,
+                    },
+                    Err((code, message)) => error(Some(id), code, message),
+                };
                 self.out.send_message(reply);
             }
             C::TableLevels { id, table } => {
@@ -218,9 +225,11 @@ impl Connection {
             | C::WatchTournament { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 let request = self.bot_account_registers_as_bot(request);
+                let account = self.identity.account().map(|a| a.id.clone());
                 crate::tournament::requests::handle(
                     &shared,
                     &self.session,
+                    account.as_deref(),
                     self.minor,
                     &out,
                     request,

@@ -237,6 +237,41 @@ impl DirectorRequest {
     }
 }
 
+/// How the director field names a signed-in account (protocol 1.6): written by the server only,
+/// for the connection's own account ([`with_account`]), so the tournament may trust it.
+pub const ACCOUNT_TOKEN: &str = "account:";
+
+/// A director's request as a connection sent it, made ready for the tournament (before any
+/// forwarding to the node serving it): a token written as an account's is blanked (a client
+/// cannot speak for an account), and an empty one from a signed-in connection becomes its
+/// account's. Any other message is given back as it is.
+pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> ClientMessage {
+    use ClientMessage as C;
+    let director = match &mut message {
+        C::StartRound { director, .. }
+        | C::AdjustScore { director, .. }
+        | C::WithdrawEntrant { director, .. }
+        | C::ExcuseEntrant { director, .. }
+        | C::WarnEntrant { director, .. }
+        | C::DisqualifyEntrant { director, .. }
+        | C::EndTournament { director, .. }
+        | C::ConfigureRegistration { director, .. }
+        | C::PauseTournament { director, .. }
+        | C::ResumeTournament { director, .. }
+        | C::ForbidPairing { director, .. }
+        | C::SeatEntrants { director, .. }
+        | C::SetRoundTime { director, .. } => director,
+        _ => return message,
+    };
+    if director.starts_with(ACCOUNT_TOKEN) {
+        director.clear();
+    }
+    if let (true, Some(account)) = (director.is_empty(), account) {
+        *director = format!("{ACCOUNT_TOKEN}{account}");
+    }
+    message
+}
+
 fn reason_of(reason: String) -> Result<String, DirectorRequestError> {
     if reason.chars().count() > MAX_REASON {
         return Err(DirectorRequestError::ReasonTooLong);
@@ -272,6 +307,30 @@ fn round_time(secs: Option<u32>) -> Result<DirectorAction, DirectorRequestError>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The director field `with_account` leaves in a pause request.
+    fn director_after(director: &str, account: Option<&str>) -> String {
+        let message = ClientMessage::PauseTournament {
+            id: 7,
+            tournament: "T-1".into(),
+            director: director.into(),
+        };
+        match with_account(message, account) {
+            ClientMessage::PauseTournament { director, .. } => director,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn only_the_server_writes_an_accounts_director_field() {
+        assert_eq!(director_after("", Some("a-1")), "account:a-1");
+        assert_eq!(director_after("secret", Some("a-1")), "secret");
+        assert_eq!(director_after("", None), "");
+        assert_eq!(director_after("account:a-1", None), "");
+        assert_eq!(director_after("account:a-2", Some("a-1")), "account:a-1");
+        let other = ClientMessage::Ping { id: 1 };
+        assert_eq!(with_account(other.clone(), Some("a-1")), other);
+    }
 
     fn parsed(message: ClientMessage) -> Result<DirectorAction, DirectorRequestError> {
         match DirectorRequest::parse(message) {

@@ -108,11 +108,14 @@ struct TournamentActor {
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
 /// director token (its hash only is logged).
+/// `director_account`: the signed-in account that created it, which directs it without the token
+/// (protocol 1.6).
 pub async fn create(
     shared: &Arc<Shared>,
     wire: &WireTournamentSettings,
+    director_account: Option<&str>,
 ) -> Result<(String, String), Refusal> {
-    create_rated(shared, wire, false).await
+    create_rated(shared, wire, false, director_account).await
 }
 
 /// [`create`], rated or not (protocol 1.6's `create_rated_tournament`: its tables are rated).
@@ -120,6 +123,7 @@ pub async fn create_rated(
     shared: &Arc<Shared>,
     wire: &WireTournamentSettings,
     rated: bool,
+    director_account: Option<&str>,
 ) -> Result<(String, String), Refusal> {
     if shared.shutdown.is_cancelled() {
         return Err((
@@ -148,6 +152,15 @@ pub async fn create_rated(
             .apply(&TournamentEntry::Rated)
             .map_err(|e| (ErrorCode::InternalError, e.to_string()))?;
         first.push(TournamentEntry::Rated.encode());
+    }
+    if let Some(account) = director_account {
+        let entry = TournamentEntry::DirectorAccount {
+            account: account.to_owned(),
+        };
+        state
+            .apply(&entry)
+            .map_err(|e| (ErrorCode::InternalError, e.to_string()))?;
+        first.push(entry.encode());
     }
     // Leased before its first entry, as a table: one node serves it.
     if !shared.backplane.leases.take(&id).await {
@@ -344,10 +357,10 @@ impl TournamentActor {
                 action,
                 reply,
             } => {
-                let answer = if token_hash(&token) != self.state.director_hash {
+                let answer = if !self.is_director(&token) {
                     Err((
                         ErrorCode::NotDirector,
-                        "that is not this tournament's director token".into(),
+                        "that is not this tournament's director token or account".into(),
                     ))
                 } else {
                     self.direct(action).await
@@ -362,6 +375,16 @@ impl TournamentActor {
             Command::TableEnded { table } => {
                 self.ended.insert(table);
             }
+        }
+    }
+
+    /// Whether a director request's token is this tournament's: its director token, or (written
+    /// by the server for a signed-in connection, `director_request::with_account`) the account
+    /// that created it.
+    fn is_director(&self, token: &str) -> bool {
+        match token.strip_prefix(director_request::ACCOUNT_TOKEN) {
+            Some(account) => self.state.director_account.as_deref() == Some(account),
+            None => token_hash(token) == self.state.director_hash,
         }
     }
 

@@ -8,21 +8,25 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::tournament_log::EntrantPlayer;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
-use super::director_request::{DirectorAction, DirectorRequest, Parsed};
+use super::director_request::{DirectorAction, DirectorRequest, Parsed, with_account};
 use super::{Command, PlayerRequest, Refusal};
 use crate::outbound::Outbox;
 use crate::{Session, Shared};
 
 /// Answers one tournament request on `out`. In cluster mode a request for a tournament another
-/// node serves is answered by that node.
+/// node serves is answered by that node. `account`: the connection's signed-in account, which
+/// directs the tournaments it creates without their token (its director requests carry it from
+/// here on, forwarded included: [`with_account`]).
 pub async fn handle(
     shared: &Arc<Shared>,
     session: &Session,
+    account: Option<&str>,
     minor: u16,
     out: &Outbox,
     request: ClientMessage,
 ) {
-    if let Some(reply) = reply(shared, session, minor, request, true).await {
+    let request = with_account(request, account);
+    if let Some(reply) = reply(shared, session, account, minor, request, true).await {
         out.send_message(reply);
     }
 }
@@ -36,7 +40,9 @@ pub async fn reply_here(
     request: ClientMessage,
 ) -> ServerMessage {
     let id = request.id();
-    reply(shared, session, minor, request, false)
+    // Never a creation (no tournament to forward to), and its director field is as the first
+    // node wrote it.
+    reply(shared, session, None, minor, request, false)
         .await
         .unwrap_or_else(|| {
             ServerMessage::error(id, ErrorCode::InvalidMessage, "not a request", None)
@@ -46,6 +52,7 @@ pub async fn reply_here(
 async fn reply(
     shared: &Arc<Shared>,
     session: &Session,
+    account: Option<&str>,
     minor: u16,
     request: ClientMessage,
     may_forward: bool,
@@ -71,7 +78,7 @@ async fn reply(
                 .forward_tournament(&owner, session, minor, &request)
                 .await
         }
-        Ok(None) => answer(shared, session, request).await,
+        Ok(None) => answer(shared, session, account, request).await,
         Err(refused) => Err(refused),
     };
     Some(match answered {
@@ -161,6 +168,7 @@ fn refusal(id: u64, (code, message): Refusal) -> ServerMessage {
 async fn answer(
     shared: &Arc<Shared>,
     session: &Session,
+    account: Option<&str>,
     request: ClientMessage,
 ) -> Result<ServerMessage, Refusal> {
     use ClientMessage as C;
@@ -205,7 +213,7 @@ async fn answer(
     };
     match request {
         C::CreateTournament { id, settings } => {
-            let (tournament, director_token) = super::create(shared, &settings).await?;
+            let (tournament, director_token) = super::create(shared, &settings, account).await?;
             Ok(ServerMessage::TournamentCreated {
                 id,
                 tournament,

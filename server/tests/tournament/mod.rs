@@ -1,3 +1,6 @@
+/// The account that created a tournament directs it without the token (protocol 1.6).
+mod director_account;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;

@@ -175,6 +175,9 @@ pub struct TournamentState {
     pub settings: Settings,
     pub created_ms: i64,
     pub director_hash: [u8; 32],
+    /// The signed-in account that created it (`TournamentEntry::DirectorAccount`, protocol
+    /// 1.6): it directs without the token.
+    pub director_account: Option<String>,
     pub seed: u64,
     pub entrants: Vec<Entrant>,
     pub rounds: Vec<Round>,
@@ -221,6 +224,7 @@ impl TournamentState {
             settings,
             created_ms: *created_ms,
             director_hash: *director_hash,
+            director_account: None,
             seed: *seed,
             entrants: Vec::new(),
             rounds: Vec::new(),
@@ -475,6 +479,9 @@ impl TournamentState {
             }
             TournamentEntry::RoundTime { secs, .. } => self.round_secs = *secs,
             TournamentEntry::Rated => self.rated = true,
+            TournamentEntry::DirectorAccount { account } => {
+                self.director_account = Some(account.clone());
+            }
             TournamentEntry::LineupSet { entrant, order, .. } => {
                 self.entrant_mut(*entrant)?.lineup = Some(*order);
             }
