@@ -48,6 +48,7 @@ pub mod fairplay;
 pub mod hello;
 pub mod lobby;
 pub mod log;
+pub mod match_end;
 pub mod moderation;
 pub mod outbound;
 pub mod players;
@@ -86,6 +87,8 @@ pub struct Shared {
     pub tournaments: tournament::Tournaments,
     pub shutdown: CancellationToken,
     pub tracker: TaskTracker,
+    /// Match ends announced by their tables to the match-end projections (`match_end`).
+    pub match_ends: match_end::MatchEnds,
     next_conn: AtomicU64,
     /// Quick play picks a table and sits in one step.
     pub quick_play: tokio::sync::Mutex<()>,
@@ -176,6 +179,7 @@ pub async fn run(
         stop_tables: shutdown_token.child_token(),
         shutdown: shutdown_token,
         tracker: TaskTracker::new(),
+        match_ends: match_end::MatchEnds::default(),
         next_conn: AtomicU64::new(0),
         quick_play: tokio::sync::Mutex::new(()),
         bot_permits: Arc::new(tokio::sync::Semaphore::new(

@@ -2,8 +2,8 @@
 //! read from the table's log alone, each exactly once whatever crashes, restarts or takeovers
 //! happen in between.
 //!
-//! One pending list for all of them: the table's row written by [`pending`] before the match's
-//! end is logged (`Ratings::ended`, the row a rated table was expected by since its creation),
+//! One pending list for all of them: the table's row written by
+//! [`crate::match_end::pending`] before the match's end is logged (`Ratings::ended`, the row a rated table was expected by since its creation),
 //! holding when the match ended. [`settle`] then runs, in this order:
 //!
 //! 1. fair play's outcomes and playbans ([`crate::fairplay::judge_match`], keyed by table and
@@ -13,9 +13,10 @@
 //! 3. the players' index ([`crate::players::index_log`], keyed by table, match and seat);
 //!
 //! and deletes the pending row only when all are done. Each is idempotent by its key, so a run
-//! cut short by a crash is simply run again, whole, by the next one: right after the end (a
-//! task of the table's node, [`settle_soon`]) and by every node's [`sweep`] (at start and every
-//! [`SWEEP_EVERY`]). A new projection (a seasons ladder, say) is one more idempotent step in
+//! cut short by a crash is simply run again, whole, by the next one: right after the end (the
+//! table announces it on [`crate::match_end::MatchEnds`], heard by a task of the table's node,
+//! [`settle_soon`]) and by every node's [`sweep`] (at start and every [`SWEEP_EVERY`]). The
+//! table never calls in here: the projections read its log, so the arrow runs one way. A new projection (a seasons ladder, say) is one more idempotent step in
 //! [`settle`], keyed by the table.
 
 use std::sync::Arc;
@@ -30,21 +31,6 @@ use crate::fairplay::Outcome;
 /// How often every node runs the projections of the pending tables whose logs ended (a node
 /// killed between a match's end and its projections, or a store that failed).
 pub const SWEEP_EVERY: Duration = Duration::from_secs(60);
-
-/// Records table `table`'s match as ending now, before its end is logged, and returns that
-/// time. A store that fails is logged and the end goes on: the task [`settle_soon`] starts still
-/// runs the projections (only a crash before it then loses them).
-pub async fn pending(shared: &Shared, table: &str) -> i64 {
-    let now = crate::unix_ms();
-    if shared.config.cluster.is_some() && shared.config.database_url.is_none() {
-        // A cluster without a database keeps no ratings, index or outcomes: nothing pending.
-        return now;
-    }
-    if let Err(e) = shared.ratings.ended(table, now).await {
-        tracing::warn!(%table, "the match's end not recorded as pending: {e}");
-    }
-    now
-}
 
 /// What [`settle`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +85,7 @@ pub async fn settle(
 
 /// Called by a table once its match's end is durable: runs the projections now (after the
 /// test-only `rating_delay`), retrying a failed store a few times; the sweep does the rest.
-pub fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
+fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
     let shared = shared.clone();
     let table = table.to_owned();
     let tracker = shared.tracker.clone();
@@ -117,8 +103,23 @@ pub fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
     });
 }
 
-/// Runs [`sweep`] at start, then every [`SWEEP_EVERY`].
+/// Runs [`sweep`] at start, then every [`SWEEP_EVERY`]; and the projections of each match end
+/// its table announces ([`crate::match_end::MatchEnds`]), as it comes.
 pub fn start_sweep(shared: &Arc<Shared>) {
+    if let Some(mut ends) = shared.match_ends.take_receiver() {
+        let listening = shared.clone();
+        shared.tracker.spawn(async move {
+            loop {
+                tokio::select! {
+                    () = listening.shutdown.cancelled() => return,
+                    end = ends.recv() => match end {
+                        Some(end) => settle_soon(&listening, &end.table, end.ended_ms),
+                        None => return,
+                    },
+                }
+            }
+        });
+    }
     let shared = shared.clone();
     let tracker = shared.tracker.clone();
     tracker.spawn(async move {

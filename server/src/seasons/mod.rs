@@ -22,7 +22,7 @@ use std::sync::Arc;
 use burraco_ratings::Category;
 
 use crate::backplane::port::{PortError, PortFuture};
-use crate::ratings::{FinishedMatch, Subject};
+use crate::ratings::finished::{FinishedMatch, Subject};
 
 /// Points for a rated match won (a VP share over one half), drawn (10-10) and lost. Three for
 /// a win, one for a draw, as football's leagues: playing often helps, winning helps more, and
@@ -173,7 +173,7 @@ pub fn match_award(m: &FinishedMatch, now_ms: i64) -> Award {
             .iter()
             .any(|s| s.account == account && m.left.contains(&s.seat))
     };
-    let rows = crate::ratings::subjects(m)
+    let rows = crate::ratings::finished::subjects(m)
         .into_iter()
         .filter(|subject| {
             m.left.is_empty() || (subject.members.len() == 1 && left(&subject.members[0]))
@@ -311,7 +311,7 @@ pub async fn open(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ratings::RatedSeat;
+    use crate::ratings::finished::RatedSeat;
 
     /// 2026-01-01T00:00:00Z.
     const JAN_2026: i64 = 1_767_225_600_000;

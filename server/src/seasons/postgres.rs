@@ -10,7 +10,7 @@ use deadpool_postgres::{GenericClient, Pool};
 use super::{Award, LadderRow, Season, Seasons};
 use crate::accounts::postgres::port;
 use crate::backplane::port::{PortError, PortFuture};
-use crate::ratings::Subject;
+use crate::ratings::finished::Subject;
 
 const POOL_SIZE: usize = 2;
 

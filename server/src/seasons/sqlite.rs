@@ -9,7 +9,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 
 use super::{Award, LadderRow, Season, Seasons};
 use crate::backplane::port::{PortError, PortFuture};
-use crate::ratings::Subject;
+use crate::ratings::finished::Subject;
 use crate::store::Store;
 
 fn port(e: impl std::fmt::Display) -> PortError {

@@ -269,14 +269,14 @@ impl TableActor {
         // Pending before the end is logged: whatever crash follows, a sweep runs the match-end
         // projections (fair play, ratings, the players' index) exactly once.
         let ended_ms = match result {
-            Some(_) => Some(crate::projections::pending(&self.shared, &self.id).await),
+            Some(_) => Some(crate::match_end::pending(&self.shared, &self.id).await),
             None => None,
         };
         if let Err(e) = self.append(&entries).await {
             tracing::error!("hand record not saved: {e}");
         } else if let Some(ended_ms) = ended_ms {
             // Its end is in the log: the projections and the tournament read it from there.
-            crate::projections::settle_soon(&self.shared, &self.id, ended_ms);
+            self.shared.match_ends.announce(&self.id, ended_ms);
             if let Some(tournament) = &self.state.tournament {
                 self.shared.tournaments.table_ended(tournament, &self.id);
             }

@@ -213,7 +213,7 @@ impl TableActor {
         // A match under way ends here: its outcomes are judged, exactly once, by the match-end
         // projections (pending before the end is logged, so no crash loses them).
         let ended_ms = match self.state.matc {
-            Some(_) => Some(crate::projections::pending(&self.shared, &self.id).await),
+            Some(_) => Some(crate::match_end::pending(&self.shared, &self.id).await),
             None => None,
         };
         if let Err(e) = self.append(&[TableEntry::Closed]).await {
@@ -222,7 +222,7 @@ impl TableActor {
         }
         // `closed` is folded from the entry on appending.
         if let Some(ended_ms) = ended_ms {
-            crate::projections::settle_soon(&self.shared, &self.id, ended_ms);
+            self.shared.match_ends.announce(&self.id, ended_ms);
         }
         self.stop_bots();
         self.stopping = true;

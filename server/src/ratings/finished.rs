@@ -1,0 +1,231 @@
+//! A finished match as the ratings read it from its table's log (`FinishedMatch::from_log`, the
+//! one source of a rating change) and the subjects it rates: apart from the ratings' port, so
+//! that what else a match's end feeds in the same transaction (the season's points) reads the
+//! same facts without importing the stores.
+
+use burraco_protocol::log::{MatchResult, SeatAccount, TableEntry};
+use burraco_ratings::Category;
+use burraco_rules::{Config as GameConfig, MatchLength, Seat, VpTable};
+
+/// The rating category of a table of `players` seats (2 or 4).
+pub fn category_of(players: u8) -> Category {
+    if players == 2 {
+        Category::Two
+    } else {
+        Category::Four
+    }
+}
+
+/// One rated seat of a finished match.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RatedSeat {
+    /// [`Seat::index`].
+    pub seat: u8,
+    pub account: String,
+    /// A bot account (half weight: docs/RATINGS.md).
+    pub bot: bool,
+}
+
+/// A finished rated match, as its table's log says it ended.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FinishedMatch {
+    /// The match's key: the table's id (a table plays one match).
+    pub key: String,
+    pub category: Category,
+    /// The accounts at its seats, by seat: South and North head to head, N E S W with four.
+    pub seats: Vec<RatedSeat>,
+    /// Side 0's (North-South; South head to head) score: its VP share.
+    pub score: f64,
+    /// The time its moves took (between inputs, summed over its hands).
+    pub play_ms: u64,
+    /// The seats ([`Seat::index`]) whose players left the match (fair play's outcome `left`):
+    /// only they are rated, each as losing 0-20 (see [`changes`]).
+    pub left: Vec<u8>,
+}
+
+/// What the log of a rated table says.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LoggedEnd {
+    /// Not rated, or not a table's log.
+    NotRated,
+    /// Still in play.
+    InPlay,
+    /// Closed before its match ended: nothing to rate.
+    Closed,
+    /// The match ended, but a seat was not an account's (a guest's or a server bot's), or one
+    /// account held two seats.
+    NotAllAccounts,
+    Finished(FinishedMatch),
+}
+
+impl FinishedMatch {
+    /// Reads a table's log up to its end: whether it is rated, how it ended, who sat where, the
+    /// VP. Seats freed after the end (players leaving the finished table) change nothing. No
+    /// seat has left ([`FinishedMatch::left`]): fair play's outcomes say that.
+    pub fn from_log(key: &str, entries: &[Vec<u8>]) -> LoggedEnd {
+        let mut rated = false;
+        let mut config: Option<GameConfig> = None;
+        let mut accounts: [Option<SeatAccount>; 4] = Default::default();
+        let mut play_ms = 0u64;
+        let mut result: Option<MatchResult> = None;
+        let mut closed = false;
+        for bytes in entries {
+            let Ok(entry) = TableEntry::decode(bytes) else {
+                return LoggedEnd::NotRated;
+            };
+            match entry {
+                TableEntry::Created { settings, .. } => {
+                    config = serde_json::from_str(&settings)
+                        .ok()
+                        .and_then(|s| burraco_protocol::convert::config_from_wire(&s).ok());
+                }
+                TableEntry::Rated => rated = true,
+                TableEntry::Seat { seat, holder } => {
+                    // A seat given up to a stand-in keeps its account (the leaver is rated by
+                    // the result); a seat freed or taken by a guest has none.
+                    let given_up = holder.as_ref().is_some_and(|h| h.bot.is_some());
+                    if !given_up && let Some(slot) = accounts.get_mut(usize::from(seat)) {
+                        *slot = None;
+                    }
+                }
+                TableEntry::AccountSeat { seat, account, .. } => {
+                    if let Some(slot) = accounts.get_mut(usize::from(seat)) {
+                        *slot = Some(account);
+                    }
+                }
+                TableEntry::Input { after_ms, .. } => play_ms = play_ms.saturating_add(after_ms),
+                TableEntry::MatchFinished { result: json } => {
+                    result = MatchResult::from_json(&json).ok();
+                    break;
+                }
+                TableEntry::Closed => {
+                    closed = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(config) = config.filter(|_| rated) else {
+            return LoggedEnd::NotRated;
+        };
+        let Some(result) = result else {
+            return if closed {
+                LoggedEnd::Closed
+            } else {
+                LoggedEnd::InPlay
+            };
+        };
+        let players = config.players();
+        let mut seats: Vec<RatedSeat> = Vec::new();
+        for &seat in players.seats() {
+            match &accounts[seat.index()] {
+                Some(account) => seats.push(RatedSeat {
+                    seat: seat.index() as u8,
+                    account: account.id.clone(),
+                    bot: account.bot,
+                }),
+                None => return LoggedEnd::NotAllAccounts,
+            }
+        }
+        // One account at two seats (never seated so, but a log is not trusted to be) is not a
+        // match between players.
+        let mut ids: Vec<&str> = seats.iter().map(|s| s.account.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() != seats.len() {
+            return LoggedEnd::NotAllAccounts;
+        }
+        // A match by points has no VP of its own: the preset's column for the hands played.
+        let hands = match config.match_length() {
+            MatchLength::Hands(n) => n,
+            MatchLength::Points(_) => u8::try_from(result.hands).unwrap_or(u8::MAX),
+        };
+        let table = VpTable::for_match(config.preset(), hands, false);
+        let score = burraco_ratings::match_score(result.vp, result.totals, table);
+        LoggedEnd::Finished(FinishedMatch {
+            key: key.to_owned(),
+            category: category_of(players.count() as u8),
+            seats,
+            score,
+            play_ms,
+            left: Vec::new(),
+        })
+    }
+
+    /// The accounts of the match, sorted and joined by `,`: the same accounts' matches (the
+    /// daily cap) are found by it.
+    pub fn players_key(&self) -> String {
+        let mut ids: Vec<&str> = self.seats.iter().map(|s| s.account.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids.join(",")
+    }
+
+    /// A side's seats: side 0 is North-South (South head to head).
+    pub(crate) fn side_of(&self, seat: u8) -> usize {
+        let seat = Seat::ALL[usize::from(seat) % 4];
+        match self.category {
+            Category::Two => usize::from(seat == Seat::North),
+            _ => seat.side().index(),
+        }
+    }
+
+    /// Whether the match mixes people and bot accounts (it then counts at half weight).
+    pub(crate) fn mixed(&self) -> bool {
+        self.seats.iter().any(|s| s.bot) && self.seats.iter().any(|s| !s.bot)
+    }
+}
+
+/// Who a rating belongs to: an account, or (category `pair`) two partners, sorted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Subject {
+    pub category: Category,
+    /// One account, or the two partners, sorted.
+    pub members: Vec<String>,
+}
+
+impl Subject {
+    pub fn one(category: Category, account: &str) -> Subject {
+        Subject {
+            category,
+            members: vec![account.to_owned()],
+        }
+    }
+
+    pub fn pair(a: &str, b: &str) -> Subject {
+        let mut members = vec![a.to_owned(), b.to_owned()];
+        members.sort();
+        Subject {
+            category: Category::FixedPair,
+            members,
+        }
+    }
+
+    /// The stored key: the account, or the partners joined by `+`.
+    pub fn key(&self) -> String {
+        self.members.join("+")
+    }
+}
+
+/// Which subjects a match rates: each account in its category and, with four, each side as a
+/// fixed pair (its two accounts sorted).
+pub fn subjects(m: &FinishedMatch) -> Vec<Subject> {
+    let mut subjects: Vec<Subject> = m
+        .seats
+        .iter()
+        .map(|s| Subject::one(m.category, &s.account))
+        .collect();
+    if m.category == Category::Four {
+        for side in 0..2 {
+            let members: Vec<&RatedSeat> = m
+                .seats
+                .iter()
+                .filter(|s| m.side_of(s.seat) == side)
+                .collect();
+            if let [a, b] = members[..] {
+                subjects.push(Subject::pair(&a.account, &b.account));
+            }
+        }
+    }
+    subjects
+}
