@@ -153,6 +153,6 @@ export async function run({ browser, shots }) {
     assert.deepEqual(errors, [], 'no page errors');
   } finally {
     client.stop();
-    server.stop();
+    await server.stop();
   }
 }

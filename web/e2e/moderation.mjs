@@ -165,6 +165,6 @@ export async function run({ browser, shots }) {
   } finally {
     for (const b of bots) b.ws?.close();
     client.stop();
-    server.stop();
+    await server.stop();
   }
 }

@@ -67,6 +67,6 @@ async function report(n, mod, e) {
   }
 }
 await browser.close();
-proxy.stop(); stat.stop(); server.stop();
+proxy.stop(); stat.stop(); await server.stop();
 console.log(failed ? `${failed} failed` : 'all passed');
 process.exit(failed ? 1 : 0);

@@ -1,7 +1,7 @@
 // Test harness: the real server, a static server for web/ (for a server that does not serve it at /,
 // or E2E_STATIC=1 to test the files on disk without rebuilding), a cuttable TCP proxy, headless Debian Chromium.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, existsSync, statSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, extname, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,7 +27,8 @@ export function serverBin() {
 }
 
 /**
- * Starts burraco-server on a free port; resolves with {addr, data (its data dir), stop}. Its bots wait
+ * Starts burraco-server on a free port; resolves with {addr, data (its data dir), stop (async:
+ * the server gone and its data dir removed)}. Its bots wait
  * `--bot-delay-ms` 50 (E2E_BOT_DELAY_MS) before each move, and a seat gone for GRACE_SECS gets a
  * bot standing in.
  */
@@ -53,7 +54,15 @@ export async function startServer(extraEnv = {}) {
     });
     child.on('exit', (code) => rej(new Error(`server exited ${code}: ${stderr}`)));
   });
-  return { addr, data, stop: () => child.kill('SIGTERM') };
+  /** Stops the server (SIGTERM, SIGKILL after 5 s) and removes its data dir once it is gone. */
+  const stop = () => new Promise((res) => {
+    const gone = () => { rmSync(data, { recursive: true, force: true }); res(undefined); };
+    if (child.exitCode !== null || child.signalCode !== null) { gone(); return; }
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => { clearTimeout(kill); gone(); });
+    child.kill('SIGTERM');
+  });
+  return { addr, data, stop };
 }
 
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
