@@ -95,7 +95,7 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
       illegalDone = true;
       continue;
     }
-    if (!shotMid && turns >= 3) {
+    if (!shotMid) {
       const n0 = (await handOnScreen(page)).length;
       // The drawn card travels from the tallone into the hand.
       const drawnTravels = cardTravels(page, '[data-testid=hand-card].drawn');
@@ -146,7 +146,10 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
     // The first meld the person opens travels from the hand to the table.
     if (await playTurn(page, { motion: !meldTravelled })) meldTravelled = true;
   }
-  assert.ok(turns >= 3, `played ${turns} turns`);
+  // The person's second turn is the mid-hand one; an expert side can close the hand before a
+  // third, so the test asks for no more than that.
+  assert.ok(shotMid, `the mid-hand checks ran (the person played ${turns} turns)`);
+  console.log(`     the person played ${turns} turns`);
   console.log(`     ${meldTravelled ? 'a meld the person opened was seen travelling to the table' : 'the person opened no meld this hand'}`);
 
   // The score screen.
