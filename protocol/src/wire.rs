@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 6;
+pub const PROTOCOL_MINOR: u16 = 7;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -332,6 +332,22 @@ pub enum ClientMessage {
         id: u64,
         table: String,
     },
+    /// 1.7: a line to a tournament's chat (answered `ok`, after the line's
+    /// `tournament_chat_message` to everyone who hears the tournament). From an entrant's player
+    /// (`director` null), or from the director (`director`: the token, or empty from the
+    /// creating account's connections), labelled so. `text` follows the chat's text rule.
+    TournamentChat {
+        id: u64,
+        tournament: String,
+        director: Option<String>,
+        text: String,
+    },
+    /// 1.7: the tournament chat's recent lines (answered `tournament_chat_lines`), for a page
+    /// opened or reloaded.
+    TournamentChatHistory {
+        id: u64,
+        tournament: String,
+    },
 }
 
 impl ClientMessage {
@@ -382,6 +398,7 @@ impl ClientMessage {
             | TableLevels { id, .. }
             | CreateRatedTournament { id, .. } => Some(*id),
             SeatIdentities { id, .. } => Some(*id),
+            TournamentChat { id, .. } | TournamentChatHistory { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -434,6 +451,8 @@ impl ClientMessage {
             TableLevels { .. } => "table_levels",
             CreateRatedTournament { .. } => "create_rated_tournament",
             SeatIdentities { .. } => "seat_identities",
+            TournamentChat { .. } => "tournament_chat",
+            TournamentChatHistory { .. } => "tournament_chat_history",
         }
     }
 
@@ -467,6 +486,7 @@ impl ClientMessage {
             | TableLevels { .. } => 5,
             CreateRatedTournament { .. } => 6,
             SeatIdentities { .. } => 6,
+            TournamentChat { .. } | TournamentChatHistory { .. } => 7,
             _ => 0,
         }
     }
@@ -869,6 +889,18 @@ pub enum ServerMessage {
         table: String,
         seats: Vec<SeatIdentity>,
     },
+    /// 1.7: a line of a tournament's chat, to every entrant's player and watcher of the
+    /// tournament (and the director's connection that said it).
+    TournamentChatMessage {
+        tournament: String,
+        line: TournamentChatLine,
+    },
+    /// 1.7: answer to `tournament_chat_history`: the recent lines, oldest first.
+    TournamentChatLines {
+        id: u64,
+        tournament: String,
+        lines: Vec<TournamentChatLine>,
+    },
 }
 
 impl ServerMessage {
@@ -945,6 +977,8 @@ impl ServerMessage {
             TableLevels { .. } => "table_levels",
             TablePaused { .. } => "table_paused",
             SeatIdentities { .. } => "seat_identities",
+            TournamentChatMessage { .. } => "tournament_chat_message",
+            TournamentChatLines { .. } => "tournament_chat_lines",
         }
     }
 
@@ -963,6 +997,7 @@ impl ServerMessage {
             Lobby { .. } | TableLevels { .. } => 5,
             TablePaused { .. } => 6,
             SeatIdentities { .. } => 6,
+            TournamentChatMessage { .. } | TournamentChatLines { .. } => 7,
             _ => 0,
         }
     }
@@ -991,6 +1026,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TableLevels { .. }
         | TablePaused { .. } => None,
         SeatIdentities { .. } => None,
+        TournamentChatMessage { .. } | TournamentChatLines { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1131,6 +1167,24 @@ pub struct LobbyTable {
 pub struct SeatLevel {
     pub seat: WireSeat,
     pub level: String,
+}
+
+/// A line of a tournament's chat (1.7 `tournament_chat_message`, `tournament_chat_lines`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentChatLine {
+    /// The line's number in the tournament's chat, from 1, one more each line: a page that
+    /// reads the history and hears lines live keeps each once.
+    pub line: u64,
+    /// The speaker's name (an entrant's player as registered; the director's connection's).
+    pub name: String,
+    /// The speaker's entrant; `null` for the director.
+    pub entrant: Option<u32>,
+    /// Said by the tournament's director.
+    pub director: bool,
+    /// The text, normalised as a table's chat line is (at most 200 characters).
+    pub text: String,
+    /// When the server took it (Unix ms).
+    pub at_ms: i64,
 }
 
 /// Who holds a seat (1.6 `seat_identities`).

@@ -277,6 +277,16 @@ pub fn client_samples() -> Vec<ClientMessage> {
             }),
         },
         SeatIdentities { id: 54, table: t() },
+        TournamentChat {
+            id: 55,
+            tournament: "T-5d0c2a9e71".into(),
+            director: None,
+            text: "Good luck everyone".into(),
+        },
+        TournamentChatHistory {
+            id: 56,
+            tournament: "T-5d0c2a9e71".into(),
+        },
     ]
 }
 
@@ -779,6 +789,39 @@ pub fn server_samples() -> Vec<ServerMessage> {
                     name: "Bruno".into(),
                     account: None,
                     server_bot: Some("L2".into()),
+                },
+            ],
+        },
+        TournamentChatMessage {
+            tournament: "T-5d0c2a9e71".into(),
+            line: TournamentChatLine {
+                line: 3,
+                name: "Anna".into(),
+                entrant: Some(0),
+                director: false,
+                text: "Good luck everyone".into(),
+                at_ms: 1_764_190_800_000,
+            },
+        },
+        TournamentChatLines {
+            id: 56,
+            tournament: "T-5d0c2a9e71".into(),
+            lines: vec![
+                TournamentChatLine {
+                    line: 2,
+                    name: "Director".into(),
+                    entrant: None,
+                    director: true,
+                    text: "Round 2 starts at 21:30".into(),
+                    at_ms: 1_764_190_740_000,
+                },
+                TournamentChatLine {
+                    line: 3,
+                    name: "Anna".into(),
+                    entrant: Some(0),
+                    director: false,
+                    text: "Good luck everyone".into(),
+                    at_ms: 1_764_190_800_000,
                 },
             ],
         },

@@ -238,6 +238,9 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | ExcuseEntrant { .. }
         | SetLineup { .. }
         | CreateRatedTournament { .. } => Some(Scope::JoinTournaments),
+        // 1.7: a tournament's chat is said as its entrant or director; its lines, anyone reads.
+        TournamentChat { .. } => Some(Scope::JoinTournaments),
+        TournamentChatHistory { .. } => None,
     }
 }
 

@@ -222,7 +222,9 @@ impl Connection {
             | C::SetRoundTime { .. }
             | C::ExcuseEntrant { .. }
             | C::SetLineup { .. }
-            | C::WatchTournament { .. }) => {
+            | C::WatchTournament { .. }
+            | C::TournamentChat { .. }
+            | C::TournamentChatHistory { .. }) => {
                 let (shared, out) = (self.shared.clone(), self.out.clone());
                 let request = self.bot_account_registers_as_bot(request);
                 let account = self.identity.account().map(|a| a.id.clone());

@@ -419,6 +419,11 @@ impl TableActor {
             let Some(slot) = self.state.seats[seat.index()].as_mut() else {
                 return;
             };
+            // Presence follows the connection that holds the seat: a seat no connection held
+            // (a tournament's seat held for its entrant, or one left before the match) is
+            // connected from now on, and the table hears it (it showed "disconnected" to the
+            // others until the player's first move).
+            let unheld = slot.out.is_none() && slot.bot.is_none();
             if let Some(old) = slot.out.replace(out.clone())
                 && old.id() != out.id()
             {
@@ -426,7 +431,7 @@ impl TableActor {
                 old.take_over();
             }
             let stand_in = slot.bot.is_some_and(|b| b.stand_in);
-            let was_gone = slot.grace_until.is_some() || stand_in;
+            let was_gone = slot.grace_until.is_some() || stand_in || unheld;
             slot.grace_until = None;
             if stand_in {
                 // The player takes the seat back at once; the bot was kicked above.

@@ -49,6 +49,16 @@ pub enum Command {
     StepDown,
     /// One of its tables ended (its match finished, in its log): read it and score it.
     TableEnded { table: String },
+    /// A line to the tournament's chat (1.7, `chat.rs`).
+    Chat {
+        speaker: super::chat::Speaker,
+        text: String,
+        reply: oneshot::Sender<Result<(), Refusal>>,
+    },
+    /// The chat's recent lines (1.7).
+    ChatHistory {
+        reply: oneshot::Sender<Result<Vec<burraco_protocol::wire::TournamentChatLine>, Refusal>>,
+    },
 }
 
 #[derive(Debug, Clone)]

@@ -26,6 +26,7 @@
 //! creates tables, reads their logs to learn how their matches ended, and at most closes one
 //! whose match it scored without it.
 
+mod chat;
 mod conduct;
 mod director;
 pub mod director_request;
@@ -104,6 +105,8 @@ struct TournamentActor {
     watchers: watch::Watchers,
     /// Counted in `burraco_tournaments` (running, not finished).
     counted_in_play: bool,
+    /// The chat's recent lines (1.7; not logged: `chat.rs`).
+    chat_lines: chat::ChatLines,
 }
 
 /// Creates a tournament: logs it, registers it and starts its actor; returns its id and the
@@ -224,6 +227,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         tables_missing: false,
         watchers: watch::Watchers::default(),
         counted_in_play: false,
+        chat_lines: chat::ChatLines::default(),
     };
     // Counted before the server listens (a restart restores its tournaments first).
     actor.count_in_play(true);
@@ -374,6 +378,16 @@ impl TournamentActor {
             // Scored at the next tick, with any other that ended meanwhile (one read).
             Command::TableEnded { table } => {
                 self.ended.insert(table);
+            }
+            Command::Chat {
+                speaker,
+                text,
+                reply,
+            } => {
+                let _ = reply.send(self.chat(speaker, &text));
+            }
+            Command::ChatHistory { reply } => {
+                let _ = reply.send(Ok(self.chat_lines.recent()));
             }
         }
     }

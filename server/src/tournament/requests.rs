@@ -25,7 +25,15 @@ pub async fn handle(
     out: &Outbox,
     request: ClientMessage,
 ) {
-    let request = with_account(request, account);
+    let request = super::chat::with_account(with_account(request, account), account);
+    // A muted account's chat line goes nowhere (checked here, where the account is known).
+    if let (Some(refused), Some(id)) = (
+        super::chat::muted(shared, account, &request).await,
+        request.id(),
+    ) {
+        out.send_message(refusal(id, refused));
+        return;
+    }
     if let Some(reply) = reply(shared, session, account, minor, request, true).await {
         out.send_message(reply);
     }
@@ -155,7 +163,9 @@ fn tournament_of(request: &ClientMessage) -> Option<&str> {
         | C::EndTournament { tournament, .. }
         | C::ExcuseEntrant { tournament, .. }
         | C::SetLineup { tournament, .. }
-        | C::WatchTournament { tournament, .. } => Some(tournament),
+        | C::WatchTournament { tournament, .. }
+        | C::TournamentChat { tournament, .. }
+        | C::TournamentChatHistory { tournament, .. } => Some(tournament),
         _ => None,
     }
 }
@@ -265,6 +275,36 @@ async fn answer(
             tournament,
             order,
         } => as_player(id, tournament, PlayerRequest::SetLineup { order }).await,
+        C::TournamentChat {
+            id,
+            tournament,
+            director,
+            text,
+        } => {
+            let speaker = super::chat::Speaker {
+                player: session.player.clone(),
+                name: session.name.clone(),
+                director,
+            };
+            find(&tournament)?
+                .ask(|reply| Command::Chat {
+                    speaker,
+                    text,
+                    reply,
+                })
+                .await
+                .map(|()| ServerMessage::Ok { id })
+        }
+        C::TournamentChatHistory { id, tournament } => {
+            let lines = find(&tournament)?
+                .ask(|reply| Command::ChatHistory { reply })
+                .await?;
+            Ok(ServerMessage::TournamentChatLines {
+                id,
+                tournament,
+                lines,
+            })
+        }
         other => Err((
             ErrorCode::InvalidMessage,
             format!("{} is not a tournament request", other.kind()),

@@ -1,5 +1,9 @@
+/// A tournament's chat (protocol 1.7): who hears it, its text rule, history, refusals.
+mod chat;
 /// The account that created a tournament directs it without the token (protocol 1.6).
 mod director_account;
+/// Presence at a tournament's table: a held seat joined by its entrant is connected to all.
+mod presence;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};

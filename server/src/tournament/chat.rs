@@ -1,0 +1,259 @@
+//! A tournament's chat (protocol 1.7): its entrants' players and its director send lines to the
+//! event (`tournament_chat`), heard by every entrant's player and every watcher
+//! (`tournament_chat_message`); a page opened later reads the recent lines
+//! (`tournament_chat_history`).
+//!
+//! The text rule is the table chat's (`burraco_protocol::text::normalise_line`, at most 200
+//! characters, no bidi override or invisible character), the flood limit the same (each request
+//! counts in its connection's token bucket), and a muted account is refused `muted` on the
+//! connection's node before the request goes anywhere ([`muted`]). A player whose match of the
+//! round in play is still being played is refused `chat_closed`: the tournament's chat reaches
+//! the partner and the other tables (a duplicate board's players too), where the table's own
+//! chat is closed during a hand.
+//!
+//! The lines are kept in a bounded buffer of the actor ([`KEPT`] lines), not in the tournament's
+//! log: chat decides nothing in the event (the log is what the record and the standings fold,
+//! and a restart or a takeover folds it all again; a busy chat would grow it without bound),
+//! as a table's chat is not in the table's log either. A restart forgets them; a reload finds
+//! the recent ones.
+
+use std::collections::{HashSet, VecDeque};
+
+use burraco_protocol::ErrorCode;
+use burraco_protocol::wire::{ClientMessage, ServerMessage, TournamentChatLine};
+
+use super::director_request::ACCOUNT_TOKEN;
+use super::{Refusal, TournamentActor};
+use crate::outbound::Frame;
+
+/// The lines a tournament keeps for a page opened later.
+pub const KEPT: usize = 100;
+
+/// The recent lines, oldest first, and the next line's number.
+#[derive(Debug, Default)]
+pub struct ChatLines {
+    lines: VecDeque<TournamentChatLine>,
+    said: u64,
+}
+
+impl ChatLines {
+    /// Keeps a line (the oldest leaves past [`KEPT`]); returns it numbered.
+    fn push(&mut self, mut line: TournamentChatLine) -> TournamentChatLine {
+        self.said += 1;
+        line.line = self.said;
+        if self.lines.len() == KEPT {
+            self.lines.pop_front();
+        }
+        self.lines.push_back(line.clone());
+        line
+    }
+
+    pub fn recent(&self) -> Vec<TournamentChatLine> {
+        self.lines.iter().cloned().collect()
+    }
+}
+
+/// Who speaks: a player by id and the name its connection gave, and the director's token if it
+/// speaks as the director.
+#[derive(Debug)]
+pub struct Speaker {
+    pub player: String,
+    pub name: String,
+    pub director: Option<String>,
+}
+
+/// A `tournament_chat` as a connection sent it, made ready for the tournament as a director's
+/// request is (`director_request::with_account`): a token written as an account's is blanked,
+/// and an empty one from a signed-in connection becomes its account's.
+pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> ClientMessage {
+    if let ClientMessage::TournamentChat {
+        director: Some(director),
+        ..
+    } = &mut message
+    {
+        if director.starts_with(ACCOUNT_TOKEN) {
+            director.clear();
+        }
+        if let (true, Some(account)) = (director.is_empty(), account) {
+            *director = format!("{ACCOUNT_TOKEN}{account}");
+        }
+    }
+    message
+}
+
+/// A muted account's `tournament_chat`, refused as a table's chat is (`muted`).
+pub async fn muted(
+    shared: &crate::Shared,
+    account: Option<&str>,
+    request: &ClientMessage,
+) -> Option<Refusal> {
+    if !matches!(request, ClientMessage::TournamentChat { .. }) {
+        return None;
+    }
+    crate::moderation::chat_refusal(shared, account)
+        .await
+        .map(|why| (ErrorCode::Muted, why))
+}
+
+impl TournamentActor {
+    /// A line to the event: checked, kept, and told to everyone who hears the tournament.
+    pub(super) fn chat(&mut self, speaker: Speaker, text: &str) -> Result<(), Refusal> {
+        let (name, entrant, director) = match &speaker.director {
+            Some(token) => {
+                if !self.is_director(token) {
+                    return Err((
+                        ErrorCode::NotDirector,
+                        "that is not this tournament's director token or account".into(),
+                    ));
+                }
+                (speaker.name.clone(), None, true)
+            }
+            None => {
+                let Some((entrant, name)) = self.entrant_player(&speaker.player) else {
+                    return Err((
+                        ErrorCode::NotRegistered,
+                        "only the tournament's entrants and its director write in its chat".into(),
+                    ));
+                };
+                if self.playing_now(&speaker.player) {
+                    return Err((
+                        ErrorCode::ChatClosed,
+                        "the tournament's chat is closed to a player whose match is in play; \
+                         the table's chat is open between hands"
+                            .into(),
+                    ));
+                }
+                (name, Some(entrant), false)
+            }
+        };
+        let text = burraco_protocol::text::normalise_line(text, burraco_protocol::text::MAX_CHAT)
+            .ok_or((
+            ErrorCode::InvalidText,
+            "chat text: 1 to 200 characters, without control, format (zero-width, \
+                     bidi) or invisible characters"
+                .into(),
+        ))?;
+        let line = self.chat_lines.push(TournamentChatLine {
+            line: 0,
+            name,
+            entrant,
+            director,
+            text,
+            at_ms: crate::unix_ms(),
+        });
+        let frame = Frame::new(ServerMessage::TournamentChatMessage {
+            tournament: self.id.to_string(),
+            line,
+        });
+        for player in self.chat_hearers(&speaker.player) {
+            self.shared.tournaments.tell_frame(&player, &frame);
+        }
+        Ok(())
+    }
+
+    /// The entrant and registered name of `player`, an entrant's player still in the event.
+    fn entrant_player(&self, player: &str) -> Option<(u32, String)> {
+        self.state
+            .entrants
+            .iter()
+            .filter(|e| !e.unregistered && e.disqualified.is_none())
+            .find_map(|e| {
+                let p = e.players.iter().find(|p| p.player == player)?;
+                Some((e.id, p.name.clone()))
+            })
+    }
+
+    /// Whether `player` sits at a table of the round in play whose match is not scored yet.
+    fn playing_now(&self, player: &str) -> bool {
+        let state = &self.state;
+        let Some(round) = state.round_in_play() else {
+            return false;
+        };
+        round.tables.iter().enumerate().any(|(i, t)| {
+            round.results.get(i).is_some_and(Option::is_none)
+                && state
+                    .settings
+                    .kind
+                    .places(t)
+                    .into_iter()
+                    .any(|(entrant, index, _, _)| {
+                        state
+                            .player_at(round, entrant, index)
+                            .is_some_and(|p| p.player == player)
+                    })
+        })
+    }
+
+    /// Every entrant's player (but the server's bots), every watcher, and the speaker, once each.
+    fn chat_hearers(&self, speaker: &str) -> Vec<String> {
+        let mut seen = HashSet::new();
+        let entrants = self
+            .state
+            .entrants
+            .iter()
+            .filter(|e| !e.unregistered && !e.server_bot)
+            .flat_map(|e| e.players.iter().map(|p| p.player.as_str()));
+        entrants
+            .chain(self.watchers.iter().map(String::as_str))
+            .chain(std::iter::once(speaker))
+            .filter(|p| seen.insert(*p))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(text: &str) -> TournamentChatLine {
+        TournamentChatLine {
+            line: 0,
+            name: "Anna".into(),
+            entrant: Some(0),
+            director: false,
+            text: text.into(),
+            at_ms: 0,
+        }
+    }
+
+    #[test]
+    fn lines_are_numbered_from_1_and_the_oldest_leave_past_the_bound() {
+        let mut chat = ChatLines::default();
+        assert_eq!(chat.push(line("a")).line, 1);
+        for i in 0..KEPT {
+            chat.push(line(&i.to_string()));
+        }
+        let recent = chat.recent();
+        assert_eq!(recent.len(), KEPT);
+        assert_eq!(recent[0].line, 2, "the first line left");
+        assert_eq!(recent[KEPT - 1].line, KEPT as u64 + 1);
+    }
+
+    #[test]
+    fn a_chat_speaks_for_an_account_only_from_its_connection() {
+        let chat = |director: &str| ClientMessage::TournamentChat {
+            id: 1,
+            tournament: "T-1".into(),
+            director: Some(director.into()),
+            text: "hi".into(),
+        };
+        let director_of = |m: ClientMessage| match m {
+            ClientMessage::TournamentChat { director, .. } => director,
+            _ => None,
+        };
+        assert_eq!(
+            director_of(with_account(chat(""), Some("u-1"))),
+            Some("account:u-1".into())
+        );
+        assert_eq!(
+            director_of(with_account(chat("account:u-2"), None)),
+            Some(String::new()),
+            "a client cannot write an account's token"
+        );
+        assert_eq!(
+            director_of(with_account(chat("abc"), Some("u-1"))),
+            Some("abc".into())
+        );
+    }
+}
