@@ -133,6 +133,10 @@ export class App {
     this.tourWarning = null;
     /** The tournament this connection watches (`watch_tournament`), once the server said ok. @type {string|null} */
     this.watchingTour = null;
+    /** Each tournament's chat lines (1.7), by their number, oldest first. @type {Record<string, any[]>} */
+    this.tourChat = {};
+    /** A round's table ready while the player looked elsewhere: the tab's title says so until they look. @type {number|null} */
+    this.roundAttention = null;
     /** Counts the refresh timer's ticks (a watched tournament's record is read every fourth). */
     this.refreshTicks = 0;
     /** This session's stable player id (the welcome's `player`). @type {string|null} */
@@ -249,6 +253,11 @@ export class App {
     });
     document.addEventListener('submit', (e) => this.onSubmit(e));
     document.addEventListener('keydown', (e) => this.onKey(e));
+    // The player looks at the page again: a round's table announced in the title has been seen.
+    const seen = () => { if (this.roundAttention != null) { this.roundAttention = null; this.render(); } };
+    window.addEventListener('focus', seen);
+    document.addEventListener('pointerdown', seen);
+    document.addEventListener('keydown', seen);
     // Drag where it helps, with pointer events (mouse, pen and touch alike): a hand card dropped on
     // another arranges the hand, on one of the side's melds attaches it (with the other selected
     // cards), on the discard pile discards it. A tap (no movement) still selects; clicks and keys do the rest.
@@ -393,6 +402,7 @@ export class App {
     if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
     if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
     if (m.type === 'tournament_update' || m.type === 'tournament_status' || m.type === 'go_to_table') { this.onTournamentMessage(m); return; }
+    if (m.type === 'tournament_chat_message') { this.addTourChat(/** @type {string} */ (m.tournament), [m.line]); this.render(); return; }
     const st = this.table;
     if (!st || m.table !== st.table) return;
     const now = Date.now();
@@ -700,9 +710,15 @@ export class App {
       // A director's warning: the warned player is told, at the table too (not only a count).
       if (before != null && (m.warnings ?? 0) > before) this.tellWarning(id);
     } else if (m.type === 'go_to_table') {
+      // Sent again on each new connection until the match is played: told once per table.
+      const fresh = this.tourNext[id]?.table !== m.table;
       this.tourNext[id] = { table: m.table, seat: m.seat, round: m.round };
       this.noteTourTable(m.table, id);
-      this.notify(t('t_round_started', { n: m.round }), this.tourRecords[id]?.settings?.name ?? id);
+      if (fresh) {
+        // The tab's title too, until the player looks (focus, a click, a key).
+        if (!document.hasFocus()) this.roundAttention = m.round;
+        this.notify(t('t_round_started', { n: m.round }), `${this.tourRecords[id]?.settings?.name ?? id} — ${t('table')} ${m.table}`);
+      }
       this.goToTable(id, m.table, m.seat, m.round);
     }
     this.render();
@@ -733,6 +749,43 @@ export class App {
     const reason = list.length ? String(list[list.length - 1].reason ?? '') : '';
     this.tourWarning = { id, reason };
     this.flash(t('t_warned', { reason }), 'error');
+  }
+
+  /**
+   * The tournament chat's recent lines (1.7 `tournament_chat_history`), for a page opened or
+   * reloaded; an older server has none. @param {string} id
+   */
+  loadTourChat(id) {
+    this.request('tournament_chat_history', { tournament: id })
+      .then((r) => { this.addTourChat(id, r.lines ?? []); this.render(); })
+      .catch(() => {});
+  }
+
+  /** Lines into a tournament's chat, each once (the history and live lines meet). @param {string} id @param {any[]} lines */
+  addTourChat(id, lines) {
+    const list = this.tourChat[id] ?? (this.tourChat[id] = []);
+    for (const l of lines) if (l && !list.some((x) => x.line === l.line)) list.push(l);
+    list.sort((a, b) => a.line - b.line);
+    if (list.length > 100) list.splice(0, list.length - 100);
+  }
+
+  /**
+   * A line to the open tournament's chat: checked as the server checks it, said as the director
+   * when this tab holds the director's key (or its account created the event), else as an entrant.
+   * @param {string} raw
+   */
+  sayInTournament(raw) {
+    const id = this.tour?.id;
+    if (!id || !raw.trim()) return;
+    const line = checkLine(raw, MAX_CHAT);
+    if (!line.ok) { this.flash(line.error === 'long' ? t('chat_long', { max: MAX_CHAT, n: [...raw.trim()].length }) : t('chat_chars'), 'error'); return; }
+    const director = this.directorToken(id);
+    this.request('tournament_chat', { tournament: id, director, text: line.text })
+      .then(() => { this.lobbyForm.tChat = ''; this.render(); })
+      .catch((x) => {
+        const code = x?.code;
+        this.flash(code === 'chat_closed' ? t('t_chat_closed') : code === 'muted' ? t('t_chat_muted') : tournamentRefusalText(x), 'error');
+      });
   }
 
   /** Whether desktop notifications are on: the player asked for them and the browser allows them. */
@@ -827,6 +880,7 @@ export class App {
    */
   watchTour(id) {
     if (this.connState !== 'online') return;
+    this.loadTourChat(id);
     this.request('watch_tournament', { tournament: id })
       .then(() => { this.watchingTour = id; })
       .catch(() => { this.watchingTour = null; });
@@ -1492,6 +1546,7 @@ export class App {
       case 'create': this.createTable(); break;
       case 'create-tournament': this.createTournament(); break;
       case 'tour-register': this.registerTournament(); break;
+      case 'tour-chat': this.sayInTournament(String(data.get('text') ?? '')); break;
       case 'chat': {
         const raw = String(data.get('text') ?? '');
         const st = this.table;
@@ -1650,7 +1705,8 @@ export class App {
     if (active instanceof HTMLInputElement) { try { if (active.selectionStart != null) caret = [active.selectionStart, active.selectionEnd ?? active.selectionStart]; } catch { /* ignore */ } }
     const h = this.table?.hand;
     if (this.attention && !(h && h.onTurn === this.table?.you && h.phase !== 'over')) this.attention = null;
-    const mark = this.attention ? `● ${t(this.attention)} — ` : '';
+    const mark = this.attention ? `● ${t(this.attention)} — `
+      : this.roundAttention != null ? `● ${t('t_round_ready_title', { n: this.roundAttention })} — ` : '';
     document.title = mark + (this.table ? `${t('app_title')} — ${t('table')} ${this.table.table}` : t('app_title'));
     const header = document.getElementById('header');
     // Replaced only when it changed: a press on one of its buttons must not lose its element to an

@@ -252,7 +252,11 @@ const en = {
   use_here: 'Use it here',
   open_why_few: 'To open a meld, select at least 3 cards ({n} selected).',
   open_why_not_meld: 'Not a meld: 3 or more cards of one rank, or a run of one suit, with at most one wild card (a joker or a 2).',
-
+  t_chat: 'Tournament chat', t_chat_none: 'No messages yet.', t_chat_placeholder: 'A message to the whole event',
+  t_chat_director: 'Director', t_chat_readonly: 'The entrants and the director write here.',
+  t_chat_closed: 'Your match is in play: the tournament chat opens again when it is over (your table has its own chat).',
+  t_chat_muted: 'A moderator muted your account: you cannot write for now.',
+  t_round_ready_title: 'Round {n}: your table is ready',
 };
 
 /** @type {Record<keyof typeof en, string>} */
@@ -502,7 +506,11 @@ const it = {
   use_here: 'Usala qui',
   open_why_few: 'Per calare un gioco seleziona almeno 3 carte (selezionate: {n}).',
   open_why_not_meld: 'Non è un gioco: 3 o più carte dello stesso valore, o una scala dello stesso seme, con al massimo una matta (un jolly o un 2).',
-
+  t_chat: 'Chat del torneo', t_chat_none: 'Ancora nessun messaggio.', t_chat_placeholder: 'Un messaggio a tutto il torneo',
+  t_chat_director: 'Direttore', t_chat_readonly: 'Qui scrivono gli iscritti e il direttore.',
+  t_chat_closed: 'Il tuo incontro è in corso: la chat del torneo si riapre quando finisce (il tavolo ha la sua chat).',
+  t_chat_muted: 'Un moderatore ha silenziato il tuo account: per ora non puoi scrivere.',
+  t_round_ready_title: 'Turno {n}: il tuo tavolo è pronto',
 };
 
 /** @typedef {keyof typeof en} Key */

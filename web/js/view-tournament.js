@@ -160,6 +160,7 @@ export function renderTournament(app) {
     <div class="tour-side">
       ${app.directorToken(tour.id) ? directorHtml(app, rec, paused) : directorKeyHtml(app, rec)}
       ${entrantsHtml(app, rec)}
+      ${tourChatHtml(app, rec)}
     </div>
   </section>`;
 }
@@ -467,4 +468,23 @@ function calendarHtml(app) {
       <button class="btn tiny" data-action="open-tournament" data-tournament="${escapeHtml(c.id)}" data-testid="calendar-open" data-focus="cal-${escapeHtml(c.id)}">${t('open_tournament')}</button></li>`).join('');
   return `<section class="calendar" data-testid="calendar"><h3>${t('t_calendar')}</h3>
     ${rows ? `<ol class="calendar-list">${rows}</ol>` : `<p class="muted small" data-testid="calendar-none">${t('t_calendar_none')}</p>`}</section>`;
+}
+
+/**
+ * The tournament's chat (protocol 1.7): its recent lines, the director's marked; the form for an
+ * entrant or the director (the others read). @param {App} app @param {any} rec
+ */
+function tourChatHtml(app, rec) {
+  const id = rec.tournament;
+  const lines = (app.tourChat[id] ?? []).slice(-50);
+  const speaker = (/** @type {any} */ l) => l.director ? `${escapeHtml(l.name)} <span class="badge director-badge" data-testid="chat-director">${t('t_chat_director')}</span>`
+    : escapeHtml(localBotName(l.name));
+  const items = lines.map((/** @type {any} */ l) => `<li data-testid="tour-chat-line" data-line="${l.line}"${l.director ? ' class="from-director"' : ''}><b>${speaker(l)}:</b> ${escapeHtml(l.text)}</li>`).join('');
+  const writes = !!myEntrant(rec, app.playerId) || !!app.directorToken(id);
+  const form = writes ? `<form class="chat-form" data-form="tour-chat"><input name="text" maxlength="400" autocomplete="off" data-field="tChat" data-focus="t-chat-input"
+      data-testid="t-chat-input" value="${escapeHtml(app.lobbyForm.tChat ?? '')}" placeholder="${t('t_chat_placeholder')}" aria-label="${t('t_chat')}">
+      <button class="btn small" type="submit" data-testid="t-chat-send">${t('send')}</button></form>`
+    : `<p class="muted small">${t('t_chat_readonly')}</p>`;
+  return `<div class="panel tour-chat" data-testid="tour-chat"><h2>${t('t_chat')}</h2>
+    ${lines.length ? `<ul class="chat" aria-live="polite">${items}</ul>` : `<p class="muted">${t('t_chat_none')}</p>`}${form}</div>`;
 }
