@@ -111,8 +111,9 @@ pub enum Parsed {
 }
 
 impl DirectorRequest {
-    /// Parses `message` if it is a director's request: one [`director_field`] names, so a
-    /// request read here is always one whose field [`with_account`] wrote.
+    /// Parses `message` if it is a director's request: one that [`director_field`] names, the
+    /// list [`with_account`] goes through, so nothing is read here as the director's that
+    /// `with_account` would have passed on as the client wrote it.
     pub fn parse(mut message: ClientMessage) -> Parsed {
         use ClientMessage as C;
         let Some(token) = director_field(&mut message).map(std::mem::take) else {
