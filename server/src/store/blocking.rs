@@ -1,8 +1,8 @@
 //! A SQLite connection of a store's own beside the writer thread (WAL lets them share the file),
 //! its queries run on tokio's blocking pool, one at a time: what every SQLite implementation of a
-//! port (the accounts, ratings, players' index, fair play, moderation, seasons) is kept on. A
-//! query never runs on a runtime worker, so a slow one (a lock held by the writer, a long scan)
-//! stalls no connection.
+//! port (the accounts, ratings, players' index, fair play, moderation, seasons) is kept on. Once
+//! the store is open, no query runs on a runtime worker, so a slow one (a lock held by the
+//! writer, a long scan) stalls no connection.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
