@@ -64,6 +64,8 @@ pub struct ServerConfig {
     /// Accounts in PostgreSQL (`postgres://...`); `None`: in the SQLite file on one node, and
     /// switched off in a cluster (a node's file is not shared).
     pub database_url: Option<String>,
+    /// Connections a node keeps to that database at most, one pool shared by every store.
+    pub database_pool: usize,
     /// Session cookies marked `Secure` (the server is reached over TLS, through a proxy that
     /// may not say so with `X-Forwarded-Proto: https`).
     pub secure_cookies: bool,
@@ -119,6 +121,7 @@ impl Default for ServerConfig {
             store_wait_blocking: false,
             cluster: None,
             database_url: None,
+            database_pool: crate::store::postgres::DEFAULT_POOL_SIZE,
             public_origin: None,
             secure_cookies: false,
             trust_forwarded_for: false,
@@ -239,6 +242,10 @@ pub struct Cli {
     /// cluster has none (guests only).
     #[arg(long, env = "BURRACO_DATABASE_URL")]
     pub database_url: Option<String>,
+    /// Connections this node keeps to the database at most, shared by every store on it
+    /// [default: 16].
+    #[arg(long, env = "BURRACO_DATABASE_POOL")]
+    pub database_pool: Option<usize>,
     /// Mark session cookies `Secure` (served over TLS by a proxy that sends no
     /// `X-Forwarded-Proto: https`).
     #[arg(long, env = "BURRACO_SECURE_COOKIES")]
@@ -308,6 +315,7 @@ struct FileConfig {
     replay_buffer_bytes: Option<usize>,
     wal_autocheckpoint: Option<u32>,
     public_origin: Option<String>,
+    database_pool: Option<usize>,
 }
 
 /// Why the settings could not be read.
@@ -435,6 +443,11 @@ impl Cli {
                     }),
                 cluster,
                 database_url: self.database_url.clone(),
+                database_pool: self
+                    .database_pool
+                    .or(file.database_pool)
+                    .unwrap_or(defaults.database_pool)
+                    .max(1),
                 secure_cookies: self.secure_cookies,
                 trust_forwarded_for: self.trust_forwarded_for,
                 public_origin,
@@ -531,6 +544,8 @@ mod tests {
             "https://burraco.example",
             "--database-url",
             "postgres://burraco@db/burraco",
+            "--database-pool",
+            "3",
         ])
         .expect("the accounts' flags parse");
         assert!(cli.trust_forwarded_for && cli.secure_cookies);
@@ -541,6 +556,15 @@ mod tests {
         assert_eq!(
             cli.database_url.as_deref(),
             Some("postgres://burraco@db/burraco")
+        );
+        assert_eq!(cli.load().expect("loads").server.database_pool, 3);
+        assert_eq!(
+            Cli::default()
+                .load()
+                .expect("defaults")
+                .server
+                .database_pool,
+            crate::store::postgres::DEFAULT_POOL_SIZE
         );
     }
 

@@ -155,13 +155,20 @@ pub async fn run(
             store.load_in_play().await?,
         ),
     };
-    backplane.accounts = accounts::open(&config, &store).await?;
-    backplane.players = players::open(&config, &store).await?;
-    backplane.fairplay = fairplay::open(&config, &store).await?;
-    let ratings = ratings::open(&config, &store).await?;
-    let seasons = seasons::open(&config, &store).await?;
+    // One pool to the database for every store beside the log; the accounts open first, since
+    // their migrations make every store's tables.
+    let database = match &config.database_url {
+        Some(url) => Some(store::postgres::Database::connect(url, config.database_pool).await?),
+        None => None,
+    };
+    let database = database.as_ref();
+    backplane.accounts = accounts::open(&config, &store, database).await?;
+    backplane.players = players::open(&config, &store, database).await?;
+    backplane.fairplay = fairplay::open(&config, &store, database).await?;
+    let ratings = ratings::open(&config, &store, database).await?;
+    let seasons = seasons::open(&config, &store, database).await?;
     let moderation =
-        moderation::Moderation::new(moderation::open(&config, &config.data_dir).await?);
+        moderation::Moderation::new(moderation::open(&config, &config.data_dir, database).await?);
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",

@@ -42,9 +42,16 @@ async fn admin(
     loaded: burraco_server::config::Loaded,
     command: &burraco_server::accounts::admin::AdminCommand,
 ) -> anyhow::Result<()> {
-    let accounts = burraco_server::accounts::open_for_admin(&loaded.server).await?;
+    let config = &loaded.server;
+    let database = match &config.database_url {
+        Some(url) => Some(
+            burraco_server::store::postgres::Database::connect(url, config.database_pool).await?,
+        ),
+        None => None,
+    };
+    let accounts = burraco_server::accounts::open_for_admin(config, database.as_ref()).await?;
     let moderation =
-        burraco_server::moderation::open(&loaded.server, &loaded.server.data_dir).await?;
+        burraco_server::moderation::open(config, &config.data_dir, database.as_ref()).await?;
     let said = burraco_server::accounts::admin::run(
         &*accounts,
         &*moderation,

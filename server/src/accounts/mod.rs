@@ -427,14 +427,16 @@ impl Accounts for Unconfigured {
     }
 }
 
-/// The accounts' store this server uses, its migrations applied: PostgreSQL given a database
-/// URL; else the SQLite file of a single node; none in a cluster without one.
+/// The accounts' store this server uses, its migrations applied (every store's tables: the
+/// accounts open first): PostgreSQL given the node's database (`--database-url`); else the
+/// SQLite file of a single node; none in a cluster without one.
 pub async fn open(
     config: &crate::ServerConfig,
     store: &crate::store::Store,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => std::sync::Arc::new(postgres::PostgresAccounts::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => std::sync::Arc::new(postgres::PostgresAccounts::open(db).await?),
         (None, None) => std::sync::Arc::new(sqlite::SqliteAccounts::open(store)?),
         (None, Some(_)) => {
             tracing::warn!("cluster mode without --database-url: accounts are off, guests only");
@@ -446,9 +448,10 @@ pub async fn open(
 /// The accounts' store of `burraco-server admin`: the server's own, by the same flags.
 pub async fn open_for_admin(
     config: &crate::ServerConfig,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => std::sync::Arc::new(postgres::PostgresAccounts::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => std::sync::Arc::new(postgres::PostgresAccounts::open(db).await?),
         (None, None) => std::sync::Arc::new(sqlite::SqliteAccounts::open_dir(&config.data_dir)?),
         (None, Some(_)) => {
             return Err(PortError(

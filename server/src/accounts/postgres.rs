@@ -1,11 +1,8 @@
 //! Accounts in PostgreSQL (`--database-url`, env `BURRACO_DATABASE_URL`): what the nodes of a
-//! cluster share. A small pool of connections (`deadpool-postgres`); the schema's migrations run
-//! at start under an advisory lock, so nodes starting together apply each one once.
+//! cluster share, in the node's one pool ([`Database`]). The schema's migrations (every store's
+//! tables) run when the accounts open, first of the stores, under an advisory lock, so nodes
+//! starting together apply each one once.
 
-use std::str::FromStr;
-
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
@@ -18,58 +15,28 @@ use super::{
     StoredPasskey, audit,
 };
 use crate::backplane::port::{PortError, PortFuture};
-
-/// Connections per node: accounts are asked at sign-in and on API calls, not per game action.
-const POOL_SIZE: usize = 8;
+use crate::store::postgres::{Database, OnDatabase, port};
 
 /// The advisory lock key the migrations take: "burraco" in ASCII.
 const MIGRATION_LOCK: i64 = 0x0062_7572_7261_636f;
 
 #[derive(Debug, Clone)]
 pub struct PostgresAccounts {
-    pool: Pool,
+    db: Database,
 }
 
-/// A PostgreSQL failure as a port's error (every store on PostgreSQL reports them so).
-pub(crate) fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(format!("postgres: {e}"))
-}
-
-/// A pool of at most `max_size` connections to `url` (a `postgres://` URL or key=value
-/// string), for the accounts' store and every store beside it (ratings, players, fair play,
-/// moderation). Connects lazily.
-pub(crate) fn pool(url: &str, max_size: usize) -> Result<Pool, PortError> {
-    let mut config = tokio_postgres::Config::from_str(url).map_err(port)?;
-    // An unreachable database fails the start (or the request) instead of hanging on TCP's
-    // own timeout.
-    if config.get_connect_timeout().is_none() {
-        config.connect_timeout(std::time::Duration::from_secs(10));
+impl OnDatabase for PostgresAccounts {
+    fn database(&self) -> &Database {
+        &self.db
     }
-    let manager = Manager::from_config(
-        config,
-        NoTls,
-        ManagerConfig {
-            recycling_method: RecyclingMethod::Fast,
-        },
-    );
-    Pool::builder(manager)
-        .max_size(max_size)
-        .build()
-        .map_err(port)
 }
 
 impl PostgresAccounts {
-    /// Connects to `url` (a `postgres://` URL or key=value string) and applies the migrations
-    /// not applied yet.
-    pub async fn connect(url: &str) -> Result<PostgresAccounts, PortError> {
-        let pool = pool(url, POOL_SIZE)?;
-        let accounts = PostgresAccounts { pool };
+    /// The accounts in `db`, the migrations not applied yet applied first.
+    pub async fn open(db: &Database) -> Result<PostgresAccounts, PortError> {
+        let accounts = PostgresAccounts { db: db.clone() };
         accounts.migrate().await?;
         Ok(accounts)
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
     }
 
     async fn migrate(&self) -> Result<(), PortError> {

@@ -2,8 +2,6 @@
 //! store's writer thread (WAL lets them share the file; sign-ups are rare next to the log's
 //! appends), used on the blocking pool.
 
-use std::sync::{Arc, Mutex};
-
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
@@ -13,54 +11,35 @@ use super::{
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 /// The accounts' tables in the store's file.
 #[derive(Debug, Clone)]
 pub struct SqliteAccounts {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(e.to_string())
+impl OnBlockingConnection for SqliteAccounts {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 impl SqliteAccounts {
     /// Opens the accounts' tables in `store`'s file, applying the migrations not applied yet.
     pub fn open(store: &Store) -> Result<SqliteAccounts, PortError> {
-        let mut conn = store.reader().map_err(port)?;
-        migrate(&mut conn).map_err(port)?;
-        Ok(SqliteAccounts {
-            conn: Arc::new(Mutex::new(conn)),
-        })
+        SqliteAccounts::migrated(BlockingConnection::open(store)?)
     }
 
     /// Opens the accounts' tables in the SQLite file of data directory `dir` without the game
     /// store's writer (`burraco-server admin` beside a running server: WAL lets both in).
     pub fn open_dir(dir: &std::path::Path) -> Result<SqliteAccounts, PortError> {
-        std::fs::create_dir_all(dir).map_err(port)?;
-        let mut conn = Connection::open(dir.join(crate::store::FILE_NAME)).map_err(port)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(port)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(port)?;
-        migrate(&mut conn).map_err(port)?;
-        Ok(SqliteAccounts {
-            conn: Arc::new(Mutex::new(conn)),
-        })
+        SqliteAccounts::migrated(BlockingConnection::open_dir(dir)?)
     }
 
-    /// Runs `f` on the connection, on the blocking pool.
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
+    fn migrated(conn: BlockingConnection) -> Result<SqliteAccounts, PortError> {
+        conn.with_here(migrate)?;
+        Ok(SqliteAccounts { conn })
     }
 }
 

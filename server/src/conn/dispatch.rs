@@ -1,5 +1,7 @@
 //! A connection's requests routed: to the lobby, to a tournament, or to a table as the client sent
 //! them ([`TableRequest`]: the table reads them into its command, here or on the node serving it).
+//! One exhaustive match: a client message added to the protocol does not compile until it has
+//! its route here.
 
 use burraco_protocol::log::SeatAccount;
 
@@ -7,64 +9,50 @@ use super::*;
 use crate::accounts::identity::Identity;
 
 impl Connection {
+    /// Routes one request. The match names every client message, with no arm for the rest: a
+    /// new message is a compile error here until it is routed (to its table, the lobby, a
+    /// tournament, or refused as `hello` is).
     pub(super) async fn dispatch(&mut self, request: ClientMessage) {
         use ClientMessage as C;
-        // Every request for a table by id (a move, whatever its kind, included) goes to it as sent.
-        if let Some(table) = TableRequest::table_of(&request) {
-            let table = table.to_owned();
-            if let C::Chat { id, .. } = &request {
-                let account = self.identity.account().map(|a| a.id.as_str());
-                if let Some(why) = crate::moderation::chat_refusal(&self.shared, account).await {
-                    self.out
-                        .send_message(error(Some(*id), ErrorCode::Muted, why));
-                    return;
-                }
-            }
-            match &request {
-                C::Leave { .. } => {
-                    self.spectating.remove(&table);
-                }
-                C::Spectate { .. } => {
-                    if self.table_call(&table, request).await {
-                        self.spectating.insert(table);
-                    }
-                    return;
-                }
-                _ => {}
-            }
-            self.table_call(&table, request).await;
-            return;
-        }
-        if self.playbanned(&request).await {
-            return;
-        }
-        let player = self.session.player.clone();
-        let window = self.shared.config.repeat_create_window;
-        if self
-            .shared
-            .directory
-            .repeated_create(&player, &request, window)
-        {
-            let message = "the same create again at once (a double click): the first one was done";
-            let id = request.id();
-            self.out
-                .send_message(error(id, ErrorCode::RepeatedCreate, message));
-            return;
-        }
-        // Rated play's requests (1.5) on an older connection; tournaments' check their own.
-        if request.minor() >= 5 && request.minor() > self.minor {
-            let message = format!(
-                "{} is a 1.{} request; your hello said 1.{}",
-                request.kind(),
-                request.minor(),
-                self.minor
-            );
-            let id = request.id();
-            self.out
-                .send_message(error(id, ErrorCode::NeedsMinor, message));
+        if self.newer_than_hello(&request) {
             return;
         }
         match request {
+            // A request for a table by id (a move, whatever its kind, included) goes to it as
+            // the client sent it: the table reads it into its command (`TableRequest`), here or
+            // on the node serving it.
+            C::Leave { ref table, .. } => {
+                let table = table.clone();
+                self.spectating.remove(&table);
+                self.table_call(&table, request).await;
+            }
+            C::Spectate { ref table, .. } => {
+                let table = table.clone();
+                if self.table_call(&table, request).await {
+                    self.spectating.insert(table);
+                }
+            }
+            C::Chat { id, ref table, .. } => {
+                let account = self.identity.account().map(|a| a.id.as_str());
+                if let Some(why) = crate::moderation::chat_refusal(&self.shared, account).await {
+                    self.out
+                        .send_message(error(Some(id), ErrorCode::Muted, why));
+                    return;
+                }
+                let table = table.clone();
+                self.table_call(&table, request).await;
+            }
+            C::Ready { ref table, .. }
+            | C::Sync { ref table, .. }
+            | C::AddBots { ref table, .. }
+            | C::Draw { ref table, .. }
+            | C::PickUp { ref table, .. }
+            | C::Open { ref table, .. }
+            | C::Attach { ref table, .. }
+            | C::Discard { ref table, .. } => {
+                let table = table.clone();
+                self.table_call(&table, request).await;
+            }
             C::Hello { .. } | C::HelloToken { .. } => {
                 self.out.send_message(error(
                     None,
@@ -83,12 +71,15 @@ impl Connection {
             }
             C::CreateTable {
                 id,
-                settings,
+                ref settings,
                 private,
                 bots,
             } => {
+                if self.playbanned(id).await || self.repeated_create(&request) {
+                    return;
+                }
                 let bots = bots.map(crate::bots::level_from_wire);
-                self.create_table(id, &settings, private, bots, false).await;
+                self.create_table(id, settings, private, bots, false).await;
             }
             C::CreateRatedTable {
                 id,
@@ -158,6 +149,18 @@ impl Connection {
                 ref invite,
                 ..
             } => {
+                // Joining a table where the player holds a seat already (a tournament's round,
+                // a seat taken before a playban) is not starting play.
+                let seated = table.as_ref().is_some_and(|table| {
+                    self.shared
+                        .directory
+                        .seats_of(&self.session.player)
+                        .iter()
+                        .any(|(held, _)| held == table)
+                });
+                if !seated && self.playbanned(id).await {
+                    return;
+                }
                 let handle = match (table, invite) {
                     (_, Some(code)) => lobby::by_invite(&self.shared, code).await,
                     // A table just created through another node may not be in this node's
@@ -190,7 +193,12 @@ impl Connection {
                 id,
                 preset,
                 players,
-            } => self.quick_play(id, preset, players, false).await,
+            } => {
+                if self.playbanned(id).await {
+                    return;
+                }
+                self.quick_play(id, preset, players, false).await;
+            }
             C::QuickPlayRated {
                 id,
                 preset,
@@ -203,15 +211,24 @@ impl Connection {
             }
             // Protocol 1.1 to 1.3: the tournament's requests (refused there to a connection whose
             // hello said an older minor).
-            request @ (C::CreateTournament { .. }
-            | C::RegisterTournament { .. }
-            | C::UnregisterTournament { .. }
+            C::CreateTournament { .. } => {
+                if self.repeated_create(&request) {
+                    return;
+                }
+                self.tournament_request(request).await;
+            }
+            C::RegisterTournament { id, .. } | C::RegisterInvited { id, .. } => {
+                if self.playbanned(id).await {
+                    return;
+                }
+                self.tournament_request(request).await;
+            }
+            C::UnregisterTournament { .. }
             | C::StartRound { .. }
             | C::AdjustScore { .. }
             | C::WithdrawEntrant { .. }
             | C::EndTournament { .. }
             | C::ConfigureRegistration { .. }
-            | C::RegisterInvited { .. }
             | C::CheckInTournament { .. }
             | C::PauseTournament { .. }
             | C::ResumeTournament { .. }
@@ -224,30 +241,60 @@ impl Connection {
             | C::SetLineup { .. }
             | C::WatchTournament { .. }
             | C::TournamentChat { .. }
-            | C::TournamentChatHistory { .. }) => {
-                let (shared, out) = (self.shared.clone(), self.out.clone());
-                let request = self.bot_account_registers_as_bot(request);
-                let account = self.identity.account().map(|a| a.id.clone());
-                crate::tournament::requests::handle(
-                    &shared,
-                    &self.session,
-                    account.as_deref(),
-                    self.minor,
-                    &out,
-                    request,
-                )
-                .await;
-            }
-            // The requests for a table by id went to it above (`TableRequest::table_of` names
-            // them, so a new one is routed there by its conversion alone): nothing else is left.
-            other => {
-                self.out.send_message(error(
-                    other.id(),
-                    ErrorCode::InvalidMessage,
-                    "not a request this server takes",
-                ));
-            }
+            | C::TournamentChatHistory { .. } => self.tournament_request(request).await,
         }
+    }
+
+    /// A request of protocol 1.5 or later on a connection whose hello said an older minor is
+    /// refused with `needs_minor` (true); the tournaments' older requests are checked where
+    /// they are answered.
+    fn newer_than_hello(&mut self, request: &ClientMessage) -> bool {
+        if request.minor() < 5 || request.minor() <= self.minor {
+            return false;
+        }
+        let message = format!(
+            "{} is a 1.{} request; your hello said 1.{}",
+            request.kind(),
+            request.minor(),
+            self.minor
+        );
+        self.out
+            .send_message(error(request.id(), ErrorCode::NeedsMinor, message));
+        true
+    }
+
+    /// The same create request (`create_table`, `create_tournament`) again at once is a double
+    /// click, refused with `repeated_create` (true).
+    fn repeated_create(&mut self, request: &ClientMessage) -> bool {
+        let window = self.shared.config.repeat_create_window;
+        let player = &self.session.player;
+        if !self
+            .shared
+            .directory
+            .repeated_create(player, request, window)
+        {
+            return false;
+        }
+        let message = "the same create again at once (a double click): the first one was done";
+        self.out
+            .send_message(error(request.id(), ErrorCode::RepeatedCreate, message));
+        true
+    }
+
+    /// A tournament's request, answered by the tournament (on its node).
+    async fn tournament_request(&mut self, request: ClientMessage) {
+        let (shared, out) = (self.shared.clone(), self.out.clone());
+        let request = self.bot_account_registers_as_bot(request);
+        let account = self.identity.account().map(|a| a.id.clone());
+        crate::tournament::requests::handle(
+            &shared,
+            &self.session,
+            account.as_deref(),
+            self.minor,
+            &out,
+            request,
+        )
+        .await;
     }
 
     /// Sends a request to a table by id; false when the table is unknown.
@@ -389,35 +436,14 @@ impl Connection {
     }
 
     /// A request that starts play (quick play, creating or joining a table, registering for a
-    /// tournament) from a playbanned account is refused with `playbanned` (`crate::fairplay`);
-    /// true when it was. Joining a table where the player holds a seat already (a tournament's
-    /// round, a seat taken before the ban) is not starting play.
-    async fn playbanned(&mut self, request: &ClientMessage) -> bool {
-        use ClientMessage as C;
-        let starts_play = match request {
-            C::Join {
-                table: Some(table), ..
-            } => !self
-                .shared
-                .directory
-                .seats_of(&self.session.player)
-                .iter()
-                .any(|(held, _)| held == table),
-            C::Join { .. }
-            | C::CreateTable { .. }
-            | C::QuickPlay { .. }
-            | C::RegisterTournament { .. }
-            | C::RegisterInvited { .. } => true,
-            _ => false,
-        };
-        if !starts_play {
-            return false;
-        }
+    /// tournament: their arms ask) from a playbanned account is refused with `playbanned`
+    /// (`crate::fairplay`); true when it was.
+    async fn playbanned(&mut self, id: u64) -> bool {
         let account = self.identity.account().map(|a| a.id.clone());
         let Some(replies) = crate::fairplay::gate(
             &self.shared,
             account.as_deref(),
-            request.id(),
+            Some(id),
             self.minor,
             crate::unix_ms(),
         )

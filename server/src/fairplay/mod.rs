@@ -103,9 +103,10 @@ impl FairPlay for Unconfigured {
 pub async fn open(
     config: &crate::ServerConfig,
     store: &crate::store::Store,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn FairPlay>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => Arc::new(postgres::PostgresFairPlay::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => Arc::new(postgres::PostgresFairPlay::new(db)),
         (None, None) => Arc::new(sqlite::SqliteFairPlay::open(store)?),
         (None, Some(_)) => Arc::new(Unconfigured),
     })

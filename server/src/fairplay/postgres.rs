@@ -1,33 +1,26 @@
 //! Outcomes and playbans in PostgreSQL (`--database-url`): what the nodes of a cluster share.
-//! A small pool of its own; the accounts' migrations (run first, under their advisory lock) made
+//! In the node's one pool; the accounts' migrations (run first, under their advisory lock) made
 //! the tables.
-
-use deadpool_postgres::Pool;
 
 use super::{FairPlay, Outcome, OutcomeRecord, Playban};
 use crate::backplane::port::{PortError, PortFuture};
-
-/// Connections per node: asked when a match ends and when a player asks to play.
-const POOL_SIZE: usize = 4;
+use crate::store::postgres::{Database, OnDatabase, port};
 
 #[derive(Debug, Clone)]
 pub struct PostgresFairPlay {
-    pool: Pool,
+    db: Database,
 }
 
-use crate::accounts::postgres::port;
+impl OnDatabase for PostgresFairPlay {
+    fn database(&self) -> &Database {
+        &self.db
+    }
+}
 
 impl PostgresFairPlay {
-    /// Connects to `url`; the accounts' store must have applied its migrations there.
-    pub async fn connect(url: &str) -> Result<PostgresFairPlay, PortError> {
-        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
-        // Fails the start now, not the first match's end, when the database is unreachable.
-        drop(pool.get().await.map_err(port)?);
-        Ok(PostgresFairPlay { pool })
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
+    /// Outcomes and playbans in `db` (the accounts' migrations, applied when they opened, made the tables).
+    pub fn new(db: &Database) -> PostgresFairPlay {
+        PostgresFairPlay { db: db.clone() }
     }
 }
 

@@ -3,44 +3,31 @@
 //! table log's writer and the accounts write the same file: a deferred one that read first
 //! could fail at once with "database is locked" when another committed in between).
 
-use std::sync::{Arc, Mutex};
-
-use rusqlite::{Connection, TransactionBehavior, params};
+use rusqlite::{TransactionBehavior, params};
 
 use super::{FairPlay, Outcome, OutcomeRecord, Playban};
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]
 pub struct SqliteFairPlay {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(e.to_string())
+impl OnBlockingConnection for SqliteFairPlay {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 impl SqliteFairPlay {
     /// Opens the tables in `store`'s file; the accounts' migrations made them
     /// (`SqliteAccounts::open` first).
     pub fn open(store: &Store) -> Result<SqliteFairPlay, PortError> {
-        let conn = store.reader().map_err(port)?;
         Ok(SqliteFairPlay {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: BlockingConnection::open(store)?,
         })
-    }
-
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
     }
 }
 

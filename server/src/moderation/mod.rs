@@ -427,9 +427,10 @@ impl Moderation {
 pub async fn open(
     config: &crate::ServerConfig,
     data_dir: &std::path::Path,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn ModerationStore>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => Arc::new(postgres::PostgresModeration::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => Arc::new(postgres::PostgresModeration::new(db)),
         (None, None) => Arc::new(sqlite::SqliteModeration::open_dir(data_dir)?),
         (None, Some(_)) => Arc::new(Unconfigured),
     })

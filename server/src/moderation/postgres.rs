@@ -2,7 +2,6 @@
 //! accounts' migration 7 made its tables): what every node of a cluster shares, so a mute or a
 //! time-out given through one node holds on all of them at their next read.
 
-use deadpool_postgres::Pool;
 use tokio_postgres::types::ToSql;
 
 use super::sqlite::{ACTION_COLUMNS, REPORT_COLUMNS, action_kind, context, reason, report_kind};
@@ -10,30 +9,25 @@ use super::{
     ActError, Action, ActionKind, FileError, ModerationStore, NewReport, Report, Standing,
 };
 use crate::backplane::port::{PortError, PortFuture};
+use crate::store::postgres::{Database, OnDatabase, port};
 
 type Param<'a> = &'a (dyn ToSql + Sync);
 
-/// Connections per node: reports and moderators' requests are rare; the chat's mute check and
-/// the half-second recheck are one query each.
-const POOL_SIZE: usize = 4;
-
 #[derive(Debug, Clone)]
 pub struct PostgresModeration {
-    pool: Pool,
+    db: Database,
 }
 
-use crate::accounts::postgres::port;
+impl OnDatabase for PostgresModeration {
+    fn database(&self) -> &Database {
+        &self.db
+    }
+}
 
 impl PostgresModeration {
-    /// Connects to `url`, the accounts' migrations applied first.
-    pub async fn connect(url: &str) -> Result<PostgresModeration, PortError> {
-        drop(crate::accounts::postgres::PostgresAccounts::connect(url).await?);
-        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
-        Ok(PostgresModeration { pool })
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
+    /// The moderation's tables in `db` (the accounts' migrations, applied when they opened, made them).
+    pub fn new(db: &Database) -> PostgresModeration {
+        PostgresModeration { db: db.clone() }
     }
 }
 

@@ -2,8 +2,6 @@
 //! accounts' migration 7 made its tables). A connection of its own, used on the blocking pool;
 //! every write is one immediate transaction (the table log's writer shares the file).
 
-use std::sync::{Arc, Mutex};
-
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::{
@@ -11,10 +9,17 @@ use super::{
     ReportKind, Standing,
 };
 use crate::backplane::port::{PortError, PortFuture};
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]
 pub struct SqliteModeration {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
+}
+
+impl OnBlockingConnection for SqliteModeration {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 fn port(e: impl std::fmt::Display) -> PortError {
@@ -26,27 +31,9 @@ impl SqliteModeration {
     /// applied first.
     pub fn open_dir(dir: &std::path::Path) -> Result<SqliteModeration, PortError> {
         drop(crate::accounts::sqlite::SqliteAccounts::open_dir(dir)?);
-        let conn = Connection::open(dir.join(crate::store::FILE_NAME)).map_err(port)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(port)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(port)?;
         Ok(SqliteModeration {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: BlockingConnection::open_dir(dir)?,
         })
-    }
-
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
     }
 }
 
@@ -103,19 +90,8 @@ fn action(r: &rusqlite::Row<'_>) -> rusqlite::Result<Action> {
     })
 }
 
-/// Why an action's transaction was rolled back.
-enum Refused {
-    Act(ActError),
-    Sql(rusqlite::Error),
-}
-
-impl From<rusqlite::Error> for Refused {
-    fn from(e: rusqlite::Error) -> Self {
-        Refused::Sql(e)
-    }
-}
-
-fn act(conn: &mut Connection, a: &Action) -> Result<(), Refused> {
+/// Stores an action in one transaction; a refusal (`Ok(Err(..))`) rolls it back.
+fn act(conn: &mut Connection, a: &Action) -> rusqlite::Result<Result<(), ActError>> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     if let Some(account) = &a.account {
         let known: bool = tx.query_row(
@@ -124,7 +100,7 @@ fn act(conn: &mut Connection, a: &Action) -> Result<(), Refused> {
             |r| r.get(0),
         )?;
         if !known {
-            return Err(Refused::Act(ActError::UnknownAccount));
+            return Ok(Err(ActError::UnknownAccount));
         }
         let sanction = match a.kind {
             ActionKind::Mute => Some("UPDATE accounts SET muted_until_ms = ?2 WHERE id = ?1"),
@@ -153,7 +129,7 @@ fn act(conn: &mut Connection, a: &Action) -> Result<(), Refused> {
             params![report, a.id],
         )?;
         if closed == 0 {
-            return Err(Refused::Act(ActError::UnknownReport));
+            return Ok(Err(ActError::UnknownReport));
         }
     }
     tx.execute(
@@ -170,7 +146,7 @@ fn act(conn: &mut Connection, a: &Action) -> Result<(), Refused> {
         ],
     )?;
     tx.commit()?;
-    Ok(())
+    Ok(Ok(()))
 }
 
 impl ModerationStore for SqliteModeration {
@@ -250,18 +226,7 @@ impl ModerationStore for SqliteModeration {
 
     fn act<'a>(&'a self, action: &'a Action) -> PortFuture<'a, Result<(), ActError>> {
         let action = action.clone();
-        Box::pin(async move {
-            let conn = self.conn.clone();
-            tokio::task::spawn_blocking(move || {
-                let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-                act(&mut conn, &action).map_err(|e| match e {
-                    Refused::Act(e) => e,
-                    Refused::Sql(e) => ActError::Port(port(e)),
-                })
-            })
-            .await
-            .map_err(|e| ActError::Port(port(e)))?
-        })
+        Box::pin(async move { self.with(move |conn| act(conn, &action)).await? })
     }
 
     fn actions<'a>(

@@ -347,9 +347,10 @@ impl PlayerIndex for Unconfigured {
 pub async fn open(
     config: &crate::ServerConfig,
     store: &crate::store::Store,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn PlayerIndex>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => Arc::new(postgres::PostgresPlayers::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => Arc::new(postgres::PostgresPlayers::new(db)),
         (None, None) => Arc::new(sqlite::SqlitePlayers::open(store)?),
         (None, Some(_)) => Arc::new(Unconfigured),
     })

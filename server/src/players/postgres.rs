@@ -1,10 +1,9 @@
-//! The players' index in PostgreSQL (`--database-url`): what the nodes of a cluster share. Its
-//! own small pool; the tables are the accounts' migration 5, which
-//! [`crate::accounts::postgres::PostgresAccounts::connect`] applies first. A match's rows and
+//! The players' index in PostgreSQL (`--database-url`): what the nodes of a cluster share, in
+//! the node's one pool; the tables are the accounts' migration 5, which
+//! [`crate::accounts::postgres::PostgresAccounts::open`] applies first. A match's rows and
 //! their sums are one transaction; two nodes writing the same match (a takeover's retry) meet
 //! at the primary key, and the second writes nothing.
 
-use deadpool_postgres::Pool;
 use tokio_postgres::types::ToSql;
 
 use super::sqlite::MATCH_COLUMNS;
@@ -13,28 +12,26 @@ use super::{
     TournamentTotals,
 };
 use crate::backplane::port::{PortError, PortFuture};
+use crate::store::postgres::{Database, OnDatabase, port};
 
 /// A query parameter (an array's first one named so, the others coerce to it).
 type Param<'a> = &'a (dyn ToSql + Sync);
 
-/// Connections per node: the index is written once per finished match and read per page view.
-const POOL_SIZE: usize = 4;
-
 #[derive(Debug, Clone)]
 pub struct PostgresPlayers {
-    pool: Pool,
+    db: Database,
 }
 
-use crate::accounts::postgres::port;
+impl OnDatabase for PostgresPlayers {
+    fn database(&self) -> &Database {
+        &self.db
+    }
+}
 
 impl PostgresPlayers {
-    pub async fn connect(url: &str) -> Result<PostgresPlayers, PortError> {
-        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
-        Ok(PostgresPlayers { pool })
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
+    /// The index in `db` (the accounts' migrations, applied when they opened, made the tables).
+    pub fn new(db: &Database) -> PostgresPlayers {
+        PostgresPlayers { db: db.clone() }
     }
 }
 

@@ -4,9 +4,7 @@
 //! writer and the accounts write the same file, and a deferred transaction that read first
 //! would fail with `database is locked` when one of them committed in between.
 
-use std::sync::{Arc, Mutex};
-
-use rusqlite::{Connection, Row, Transaction, params};
+use rusqlite::{Row, Transaction, params};
 
 use super::{
     Category, CategoryTotals, Cursor, Outcome, PartnerTotals, PlayedMatch, PlayerIndex,
@@ -14,14 +12,17 @@ use super::{
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]
 pub struct SqlitePlayers {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
 }
 
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(e.to_string())
+impl OnBlockingConnection for SqlitePlayers {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 impl SqlitePlayers {
@@ -29,21 +30,8 @@ impl SqlitePlayers {
     /// [`crate::accounts::sqlite::SqliteAccounts::open`] applies first).
     pub fn open(store: &Store) -> Result<SqlitePlayers, PortError> {
         Ok(SqlitePlayers {
-            conn: Arc::new(Mutex::new(store.reader().map_err(port)?)),
+            conn: BlockingConnection::open(store)?,
         })
-    }
-
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
     }
 }
 

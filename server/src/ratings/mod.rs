@@ -380,9 +380,10 @@ pub async fn levels(
 pub async fn open(
     config: &crate::ServerConfig,
     store: &crate::store::Store,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn Ratings>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => Arc::new(postgres::PostgresRatings::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => Arc::new(postgres::PostgresRatings::new(db)),
         (None, None) => Arc::new(sqlite::SqliteRatings::open(store)?),
         (None, Some(_)) => Arc::new(sqlite::Unconfigured),
     })

@@ -1,5 +1,5 @@
 //! Ratings in PostgreSQL (`--database-url`): what the nodes of a cluster share. The tables are
-//! the accounts' migration 4 (run by `PostgresAccounts::connect` under its advisory lock).
+//! the accounts' migration 4 (run by `PostgresAccounts::open` under its advisory lock).
 //!
 //! Exactly once across nodes: [`Ratings::apply`] inserts the match's key first (`ON CONFLICT DO
 //! NOTHING`); a second node applying the same match at the same time waits on the key's unique
@@ -9,34 +9,29 @@
 use std::collections::HashMap;
 
 use burraco_ratings::{Category, Rating};
-use deadpool_postgres::Pool;
 
 use super::{
     Applied, FinishedMatch, HistoryPoint, Pending, Policy, RatingRow, Ratings, Stored, Subject,
     WeeklyRow, decide, subjects,
 };
 use crate::backplane::port::{PortError, PortFuture};
-
-const POOL_SIZE: usize = 4;
-
-use crate::accounts::postgres::port;
+use crate::store::postgres::{Database, OnDatabase, port};
 
 #[derive(Debug, Clone)]
 pub struct PostgresRatings {
-    pool: Pool,
+    db: Database,
+}
+
+impl OnDatabase for PostgresRatings {
+    fn database(&self) -> &Database {
+        &self.db
+    }
 }
 
 impl PostgresRatings {
-    /// Connects to `url`, applying the accounts' migrations (ratings are their version 4).
-    pub async fn connect(url: &str) -> Result<PostgresRatings, PortError> {
-        // The migrations (shared with the accounts) ran or run now, under their lock.
-        crate::accounts::postgres::PostgresAccounts::connect(url).await?;
-        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
-        Ok(PostgresRatings { pool })
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
+    /// The ratings in `db` (the accounts' migrations, applied when they opened, made the tables).
+    pub fn new(db: &Database) -> PostgresRatings {
+        PostgresRatings { db: db.clone() }
     }
 }
 

@@ -5,7 +5,6 @@
 //! "database is locked" when another committed in between).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
 
 use burraco_ratings::{Category, Rating};
 use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
@@ -16,46 +15,32 @@ use super::{
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
-
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(e.to_string())
-}
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]
 pub struct SqliteRatings {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
+}
+
+impl OnBlockingConnection for SqliteRatings {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 impl SqliteRatings {
     /// Opens the ratings' tables in `store`'s file (the accounts' migrations made them).
     pub fn open(store: &Store) -> Result<SqliteRatings, PortError> {
-        let conn = store.reader().map_err(port)?;
         Ok(SqliteRatings {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: BlockingConnection::open(store)?,
         })
     }
 
     /// On a file whose accounts' migrations ran (`SqliteAccounts::open_dir` first): tests.
     pub fn open_dir(dir: &std::path::Path) -> Result<SqliteRatings, PortError> {
-        let conn = Connection::open(dir.join(crate::store::FILE_NAME)).map_err(port)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))
-            .map_err(port)?;
         Ok(SqliteRatings {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: BlockingConnection::open_dir(dir)?,
         })
-    }
-
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
     }
 }
 

@@ -300,9 +300,10 @@ pub trait Seasons: Send + Sync + std::fmt::Debug {
 pub async fn open(
     config: &crate::ServerConfig,
     store: &crate::store::Store,
+    database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn Seasons>, PortError> {
-    Ok(match (&config.database_url, &config.cluster) {
-        (Some(url), _) => Arc::new(postgres::PostgresSeasons::connect(url).await?),
+    Ok(match (database, &config.cluster) {
+        (Some(db), _) => Arc::new(postgres::PostgresSeasons::new(db)),
         (None, None) => Arc::new(sqlite::SqliteSeasons::open(store)?),
         (None, Some(_)) => Arc::new(sqlite::Unconfigured),
     })

@@ -5,30 +5,28 @@
 //! same key at once waits on its unique index, then adds nothing.
 
 use burraco_ratings::Category;
-use deadpool_postgres::{GenericClient, Pool};
+use deadpool_postgres::GenericClient;
 
 use super::{Award, LadderRow, Season, Seasons};
-use crate::accounts::postgres::port;
 use crate::backplane::port::{PortError, PortFuture};
 use crate::ratings::finished::Subject;
-
-const POOL_SIZE: usize = 2;
+use crate::store::postgres::{Database, OnDatabase, port};
 
 #[derive(Debug, Clone)]
 pub struct PostgresSeasons {
-    pool: Pool,
+    db: Database,
+}
+
+impl OnDatabase for PostgresSeasons {
+    fn database(&self) -> &Database {
+        &self.db
+    }
 }
 
 impl PostgresSeasons {
-    /// Connects to `url`, applying the accounts' migrations (seasons are their version 8).
-    pub async fn connect(url: &str) -> Result<PostgresSeasons, PortError> {
-        crate::accounts::postgres::PostgresAccounts::connect(url).await?;
-        let pool = crate::accounts::postgres::pool(url, POOL_SIZE)?;
-        Ok(PostgresSeasons { pool })
-    }
-
-    async fn client(&self) -> Result<deadpool_postgres::Object, PortError> {
-        self.pool.get().await.map_err(port)
+    /// The seasons in `db` (the accounts' migrations, applied when they opened, made the tables).
+    pub fn new(db: &Database) -> PostgresSeasons {
+        PostgresSeasons { db: db.clone() }
     }
 }
 

@@ -2,45 +2,32 @@
 //! migration 8 makes the tables). A rated match's points are written by the ratings' own
 //! transaction through [`award_in`]; a tournament's by [`Seasons::award`], in its own.
 
-use std::sync::{Arc, Mutex};
-
 use burraco_ratings::Category;
-use rusqlite::{Connection, Transaction, TransactionBehavior, params};
+use rusqlite::{Transaction, TransactionBehavior, params};
 
 use super::{Award, LadderRow, Season, Seasons};
 use crate::backplane::port::{PortError, PortFuture};
 use crate::ratings::finished::Subject;
 use crate::store::Store;
-
-fn port(e: impl std::fmt::Display) -> PortError {
-    PortError(e.to_string())
-}
+use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]
 pub struct SqliteSeasons {
-    conn: Arc<Mutex<Connection>>,
+    conn: BlockingConnection,
+}
+
+impl OnBlockingConnection for SqliteSeasons {
+    fn connection(&self) -> &BlockingConnection {
+        &self.conn
+    }
 }
 
 impl SqliteSeasons {
     /// Opens the seasons' tables in `store`'s file (the accounts' migrations made them).
     pub fn open(store: &Store) -> Result<SqliteSeasons, PortError> {
-        let conn = store.reader().map_err(port)?;
         Ok(SqliteSeasons {
-            conn: Arc::new(Mutex::new(conn)),
+            conn: BlockingConnection::open(store)?,
         })
-    }
-
-    async fn with<T: Send + 'static>(
-        &self,
-        f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
-    ) -> Result<T, PortError> {
-        let conn = self.conn.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut conn = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&mut conn).map_err(port)
-        })
-        .await
-        .map_err(port)?
     }
 }
 

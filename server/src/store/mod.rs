@@ -27,6 +27,11 @@
 //! thread's group commit and fencing), [`table_log`] (the tables' logs as a [`crate::log::TableLog`]),
 //! [`records`] (the hand records the HTTP API reads), [`sessions`] (resume sessions) and
 //! [`checkpoint`] (the WAL checkpointer).
+//!
+//! What the ports' stores beside the log are kept on is here too, once for all of them:
+//! [`blocking`] (a SQLite connection of a store's own, queried on the blocking pool) and
+//! [`postgres`] (the PostgreSQL database of `--database-url`: one pool per node, shared by
+//! every store).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -36,7 +41,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use crate::log::{Entry, LogError};
 
+pub mod blocking;
 mod checkpoint;
+pub mod postgres;
 mod records;
 mod schema;
 mod sessions;

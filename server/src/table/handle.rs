@@ -62,26 +62,6 @@ pub struct TableRequest {
 }
 
 impl TableRequest {
-    /// The table a request for a table names by id; `None` for any other request (a join by
-    /// invite code, quick play and creation find their table in the lobby first).
-    pub fn table_of(message: &ClientMessage) -> Option<&str> {
-        use ClientMessage as C;
-        match message {
-            C::Leave { table, .. }
-            | C::Ready { table, .. }
-            | C::Spectate { table, .. }
-            | C::Sync { table, .. }
-            | C::Chat { table, .. }
-            | C::AddBots { table, .. }
-            | C::Draw { table, .. }
-            | C::PickUp { table, .. }
-            | C::Open { table, .. }
-            | C::Attach { table, .. }
-            | C::Discard { table, .. } => Some(table),
-            _ => None,
-        }
-    }
-
     /// The table's command for the request: the one place a client's table request becomes a
     /// [`Command`] (every move, whatever its kind, through the protocol's reading of it as a rules
     /// action). A request that is not a table's gives its [`Request`] back, to be refused.

@@ -22,7 +22,6 @@ use std::collections::{HashSet, VecDeque};
 use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage, TournamentChatLine};
 
-use super::director_request::ACCOUNT_TOKEN;
 use super::{Refusal, TournamentActor};
 use crate::outbound::Frame;
 
@@ -71,12 +70,7 @@ pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> Client
         ..
     } = &mut message
     {
-        if director.starts_with(ACCOUNT_TOKEN) {
-            director.clear();
-        }
-        if let (true, Some(account)) = (director.is_empty(), account) {
-            *director = format!("{ACCOUNT_TOKEN}{account}");
-        }
+        super::director_request::secure_token(director, account);
     }
     message
 }

@@ -111,118 +111,114 @@ pub enum Parsed {
 }
 
 impl DirectorRequest {
-    /// Parses `message` if it is a director's request.
-    pub fn parse(message: ClientMessage) -> Parsed {
+    /// Parses `message` if it is a director's request: one that [`director_field`] names, the
+    /// list [`with_account`] goes through, so nothing is read here as the director's that
+    /// `with_account` would have passed on as the client wrote it.
+    pub fn parse(mut message: ClientMessage) -> Parsed {
         use ClientMessage as C;
-        let (id, tournament, token, action) = match message {
-            C::StartRound {
-                id,
-                tournament,
-                director,
-            } => (id, tournament, director, Ok(DirectorAction::StartRound)),
+        let Some(token) = director_field(&mut message).map(std::mem::take) else {
+            return Parsed::Other(message);
+        };
+        let (id, tournament, action) = match message {
+            C::StartRound { id, tournament, .. } => {
+                (id, tournament, Ok(DirectorAction::StartRound))
+            }
             C::AdjustScore {
                 id,
                 tournament,
-                director,
                 entrant,
                 vp,
                 reason,
+                ..
             } => {
                 let action = reason_of(reason).map(|reason| DirectorAction::Adjust {
                     entrant,
                     vp,
                     reason,
                 });
-                (id, tournament, director, action)
+                (id, tournament, action)
             }
             C::WithdrawEntrant {
                 id,
                 tournament,
-                director,
                 entrant,
                 reason,
+                ..
             } => {
                 let action =
                     reason_of(reason).map(|reason| DirectorAction::Withdraw { entrant, reason });
-                (id, tournament, director, action)
+                (id, tournament, action)
             }
             C::ExcuseEntrant {
                 id,
                 tournament,
-                director,
                 entrant,
                 reason,
+                ..
             } => {
                 let action =
                     reason_of(reason).map(|reason| DirectorAction::Excuse { entrant, reason });
-                (id, tournament, director, action)
+                (id, tournament, action)
             }
             C::WarnEntrant {
                 id,
                 tournament,
-                director,
                 entrant,
                 reason,
+                ..
             } => {
                 let action =
                     reason_of(reason).map(|reason| DirectorAction::Warn { entrant, reason });
-                (id, tournament, director, action)
+                (id, tournament, action)
             }
             C::DisqualifyEntrant {
                 id,
                 tournament,
-                director,
                 entrant,
                 reason,
+                ..
             } => {
                 let action =
                     reason_of(reason).map(|reason| DirectorAction::Disqualify { entrant, reason });
-                (id, tournament, director, action)
+                (id, tournament, action)
             }
-            C::EndTournament {
-                id,
-                tournament,
-                director,
-            } => (id, tournament, director, Ok(DirectorAction::End)),
+            C::EndTournament { id, tournament, .. } => (id, tournament, Ok(DirectorAction::End)),
             C::ConfigureRegistration {
                 id,
                 tournament,
-                director,
                 registration,
+                ..
             } => (
                 id,
                 tournament,
-                director,
                 Ok(DirectorAction::Registration(registration)),
             ),
-            C::PauseTournament {
-                id,
-                tournament,
-                director,
-            } => (id, tournament, director, Ok(DirectorAction::Pause)),
-            C::ResumeTournament {
-                id,
-                tournament,
-                director,
-            } => (id, tournament, director, Ok(DirectorAction::Resume)),
+            C::PauseTournament { id, tournament, .. } => {
+                (id, tournament, Ok(DirectorAction::Pause))
+            }
+            C::ResumeTournament { id, tournament, .. } => {
+                (id, tournament, Ok(DirectorAction::Resume))
+            }
             C::ForbidPairing {
                 id,
                 tournament,
-                director,
                 entrants,
-            } => (id, tournament, director, forbid(&entrants)),
+                ..
+            } => (id, tournament, forbid(&entrants)),
             C::SeatEntrants {
                 id,
                 tournament,
-                director,
                 order,
-            } => (id, tournament, director, seat(order)),
+                ..
+            } => (id, tournament, seat(order)),
             C::SetRoundTime {
                 id,
                 tournament,
-                director,
                 round_secs,
-            } => (id, tournament, director, round_time(round_secs)),
+                ..
+            } => (id, tournament, round_time(round_secs)),
+            // Never taken: `director_field` answered for the director's requests alone, each
+            // read above. A message it named and this match forgot is refused, never trusted.
             other => return Parsed::Other(other),
         };
         match action {
@@ -246,8 +242,31 @@ pub const ACCOUNT_TOKEN: &str = "account:";
 /// cannot speak for an account), and an empty one from a signed-in connection becomes its
 /// account's. Any other message is given back as it is.
 pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> ClientMessage {
+    if let Some(director) = director_field(&mut message) {
+        secure_token(director, account);
+    }
+    message
+}
+
+/// A director's token as a connection sent it, made safe: a token written as an account's is
+/// blanked (only the serving node writes that form), and an empty one from a signed-in
+/// connection becomes its account's. Also used by the tournament chat's optional `director`.
+pub(super) fn secure_token(director: &mut String, account: Option<&str>) {
+    if director.starts_with(ACCOUNT_TOKEN) {
+        director.clear();
+    }
+    if let (true, Some(account)) = (director.is_empty(), account) {
+        *director = format!("{ACCOUNT_TOKEN}{account}");
+    }
+}
+
+/// The director's token field of `message`, if it is a director's request: the one list of
+/// them, which both [`with_account`] (a client's `account:` blanked, the connection's own
+/// written) and [`DirectorRequest::parse`] (the token read) go through, so no request can be
+/// read as the director's without its field made safe first.
+fn director_field(message: &mut ClientMessage) -> Option<&mut String> {
     use ClientMessage as C;
-    let director = match &mut message {
+    match message {
         C::StartRound { director, .. }
         | C::AdjustScore { director, .. }
         | C::WithdrawEntrant { director, .. }
@@ -260,16 +279,9 @@ pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> Client
         | C::ResumeTournament { director, .. }
         | C::ForbidPairing { director, .. }
         | C::SeatEntrants { director, .. }
-        | C::SetRoundTime { director, .. } => director,
-        _ => return message,
-    };
-    if director.starts_with(ACCOUNT_TOKEN) {
-        director.clear();
+        | C::SetRoundTime { director, .. } => Some(director),
+        _ => None,
     }
-    if let (true, Some(account)) = (director.is_empty(), account) {
-        *director = format!("{ACCOUNT_TOKEN}{account}");
-    }
-    message
 }
 
 fn reason_of(reason: String) -> Result<String, DirectorRequestError> {
@@ -330,6 +342,66 @@ mod tests {
         assert_eq!(director_after("account:a-2", Some("a-1")), "account:a-1");
         let other = ClientMessage::Ping { id: 1 };
         assert_eq!(with_account(other.clone(), Some("a-1")), other);
+    }
+
+    /// Every client message of the protocol, as its golden file has it (one file per message:
+    /// the protocol's own tests hold it to that), with its `director` field, if it has one,
+    /// forged as an account's.
+    fn every_message_forged() -> Vec<(String, bool, ClientMessage)> {
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../protocol/tests/golden/client"
+        );
+        let mut messages = Vec::new();
+        for entry in std::fs::read_dir(dir).expect("the protocol's golden client messages") {
+            let path = entry.expect("a golden file").path();
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            let directed = json.get("director").is_some();
+            if directed {
+                json["director"] = format!("{ACCOUNT_TOKEN}victim").into();
+            }
+            let decoded =
+                burraco_protocol::codec::from_json::<ClientMessage>(&json.to_string(), usize::MAX);
+            let name = path.display().to_string();
+            let message = decoded.result.unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            messages.push((name, directed, message));
+        }
+        assert!(messages.len() > 40, "the golden files are there");
+        messages
+    }
+
+    /// A director's request that `with_account` did not cover would carry a client's forged
+    /// `account:<id>` to the tournament, which trusts that form: every message with a director
+    /// field is read as the director's, and only after its field was made the connection's.
+    #[test]
+    fn every_request_with_a_director_field_is_read_only_as_with_account_wrote_it() {
+        let mut directed = 0;
+        for (name, has_director, message) in every_message_forged() {
+            for (account, token) in [(None, ""), (Some("a-1"), "account:a-1")] {
+                // The chat's optional director goes through the same `secure_token`
+                // (`requests::handle` applies both), and is not a director's request.
+                let message = super::super::chat::with_account(message.clone(), account);
+                if let ClientMessage::TournamentChat { director, .. } = &message {
+                    assert!(has_director, "{name}: the sample speaks as the director");
+                    assert_eq!(director.as_deref(), Some(token), "{name}");
+                    continue;
+                }
+                match DirectorRequest::parse(with_account(message, account)) {
+                    Parsed::Request(request) => {
+                        assert!(has_director, "{name}: read as a director's request");
+                        assert_eq!(request.token, token, "{name}");
+                    }
+                    Parsed::Malformed { error, .. } => panic!("{name}: a golden sample {error}"),
+                    Parsed::Other(_) => assert!(
+                        !has_director,
+                        "{name} has a director field but is not read as a director's request"
+                    ),
+                }
+            }
+            directed += usize::from(has_director);
+        }
+        assert!(directed > 0, "the director's requests were among them");
     }
 
     fn parsed(message: ClientMessage) -> Result<DirectorAction, DirectorRequestError> {

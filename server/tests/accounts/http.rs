@@ -687,6 +687,56 @@ async fn the_api_runs_on_postgres_given_a_database_url() {
     other.stop().await;
 }
 
+/// Every store of a node (accounts, ratings, seasons, the players' index, fair play,
+/// moderation) shares its one pool: however many stores are asked at once, the node holds
+/// `--database-pool` connections at most.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_holds_one_pool_of_database_connections_for_every_store() {
+    const POOL: usize = 2;
+    let postgres = super::Postgres::start();
+    let url = postgres.url();
+    let server = TestServer::with(|config| {
+        config.database_url = Some(url.clone());
+        config.database_pool = POOL;
+    })
+    .await;
+    let addr = server.addr;
+    let signup = post_signup(addr, "Dario", "correct horse").await;
+    assert_eq!(signup.status, 201, "{}", signup.body);
+    let token = signup.token();
+    let paths = [
+        "/api/me",
+        "/api/leaderboards/two",
+        "/api/seasons",
+        "/api/players/dario",
+    ];
+    let asked = (0..24).map(|i| {
+        let token = token.clone();
+        tokio::spawn(async move { get(addr, paths[i % paths.len()], &token).await.status })
+    });
+    for status in futures_util::future::join_all(asked).await {
+        assert_eq!(status.expect("task"), 200);
+    }
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("the test's own connection");
+    tokio::spawn(connection);
+    let held: i64 = client
+        .query_one(
+            "SELECT COUNT(*) FROM pg_stat_activity
+             WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .expect("pg_stat_activity")
+        .get(0);
+    assert!(
+        (1..=POOL as i64).contains(&held),
+        "the node holds {held} connections, its pool {POOL}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cluster_without_a_database_url_has_no_accounts_and_guests_play() {
     let nats = crate::cluster::Nats::start(1);

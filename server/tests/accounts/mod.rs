@@ -19,6 +19,7 @@ use burraco_server::accounts::{
     StoredPasskey, token_hash, username,
 };
 use burraco_server::store::Store;
+use burraco_server::store::postgres::Database;
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
@@ -533,6 +534,14 @@ impl Postgres {
     pub fn url(&self) -> String {
         format!("postgres://postgres@127.0.0.1:{}/postgres", self.port)
     }
+
+    /// A node's pool to this server (a few connections), the accounts' migrations applied:
+    /// every store's tables.
+    pub async fn node(&self) -> Database {
+        let db = Database::connect(&self.url(), 4).await.expect("a pool");
+        PostgresAccounts::open(&db).await.expect("the migrations");
+        db
+    }
 }
 
 fn path(p: &Path) -> String {
@@ -567,13 +576,13 @@ async fn the_postgres_accounts_conform() {
     // Two nodes starting at once: the migrations are applied once.
     let url = postgres.url();
     let (a, b) = tokio::join!(
-        PostgresAccounts::connect(&url),
-        PostgresAccounts::connect(&url)
+        async { PostgresAccounts::open(&Database::connect(&url, 4).await?).await },
+        async { PostgresAccounts::open(&Database::connect(&url, 4).await?).await }
     );
     let (a, b) = (a.expect("node a"), b.expect("node b"));
     conformance(&a, &b).await;
     passkeys_audit_and_status(&a, &b).await;
-    let again = PostgresAccounts::connect(&url)
+    let again = PostgresAccounts::open(&postgres.node().await)
         .await
         .expect("a restarted node");
     assert_eq!(
@@ -581,7 +590,7 @@ async fn the_postgres_accounts_conform() {
         Some("u-0001".to_owned())
     );
     assert!(
-        PostgresAccounts::connect("postgres://postgres@127.0.0.1:1/postgres")
+        Database::connect("postgres://postgres@127.0.0.1:1/postgres", 4)
             .await
             .is_err(),
         "no server: an error, not a hang"

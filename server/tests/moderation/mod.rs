@@ -242,11 +242,8 @@ async fn the_sqlite_moderation_store_conforms() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_moderation_store_conforms() {
     let postgres = crate::accounts::Postgres::start();
-    let url = postgres.url();
-    let accounts = PostgresAccounts::connect(&url).await.expect("accounts");
-    let (a, b) = tokio::join!(
-        PostgresModeration::connect(&url),
-        PostgresModeration::connect(&url)
-    );
-    conformance(&accounts, &a.expect("node a"), &b.expect("node b")).await;
+    let (a, b) = tokio::join!(postgres.node(), postgres.node());
+    let accounts = PostgresAccounts::open(&a).await.expect("accounts");
+    let (a, b) = (PostgresModeration::new(&a), PostgresModeration::new(&b));
+    conformance(&accounts, &a, &b).await;
 }

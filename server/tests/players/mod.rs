@@ -4,7 +4,6 @@
 
 use std::time::{Duration, Instant};
 
-use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::players::postgres::PostgresPlayers;
 use burraco_server::players::sqlite::SqlitePlayers;
@@ -221,12 +220,8 @@ async fn the_sqlite_players_index_conforms() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_players_index_conforms() {
     let postgres = Postgres::start();
-    let url = postgres.url();
-    PostgresAccounts::connect(&url)
-        .await
-        .expect("the accounts' migrations");
-    let a = PostgresPlayers::connect(&url).await.expect("node a");
-    let b = PostgresPlayers::connect(&url).await.expect("node b");
+    let (a, b) = tokio::join!(postgres.node(), postgres.node());
+    let (a, b) = (PostgresPlayers::new(&a), PostgresPlayers::new(&b));
     conformance(&a, &b).await;
     // Printed, not asserted: a figure for docs/PERFORMANCE.md, never a timed test.
     page_reads_with_many_matches(&a, "PostgreSQL").await;

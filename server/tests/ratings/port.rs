@@ -4,7 +4,6 @@
 //! 4-player and fixed-pair ratings, history, the leaderboards and levels.
 
 use burraco_ratings::{Category, Level};
-use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::ratings::postgres::PostgresRatings;
 use burraco_server::ratings::sqlite::SqliteRatings;
@@ -322,13 +321,8 @@ async fn the_sqlite_ratings_conform() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_ratings_conform() {
     let postgres = Postgres::start();
-    let url = postgres.url();
-    PostgresAccounts::connect(&url).await.expect("migrations");
-    let (a, b) = tokio::join!(
-        PostgresRatings::connect(&url),
-        PostgresRatings::connect(&url)
-    );
-    conformance(&a.expect("node a"), &b.expect("node b")).await;
+    let (a, b) = tokio::join!(postgres.node(), postgres.node());
+    conformance(&PostgresRatings::new(&a), &PostgresRatings::new(&b)).await;
 }
 
 /// Ratings rows for the leaderboard measurement.
@@ -406,8 +400,7 @@ async fn leaderboard_reads_at_a_million_ratings() {
 
     let postgres = Postgres::start();
     let url = postgres.url();
-    PostgresAccounts::connect(&url).await.expect("migrations");
-    let pg = PostgresRatings::connect(&url).await.expect("ratings");
+    let pg = PostgresRatings::new(&postgres.node().await);
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
         .await
         .expect("connect");

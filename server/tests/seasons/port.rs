@@ -5,7 +5,6 @@
 //! past seasons listed, a ladder's order and pages, an account's lines.
 
 use burraco_ratings::Category;
-use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::ratings::postgres::PostgresRatings;
 use burraco_server::ratings::sqlite::SqliteRatings;
@@ -244,12 +243,8 @@ async fn the_sqlite_seasons_conform() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_postgres_seasons_conform() {
     let postgres = Postgres::start();
-    let url = postgres.url();
-    PostgresAccounts::connect(&url).await.expect("migrations");
-    let r = PostgresRatings::connect(&url).await.expect("ratings");
-    let (a, b) = tokio::join!(
-        PostgresSeasons::connect(&url),
-        PostgresSeasons::connect(&url)
-    );
-    conformance(&r, &a.expect("node a"), &b.expect("node b")).await;
+    let (a, b) = tokio::join!(postgres.node(), postgres.node());
+    let r = PostgresRatings::new(&a);
+    let (a, b) = (PostgresSeasons::new(&a), PostgresSeasons::new(&b));
+    conformance(&r, &a, &b).await;
 }
