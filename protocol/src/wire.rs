@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 6;
+pub const PROTOCOL_MINOR: u16 = 7;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -332,6 +332,20 @@ pub enum ClientMessage {
         id: u64,
         table: String,
     },
+    /// 1.7: report a player at a table (`seat`) or one of its chat lines (`seq`, the
+    /// `chat_message`'s number) to the moderators, with a `reason` (`cheating`, `abuse`,
+    /// `spam`, `stalling`, `multi_account`, `other`) and an optional `note` (at most 500
+    /// characters); answered `report_filed`. The table keeps it with its context (the hand,
+    /// the seats, the chat lines around it). Only a signed-in account seated at or watching
+    /// the table may report.
+    Report {
+        id: u64,
+        table: String,
+        seat: Option<WireSeat>,
+        seq: Option<u64>,
+        reason: String,
+        note: Option<String>,
+    },
 }
 
 impl ClientMessage {
@@ -381,7 +395,7 @@ impl ClientMessage {
             | ListLobby { id }
             | TableLevels { id, .. }
             | CreateRatedTournament { id, .. } => Some(*id),
-            SeatIdentities { id, .. } => Some(*id),
+            SeatIdentities { id, .. } | Report { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -434,6 +448,7 @@ impl ClientMessage {
             TableLevels { .. } => "table_levels",
             CreateRatedTournament { .. } => "create_rated_tournament",
             SeatIdentities { .. } => "seat_identities",
+            Report { .. } => "report",
         }
     }
 
@@ -467,6 +482,7 @@ impl ClientMessage {
             | TableLevels { .. } => 5,
             CreateRatedTournament { .. } => 6,
             SeatIdentities { .. } => 6,
+            Report { .. } => 7,
             _ => 0,
         }
     }
@@ -869,6 +885,19 @@ pub enum ServerMessage {
         table: String,
         seats: Vec<SeatIdentity>,
     },
+    /// 1.7: answer to `report`: the report is in the moderators' queue under `report`.
+    ReportFiled {
+        id: u64,
+        report: String,
+    },
+    /// 1.7: at a rated table, these seats' accounts are connected from one address (never
+    /// said which): the moderators were told. Sent to the table's players and spectators when
+    /// found, and after a snapshot while it holds. Not numbered: the table's state, not one of
+    /// its events.
+    SameAddress {
+        table: String,
+        seats: Vec<WireSeat>,
+    },
 }
 
 impl ServerMessage {
@@ -945,6 +974,8 @@ impl ServerMessage {
             TableLevels { .. } => "table_levels",
             TablePaused { .. } => "table_paused",
             SeatIdentities { .. } => "seat_identities",
+            ReportFiled { .. } => "report_filed",
+            SameAddress { .. } => "same_address",
         }
     }
 
@@ -963,6 +994,7 @@ impl ServerMessage {
             Lobby { .. } | TableLevels { .. } => 5,
             TablePaused { .. } => 6,
             SeatIdentities { .. } => 6,
+            ReportFiled { .. } | SameAddress { .. } => 7,
             _ => 0,
         }
     }
@@ -990,7 +1022,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | Lobby { .. }
         | TableLevels { .. }
         | TablePaused { .. } => None,
-        SeatIdentities { .. } => None,
+        SeatIdentities { .. } | ReportFiled { .. } | SameAddress { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

@@ -277,6 +277,14 @@ pub fn client_samples() -> Vec<ClientMessage> {
             }),
         },
         SeatIdentities { id: 54, table: t() },
+        Report {
+            id: 55,
+            table: t(),
+            seat: None,
+            seq: Some(98),
+            reason: "abuse".into(),
+            note: Some("insults after the hand".into()),
+        },
     ]
 }
 
@@ -781,6 +789,14 @@ pub fn server_samples() -> Vec<ServerMessage> {
                     server_bot: Some("L2".into()),
                 },
             ],
+        },
+        ReportFiled {
+            id: 55,
+            report: "r-3b9e0c71a4d2f865".into(),
+        },
+        SameAddress {
+            table: t(),
+            seats: vec![s(Seat::North), s(Seat::South)],
         },
     ]
 }

@@ -12,9 +12,24 @@ impl Connection {
         // Every request for a table by id (a move, whatever its kind, included) goes to it as sent.
         if let Some(table) = TableRequest::table_of(&request) {
             let table = table.to_owned();
+            // A table's request newer than 1.6 (1.7's `report`) on an older connection.
+            if request.minor() >= 7 && request.minor() > self.minor {
+                let message = format!(
+                    "{} is a 1.{} request; your hello said 1.{}",
+                    request.kind(),
+                    request.minor(),
+                    self.minor
+                );
+                self.out
+                    .send_message(error(request.id(), ErrorCode::NeedsMinor, message));
+                return;
+            }
             if let C::Chat { id, .. } = &request {
                 let account = self.identity.account().map(|a| a.id.as_str());
-                if let Some(why) = crate::moderation::chat_refusal(&self.shared, account).await {
+                let player = &self.session.player;
+                if let Some(why) =
+                    crate::moderation::chat_refusal(&self.shared, account, player).await
+                {
                     self.out
                         .send_message(error(Some(*id), ErrorCode::Muted, why));
                     return;
@@ -373,6 +388,7 @@ impl Connection {
     async fn request(&mut self, handle: &TableHandle, message: ClientMessage) -> bool {
         let (player, name) = (self.session.player.clone(), self.session.name.clone());
         let account = self.seat_account();
+        let address = self.address;
         let id = message.id().unwrap_or_default();
         self.call(handle, id, |req| {
             Command::Request(TableRequest {
@@ -380,6 +396,7 @@ impl Connection {
                 player,
                 name,
                 account,
+                address,
                 req,
             })
         })

@@ -201,7 +201,8 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::RegistrationConfigured { id, .. }
         | ServerMessage::Lobby { id, .. }
         | ServerMessage::TableLevels { id, .. }
-        | ServerMessage::SeatIdentities { id, .. } => Some(*id),
+        | ServerMessage::SeatIdentities { id, .. }
+        | ServerMessage::ReportFiled { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }
