@@ -115,11 +115,16 @@ pub enum ErrorCode {
     Playbanned,
     /// 1.5: a chat request from an account a moderator muted; the message says until when.
     Muted,
+    /// 1.7: the account filed as many reports as it may in the hour: wait.
+    TooManyReports,
+    /// 1.7: a `report` that does not fit together: no seat and no line (or both), an unknown
+    /// reason, a note over 500 characters, oneself, or a line the table does not keep.
+    InvalidReport,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 47] = [
+    pub const ALL: [ErrorCode; 49] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -167,6 +172,8 @@ impl ErrorCode {
         ErrorCode::TooManyConnections,
         ErrorCode::Playbanned,
         ErrorCode::Muted,
+        ErrorCode::TooManyReports,
+        ErrorCode::InvalidReport,
     ];
 
     /// The code as written on the wire.
@@ -220,6 +227,8 @@ impl ErrorCode {
             TooManyConnections => "too_many_connections",
             Playbanned => "playbanned",
             Muted => "muted",
+            TooManyReports => "too_many_reports",
+            InvalidReport => "invalid_report",
         }
     }
 

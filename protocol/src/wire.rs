@@ -348,6 +348,20 @@ pub enum ClientMessage {
         id: u64,
         tournament: String,
     },
+    /// 1.7: report a player at a table (`seat`) or one of its chat lines (`seq`, the
+    /// `chat_message`'s number) to the moderators, with a `reason` (`cheating`, `abuse`,
+    /// `spam`, `stalling`, `multi_account`, `other`) and an optional `note` (at most 500
+    /// characters); answered `report_filed`. The table keeps it with its context (the hand,
+    /// the seats, the chat lines around it). Only a signed-in account seated at or watching
+    /// the table may report.
+    Report {
+        id: u64,
+        table: String,
+        seat: Option<WireSeat>,
+        seq: Option<u64>,
+        reason: String,
+        note: Option<String>,
+    },
 }
 
 impl ClientMessage {
@@ -397,7 +411,7 @@ impl ClientMessage {
             | ListLobby { id }
             | TableLevels { id, .. }
             | CreateRatedTournament { id, .. } => Some(*id),
-            SeatIdentities { id, .. } => Some(*id),
+            SeatIdentities { id, .. } | Report { id, .. } => Some(*id),
             TournamentChat { id, .. } | TournamentChatHistory { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
@@ -453,6 +467,7 @@ impl ClientMessage {
             SeatIdentities { .. } => "seat_identities",
             TournamentChat { .. } => "tournament_chat",
             TournamentChatHistory { .. } => "tournament_chat_history",
+            Report { .. } => "report",
         }
     }
 
@@ -487,6 +502,7 @@ impl ClientMessage {
             CreateRatedTournament { .. } => 6,
             SeatIdentities { .. } => 6,
             TournamentChat { .. } | TournamentChatHistory { .. } => 7,
+            Report { .. } => 7,
             _ => 0,
         }
     }
@@ -901,6 +917,19 @@ pub enum ServerMessage {
         tournament: String,
         lines: Vec<TournamentChatLine>,
     },
+    /// 1.7: answer to `report`: the report is in the moderators' queue under `report`.
+    ReportFiled {
+        id: u64,
+        report: String,
+    },
+    /// 1.7: at a rated table, these seats' accounts are connected from one address (never
+    /// said which): the moderators were told. Sent to the table's players and spectators when
+    /// found, and after a snapshot while it holds. Not numbered: the table's state, not one of
+    /// its events.
+    SameAddress {
+        table: String,
+        seats: Vec<WireSeat>,
+    },
 }
 
 impl ServerMessage {
@@ -979,6 +1008,8 @@ impl ServerMessage {
             SeatIdentities { .. } => "seat_identities",
             TournamentChatMessage { .. } => "tournament_chat_message",
             TournamentChatLines { .. } => "tournament_chat_lines",
+            ReportFiled { .. } => "report_filed",
+            SameAddress { .. } => "same_address",
         }
     }
 
@@ -998,6 +1029,7 @@ impl ServerMessage {
             TablePaused { .. } => 6,
             SeatIdentities { .. } => 6,
             TournamentChatMessage { .. } | TournamentChatLines { .. } => 7,
+            ReportFiled { .. } | SameAddress { .. } => 7,
             _ => 0,
         }
     }
@@ -1025,7 +1057,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | Lobby { .. }
         | TableLevels { .. }
         | TablePaused { .. } => None,
-        SeatIdentities { .. } => None,
+        SeatIdentities { .. } | ReportFiled { .. } | SameAddress { .. } => None,
         TournamentChatMessage { .. } | TournamentChatLines { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }

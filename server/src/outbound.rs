@@ -272,7 +272,8 @@ pub struct Outbox {
     binary: bool,
     /// The minor version its receiver's hello said: a table sends it no message newer than
     /// that (`ServerMessage::minor`). 0 until told (a cluster's stand-in for another node's
-    /// connection stays there: it hears only what every client reads).
+    /// connection stays there until a seat-taking request from it says its minor: it hears
+    /// only what every client reads).
     minor: u16,
 }
 
@@ -364,6 +365,11 @@ impl Outbox {
     pub fn with_minor(mut self, minor: u16) -> Outbox {
         self.minor = minor;
         self
+    }
+
+    /// The minor version its receiver's hello said (0 when unknown).
+    pub fn minor(&self) -> u16 {
+        self.minor
     }
 
     /// Whether its receiver reads `message` (its hello said that message's minor or later).

@@ -72,8 +72,15 @@ pub async fn settle(
             .map(|(seat, _, _)| seat as u8)
             .collect();
     }
-    // 2. The ratings.
-    crate::ratings::settle_log(shared, table, &entries, &left).await?;
+    // 2. The ratings; a match they refuse as farming is reported to the moderators.
+    let applied = crate::ratings::settle_log(shared, table, &entries, &left).await?;
+    if let Some(crate::ratings::Applied::NotRated(crate::ratings::NotRated::DailyCap)) = applied
+        && let crate::ratings::LoggedEnd::Finished(m) =
+            crate::ratings::FinishedMatch::from_log(table, &entries)
+    {
+        let accounts: Vec<String> = m.seats.into_iter().map(|s| s.account).collect();
+        crate::moderation::signals::rating_farming(shared, table, &accounts).await;
+    }
     // 3. The players' index.
     crate::players::index_log(shared, table, &entries, ended_ms).await?;
     // All done: a failure here only leaves the row for a sweep, which redoes nothing.

@@ -236,6 +236,10 @@ const en = {
   err_entrant_complete: "That partner code's entrant is already complete, or has left the list.",
   err_registration_started: 'Registration is closed: the tournament has started.',
   err_registration_full: 'Registration is closed: the list is full.',
+  // A playban's refusal (quick play, joining, creating a table, tournament registration).
+  err_playbanned: 'You left or stalled too many games: you cannot start or join a game until {until} (about {left}).',
+  err_playbanned_unknown: 'You left or stalled too many games: you cannot start or join a game for a while.',
+  left_minutes: '{n} minutes', left_minutes_one: '1 minute', left_hours: '{n} hours', left_hours_one: '1 hour',
   t_partner_code_shape: 'A partner code is 8 characters, digits and letters A to F (like 7F3A91C2).',
   t_invite_shape: 'An invitation code is 8 characters, digits and letters A to F (like C4E81B07).',
   dir_bots_sitgo_only: 'Server bots fill the free places of a Sit&Go only (an event that starts when its list is full).',
@@ -490,6 +494,9 @@ const it = {
   err_entrant_complete: 'L\'iscritto di quel codice del compagno è già completo, o ha lasciato la lista.',
   err_registration_started: 'Iscrizioni chiuse: il torneo è cominciato.',
   err_registration_full: 'Iscrizioni chiuse: la lista è completa.',
+  err_playbanned: 'Hai abbandonato o rallentato troppe partite: non puoi iniziare né raggiungere una partita fino a {until} (circa {left}).',
+  err_playbanned_unknown: 'Hai abbandonato o rallentato troppe partite: per un po\' non puoi iniziare né raggiungere una partita.',
+  left_minutes: '{n} minuti', left_minutes_one: '1 minuto', left_hours: '{n} ore', left_hours_one: '1 ora',
   t_partner_code_shape: 'Il codice del compagno ha 8 caratteri, cifre e lettere da A a F (come 7F3A91C2).',
   t_invite_shape: 'Il codice di invito ha 8 caratteri, cifre e lettere da A a F (come C4E81B07).',
   dir_bots_sitgo_only: 'I bot del server completano solo un Sit&Go (un torneo che parte quando la lista è completa).',
@@ -629,14 +636,30 @@ export function withoutRuleRefs(text) {
 
 /**
  * The server's refusal in plain words, in the page's language.
- * @param {{message: string, code?: string, rule?: string|null}} err
+ * @param {{message: string, code?: string, rule?: string|null, untilMs?: number|null}} err
  */
 export function refusalText(err) {
   const code = err.rule || err.code || '';
+  if (code === 'playbanned') return playbanText(err.untilMs ?? null);
   if (!err.rule && TOURNAMENT_ONLY_CODES.includes(code)) return t(/** @type {Key} */ (`err_${code}`), { msg: err.message });
   if (lang === 'it' && RULES_IT[code]) return withoutRuleRefs(RULES_IT[code]);
   if (lang === 'it' && RULES_IT[err.message]) return withoutRuleRefs(RULES_IT[err.message]);
   return withoutRuleRefs(err.message);
+}
+
+/**
+ * A playban's refusal: until when (the local date and time, in the page's language) and how long
+ * that is from `now`; without its end (an older server), the refusal alone.
+ * @param {number|null} untilMs @param {number} [now]
+ */
+export function playbanText(untilMs, now = Date.now()) {
+  if (untilMs == null) return t('err_playbanned_unknown');
+  const until = new Date(untilMs).toLocaleString(lang === 'it' ? 'it-IT' : 'en-GB', {
+    weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit',
+  });
+  const minutes = Math.max(1, Math.ceil((untilMs - now) / 60_000));
+  const left = minutes < 120 ? t('left_minutes', { n: minutes }) : t('left_hours', { n: Math.round(minutes / 60) });
+  return t('err_playbanned', { until, left });
 }
 
 /** The refusals only tournament requests get, worded by the page in both languages (docs/PROTOCOL.md section 8). */
@@ -648,7 +671,7 @@ export const TOURNAMENT_ONLY_CODES = ['unknown_tournament', 'registration_closed
 /**
  * A tournament request's refusal: the codes tables share (`bad_invite`, `invalid_settings`) said
  * of the tournament, the rest as any refusal.
- * @param {{message: string, code?: string, rule?: string|null}} err
+ * @param {{message: string, code?: string, rule?: string|null, untilMs?: number|null}} err
  */
 export function tournamentRefusalText(err) {
   if (err.code === 'bad_invite' || err.code === 'invalid_settings') return t(`err_${err.code}`, { msg: err.message });

@@ -28,11 +28,13 @@ export const CloseCode = Object.freeze({ TakenOver: 4001 });
 
 /** A request the server refused: `code`, `message`, and for illegal moves `rule`. */
 export class ServerError extends Error {
-  /** @param {Message} reply */
-  constructor(reply) {
+  /** @param {Message} reply @param {number|null} [untilMs] a `playbanned` refusal's end (the `playban` before it) */
+  constructor(reply, untilMs = null) {
     super(reply.message);
     this.code = /** @type {string} */ (reply.code);
     this.rule = /** @type {string|null} */ (reply.rule ?? null);
+    /** When a playban ends (Unix ms): `playban` comes just before its `playbanned` error (protocol 1.5). */
+    this.untilMs = untilMs;
   }
 }
 
@@ -64,6 +66,8 @@ export class Connection {
     this.retryTimer = null;
     /** Every frame received, for tests and debugging (`window.__frames`). @type {string[]} */
     this.frames = [];
+    /** The latest `playban`'s end (Unix ms): the `playbanned` error after it says until then. @type {number|null} */
+    this.playbanUntil = null;
   }
 
   /** The resume token of this tab's session, if any. @returns {string|null} */
@@ -134,11 +138,16 @@ export class Connection {
       this.onWelcome(m);
       return;
     }
+    if (m.type === 'playban') {
+      // Told just before the `playbanned` error it explains: kept for that error.
+      this.playbanUntil = /** @type {number} */ (m.until_ms);
+      return;
+    }
     const isReply = 'id' in m && !('seq' in m) && m.type !== 'snapshot';
     if (isReply && m.id != null && this.pending.has(m.id)) {
       const p = /** @type {{resolve: (m: Message) => void, reject: (e: Error) => void}} */ (this.pending.get(m.id));
       this.pending.delete(m.id);
-      if (m.type === 'error') p.reject(new ServerError(m));
+      if (m.type === 'error') p.reject(new ServerError(m, m.code === 'playbanned' ? this.playbanUntil : null));
       else p.resolve(m);
       return;
     }

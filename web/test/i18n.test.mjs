@@ -1,7 +1,7 @@
 // Words shown to players: refusals without rule-document references; bot names in the page's language.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { withoutRuleRefs, localBotName, setLang, DICTIONARIES } from '../js/i18n.js';
+import { withoutRuleRefs, localBotName, setLang, DICTIONARIES, playbanText, refusalText } from '../js/i18n.js';
 
 test('refusals drop references to rule documents, keep plain parentheses', () => {
   assert.equal(withoutRuleRefs('you must draw first (RULES.md 4.1)'), 'you must draw first');
@@ -29,4 +29,23 @@ test('English and Italian have the same keys, a word in one is a word in the oth
     const blank = (/** @type {string} */ lang) => String(/** @type {any} */ (DICTIONARIES)[lang][k]).trim() === '';
     assert.equal(blank('it'), blank('en'), k);
   }
+});
+
+test('a playban says until when and how long, in both languages, and still reads without its end', () => {
+  const now = Date.UTC(2026, 10, 27, 10, 0);
+  setLang('en');
+  const en = playbanText(now + 25 * 60_000, now);
+  assert.match(en, /until .*\d{2}:\d{2}/, en);
+  assert.match(en, /about 25 minutes/, en);
+  assert.match(playbanText(now + 3 * 3600_000, now), /about 3 hours/);
+  assert.match(playbanText(now + 30_000, now), /about 1 minute\)/);
+  assert.equal(refusalText({ code: 'playbanned', message: 'playbanned ... Unix ms 1', untilMs: now + 25 * 60_000 }), playbanText(now + 25 * 60_000));
+  assert.match(refusalText({ code: 'playbanned', message: 'server words' }), /for a while/);
+  setLang('it');
+  const it = playbanText(now + 25 * 60_000, now);
+  assert.match(it, /fino a .*\d{2}:\d{2}/, it);
+  assert.match(it, /circa 25 minuti/, it);
+  assert.match(playbanText(now + 3 * 3600_000, now), /circa 3 ore/);
+  assert.match(refusalText({ code: 'playbanned', message: 'server words' }), /per un po'/);
+  setLang('en');
 });

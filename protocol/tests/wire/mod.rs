@@ -287,6 +287,14 @@ pub fn client_samples() -> Vec<ClientMessage> {
             id: 56,
             tournament: "T-5d0c2a9e71".into(),
         },
+        Report {
+            id: 55,
+            table: t(),
+            seat: None,
+            seq: Some(98),
+            reason: "abuse".into(),
+            note: Some("insults after the hand".into()),
+        },
     ]
 }
 
@@ -824,6 +832,14 @@ pub fn server_samples() -> Vec<ServerMessage> {
                     at_ms: 1_764_190_800_000,
                 },
             ],
+        },
+        ReportFiled {
+            id: 55,
+            report: "r-3b9e0c71a4d2f865".into(),
+        },
+        SameAddress {
+            table: t(),
+            seats: vec![s(Seat::North), s(Seat::South)],
         },
     ]
 }

@@ -217,7 +217,8 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | Attach { .. }
         | Discard { .. }
         | Sync { .. }
-        | Chat { .. } => Some(Scope::Play),
+        | Chat { .. }
+        | Report { .. } => Some(Scope::Play),
         CreateTournament { .. }
         | RegisterTournament { .. }
         | UnregisterTournament { .. }

@@ -662,4 +662,13 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     // row, now written for every table's match before its end is logged, with the end's time
     // (every projection reads that time, so a retry writes what the first attempt wrote).
     (9, "ALTER TABLE rated_pending ADD COLUMN ended_ms BIGINT;"),
+    // Moderation of guests (`crate::moderation`): an action's guest (a player id, a guest
+    // having no account) and the guests' mutes.
+    (
+        10,
+        "ALTER TABLE moderation_actions ADD COLUMN guest_id TEXT;
+     CREATE TABLE moderation_guest_mutes (
+        player_id TEXT PRIMARY KEY,
+        until_ms BIGINT NOT NULL);",
+    ),
 ];

@@ -70,6 +70,18 @@ enum Carried {
     },
     /// Its tournament paused or resumed play (protocol 1.6). Last, as above.
     TournamentPause { paused: bool, at_ms: i64 },
+    /// A signed-in connection's `join` or `quick_play`: as `AccountRequest`, with what only
+    /// the connection's node knows: its address (its text), which the table's node notes for
+    /// the same-address signal (`crate::moderation::addresses`), and the minor version its
+    /// hello said, so the table sends the seat what that minor reads. Only the requests that
+    /// take a seat carry them. Last, as above.
+    AddressedRequest {
+        name: String,
+        frame: Vec<u8>,
+        account: SeatAccount,
+        address: String,
+        minor: u16,
+    },
 }
 
 /// The owner's answer to a forwarded request.
@@ -97,13 +109,22 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
     // A client's frame as the table's request, answered through a stand-in for the origin's
     // connection; `None` when it does not decode (the origin encoded what it had decoded itself,
     // so only a node of another version could send such a frame).
-    let request = |player: String, name: String, frame: &[u8], account: Option<SeatAccount>| {
+    let request = |player: String,
+                   name: String,
+                   frame: &[u8],
+                   account: Option<SeatAccount>,
+                   address: Option<std::net::IpAddr>,
+                   minor: Option<u16>| {
         let message = codec::from_binary::<ClientMessage>(frame, usize::MAX)
             .result
             .ok()?;
+        let out = match minor {
+            Some(minor) => relay.stand_in_reading(shared, &origin, conn, binary, minor),
+            None => relay.stand_in(shared, &origin, conn, binary),
+        };
         let req = Request {
             id: message.id().unwrap_or_default(),
-            out: relay.stand_in(shared, &origin, conn, binary),
+            out,
             // The origin's request is answered by the frames; completion is not awaited here.
             done: oneshot::channel().0,
             received: std::time::Instant::now(),
@@ -113,6 +134,7 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
             player,
             name,
             account,
+            address,
             req,
         }))
     };
@@ -120,7 +142,7 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
         Carried::Close => Command::Close,
         Carried::TournamentPause { paused, at_ms } => Command::TournamentPause { paused, at_ms },
         Carried::Request { name, frame } => {
-            let Some(command) = request(player, name, &frame, None) else {
+            let Some(command) = request(player, name, &frame, None, None, None) else {
                 return Answer::NotHere;
             };
             command
@@ -130,7 +152,21 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
             frame,
             account,
         } => {
-            let Some(command) = request(player, name, &frame, Some(account)) else {
+            let Some(command) = request(player, name, &frame, Some(account), None, None) else {
+                return Answer::NotHere;
+            };
+            command
+        }
+        Carried::AddressedRequest {
+            name,
+            frame,
+            account,
+            address,
+            minor,
+        } => {
+            let address = address.parse().ok();
+            let Some(command) = request(player, name, &frame, Some(account), address, Some(minor))
+            else {
                 return Answer::NotHere;
             };
             command
@@ -257,20 +293,32 @@ impl Forwarder {
                 player,
                 name,
                 account,
+                address,
                 req,
             }) => {
+                let takes_seat = matches!(
+                    message,
+                    ClientMessage::Join { .. } | ClientMessage::QuickPlay { .. }
+                );
                 let frame = codec::to_binary(&message);
                 let out = req.out.clone();
                 let conn = out.id();
                 (
                     player,
-                    match account {
-                        Some(account) => Carried::AccountRequest {
+                    match (account, address) {
+                        (Some(account), Some(address)) if takes_seat => Carried::AddressedRequest {
+                            name,
+                            frame,
+                            account,
+                            address: address.to_string(),
+                            minor: out.minor(),
+                        },
+                        (Some(account), _) => Carried::AccountRequest {
                             name,
                             frame,
                             account,
                         },
-                        None => Carried::Request { name, frame },
+                        (None, _) => Carried::Request { name, frame },
                     },
                     Some(out),
                     conn,

@@ -89,6 +89,25 @@ impl Relay {
         self.stand_ins.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// The stand-in for connection `conn` of node `origin` (as [`Relay::stand_in`]), told the
+    /// minor version its hello said (a seat-taking request carries it), so the table sends it
+    /// what that minor reads (`same_address`, `table_paused`), as to its own connections.
+    pub(super) fn stand_in_reading(
+        &self,
+        shared: &Arc<Shared>,
+        origin: &str,
+        conn: u64,
+        binary: bool,
+        minor: u16,
+    ) -> Outbox {
+        let out = self
+            .stand_in(shared, origin, conn, binary)
+            .with_minor(minor);
+        self.stand_ins()
+            .insert((origin.to_owned(), conn), out.clone());
+        out
+    }
+
     /// The outbox standing in for connection `conn` of node `origin`, which reads `binary`
     /// (postcard) frames or JSON text.
     pub(super) fn stand_in(

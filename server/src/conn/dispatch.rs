@@ -34,7 +34,10 @@ impl Connection {
             }
             C::Chat { id, ref table, .. } => {
                 let account = self.identity.account().map(|a| a.id.as_str());
-                if let Some(why) = crate::moderation::chat_refusal(&self.shared, account).await {
+                let player = &self.session.player;
+                if let Some(why) =
+                    crate::moderation::chat_refusal(&self.shared, account, player).await
+                {
                     self.out
                         .send_message(error(Some(id), ErrorCode::Muted, why));
                     return;
@@ -49,7 +52,8 @@ impl Connection {
             | C::PickUp { ref table, .. }
             | C::Open { ref table, .. }
             | C::Attach { ref table, .. }
-            | C::Discard { ref table, .. } => {
+            | C::Discard { ref table, .. }
+            | C::Report { ref table, .. } => {
                 let table = table.clone();
                 self.table_call(&table, request).await;
             }
@@ -422,6 +426,7 @@ impl Connection {
     async fn request(&mut self, handle: &TableHandle, message: ClientMessage) -> bool {
         let (player, name) = (self.session.player.clone(), self.session.name.clone());
         let account = self.seat_account();
+        let address = self.address;
         let id = message.id().unwrap_or_default();
         self.call(handle, id, |req| {
             Command::Request(TableRequest {
@@ -429,6 +434,7 @@ impl Connection {
                 player,
                 name,
                 account,
+                address,
                 req,
             })
         })

@@ -68,6 +68,9 @@ struct Connection {
     /// Who this connection is (protocol 1.4): a token's connection is held to its scopes and
     /// its shared rate.
     identity: crate::accounts::identity::Identity,
+    /// The client's address from the upgrade: sent with its table requests (the same-address
+    /// signal), never to a client.
+    address: Option<std::net::IpAddr>,
 }
 
 impl Connection {
@@ -130,6 +133,7 @@ impl Connection {
             spectating: HashSet::new(),
             strikes: 0,
             identity: greeted.identity,
+            address: greeted.address,
         };
         Established {
             this,

@@ -81,6 +81,7 @@ mod tests {
             seat: Some("N".into()),
             name: "Anna".into(),
             account: None,
+            player: Some("p-anna".into()),
             text: format!("line {seq}"),
             at_ms,
         }

@@ -260,6 +260,9 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
             context.chat_here = true;
             context.chat = around;
             context.line = Some(line.clone());
+            if line.account.is_none() {
+                context.guest = line.player.clone();
+            }
             (line.account, line.name)
         }
         _ => {
@@ -380,6 +383,9 @@ struct ActionBody {
     report: Option<String>,
     /// The account acted on, by name; the report's subject when left out.
     account: Option<String>,
+    /// A guest acted on, by its player id (a report's `context.guest`, a chat line's
+    /// `player`); a report about a guest names it when left out.
+    guest: Option<String>,
     reason: String,
     /// A mute's or a time-out's length.
     minutes: Option<u32>,
@@ -420,23 +426,43 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
         None => None,
     };
     let accounts = &shared.backplane.accounts;
-    let account = match (&body.account, &report) {
-        (Some(name), _) => Some(accounts.by_name(name).await?.ok_or(Code::UnknownAccount)?),
-        (None, Some(report)) => match &report.subject {
+    let account = match (&body.account, &body.guest, &report) {
+        (Some(_), Some(_), _) => return Err(Code::InvalidAction),
+        (Some(name), None, _) => Some(accounts.by_name(name).await?.ok_or(Code::UnknownAccount)?),
+        (None, Some(_), _) => None,
+        (None, None, Some(report)) => match &report.subject {
             Some(id) => Some(accounts.by_id(id).await?.ok_or(Code::UnknownAccount)?),
             None => None,
         },
-        (None, None) => return Err(Code::InvalidAction),
+        (None, None, None) => return Err(Code::InvalidAction),
     };
-    if account.is_none() && kind != ActionKind::Dismiss {
-        // A report about a guest: nobody to act on but the report itself.
-        return Err(Code::UnknownAccount);
+    // A guest: named, or the guest a report is about (its player id, kept by the node that
+    // took the report).
+    let guest = match (&account, &body.guest, &report) {
+        (Some(_), _, _) => None,
+        (None, Some(guest), _) => Some(guest_id(guest).ok_or(Code::InvalidAction)?),
+        (None, None, Some(report)) => report.context.guest.clone(),
+        (None, None, None) => None,
+    };
+    match (&account, &guest) {
+        (Some(_), _) => {}
+        // A guest has no account to time out or disable: a mute (or warning) is its sanction.
+        (None, Some(_))
+            if matches!(
+                kind,
+                ActionKind::Mute | ActionKind::Unmute | ActionKind::Warn | ActionKind::Dismiss
+            ) => {}
+        (None, Some(_)) => return Err(Code::InvalidAction),
+        // A report about a guest the node did not know: nobody to act on but the report.
+        (None, None) if kind == ActionKind::Dismiss => {}
+        (None, None) => return Err(Code::UnknownAccount),
     }
     let action = Action {
         id: crate::random_id("m", 8),
         kind,
         moderator: Some(moderator.id.clone()),
         account: account.as_ref().map(|a| a.id.clone()),
+        guest,
         reason,
         until_ms,
         report: report.map(|r| r.id),
@@ -466,6 +492,7 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
         moderator = %moderator.id,
         action = kind.as_str(),
         account = action.account.as_deref().unwrap_or("-"),
+        guest = action.guest.as_deref().unwrap_or("-"),
         "moderation"
     );
     Ok(action)
@@ -486,6 +513,13 @@ async fn apply_live(shared: &Shared, account: &Account, kind: ActionKind) {
     if matches!(kind, ActionKind::Disable | ActionKind::Timeout) {
         shared.moderation.connections.close(&account.id);
     }
+}
+
+/// A guest's player id as a report shows it (`p-` and hex digits), or `None`.
+fn guest_id(text: &str) -> Option<String> {
+    let hex = text.strip_prefix("p-")?;
+    (!hex.is_empty() && hex.len() <= 32 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| text.to_owned())
 }
 
 #[derive(Serialize)]

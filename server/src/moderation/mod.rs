@@ -2,7 +2,10 @@
 //! context as the server saw it (the table, the hand, the chat lines around it: [`chat_memory`]);
 //! moderators (a role on accounts; an administrator is one too) read the open reports and act
 //! with a reason (dismiss, warn, mute, time out, disable), each action in the account's audit
-//! log; a chat filter and a same-address signal file reports of their own ([`signals`]).
+//! log; a guest (who has no account) can be muted by its player id; a chat filter, a
+//! same-address signal and the ratings' farming rule file reports of their own ([`signals`]).
+//! A player reports over HTTP or, from protocol 1.7, with the `report` request at its table
+//! (`crate::table`'s `reports.rs`: the table keeps the context).
 //!
 //! Everything stored goes through one port, [`ModerationStore`], on the accounts' database
 //! (SQLite on one node, PostgreSQL in a cluster: [`sqlite`], [`postgres`], one conformance
@@ -11,6 +14,7 @@
 //! [`connections`]: a disable or a time-out closes them, here at once and on every other node
 //! within a second by each node's own poll of the store.
 
+pub mod addresses;
 pub mod chat_filter;
 pub mod chat_memory;
 pub mod connections;
@@ -42,16 +46,19 @@ pub enum ReportKind {
     Chat,
     /// A chat line the word filter caught (the server's own report).
     ChatFilter,
-    /// Two accounts from one address at one table (the server's own report).
+    /// Two accounts from one address at one rated table (the server's own report).
     SameAddress,
+    /// The same accounts' rated matches past the ratings' daily cap (the server's own report).
+    RatingFarming,
 }
 
 impl ReportKind {
-    pub const ALL: [ReportKind; 4] = [
+    pub const ALL: [ReportKind; 5] = [
         ReportKind::Player,
         ReportKind::Chat,
         ReportKind::ChatFilter,
         ReportKind::SameAddress,
+        ReportKind::RatingFarming,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -60,6 +67,7 @@ impl ReportKind {
             ReportKind::Chat => "chat",
             ReportKind::ChatFilter => "chat_filter",
             ReportKind::SameAddress => "same_address",
+            ReportKind::RatingFarming => "rating_farming",
         }
     }
 
@@ -117,6 +125,10 @@ pub struct ChatLine {
     pub name: String,
     /// The speaker's account, when a signed-in player spoke from a seat.
     pub account: Option<String>,
+    /// The speaker's player id (`p-...`, a guest's too): what a guest's mute names. Lines kept
+    /// before it was recorded read `null`.
+    #[serde(default)]
+    pub player: Option<String>,
     pub text: String,
     pub at_ms: i64,
 }
@@ -147,6 +159,10 @@ pub struct Context {
     pub chat_here: bool,
     /// An automatic report's finding (the filter's word, the accounts sharing an address).
     pub detail: Option<String>,
+    /// A reported guest's player id (a guest has no account): what a moderator's mute of the
+    /// guest names. `null` for an account, or when the node did not know it.
+    #[serde(default)]
+    pub guest: Option<String>,
 }
 
 /// A report to file.
@@ -271,8 +287,10 @@ pub struct Action {
     pub kind: ActionKind,
     /// The moderator's account; `None` for an operator's command.
     pub moderator: Option<String>,
-    /// The account acted on (`None`: dismissing a report about a guest).
+    /// The account acted on (`None`: a guest, or dismissing a report about one).
     pub account: Option<String>,
+    /// The guest acted on, by its player id (`p-...`): a guest's mute, unmute or warning.
+    pub guest: Option<String>,
     pub reason: String,
     /// When a mute or a time-out ends.
     pub until_ms: Option<i64>,
@@ -330,7 +348,8 @@ pub trait ModerationStore: Send + Sync + std::fmt::Debug {
     fn open_reports<'a>(&'a self, limit: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>>;
     fn report<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>>;
     /// Stores an action, applies its sanction (mute, unmute, time-out, disable, enable, a
-    /// warning) and closes its report, in one transaction.
+    /// warning; to its guest's player id a mute or unmute) and closes its report, in one
+    /// transaction.
     fn act<'a>(&'a self, action: &'a Action) -> PortFuture<'a, Result<(), ActError>>;
     /// An account's actions, newest first, at most `limit`.
     fn actions<'a>(
@@ -356,6 +375,13 @@ pub trait ModerationStore: Send + Sync + std::fmt::Debug {
         accounts: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
+    /// The end of a guest's mute in force at `now_ms`, by its player id; `None` when it may
+    /// speak.
+    fn guest_muted_until<'a>(
+        &'a self,
+        player: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<i64>, PortError>>;
 }
 
 /// Moderation switched off (a cluster without `--database-url`): every call fails.
@@ -400,6 +426,15 @@ impl ModerationStore for Unconfigured {
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
         off()
     }
+    /// Nobody can mute without the store, so no guest is muted (and a guest's chat does not
+    /// log an error per line).
+    fn guest_muted_until<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Option<i64>, PortError>> {
+        Box::pin(async { Ok(None) })
+    }
 }
 
 /// The moderation's state on this node: its store, the account's connections here, and the
@@ -409,6 +444,8 @@ pub struct Moderation {
     pub store: Arc<dyn ModerationStore>,
     pub connections: connections::AccountConnections,
     pub chat: chat_memory::ChatMemory,
+    /// The addresses accounts took seats from at this node's tables, through any node.
+    pub seen: addresses::SeenAddresses,
 }
 
 impl Moderation {
@@ -417,6 +454,7 @@ impl Moderation {
             store,
             connections: connections::AccountConnections::default(),
             chat: chat_memory::ChatMemory::default(),
+            seen: addresses::SeenAddresses::default(),
         }
     }
 }
@@ -436,19 +474,33 @@ pub async fn open(
     })
 }
 
-/// The chat refusal of a muted account (protocol 1.5, `muted`): `None` when it may speak. A
-/// store that cannot answer lets it speak (an outage does not silence everyone).
-pub async fn chat_refusal(shared: &crate::Shared, account: Option<&str>) -> Option<String> {
-    let account = account?;
+/// The chat refusal of a muted account (protocol 1.5, `muted`), or of a muted guest by its
+/// player id: `None` when it may speak. A store that cannot answer lets it speak (an outage
+/// does not silence everyone).
+pub async fn chat_refusal(
+    shared: &crate::Shared,
+    account: Option<&str>,
+    player: &str,
+) -> Option<String> {
     let now = crate::unix_ms();
-    match shared.moderation.store.standing(account).await {
-        Ok(Some(standing)) => standing.muted_at(now).map(|until| {
+    let store = &shared.moderation.store;
+    let (until, whom) = match account {
+        Some(account) => (
+            store
+                .standing(account)
+                .await
+                .map(|s| s.and_then(|s| s.muted_at(now))),
+            "this account",
+        ),
+        None => (store.guest_muted_until(player, now).await, "this guest"),
+    };
+    match until {
+        Ok(until) => until.map(|until| {
             format!(
-                "muted until {} ({until} ms): a moderator muted this account",
+                "muted until {} ({until} ms): a moderator muted {whom}",
                 rfc3339(until)
             )
         }),
-        Ok(None) => None,
         Err(e) => {
             tracing::warn!("cannot read a mute: {e}");
             None

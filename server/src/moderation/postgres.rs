@@ -57,6 +57,7 @@ fn action(r: &tokio_postgres::Row) -> Action {
         until_ms: r.get(5),
         report: r.get(6),
         at_ms: r.get(7),
+        guest: r.get(8),
     }
 }
 
@@ -202,6 +203,30 @@ impl ModerationStore for PostgresModeration {
                     changed.map_err(port)?;
                 }
             }
+            if let Some(guest) = &a.guest {
+                let changed = match a.kind {
+                    ActionKind::Mute => Some(
+                        tx.execute(
+                            "INSERT INTO moderation_guest_mutes (player_id, until_ms)
+                             VALUES ($1, $2)
+                             ON CONFLICT (player_id) DO UPDATE SET until_ms = excluded.until_ms",
+                            &[guest as Param, &a.until_ms],
+                        )
+                        .await,
+                    ),
+                    ActionKind::Unmute => Some(
+                        tx.execute(
+                            "DELETE FROM moderation_guest_mutes WHERE player_id = $1",
+                            &[guest],
+                        )
+                        .await,
+                    ),
+                    _ => None,
+                };
+                if let Some(changed) = changed {
+                    changed.map_err(port)?;
+                }
+            }
             if let Some(report) = &a.report {
                 let closed = tx
                     .execute(
@@ -218,7 +243,7 @@ impl ModerationStore for PostgresModeration {
             tx.execute(
                 &format!(
                     "INSERT INTO moderation_actions ({ACTION_COLUMNS})
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
                 ),
                 &[
                     &a.id as Param,
@@ -229,6 +254,7 @@ impl ModerationStore for PostgresModeration {
                     &a.until_ms,
                     &a.report,
                     &a.at_ms,
+                    &a.guest,
                 ],
             )
             .await
@@ -322,6 +348,25 @@ impl ModerationStore for PostgresModeration {
                 .await
                 .map_err(port)?;
             Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
+    fn guest_muted_until<'a>(
+        &'a self,
+        player: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<i64>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let row = client
+                .query_opt(
+                    "SELECT until_ms FROM moderation_guest_mutes
+                     WHERE player_id = $1 AND until_ms > $2",
+                    &[&player as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(row.map(|r| r.get(0)))
         })
     }
 }

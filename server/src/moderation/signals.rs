@@ -1,11 +1,15 @@
-//! The server's own reports: a chat line the word filter catches ([`super::chat_filter`]), and
-//! two accounts connected from one address seated at one table. Filed in the background (a
-//! table's actor never waits on the store), each with the context the table had, and limited
-//! like a player's reports, by a key of their own: one same-address report per pair of accounts
-//! and table a day, a few filter reports per speaker an hour.
+//! The server's own reports: a chat line the word filter catches ([`super::chat_filter`]), two
+//! accounts connected from one address seated at one rated table, and the same accounts' rated
+//! matches past the ratings' daily cap (rating farming). Filed in the background (a table's
+//! actor never waits on the store), each with the context the table had, and limited like a
+//! player's reports, by a key of their own: one same-address report per pair of accounts and
+//! table a day, one farming report per group of accounts a day, a few filter reports per
+//! speaker an hour.
 
 use std::net::IpAddr;
 use std::sync::Arc;
+
+use burraco_rules::Seat;
 
 use super::{ChatLine, Context, ContextSeat, NewReport, Reason, ReportKind};
 use crate::Shared;
@@ -58,6 +62,9 @@ pub fn chat_line(shared: &Arc<Shared>, table: &str, line: ChatLine, info: &Table
         .unwrap_or_default();
     context.detail = Some(format!("the filter's word: {word}"));
     let speaker = line.account.clone().unwrap_or_else(|| line.name.clone());
+    if line.account.is_none() {
+        context.guest = line.player.clone();
+    }
     context.line = Some(line.clone());
     let report = NewReport {
         id: crate::random_id("r", 8),
@@ -80,27 +87,49 @@ pub fn chat_line(shared: &Arc<Shared>, table: &str, line: ChatLine, info: &Table
     );
 }
 
-/// Who sits at a table after a seat was taken: (account, name) of each account's seat. Two
-/// accounts connected here from one address (an IPv6 address by its /64) are reported.
-/// Accounts connected through another node are not seen (their addresses are that node's).
-pub fn seated(shared: &Arc<Shared>, table: &str, seated: &[(String, String)], info: &TableInfo) {
-    let connections = &shared.moderation.connections;
-    let addressed: Vec<(&String, &String, Vec<IpAddr>)> = seated
+/// An account's seat at a table, for the same-address signal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatedAccount {
+    pub seat: Seat,
+    pub account: String,
+    pub name: String,
+}
+
+/// Who sits at a rated table after a seat was taken. Two accounts from one address (an IPv6
+/// address by its /64) are reported, and their seats returned (in seat order, each once) for
+/// the table to show. An account's addresses are its connections' on this node and those it
+/// took a seat from through another node (`addresses.rs`: the forwarded join carries it).
+pub fn seated(
+    shared: &Arc<Shared>,
+    table: &str,
+    seated: &[SeatedAccount],
+    info: &TableInfo,
+) -> Vec<Seat> {
+    let moderation = &shared.moderation;
+    let now = crate::unix_ms();
+    let addressed: Vec<(&SeatedAccount, Vec<IpAddr>)> = seated
         .iter()
-        .map(|(account, name)| {
-            let blocks = connections
-                .addresses(account)
+        .map(|s| {
+            let mut blocks: Vec<IpAddr> = moderation
+                .connections
+                .addresses(&s.account)
                 .into_iter()
+                .chain(moderation.seen.of(&s.account, now))
                 .map(block)
                 .collect();
-            (account, name, blocks)
+            blocks.sort();
+            blocks.dedup();
+            (s, blocks)
         })
         .collect();
-    for (i, (a, a_name, a_blocks)) in addressed.iter().enumerate() {
-        for (b, b_name, b_blocks) in &addressed[i + 1..] {
+    let mut sharing: Vec<Seat> = Vec::new();
+    for (i, (sa, a_blocks)) in addressed.iter().enumerate() {
+        for (sb, b_blocks) in &addressed[i + 1..] {
+            let (a, a_name, b, b_name) = (&sa.account, &sa.name, &sb.account, &sb.name);
             if a == b || !a_blocks.iter().any(|x| b_blocks.contains(x)) {
                 continue;
             }
+            sharing.extend([sa.seat, sb.seat]);
             let mut context = context_of(table, info);
             context.detail = Some(format!(
                 "{a_name} ({a}) and {b_name} ({b}) are connected from one address"
@@ -111,8 +140,8 @@ pub fn seated(shared: &Arc<Shared>, table: &str, seated: &[(String, String)], in
                 kind: ReportKind::SameAddress,
                 reporter: None,
                 flood_key: format!("same_address:{table}:{first}:{second}"),
-                subject: Some((*b).clone()),
-                subject_name: (*b_name).clone(),
+                subject: Some(b.clone()),
+                subject_name: b_name.clone(),
                 table: Some(table.to_owned()),
                 reason: Reason::MultiAccount,
                 note: String::new(),
@@ -121,6 +150,59 @@ pub fn seated(shared: &Arc<Shared>, table: &str, seated: &[(String, String)], in
             };
             file(shared, report, 1, DAY_MS);
         }
+    }
+    sharing.sort_by_key(|s| s.index());
+    sharing.dedup();
+    sharing
+}
+
+/// A rated match the ratings refused as farming (the same accounts past the daily cap,
+/// `crate::ratings::NotRated::DailyCap`): a report to the moderators, one per group of
+/// accounts a day, with the accounts' names. Awaited: a match-end projection calls it, off any
+/// table's task, and a second run after a crash is absorbed by the flood key.
+pub async fn rating_farming(shared: &Shared, table: &str, accounts: &[String]) {
+    let mut named: Vec<(String, String)> = Vec::new();
+    for id in accounts {
+        let name = match shared.backplane.accounts.by_id(id).await {
+            Ok(Some(account)) => account.username,
+            _ => id.clone(),
+        };
+        named.push((id.clone(), name));
+    }
+    let Some((subject, subject_name)) = named.first() else {
+        return;
+    };
+    let mut ids: Vec<&str> = named.iter().map(|(id, _)| id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let names: Vec<&str> = named.iter().map(|(_, name)| name.as_str()).collect();
+    let context = Context {
+        table: Some(table.to_owned()),
+        status: Some("finished".into()),
+        detail: Some(format!(
+            "{} played more rated matches together today than the ratings count (not rated: daily_cap)",
+            names.join(", ")
+        )),
+        ..Context::default()
+    };
+    let report = NewReport {
+        id: crate::random_id("r", 8),
+        kind: ReportKind::RatingFarming,
+        reporter: None,
+        flood_key: format!("rating_farming:{}", ids.join(":")),
+        subject: Some(subject.clone()),
+        subject_name: subject_name.clone(),
+        table: Some(table.to_owned()),
+        reason: Reason::MultiAccount,
+        note: String::new(),
+        context,
+        created_ms: crate::unix_ms(),
+    };
+    let since = report.created_ms - DAY_MS;
+    match shared.moderation.store.file(&report, 1, since).await {
+        Ok(()) => tracing::info!(report = %report.id, %table, "rating farming reported"),
+        Err(super::FileError::TooMany) => {}
+        Err(e) => tracing::warn!(%table, "cannot file a farming report: {e}"),
     }
 }
 

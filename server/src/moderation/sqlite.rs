@@ -41,7 +41,7 @@ pub(super) const REPORT_COLUMNS: &str = "id, kind, reporter_id, subject_id, subj
      table_id, reason, note, context, created_ms, closed_by";
 
 pub(super) const ACTION_COLUMNS: &str =
-    "id, kind, moderator_id, account_id, reason, until_ms, report_id, at_ms";
+    "id, kind, moderator_id, account_id, reason, until_ms, report_id, at_ms, guest_id";
 
 /// A stored name this version does not know reads as the most general one (a newer server's
 /// row still shows).
@@ -87,6 +87,7 @@ fn action(r: &rusqlite::Row<'_>) -> rusqlite::Result<Action> {
         until_ms: r.get(5)?,
         report: r.get(6)?,
         at_ms: r.get(7)?,
+        guest: r.get(8)?,
     })
 }
 
@@ -123,6 +124,24 @@ fn act(conn: &mut Connection, a: &Action) -> rusqlite::Result<Result<(), ActErro
             }
         }
     }
+    if let Some(guest) = &a.guest {
+        match a.kind {
+            ActionKind::Mute => {
+                tx.execute(
+                    "INSERT INTO moderation_guest_mutes (player_id, until_ms) VALUES (?1, ?2)
+                     ON CONFLICT (player_id) DO UPDATE SET until_ms = excluded.until_ms",
+                    params![guest, a.until_ms],
+                )?;
+            }
+            ActionKind::Unmute => {
+                tx.execute(
+                    "DELETE FROM moderation_guest_mutes WHERE player_id = ?1",
+                    [guest],
+                )?;
+            }
+            _ => {}
+        }
+    }
     if let Some(report) = &a.report {
         let closed = tx.execute(
             "UPDATE moderation_reports SET closed_by = ?2 WHERE id = ?1 AND closed_by IS NULL",
@@ -133,7 +152,7 @@ fn act(conn: &mut Connection, a: &Action) -> rusqlite::Result<Result<(), ActErro
         }
     }
     tx.execute(
-        &format!("INSERT INTO moderation_actions ({ACTION_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"),
+        &format!("INSERT INTO moderation_actions ({ACTION_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)"),
         params![
             a.id,
             a.kind.as_str(),
@@ -142,7 +161,8 @@ fn act(conn: &mut Connection, a: &Action) -> rusqlite::Result<Result<(), ActErro
             a.reason,
             a.until_ms,
             a.report,
-            a.at_ms
+            a.at_ms,
+            a.guest
         ],
     )?;
     tx.commit()?;
@@ -308,6 +328,23 @@ impl ModerationStore for SqliteModeration {
                 }
             }
             Ok(barred)
+        }))
+    }
+
+    fn guest_muted_until<'a>(
+        &'a self,
+        player: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Option<i64>, PortError>> {
+        let player = player.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.query_row(
+                "SELECT until_ms FROM moderation_guest_mutes
+                 WHERE player_id = ?1 AND until_ms > ?2",
+                params![player, now_ms],
+                |r| r.get(0),
+            )
+            .optional()
         }))
     }
 }

@@ -39,8 +39,9 @@ impl TableLink for BotLink {
             player: self.player.clone(),
             // Moves and syncs show no name.
             name: String::new(),
-            // A server bot has no account.
+            // A server bot has no account, nor address.
             account: None,
+            address: None,
             req,
         };
         self.table.send(Command::Request(request)).await

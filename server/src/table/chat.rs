@@ -70,7 +70,7 @@ impl TableActor {
             text,
         });
         // Delivered as written; the moderation keeps it, and reports it if the filter flags it.
-        self.chat_published(seat, &said_by, &said);
+        self.chat_published(player, seat, &said_by, &said);
         req.reply(ServerMessage::Ok { id });
     }
 }

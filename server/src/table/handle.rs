@@ -58,6 +58,10 @@ pub struct TableRequest {
     /// The signed-in account of the connection (`None`: a guest, or a server bot): a join logs
     /// it with the seat.
     pub account: Option<SeatAccount>,
+    /// The connection's address, when its node knows it (a server bot has none): the
+    /// same-address signal notes an account's at its joins (`crate::moderation::addresses`),
+    /// and it travels with a forwarded join so the table's node learns it in a cluster.
+    pub address: Option<std::net::IpAddr>,
     pub req: Request,
 }
 
@@ -73,6 +77,7 @@ impl TableRequest {
             name,
             account,
             req,
+            ..
         } = self;
         let message = match message.into_table_action() {
             Ok(act) => {
@@ -122,6 +127,21 @@ impl TableRequest {
             C::AddBots { level, .. } => Command::AddBots {
                 player,
                 level: level.map(crate::bots::level_from_wire),
+                req,
+            },
+            C::Report {
+                seat,
+                seq,
+                reason,
+                note,
+                ..
+            } => Command::Report {
+                player,
+                account,
+                seat: seat.map(|s| s.0),
+                seq,
+                reason,
+                note,
                 req,
             },
             _ => return Err(req),
@@ -201,6 +221,18 @@ pub enum Command {
         paused: bool,
         at_ms: i64,
     },
+    /// A player or spectator reports a seat's player (`seat`) or a chat line (`seq`) to the
+    /// moderators (protocol 1.7): the table adds the context it keeps.
+    Report {
+        player: String,
+        /// The reporter's account: only accounts report.
+        account: Option<SeatAccount>,
+        seat: Option<Seat>,
+        seq: Option<u64>,
+        reason: String,
+        note: Option<String>,
+        req: Request,
+    },
 }
 
 impl Command {
@@ -213,7 +245,8 @@ impl Command {
             | Command::Act { player, req, .. }
             | Command::Sync { player, req, .. }
             | Command::Chat { player, req, .. }
-            | Command::AddBots { player, req, .. } => Some((player, req)),
+            | Command::AddBots { player, req, .. }
+            | Command::Report { player, req, .. } => Some((player, req)),
             // Read into its command first.
             Command::Request(_)
             | Command::Join { .. }

@@ -144,6 +144,10 @@ struct TableActor {
     /// While an action runs: what it publishes, held back and queued at its end as one batch per
     /// receiver (see [`crate::outbound`]). `None`: [`TableActor::publish`] releases at once.
     staged: Option<Staged>,
+    /// The seats whose accounts share an address, at a rated table, with those accounts
+    /// (`reports.rs`): told to the table while each seat is still its account's. Memory only:
+    /// found again at the next seat taken after a restart.
+    same_address: Vec<(Seat, String)>,
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -289,6 +293,7 @@ impl TableActor {
             pending_time_out: false,
             linger_until: None,
             staged: None,
+            same_address: Vec::new(),
             shared,
         };
         (actor, handle)
@@ -328,7 +333,7 @@ impl TableActor {
 
     async fn handle_command(&mut self, command: Command) {
         let command = match command {
-            Command::Request(request) => match request.into_command() {
+            Command::Request(request) => match self.note_address(request).into_command() {
                 Ok(command) => command,
                 Err(req) => return req.error(ErrorCode::InvalidMessage, "not a table's request"),
             },
@@ -377,6 +382,15 @@ impl TableActor {
             Command::TournamentPause { paused, at_ms } => {
                 self.tournament_pause(paused, at_ms).await
             }
+            Command::Report {
+                player,
+                account,
+                seat,
+                seq,
+                reason,
+                note,
+                req,
+            } => self.report(&player, account, seat, seq, reason, note, req),
             // Read into its command above.
             Command::Request(_) => {}
         }

@@ -49,7 +49,10 @@ impl TableActor {
             out.send_message(reply(seat, created, id, self.id.to_string()));
             out.send_message(self.snapshot(Viewer::Seat(seat)));
             self.send_pause_after_snapshot(&out);
+            self.send_same_address_after_snapshot(&out);
             let _ = req.done.send(());
+            // A seat held for the player (a rated tournament's) is checked when they come.
+            self.seats_changed();
             return;
         }
         if self.state.status != Status::Waiting {
@@ -135,6 +138,7 @@ impl TableActor {
         out.send_message(reply(seat, created, req.id, self.id.to_string()));
         out.send_message(self.snapshot(Viewer::Seat(seat)));
         self.send_pause_after_snapshot(&out);
+        self.send_same_address_after_snapshot(&out);
         let _ = req.done.send(());
         self.publish(None, |table, seq| ServerMessage::PlayerJoined {
             table,
@@ -407,6 +411,7 @@ impl TableActor {
         out.send_message(ServerMessage::Ok { id });
         out.send_message(self.snapshot(Viewer::Spectator));
         self.send_pause_after_snapshot(&out);
+        self.send_same_address_after_snapshot(&out);
         let _ = req.done.send(());
         self.refresh_info();
     }

@@ -75,16 +75,17 @@ pub fn with_account(mut message: ClientMessage, account: Option<&str>) -> Client
     message
 }
 
-/// A muted account's `tournament_chat`, refused as a table's chat is (`muted`).
+/// A muted account's or guest's `tournament_chat`, refused as a table's chat is (`muted`).
 pub async fn muted(
     shared: &crate::Shared,
     account: Option<&str>,
+    player: &str,
     request: &ClientMessage,
 ) -> Option<Refusal> {
     if !matches!(request, ClientMessage::TournamentChat { .. }) {
         return None;
     }
-    crate::moderation::chat_refusal(shared, account)
+    crate::moderation::chat_refusal(shared, account, player)
         .await
         .map(|why| (ErrorCode::Muted, why))
 }

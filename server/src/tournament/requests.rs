@@ -26,9 +26,9 @@ pub async fn handle(
     request: ClientMessage,
 ) {
     let request = super::chat::with_account(with_account(request, account), account);
-    // A muted account's chat line goes nowhere (checked here, where the account is known).
+    // A muted account's or guest's chat line goes nowhere (checked here, where the account is known).
     if let (Some(refused), Some(id)) = (
-        super::chat::muted(shared, account, &request).await,
+        super::chat::muted(shared, account, &session.player, &request).await,
         request.id(),
     ) {
         out.send_message(refusal(id, refused));

@@ -202,7 +202,8 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::Lobby { id, .. }
         | ServerMessage::TableLevels { id, .. }
         | ServerMessage::SeatIdentities { id, .. }
-        | ServerMessage::TournamentChatLines { id, .. } => Some(*id),
+        | ServerMessage::TournamentChatLines { id, .. }
+        | ServerMessage::ReportFiled { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }

@@ -1,8 +1,9 @@
 //! The moderation's store (`burraco_server::moderation::ModerationStore`): one conformance
 //! suite run on the SQLite file and on a PostgreSQL 15 server this test starts; and the API on
-//! the raw socket (`http`).
+//! the raw socket (`http`), and at the table, protocol 1.7 (`table`).
 
 mod http;
+mod table;
 
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
@@ -34,6 +35,7 @@ fn report(id: &str, reporter: &str, subject: &str, created_ms: i64) -> NewReport
         seat: Some("E".into()),
         name: "Rocco".into(),
         account: Some(subject.into()),
+        player: Some("p-00000000000e".into()),
         text: "a line".into(),
         at_ms: created_ms,
     };
@@ -56,6 +58,7 @@ fn report(id: &str, reporter: &str, subject: &str, created_ms: i64) -> NewReport
             chat: vec![line],
             chat_here: true,
             detail: None,
+            guest: None,
         },
         created_ms,
     }
@@ -71,6 +74,7 @@ fn action(id: &str, kind: ActionKind, account: Option<&str>, report: Option<&str
         until_ms: kind.needs_duration().then_some(NOW + HOUR),
         report: report.map(str::to_owned),
         at_ms: NOW,
+        guest: None,
     }
 }
 
@@ -228,6 +232,49 @@ async fn conformance(accounts: &dyn Accounts, a: &dyn ModerationStore, b: &dyn M
         .expect("known");
     assert!(status.disabled, "the accounts' own flag: sign-ins refused");
     assert!(b.barred(&[], NOW).await.expect("asked").is_empty());
+
+    // A guest (no account) muted by its player id, seen through the other node, then unmuted;
+    // the action is stored with its guest and no account.
+    let guest = "p-0a1b2c3d4e5f";
+    assert_eq!(b.guest_muted_until(guest, NOW).await.expect("asked"), None);
+    let mute = Action {
+        guest: Some(guest.into()),
+        ..action("m-g1", ActionKind::Mute, None, None)
+    };
+    a.act(&mute).await.expect("guest muted");
+    assert_eq!(
+        b.guest_muted_until(guest, NOW).await.expect("asked"),
+        Some(NOW + HOUR)
+    );
+    assert_eq!(
+        b.guest_muted_until(guest, NOW + HOUR).await.expect("asked"),
+        None,
+        "over at its end"
+    );
+    assert_eq!(
+        b.guest_muted_until("p-ffffffffffff", NOW)
+            .await
+            .expect("asked"),
+        None,
+        "another guest speaks"
+    );
+    let again = Action {
+        guest: Some(guest.into()),
+        until_ms: Some(NOW + 2 * HOUR),
+        ..action("m-g2", ActionKind::Mute, None, None)
+    };
+    a.act(&again).await.expect("muted longer");
+    assert_eq!(
+        b.guest_muted_until(guest, NOW + HOUR).await.expect("asked"),
+        Some(NOW + 2 * HOUR),
+        "a second mute replaces the first"
+    );
+    let unmute = Action {
+        guest: Some(guest.into()),
+        ..action("m-g3", ActionKind::Unmute, None, None)
+    };
+    b.act(&unmute).await.expect("guest unmuted");
+    assert_eq!(a.guest_muted_until(guest, NOW).await.expect("asked"), None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
