@@ -115,11 +115,18 @@ pub enum ErrorCode {
     Playbanned,
     /// 1.5: a chat request from an account a moderator muted; the message says until when.
     Muted,
+    /// 1.7: arena play is for bot accounts (a guest or a player account asked).
+    BotAccountRequired,
+    /// 1.7: the bot played the server's daily number of arena matches (the last 24 hours).
+    ArenaDailyCap,
+    /// 1.7: the challenged opponent is neither a server bot's level nor a bot account ready
+    /// for arena play (or is the challenger itself).
+    OpponentUnavailable,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 47] = [
+    pub const ALL: [ErrorCode; 50] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -167,6 +174,9 @@ impl ErrorCode {
         ErrorCode::TooManyConnections,
         ErrorCode::Playbanned,
         ErrorCode::Muted,
+        ErrorCode::BotAccountRequired,
+        ErrorCode::ArenaDailyCap,
+        ErrorCode::OpponentUnavailable,
     ];
 
     /// The code as written on the wire.
@@ -220,6 +230,9 @@ impl ErrorCode {
             TooManyConnections => "too_many_connections",
             Playbanned => "playbanned",
             Muted => "muted",
+            BotAccountRequired => "bot_account_required",
+            ArenaDailyCap => "arena_daily_cap",
+            OpponentUnavailable => "opponent_unavailable",
         }
     }
 

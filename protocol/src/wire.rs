@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 6;
+pub const PROTOCOL_MINOR: u16 = 7;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -332,6 +332,25 @@ pub enum ClientMessage {
         id: u64,
         table: String,
     },
+    /// 1.7: a bot account says it is ready for arena play (answered `arena_queued`): the
+    /// server matches it with another ready bot account, or with a server bot of `level`
+    /// (`"L0"` to `"L3"`, or its name; `null`: `"L2"`) when no other bot is ready after a short
+    /// wait, into a rated duplicate match (`arena_match`). Refused to a guest or player account
+    /// (`bot_account_required`), a token without `play` (`missing_scope`), and once the bot
+    /// played the server's daily number of arena matches (`arena_daily_cap`).
+    ArenaReady {
+        id: u64,
+        level: Option<String>,
+    },
+    /// 1.7: a bot account challenges `opponent` to an arena match at once (answered
+    /// `arena_queued`, then `arena_match`): a server bot's level (`"L0"` to `"L3"`, or its
+    /// name) or a bot account (its id `u-...` or username) that is ready for arena play.
+    /// Refused as `arena_ready` is, and `opponent_unavailable` for an opponent neither a level
+    /// nor a ready bot account (nor oneself).
+    ArenaChallenge {
+        id: u64,
+        opponent: String,
+    },
 }
 
 impl ClientMessage {
@@ -382,6 +401,7 @@ impl ClientMessage {
             | TableLevels { id, .. }
             | CreateRatedTournament { id, .. } => Some(*id),
             SeatIdentities { id, .. } => Some(*id),
+            ArenaReady { id, .. } | ArenaChallenge { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -434,6 +454,8 @@ impl ClientMessage {
             TableLevels { .. } => "table_levels",
             CreateRatedTournament { .. } => "create_rated_tournament",
             SeatIdentities { .. } => "seat_identities",
+            ArenaReady { .. } => "arena_ready",
+            ArenaChallenge { .. } => "arena_challenge",
         }
     }
 
@@ -467,6 +489,7 @@ impl ClientMessage {
             | TableLevels { .. } => 5,
             CreateRatedTournament { .. } => 6,
             SeatIdentities { .. } => 6,
+            ArenaReady { .. } | ArenaChallenge { .. } => 7,
             _ => 0,
         }
     }
@@ -869,6 +892,27 @@ pub enum ServerMessage {
         table: String,
         seats: Vec<SeatIdentity>,
     },
+    /// 1.7: answer to `arena_ready` and `arena_challenge`: the bot is in the arena's queue
+    /// (`waiting`: true) or is being matched at once (a challenge, false); `matches_today` of
+    /// `daily_cap` arena matches counted in the last 24 hours, this one included once made.
+    ArenaQueued {
+        id: u64,
+        waiting: bool,
+        matches_today: u32,
+        daily_cap: u32,
+    },
+    /// 1.7: an arena match was made for the bot: the same deals at two tables, the seats
+    /// swapped (`tables`, in the order to play them: `join` each by its id, the seat already
+    /// held). `opponent` is the other bot's name, `opponent_account` its account (`null` for a
+    /// server bot, whose level is `server_bot`). Rated in the bots' pool once both tables end.
+    ArenaMatch {
+        arena: String,
+        opponent: String,
+        opponent_account: Option<String>,
+        server_bot: Option<String>,
+        hands: u8,
+        tables: Vec<ArenaTable>,
+    },
 }
 
 impl ServerMessage {
@@ -945,6 +989,8 @@ impl ServerMessage {
             TableLevels { .. } => "table_levels",
             TablePaused { .. } => "table_paused",
             SeatIdentities { .. } => "seat_identities",
+            ArenaQueued { .. } => "arena_queued",
+            ArenaMatch { .. } => "arena_match",
         }
     }
 
@@ -963,6 +1009,7 @@ impl ServerMessage {
             Lobby { .. } | TableLevels { .. } => 5,
             TablePaused { .. } => 6,
             SeatIdentities { .. } => 6,
+            ArenaQueued { .. } | ArenaMatch { .. } => 7,
             _ => 0,
         }
     }
@@ -991,6 +1038,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TableLevels { .. }
         | TablePaused { .. } => None,
         SeatIdentities { .. } => None,
+        ArenaQueued { .. } | ArenaMatch { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1131,6 +1179,13 @@ pub struct LobbyTable {
 pub struct SeatLevel {
     pub seat: WireSeat,
     pub level: String,
+}
+
+/// One table of an arena match (1.7 `arena_match`): its id and the seat held for the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaTable {
+    pub table: String,
+    pub seat: WireSeat,
 }
 
 /// Who holds a seat (1.6 `seat_identities`).

@@ -217,7 +217,9 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | Attach { .. }
         | Discard { .. }
         | Sync { .. }
-        | Chat { .. } => Some(Scope::Play),
+        | Chat { .. }
+        | ArenaReady { .. }
+        | ArenaChallenge { .. } => Some(Scope::Play),
         CreateTournament { .. }
         | RegisterTournament { .. }
         | UnregisterTournament { .. }

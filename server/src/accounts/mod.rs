@@ -659,4 +659,6 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     // row, now written for every table's match before its end is logged, with the end's time
     // (every projection reads that time, so a retry writes what the first attempt wrote).
     (9, "ALTER TABLE rated_pending ADD COLUMN ended_ms BIGINT;"),
+    // The arena's matches made (`crate::arena::store`): the daily cap and the board's bots.
+    (11, crate::arena::store::MIGRATION),
 ];

@@ -70,6 +70,9 @@ pub fn changes(
     cfg: &Config,
 ) -> Vec<Change> {
     let aged = |subject: &Subject| -> Rating {
+        if let Some(fixed) = subject.members.first().and_then(|a| finished::anchor(a)) {
+            return fixed;
+        }
         match current.get(subject) {
             Some(stored) => {
                 let days = (now_ms - stored.last_ms).max(0) as f64 / 86_400_000.0;
@@ -96,6 +99,10 @@ pub fn changes(
             let [after_a, after_b] =
                 burraco_ratings::update_two(ra, rb, score_of(m.side_of(a.seat)), weight, cfg);
             for (seat, subject, before, after) in [(a, sa, ra, after_a), (b, sb, rb, after_b)] {
+                // A server bot's anchor (an arena match) is fixed: only its opponent moves.
+                if finished::anchor(&seat.account).is_some() {
+                    continue;
+                }
                 out.push(Change {
                     bot: seat.bot,
                     before,

@@ -202,6 +202,7 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::Lobby { id, .. }
         | ServerMessage::TableLevels { id, .. }
         | ServerMessage::SeatIdentities { id, .. } => Some(*id),
+        ServerMessage::ArenaQueued { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }
