@@ -537,6 +537,44 @@ mod tests {
     }
 
     #[test]
+    fn an_arena_match_against_a_server_bot_moves_the_bot_only_against_the_fixed_anchor() {
+        let anchor = finished::anchor_account("L2");
+        let seat = |seat: u8, account: &str| RatedSeat {
+            seat,
+            account: account.into(),
+            bot: true,
+        };
+        let m = FinishedMatch {
+            key: "A-1".into(),
+            category: Category::Two,
+            seats: vec![seat(2, "u-bot"), seat(0, &anchor)],
+            score: 0.75,
+            play_ms: 600_000,
+            left: Vec::new(),
+        };
+        // The anchor is never read from the store, nor written.
+        assert_eq!(subjects(&m), vec![Subject::one(Category::Two, "u-bot")]);
+        let cfg = Config::new();
+        let got = changes(&m, &HashMap::new(), 0, &cfg);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let fixed = finished::anchor(&anchor).expect("L2 is an anchor");
+        assert_eq!(fixed.rating, 1645.0);
+        let outcome = Outcome {
+            opponent: fixed,
+            score: 0.75,
+            weight: 1.0,
+        };
+        let expected = burraco_ratings::update(Rating::new(), &[outcome], &cfg);
+        assert!(
+            (got[0].after.rating - expected.rating).abs() < 1e-9,
+            "{got:?}"
+        );
+        assert!(got[0].after.rating > 1500.0);
+        assert_eq!(finished::anchor("u-bot"), None);
+        assert_eq!(finished::anchor(&finished::anchor_account("L9")), None);
+    }
+
+    #[test]
     fn a_leaver_alone_loses_0_20_and_nobody_else_moves() {
         let seat = |seat: u8, account: &str| RatedSeat {
             seat,

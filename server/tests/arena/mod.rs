@@ -234,6 +234,15 @@ async fn two_ready_bots_play_both_directions_of_a_deal_and_are_rated_once() {
             .await;
         // In the order they were seated: Anna, then Bruno.
         clients = table.clients.into_iter().map(|(_, c)| c).collect();
+        if a.table == anna_tables[0].table {
+            // The board is still to be played at the second table: its record stays back.
+            let (status, body) = http_get(addr, &format!("/api/tables/{}/hands", a.table)).await;
+            assert_eq!(
+                (status, body.as_str()),
+                (200, "[]"),
+                "the first table's record"
+            );
+        }
     }
 
     // Rated once, as one match: each bot's rating has one match and one history point, keyed by
@@ -282,6 +291,16 @@ async fn two_ready_bots_play_both_directions_of_a_deal_and_are_rated_once() {
         assert_eq!(history.len(), 1, "{ratings}");
         assert_eq!(history[0]["match"], arena.as_str(), "{ratings}");
     }
+    // Both tables played the board: its records are out, the same deal at each.
+    let mut commitments = Vec::new();
+    for place in &anna_tables {
+        let records = until(addr, &format!("/api/tables/{}/hands", place.table), |r| {
+            r.as_array().is_some_and(|r| r.len() == 1)
+        })
+        .await;
+        commitments.push(records[0]["commitment"].clone());
+    }
+    assert_eq!(commitments[0], commitments[1], "one deal, both ways");
     // The bot's page lists both tables as the arena's, with their replays.
     let page = until(addr, &format!("/api/players/{anna_id}"), |p| {
         p["matches"].as_array().is_some_and(|m| m.len() == 2)
@@ -351,6 +370,63 @@ async fn two_ready_bots_play_both_directions_of_a_deal_and_are_rated_once() {
             "still there: {reply:?}"
         );
         tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_alone_past_the_wait_meets_a_server_bot_of_its_level() {
+    let server = TestServer::with(|config| {
+        config.arena_wait = Duration::from_millis(200);
+    })
+    .await;
+    let addr = server.addr;
+    let dora_token = token(addr, "RoboDora", true, &["play"]).await;
+    let (mut dora, _) = connect(addr, "RoboDora", &dora_token).await;
+    let refused = dora
+        .request(|id| ClientMessage::ArenaReady {
+            id,
+            level: Some("L7".into()),
+        })
+        .await;
+    assert_eq!(code(&refused), Some("invalid_message"), "{refused:?}");
+    let queued = dora
+        .request(|id| ClientMessage::ArenaReady {
+            id,
+            level: Some("greedy".into()),
+        })
+        .await;
+    assert!(
+        matches!(queued, ServerMessage::ArenaQueued { waiting: true, .. }),
+        "{queued:?}"
+    );
+    let (_, tables, told) = matched(&mut dora).await;
+    let ServerMessage::ArenaMatch {
+        server_bot,
+        opponent,
+        ..
+    } = &told
+    else {
+        unreachable!()
+    };
+    assert_eq!(server_bot.as_deref(), Some("L1"));
+    assert_eq!(opponent, "Bot (greedy)");
+    // The server bot holds the other seat of each table, the seats swapped.
+    for (table, seat) in tables.iter().zip([Seat::South, Seat::North]) {
+        assert_eq!(table.seat.0, seat);
+        let id = table.table.clone();
+        let reply = dora
+            .request(|rid| ClientMessage::SeatIdentities { id: rid, table: id })
+            .await;
+        let ServerMessage::SeatIdentities { seats, .. } = reply else {
+            panic!("seat_identities: {reply:?}")
+        };
+        assert!(
+            seats
+                .iter()
+                .any(|s| s.kind == "server_bot" && s.server_bot.as_deref() == Some("L1")),
+            "{seats:?}"
+        );
     }
     server.stop().await;
 }
