@@ -120,11 +120,18 @@ pub enum ErrorCode {
     /// 1.7: a `report` that does not fit together: no seat and no line (or both), an unknown
     /// reason, a note over 500 characters, oneself, or a line the table does not keep.
     InvalidReport,
+    /// 1.7: arena play is for bot accounts (a guest or a player account asked).
+    BotAccountRequired,
+    /// 1.7: the bot played the server's daily number of arena matches (the last 24 hours).
+    ArenaDailyCap,
+    /// 1.7: the challenged opponent is neither a server bot's level nor a bot account ready
+    /// for arena play (or is the challenger itself).
+    OpponentUnavailable,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 49] = [
+    pub const ALL: [ErrorCode; 52] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -174,6 +181,9 @@ impl ErrorCode {
         ErrorCode::Muted,
         ErrorCode::TooManyReports,
         ErrorCode::InvalidReport,
+        ErrorCode::BotAccountRequired,
+        ErrorCode::ArenaDailyCap,
+        ErrorCode::OpponentUnavailable,
     ];
 
     /// The code as written on the wire.
@@ -229,6 +239,9 @@ impl ErrorCode {
             Muted => "muted",
             TooManyReports => "too_many_reports",
             InvalidReport => "invalid_report",
+            BotAccountRequired => "bot_account_required",
+            ArenaDailyCap => "arena_daily_cap",
+            OpponentUnavailable => "opponent_unavailable",
         }
     }
 

@@ -362,6 +362,25 @@ pub enum ClientMessage {
         reason: String,
         note: Option<String>,
     },
+    /// 1.7: a bot account says it is ready for arena play (answered `arena_queued`): the
+    /// server matches it with another ready bot account, or with a server bot of `level`
+    /// (`"L0"` to `"L3"`, or its name; `null`: `"L2"`) when no other bot is ready after a short
+    /// wait, into a rated duplicate match (`arena_match`). Refused to a guest or player account
+    /// (`bot_account_required`), a token without `play` (`missing_scope`), and once the bot
+    /// played the server's daily number of arena matches (`arena_daily_cap`).
+    ArenaReady {
+        id: u64,
+        level: Option<String>,
+    },
+    /// 1.7: a bot account challenges `opponent` to an arena match at once (answered
+    /// `arena_queued`, then `arena_match`): a server bot's level (`"L0"` to `"L3"`, or its
+    /// name) or a bot account (its id `u-...` or username) that is ready for arena play.
+    /// Refused as `arena_ready` is, and `opponent_unavailable` for an opponent neither a level
+    /// nor a ready bot account (nor oneself).
+    ArenaChallenge {
+        id: u64,
+        opponent: String,
+    },
 }
 
 impl ClientMessage {
@@ -413,6 +432,7 @@ impl ClientMessage {
             | CreateRatedTournament { id, .. } => Some(*id),
             SeatIdentities { id, .. } | Report { id, .. } => Some(*id),
             TournamentChat { id, .. } | TournamentChatHistory { id, .. } => Some(*id),
+            ArenaReady { id, .. } | ArenaChallenge { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -468,6 +488,8 @@ impl ClientMessage {
             TournamentChat { .. } => "tournament_chat",
             TournamentChatHistory { .. } => "tournament_chat_history",
             Report { .. } => "report",
+            ArenaReady { .. } => "arena_ready",
+            ArenaChallenge { .. } => "arena_challenge",
         }
     }
 
@@ -503,6 +525,7 @@ impl ClientMessage {
             SeatIdentities { .. } => 6,
             TournamentChat { .. } | TournamentChatHistory { .. } => 7,
             Report { .. } => 7,
+            ArenaReady { .. } | ArenaChallenge { .. } => 7,
             _ => 0,
         }
     }
@@ -930,6 +953,27 @@ pub enum ServerMessage {
         table: String,
         seats: Vec<WireSeat>,
     },
+    /// 1.7: answer to `arena_ready` and `arena_challenge`: the bot is in the arena's queue
+    /// (`waiting`: true) or is being matched at once (a challenge, false); `matches_today` of
+    /// `daily_cap` arena matches counted in the last 24 hours, this one included once made.
+    ArenaQueued {
+        id: u64,
+        waiting: bool,
+        matches_today: u32,
+        daily_cap: u32,
+    },
+    /// 1.7: an arena match was made for the bot: the same deals at two tables, the seats
+    /// swapped (`tables`, in the order to play them: `join` each by its id, the seat already
+    /// held). `opponent` is the other bot's name, `opponent_account` its account (`null` for a
+    /// server bot, whose level is `server_bot`). Rated in the bots' pool once both tables end.
+    ArenaMatch {
+        arena: String,
+        opponent: String,
+        opponent_account: Option<String>,
+        server_bot: Option<String>,
+        hands: u8,
+        tables: Vec<ArenaTable>,
+    },
 }
 
 impl ServerMessage {
@@ -1010,6 +1054,8 @@ impl ServerMessage {
             TournamentChatLines { .. } => "tournament_chat_lines",
             ReportFiled { .. } => "report_filed",
             SameAddress { .. } => "same_address",
+            ArenaQueued { .. } => "arena_queued",
+            ArenaMatch { .. } => "arena_match",
         }
     }
 
@@ -1030,6 +1076,7 @@ impl ServerMessage {
             SeatIdentities { .. } => 6,
             TournamentChatMessage { .. } | TournamentChatLines { .. } => 7,
             ReportFiled { .. } | SameAddress { .. } => 7,
+            ArenaQueued { .. } | ArenaMatch { .. } => 7,
             _ => 0,
         }
     }
@@ -1059,6 +1106,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         | TablePaused { .. } => None,
         SeatIdentities { .. } | ReportFiled { .. } | SameAddress { .. } => None,
         TournamentChatMessage { .. } | TournamentChatLines { .. } => None,
+        ArenaQueued { .. } | ArenaMatch { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }
@@ -1217,6 +1265,13 @@ pub struct TournamentChatLine {
     pub text: String,
     /// When the server took it (Unix ms).
     pub at_ms: i64,
+}
+
+/// One table of an arena match (1.7 `arena_match`): its id and the seat held for the bot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArenaTable {
+    pub table: String,
+    pub seat: WireSeat,
 }
 
 /// Who holds a seat (1.6 `seat_identities`).

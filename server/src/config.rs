@@ -90,6 +90,15 @@ pub struct ServerConfig {
     /// Test only: how long a finished rated match waits before its ratings are written (a test
     /// kills the server in between).
     pub rating_delay: Duration,
+    /// Arena matches a bot account may be made in 24 hours (`arena_ready` refused beyond).
+    pub arena_daily_cap: u32,
+    /// Hands of each arena table (each played at both tables, the seats swapped).
+    pub arena_hands: u8,
+    /// How long a bot ready for the arena waits for another before it meets a server bot.
+    pub arena_wait: Duration,
+    /// How long an arena table waits for its bots to start its match (from the match's making,
+    /// or the first table's end for the second) before it closes unplayed.
+    pub arena_start_limit: Duration,
 }
 
 impl Default for ServerConfig {
@@ -130,6 +139,10 @@ impl Default for ServerConfig {
             rated_min_play: Duration::from_secs(60),
             rated_daily_cap: 5,
             rating_delay: Duration::ZERO,
+            arena_daily_cap: 20,
+            arena_hands: 2,
+            arena_wait: Duration::from_secs(30),
+            arena_start_limit: Duration::from_secs(600),
         }
     }
 }
@@ -285,6 +298,15 @@ pub struct Cli {
     /// Test only: milliseconds a finished rated match waits before its ratings are written.
     #[arg(long, env = "BURRACO_TEST_RATING_DELAY_MS", hide = true)]
     pub test_rating_delay_ms: Option<u64>,
+    /// Arena matches a bot account may play in 24 hours [default: 20].
+    #[arg(long, env = "BURRACO_ARENA_DAILY_CAP")]
+    pub arena_daily_cap: Option<u32>,
+    /// Hands of each arena table [default: 2].
+    #[arg(long, env = "BURRACO_ARENA_HANDS")]
+    pub arena_hands: Option<u8>,
+    /// Test only: milliseconds a ready bot waits before it meets a server bot (default 30 s).
+    #[arg(long, env = "BURRACO_TEST_ARENA_WAIT_MS", hide = true)]
+    pub test_arena_wait_ms: Option<u64>,
 }
 
 /// What `burraco-server` does besides serving.
@@ -458,6 +480,11 @@ impl Cli {
                 rating_delay: self
                     .test_rating_delay_ms
                     .map_or(defaults.rating_delay, Duration::from_millis),
+                arena_daily_cap: self.arena_daily_cap.unwrap_or(defaults.arena_daily_cap),
+                arena_hands: self.arena_hands.unwrap_or(defaults.arena_hands).max(1),
+                arena_wait: self
+                    .test_arena_wait_ms
+                    .map_or(defaults.arena_wait, Duration::from_millis),
                 ..defaults
             },
         })

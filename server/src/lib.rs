@@ -37,6 +37,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub mod accounts;
+pub mod arena;
 pub mod assets;
 pub mod backplane;
 pub mod bots;
@@ -105,6 +106,9 @@ pub struct Shared {
     /// Reports, moderators' actions, each account's connections here (`moderation`).
     pub moderation: moderation::Moderation,
     metrics: PrometheusHandle,
+    /// The bots ready for arena play here (`arena`) and the arena's store.
+    pub arena: arena::Arena,
+    pub arena_store: Arc<dyn arena::store::ArenaStore>,
 }
 
 impl Shared {
@@ -167,6 +171,7 @@ pub async fn run(
     backplane.fairplay = fairplay::open(&config, &store, database).await?;
     let ratings = ratings::open(&config, &store, database).await?;
     let seasons = seasons::open(&config, &store, database).await?;
+    let arena_store = arena::store::open(&config, &store, database).await?;
     let moderation =
         moderation::Moderation::new(moderation::open(&config, &config.data_dir, database).await?);
     if config.public_origin.is_none() {
@@ -197,11 +202,14 @@ pub async fn run(
         seasons,
         moderation,
         metrics: metrics_handle(),
+        arena: arena::Arena::default(),
+        arena_store,
     });
     register_metrics();
     shared.backplane.node.start(&shared);
     accounts::live::LiveTokens::start(&shared);
     projections::start_sweep(&shared);
+    arena::start(&shared);
     moderation::connections::AccountConnections::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
@@ -316,6 +324,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(seasons::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
         .merge(fairplay::http::routes(shared.clone()))
+        .merge(arena::http::routes(shared.clone()))
         .merge(moderation::http::routes(shared))
 }
 

@@ -83,6 +83,8 @@ pub async fn settle(
     }
     // 3. The players' index.
     crate::players::index_log(shared, table, &entries, ended_ms).await?;
+    // 4. An arena table's match, rated with its sibling's once both ended (keyed by the arena).
+    crate::arena::settle_log(shared, table, &entries).await?;
     // All done: a failure here only leaves the row for a sweep, which redoes nothing.
     if let Err(e) = shared.ratings.forget(table).await {
         tracing::debug!(%table, "pending row kept: {e}");

@@ -8,6 +8,10 @@ mod common;
 /// the HTTP API on the raw socket (sessions, typed refusals, 429s, no secret in the database,
 /// the logs or /metrics).
 mod accounts;
+/// The bot arena (protocol 1.7): two bot accounts ready, matched on duplicate boards, both
+/// tables played, rated once, on the arena's leaderboard and their player pages; the daily cap,
+/// a guest, a player account and a token without `play` refused; a challenge of a level.
+mod arena;
 /// The browser client embedded in the binary, served at `/`; no traversal.
 mod assets;
 /// Server bots: a human against three bots of each level, bots added to a waiting table

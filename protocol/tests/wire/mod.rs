@@ -295,6 +295,14 @@ pub fn client_samples() -> Vec<ClientMessage> {
             reason: "abuse".into(),
             note: Some("insults after the hand".into()),
         },
+        ArenaReady {
+            id: 55,
+            level: Some("L2".into()),
+        },
+        ArenaChallenge {
+            id: 56,
+            opponent: "RoboGina".into(),
+        },
     ]
 }
 
@@ -840,6 +848,29 @@ pub fn server_samples() -> Vec<ServerMessage> {
         SameAddress {
             table: t(),
             seats: vec![s(Seat::North), s(Seat::South)],
+        },
+        ArenaQueued {
+            id: 55,
+            waiting: true,
+            matches_today: 3,
+            daily_cap: 20,
+        },
+        ArenaMatch {
+            arena: "A-3f9a1c22b0d4e5f6".into(),
+            opponent: "RoboGina".into(),
+            opponent_account: Some("u-3a9f0c2b7d1e4f60".into()),
+            server_bot: None,
+            hands: 2,
+            tables: vec![
+                ArenaTable {
+                    table: "t-a3f9a1c22b0d4e5f61".into(),
+                    seat: s(Seat::South),
+                },
+                ArenaTable {
+                    table: "t-a3f9a1c22b0d4e5f62".into(),
+                    seat: s(Seat::North),
+                },
+            ],
         },
     ]
 }

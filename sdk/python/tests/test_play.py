@@ -273,6 +273,34 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
         self.assertEqual(refused.exception.code, ErrorCode.INVALID_TOKEN)
 
 
+class TestArena(unittest.IsolatedAsyncioTestCase):
+    async def test_a_bot_account_challenges_a_level_and_plays_both_tables(self) -> None:
+        http = "http://127.0.0.1:%d" % shared_server().port
+        status, headers, _ = await asyncio.to_thread(
+            _post, f"{http}/api/signup", {"username": "SdkArenaBot", "password": "correct horse"})
+        self.assertEqual(status, 201)
+        cookie = headers["set-cookie"].split(";")[0]
+        status, _, _ = await asyncio.to_thread(_post, f"{http}/api/account/bot", {}, cookie)
+        self.assertEqual(status, 200)
+        status, _, body = await asyncio.to_thread(
+            _post, f"{http}/api/tokens", {"label": "arena", "scopes": ["play"]}, cookie)
+        self.assertEqual(status, 201)
+        async with Bot(shared_server().url, "ignored", GreedyStrategy(),
+                       token=body["token"]) as bot:
+            result = await asyncio.wait_for(bot.arena(challenge="L0"), 2 * MATCH_TIMEOUT)
+        self.assertEqual(result.server_bot, "L0")
+        self.assertIsNone(result.opponent_account)
+        self.assertTrue(result.arena.startswith("A-"))
+        # Both directions of the deals: South at the first table, North at the second.
+        self.assertEqual([m.seat for m in result.matches], ["S", "N"])
+        self.assertEqual(len({m.table for m in result.matches}), 2)
+        # A guest is refused, typed.
+        async with Bot(shared_server().url, "SdkArenaGuest") as guest:
+            with self.assertRaises(ServerError) as refused:
+                await guest.arena()
+        self.assertEqual(refused.exception.code, ErrorCode.BOT_ACCOUNT_REQUIRED)
+
+
 async def _old_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     """A protocol 1.3 server's answer to hello_token: the WebSocket handshake, then the error an
     unknown first frame gets."""

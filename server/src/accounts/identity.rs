@@ -218,7 +218,9 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         | Discard { .. }
         | Sync { .. }
         | Chat { .. }
-        | Report { .. } => Some(Scope::Play),
+        | Report { .. }
+        | ArenaReady { .. }
+        | ArenaChallenge { .. } => Some(Scope::Play),
         CreateTournament { .. }
         | RegisterTournament { .. }
         | UnregisterTournament { .. }

@@ -671,4 +671,6 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
         player_id TEXT PRIMARY KEY,
         until_ms BIGINT NOT NULL);",
     ),
+    // The arena's matches made (`crate::arena::store`): the daily cap and the board's bots.
+    (11, crate::arena::store::MIGRATION),
 ];

@@ -246,6 +246,21 @@ impl Connection {
             | C::WatchTournament { .. }
             | C::TournamentChat { .. }
             | C::TournamentChatHistory { .. } => self.tournament_request(request).await,
+            // Protocol 1.7: the arena (bot accounts only).
+            C::ArenaReady { id, ref level } => {
+                let level = level.clone();
+                self.arena(id, |shared, entrant| async move {
+                    crate::arena::ready(&shared, entrant, level.as_deref(), id).await
+                })
+                .await;
+            }
+            C::ArenaChallenge { id, ref opponent } => {
+                let opponent = opponent.clone();
+                self.arena(id, |shared, entrant| async move {
+                    crate::arena::challenge(&shared, entrant, &opponent, id).await
+                })
+                .await;
+            }
         }
     }
 
@@ -313,6 +328,33 @@ impl Connection {
                 ));
                 false
             }
+        }
+    }
+
+    /// An arena request (1.7) of a bot account, run with its queue entry (`run` sends its
+    /// reply); anyone else is refused `bot_account_required`, and `run`'s refusal is sent.
+    async fn arena<F, Fut>(&mut self, id: u64, run: F)
+    where
+        F: FnOnce(Arc<Shared>, crate::arena::Entrant) -> Fut,
+        Fut: Future<Output = Result<(), crate::arena::Refusal>>,
+    {
+        let Identity::Account {
+            account, bot: true, ..
+        } = &self.identity
+        else {
+            let message = "arena play is for bot accounts (docs/BOTS.md, \"The arena\")";
+            self.out
+                .send_message(error(Some(id), ErrorCode::BotAccountRequired, message));
+            return;
+        };
+        let entrant = crate::arena::Entrant {
+            account: account.id.clone(),
+            name: self.session.name.clone(),
+            player: self.session.player.clone(),
+            out: self.out.clone(),
+        };
+        if let Err((code, message)) = run(self.shared.clone(), entrant).await {
+            self.out.send_message(error(Some(id), code, message));
         }
     }
 

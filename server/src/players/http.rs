@@ -139,7 +139,7 @@ async fn player(
         "partners": partners.iter().map(|p| json!({
             "account": p.partner, "username": p.name, "matches": p.matches, "won": p.won,
         })).collect::<Vec<_>>(),
-        "tournaments": tournaments.iter().map(|t| json!({
+        "tournaments": tournaments.iter().filter(|t| !crate::arena::is_arena(&t.tournament)).map(|t| json!({
             "tournament": t.tournament, "matches": t.matches, "won": t.won, "vp": t.vp_for,
             "last_ms": t.last_ms, "link": format!("/#tournament/{}", t.tournament),
         })).collect::<Vec<_>>(),
@@ -227,7 +227,9 @@ fn page_json(matches: &[PlayedMatch], limit: u32) -> Vec<Value> {
                 "pozzetti_first": m.pozzetti_first,
                 "duration_ms": m.duration_ms,
                 "finished_ms": m.finished_ms,
-                "tournament": m.tournament,
+                // An arena match's two tables name it as their tournament (`crate::arena`).
+                "tournament": m.tournament.as_ref().filter(|t| !crate::arena::is_arena(t)),
+                "arena": m.tournament.as_ref().filter(|t| crate::arena::is_arena(t)),
                 "replay": format!("/#replay/{}", m.table),
                 "verify": format!("/player.html#verify/{}", m.table),
                 "records": format!("/api/tables/{}/hands", m.table),

@@ -207,12 +207,47 @@ impl Subject {
     }
 }
 
+/// How an arena match (`crate::arena`) names a server bot's level in a [`RatedSeat`]: a fixed
+/// anchor, never stored, whose rating is [`anchor`]'s.
+pub const ANCHOR_PREFIX: &str = "server-bot:";
+
+/// The anchor account of a server bot's level (`"L2"`).
+pub fn anchor_account(level: &str) -> String {
+    format!("{ANCHOR_PREFIX}{level}")
+}
+
+/// The server bots' levels and their fixed ratings in the bots' pool: where the quality
+/// measurement of docs/RATINGS.md left each level's bot accounts (head to head, L0 near 1100,
+/// L1 near 1575, L2 and L3 near 1645-1655), with a deviation of 50. Fixed, so a bot author's
+/// rating against them means the same from one day to the next.
+pub const ANCHORS: [(&str, f64); 4] = [
+    ("L0", 1100.0),
+    ("L1", 1575.0),
+    ("L2", 1645.0),
+    ("L3", 1655.0),
+];
+
+/// The deviation the anchors are given (their strength does not drift).
+pub const ANCHOR_DEVIATION: f64 = 50.0;
+
+/// The fixed rating of an anchor account (see [`ANCHOR_PREFIX`]); `None` for any other.
+pub fn anchor(account: &str) -> Option<burraco_ratings::Rating> {
+    let level = account.strip_prefix(ANCHOR_PREFIX)?;
+    let (_, rating) = ANCHORS.iter().find(|(l, _)| *l == level)?;
+    Some(burraco_ratings::Rating {
+        rating: *rating,
+        deviation: ANCHOR_DEVIATION,
+        ..burraco_ratings::Rating::new()
+    })
+}
+
 /// Which subjects a match rates: each account in its category and, with four, each side as a
-/// fixed pair (its two accounts sorted).
+/// fixed pair (its two accounts sorted). A server bot's anchor is none: it never moves.
 pub fn subjects(m: &FinishedMatch) -> Vec<Subject> {
     let mut subjects: Vec<Subject> = m
         .seats
         .iter()
+        .filter(|s| anchor(&s.account).is_none())
         .map(|s| Subject::one(m.category, &s.account))
         .collect();
     if m.category == Category::Four {

@@ -70,6 +70,9 @@ pub fn changes(
     cfg: &Config,
 ) -> Vec<Change> {
     let aged = |subject: &Subject| -> Rating {
+        if let Some(fixed) = subject.members.first().and_then(|a| finished::anchor(a)) {
+            return fixed;
+        }
         match current.get(subject) {
             Some(stored) => {
                 let days = (now_ms - stored.last_ms).max(0) as f64 / 86_400_000.0;
@@ -96,6 +99,10 @@ pub fn changes(
             let [after_a, after_b] =
                 burraco_ratings::update_two(ra, rb, score_of(m.side_of(a.seat)), weight, cfg);
             for (seat, subject, before, after) in [(a, sa, ra, after_a), (b, sb, rb, after_b)] {
+                // A server bot's anchor (an arena match) is fixed: only its opponent moves.
+                if finished::anchor(&seat.account).is_some() {
+                    continue;
+                }
                 out.push(Change {
                     bot: seat.bot,
                     before,
@@ -528,6 +535,44 @@ mod tests {
         let ns = pairs.iter().find(|c| c.subject.members == ["u-n", "u-s"]);
         assert!(ns.is_some_and(|c| c.after.rating < 1500.0), "NS lost 6-14");
         assert_eq!(changes.len(), 6);
+    }
+
+    #[test]
+    fn an_arena_match_against_a_server_bot_moves_the_bot_only_against_the_fixed_anchor() {
+        let anchor = finished::anchor_account("L2");
+        let seat = |seat: u8, account: &str| RatedSeat {
+            seat,
+            account: account.into(),
+            bot: true,
+        };
+        let m = FinishedMatch {
+            key: "A-1".into(),
+            category: Category::Two,
+            seats: vec![seat(2, "u-bot"), seat(0, &anchor)],
+            score: 0.75,
+            play_ms: 600_000,
+            left: Vec::new(),
+        };
+        // The anchor is never read from the store, nor written.
+        assert_eq!(subjects(&m), vec![Subject::one(Category::Two, "u-bot")]);
+        let cfg = Config::new();
+        let got = changes(&m, &HashMap::new(), 0, &cfg);
+        assert_eq!(got.len(), 1, "{got:?}");
+        let fixed = finished::anchor(&anchor).expect("L2 is an anchor");
+        assert_eq!(fixed.rating, 1645.0);
+        let outcome = Outcome {
+            opponent: fixed,
+            score: 0.75,
+            weight: 1.0,
+        };
+        let expected = burraco_ratings::update(Rating::new(), &[outcome], &cfg);
+        assert!(
+            (got[0].after.rating - expected.rating).abs() < 1e-9,
+            "{got:?}"
+        );
+        assert!(got[0].after.rating > 1500.0);
+        assert_eq!(finished::anchor("u-bot"), None);
+        assert_eq!(finished::anchor(&finished::anchor_account("L9")), None);
     }
 
     #[test]

@@ -204,6 +204,7 @@ pub fn reply_id(message: &ServerMessage) -> Option<u64> {
         | ServerMessage::SeatIdentities { id, .. }
         | ServerMessage::TournamentChatLines { id, .. }
         | ServerMessage::ReportFiled { id, .. } => Some(*id),
+        ServerMessage::ArenaQueued { id, .. } => Some(*id),
         ServerMessage::Error { id, .. } => *id,
         _ => None,
     }

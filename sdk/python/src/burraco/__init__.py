@@ -12,7 +12,7 @@
 """
 
 from .actions import Action, Attach, Discard, Draw, MeldMove, Open, PickUp, Take
-from .bot import (LEVELS, Bot, CreateTable, JoinTable, MatchResult, QuickPlay, SeatLost,
+from .bot import (LEVELS, ArenaResult, Bot, CreateTable, JoinTable, MatchResult, QuickPlay, SeatLost,
                   SeatRequest, TournamentResult)
 from .cards import Card, is_wild, points
 from .connection import PROTOCOL_VERSION, Connection, Welcome
@@ -26,7 +26,7 @@ from .strategy import GreedyStrategy, Strategy
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Attach", "Bot", "BurracoError", "Card", "Connection", "ConnectionLost",
+    "Action", "ArenaResult", "Attach", "Bot", "BurracoError", "Card", "Connection", "ConnectionLost",
     "CreateTable", "Discard", "Draw", "ErrorCode", "GreedyStrategy", "JoinTable", "LEVELS",
     "LegalMoves", "MatchResult", "Meld", "MeldError", "MeldMove", "Open", "PROTOCOL_VERSION",
     "PickUp", "QuickPlay", "Rule", "SeatInfo", "SeatLost", "SeatRequest", "ServerError",

@@ -113,6 +113,24 @@ class TournamentResult:
         return next((s for s in self.standings if s["entrant"] == self.entrant), None)
 
 
+@dataclass
+class ArenaResult:
+    """An arena match (docs/BOTS.md, "The arena"): the same deals at two tables, the seats
+    swapped; rated by the server, once, when both ended."""
+
+    arena: str
+    opponent: str
+    opponent_account: Optional[str]
+    server_bot: Optional[str]
+    """The opponent's level ("L0"-"L3") when it is a server bot."""
+    matches: list[MatchResult] = field(default_factory=list)
+
+    @property
+    def margin(self) -> int:
+        """Your points minus the opponent's over both tables: the luck of the cards cancels."""
+        return sum(m.margin for m in self.matches)
+
+
 class SeatLost(BurracoError):
     """A resume found the seat gone (the session expired, or the server forgot it)."""
 
@@ -513,6 +531,45 @@ class Bot:
                 if m["status"] == "finished":
                     return result
 
+    # ----- the arena (protocol 1.7) ------------------------------------------------------
+
+    async def arena(self, level: Optional[str] = None, *,
+                    challenge: Optional[str] = None) -> ArenaResult:
+        """One arena match, for a bot account (its token with ``play``): says it is ready
+        (``level``: the server bot to meet when no other bot is ready, "L0"-"L3"; ``None``:
+        "L2"), or ``challenge``s a level or a ready bot account (its id or username) at once;
+        then plays both tables of the match it is given, in order. Refusals raise
+        :class:`ServerError` (``BOT_ACCOUNT_REQUIRED``, ``ARENA_DAILY_CAP``,
+        ``OPPONENT_UNAVAILABLE``, ``MISSING_SCOPE``)."""
+        if self.conn.welcome is None:
+            await self.connect()
+        if challenge is None:
+            queued = await self.conn.request({"type": "arena_ready", "level": level})
+        else:
+            queued = await self.conn.request({"type": "arena_challenge", "opponent": challenge})
+        log.info("arena: %s (%d of %d matches today)",
+                 "waiting for an opponent" if queued["waiting"] else "challenge accepted",
+                 queued["matches_today"], queued["daily_cap"])
+        while True:
+            m = self._stash.popleft() if self._stash else await self.conn.recv()
+            if isinstance(m, Dropped):
+                if m.code == 4001:
+                    raise SessionTakenOver(m.code, m.reason)
+                if m.code == 4003:
+                    raise TokenRevoked(m.code, m.reason)
+                # The queue forgets a closed connection: say ready again on the new one.
+                await self.conn.connect()
+                return await self.arena(level, challenge=challenge)
+            if m.get("type") == "arena_match":
+                break
+        result = ArenaResult(m["arena"], m["opponent"], m.get("opponent_account"),
+                             m.get("server_bot"))
+        log.info("arena match %s against %s", result.arena, result.opponent)
+        for table in m["tables"]:
+            await self.sit(JoinTable(table=table["table"], seat=table["seat"]))
+            result.matches.append(await self.play_match())
+        return result
+
     async def create_tournament(self, settings: dict[str, Any]) -> tuple[str, str]:
         """Creates a tournament (you direct it): returns its id and the director token."""
         reply = await self.conn.request({"type": "create_tournament", "settings": settings})
@@ -523,5 +580,5 @@ class Bot:
                                  "director": director})
 
 
-__all__ = ["Bot", "CreateTable", "JoinTable", "LEVELS", "MatchResult", "QuickPlay", "SeatLost",
+__all__ = ["ArenaResult", "Bot", "CreateTable", "JoinTable", "LEVELS", "MatchResult", "QuickPlay", "SeatLost",
            "SeatRequest", "TournamentResult", "Discard"]

@@ -17,8 +17,10 @@ from websockets.exceptions import ConnectionClosed
 from .errors import (BurracoError, ConnectionLost, ServerError, SessionTakenOver,
                      TokenNotSupported, TokenRevoked)
 
-PROTOCOL_VERSION = "1.4"
-"""The version this SDK says in its hello: the last minor it knows (tournaments need 1.1+)."""
+PROTOCOL_VERSION = "1.7"
+"""The version this SDK says in its hello: the last minor it knows (tournaments need 1.1+, an
+account's token 1.4, the arena 1.7). What 1.5 and 1.6 added that the SDK does not use
+(``playban``, ``table_paused``) arrives as unasked messages, which the table loop sets aside."""
 
 TOKEN_MINOR = 4
 """The protocol minor from which a server can take an account token (the first frame
@@ -30,7 +32,8 @@ _OLD_SERVER_REFUSALS = frozenset({"invalid_message", "malformed_frame", "hello_r
 
 # The replies a request can get (section 3): every other message is an event or unasked.
 REPLY_TYPES = frozenset({"ok", "error", "tables", "table_created", "seated", "pong",
-                         "tournament_created", "tournament_registered", "registration_configured"})
+                         "tournament_created", "tournament_registered", "registration_configured",
+                         "arena_queued"})
 
 SESSION_TAKEN_OVER = 4001
 TOKEN_REVOKED = 4003

@@ -58,6 +58,11 @@ class ErrorCode(str, enum.Enum):
     MISSING_SCOPE = "missing_scope"
     INVALID_TOKEN = "invalid_token"
     TOO_MANY_CONNECTIONS = "too_many_connections"
+    PLAYBANNED = "playbanned"
+    MUTED = "muted"
+    BOT_ACCOUNT_REQUIRED = "bot_account_required"
+    ARENA_DAILY_CAP = "arena_daily_cap"
+    OPPONENT_UNAVAILABLE = "opponent_unavailable"
     UNKNOWN = "unknown"
     """A code this SDK does not know (a newer server's)."""
 
