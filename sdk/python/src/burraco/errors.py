@@ -60,6 +60,8 @@ class ErrorCode(str, enum.Enum):
     TOO_MANY_CONNECTIONS = "too_many_connections"
     PLAYBANNED = "playbanned"
     MUTED = "muted"
+    TOO_MANY_REPORTS = "too_many_reports"
+    INVALID_REPORT = "invalid_report"
     BOT_ACCOUNT_REQUIRED = "bot_account_required"
     ARENA_DAILY_CAP = "arena_daily_cap"
     OPPONENT_UNAVAILABLE = "opponent_unavailable"
