@@ -33,7 +33,7 @@ async function render() {
 }
 
 document.querySelectorAll('.lang button').forEach((b) => b.addEventListener('click', () => {
-  setLang(/** @type {HTMLElement} */ (b).dataset.lang ?? 'en');
+  setLang(/** @type {'en'|'it'} */ ((/** @type {HTMLElement} */ (b).dataset.lang) ?? 'en'));
   render();
 }));
 render();
