@@ -115,11 +115,15 @@ pub enum ErrorCode {
     Playbanned,
     /// 1.5: a chat request from an account a moderator muted; the message says until when.
     Muted,
+    /// 1.7: rated play asked of a server that keeps no ratings (a cluster started without
+    /// `--database-url`): no rated table, quick play or tournament here, whoever asks. Sent to
+    /// 1.7 connections; an older one gets what it got before.
+    RatedUnavailable,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 47] = [
+    pub const ALL: [ErrorCode; 48] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -167,6 +171,7 @@ impl ErrorCode {
         ErrorCode::TooManyConnections,
         ErrorCode::Playbanned,
         ErrorCode::Muted,
+        ErrorCode::RatedUnavailable,
     ];
 
     /// The code as written on the wire.
@@ -220,6 +225,7 @@ impl ErrorCode {
             TooManyConnections => "too_many_connections",
             Playbanned => "playbanned",
             Muted => "muted",
+            RatedUnavailable => "rated_unavailable",
         }
     }
 

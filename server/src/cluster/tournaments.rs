@@ -64,6 +64,34 @@ struct Call {
     minor: u16,
     /// The request in the binary wire format.
     request: Vec<u8>,
+    /// The connection's signed-in account (a registration logs it). Last: a node from before
+    /// it reads a call without looking past `request` (postcard ignores what follows), and
+    /// this node reads an older node's call as [`OlderCall`].
+    account: Option<String>,
+}
+
+/// A call as nodes before the account was carried sent it.
+#[derive(Debug, Deserialize)]
+struct OlderCall {
+    player: String,
+    name: String,
+    minor: u16,
+    request: Vec<u8>,
+}
+
+impl Call {
+    fn decode(bytes: &[u8]) -> Option<Call> {
+        postcard::from_bytes::<Call>(bytes).ok().or_else(|| {
+            let older = postcard::from_bytes::<OlderCall>(bytes).ok()?;
+            Some(Call {
+                player: older.player,
+                name: older.name,
+                minor: older.minor,
+                request: older.request,
+                account: None,
+            })
+        })
+    }
 }
 
 /// A tournament's listing as the owner writes it.
@@ -141,6 +169,7 @@ impl Remote {
         &self,
         owner: &str,
         session: &Session,
+        account: Option<&str>,
         minor: u16,
         request: &ClientMessage,
     ) -> Result<ServerMessage, Refusal> {
@@ -149,6 +178,7 @@ impl Remote {
             name: session.name.clone(),
             minor,
             request: codec::to_binary(request),
+            account: account.map(str::to_owned),
         };
         let bytes = postcard::to_stdvec(&call).expect("a call encodes");
         let busy = || {
@@ -306,9 +336,9 @@ pub async fn serve(
                 // Each request waits for its tournament's answer: none holds up the others.
                 tokio::spawn(async move {
                     let Some(reply) = message.reply else { return };
-                    let answer = match postcard::from_bytes::<Call>(&message.payload) {
-                        Ok(call) => answer(&shared, call).await,
-                        Err(_) => ServerMessage::error(
+                    let answer = match Call::decode(&message.payload) {
+                        Some(call) => answer(&shared, call).await,
+                        None => ServerMessage::error(
                             None,
                             ErrorCode::InternalError,
                             "a forwarded request does not decode",
@@ -358,5 +388,6 @@ async fn answer(shared: &Arc<Shared>, call: Call) -> ServerMessage {
         player: call.player,
         name: call.name,
     };
-    crate::tournament::requests::reply_here(shared, &session, call.minor, request).await
+    let account = call.account.as_deref();
+    crate::tournament::requests::reply_here(shared, &session, account, call.minor, request).await
 }
