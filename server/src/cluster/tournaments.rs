@@ -71,7 +71,7 @@ struct Call {
 }
 
 /// A call as nodes before the account was carried sent it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct OlderCall {
     player: String,
     name: String,
@@ -390,4 +390,42 @@ async fn answer(shared: &Arc<Shared>, call: Call) -> ServerMessage {
     };
     let account = call.account.as_deref();
     crate::tournament::requests::reply_here(shared, &session, account, call.minor, request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nodes of two builds side by side (a rolling upgrade): each reads the other's calls.
+    #[test]
+    fn a_call_with_the_account_and_an_older_call_read_both_ways() {
+        let call = Call {
+            player: "p-1".into(),
+            name: "Anna".into(),
+            minor: 7,
+            request: vec![1, 2, 3],
+            account: Some("u-0123456789abcdef".into()),
+        };
+        let bytes = postcard::to_stdvec(&call).expect("encodes");
+        let read = Call::decode(&bytes).expect("a call");
+        assert_eq!(read.account.as_deref(), Some("u-0123456789abcdef"));
+        // An older node reads the fields it knows and ignores the account after them.
+        let older: OlderCall = postcard::from_bytes(&bytes).expect("an older node reads it");
+        assert_eq!(
+            (older.player.as_str(), older.request),
+            ("p-1", vec![1, 2, 3])
+        );
+        // An older node's call reads as a call without an account.
+        let older = OlderCall {
+            player: "p-2".into(),
+            name: "Bruno".into(),
+            minor: 6,
+            request: vec![4],
+        };
+        let read = Call::decode(&postcard::to_stdvec(&older).expect("encodes")).expect("a call");
+        assert_eq!(
+            (read.player.as_str(), read.minor, read.account),
+            ("p-2", 6, None)
+        );
+    }
 }
