@@ -36,6 +36,9 @@ const REFUSALS_BEFORE_GIVING_UP: u32 = 8;
 pub enum SeatRequest {
     /// The first open public table of a preset, or a new one.
     QuickPlay { preset: String, players: u8 },
+    /// Rated quick play (protocol 1.5, a signed-in account only): the waiting rated table of
+    /// the closest rating, or a new one.
+    QuickPlayRated { preset: String, players: u8 },
     /// A public table by id, optionally a given seat.
     Table { table: String, seat: Option<Seat> },
     /// A private table by invite code.
@@ -345,6 +348,11 @@ impl Session {
                 preset: Some(preset.clone()),
                 players: Some(*players),
             },
+            SeatRequest::QuickPlayRated { preset, players } => ClientMessage::QuickPlayRated {
+                id,
+                preset: Some(preset.clone()),
+                players: Some(*players),
+            },
             SeatRequest::Table { table, seat } => ClientMessage::Join {
                 id,
                 table: Some(table.clone()),
@@ -548,7 +556,7 @@ impl Session {
                     match (&self.request, code) {
                         // Lost a race for the last seat: ask again.
                         (
-                            SeatRequest::QuickPlay { .. },
+                            SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. },
                             Some(
                                 ErrorCode::TableFull
                                 | ErrorCode::TableStarted
