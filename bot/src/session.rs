@@ -878,6 +878,44 @@ mod tests {
         }
     }
 
+    /// Rated quick play asks `quick_play_rated` once welcomed, and asks again after losing a
+    /// race for the last seat, as casual quick play does.
+    #[test]
+    fn rated_quick_play_asks_for_a_rated_seat_and_again_after_a_lost_race() {
+        let mut session = Session::new(
+            "b",
+            SeatRequest::QuickPlayRated {
+                preset: "fitab".into(),
+                players: 2,
+            },
+            1,
+            Box::new(|| Box::new(RandomLegal::new(1))),
+            1,
+        );
+        session.hello();
+        let welcome = ServerMessage::Welcome {
+            version: protocol_version(),
+            session: "token".into(),
+            player: "p".into(),
+            name: "b".into(),
+            resumed: false,
+            seats: vec![],
+        };
+        let mut out = Vec::new();
+        session.handle(&welcome, &mut out);
+        let [ClientMessage::QuickPlayRated { id, players, .. }] = out.as_slice() else {
+            panic!("a rated quick play, not {out:?}")
+        };
+        assert_eq!(*players, Some(2));
+        let lost = ServerMessage::error(Some(*id), ErrorCode::TableFull, "full", None);
+        let mut again = Vec::new();
+        session.handle(&lost, &mut again);
+        assert!(
+            matches!(again.as_slice(), [ClientMessage::QuickPlayRated { .. }]),
+            "{again:?}"
+        );
+    }
+
     /// A quick-play session seated at table `t` in `seat`, with the snapshot `snapshot` read.
     fn seated_by_request(seat: Seat, snapshot: &ServerMessage) -> Session {
         let mut session = quick_play();
