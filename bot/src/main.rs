@@ -110,6 +110,10 @@ struct PlayArgs {
     /// Create a private table (prints its invite code) and wait for players.
     #[arg(long)]
     create: bool,
+    /// Rated quick play (needs --token: an account's; docs/ACCOUNTS.md "Ratings and
+    /// leaderboards").
+    #[arg(long)]
+    rated: bool,
     /// Hands per match for a table this bot creates.
     #[arg(long)]
     hands: Option<u8>,
@@ -309,6 +313,11 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
                 ..WireSettings::default()
             },
             private: true,
+        }
+    } else if args.rated {
+        SeatRequest::QuickPlayRated {
+            preset: args.preset.clone(),
+            players: args.players,
         }
     } else {
         SeatRequest::QuickPlay {

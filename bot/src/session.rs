@@ -36,6 +36,9 @@ const REFUSALS_BEFORE_GIVING_UP: u32 = 8;
 pub enum SeatRequest {
     /// The first open public table of a preset, or a new one.
     QuickPlay { preset: String, players: u8 },
+    /// Rated quick play (protocol 1.5, a signed-in account only): the waiting rated table of
+    /// the closest rating, or a new one.
+    QuickPlayRated { preset: String, players: u8 },
     /// A public table by id, optionally a given seat.
     Table { table: String, seat: Option<Seat> },
     /// A private table by invite code.
@@ -345,6 +348,11 @@ impl Session {
                 preset: Some(preset.clone()),
                 players: Some(*players),
             },
+            SeatRequest::QuickPlayRated { preset, players } => ClientMessage::QuickPlayRated {
+                id,
+                preset: Some(preset.clone()),
+                players: Some(*players),
+            },
             SeatRequest::Table { table, seat } => ClientMessage::Join {
                 id,
                 table: Some(table.clone()),
@@ -548,7 +556,7 @@ impl Session {
                     match (&self.request, code) {
                         // Lost a race for the last seat: ask again.
                         (
-                            SeatRequest::QuickPlay { .. },
+                            SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. },
                             Some(
                                 ErrorCode::TableFull
                                 | ErrorCode::TableStarted
@@ -868,6 +876,44 @@ mod tests {
             [ClientMessage::QuickPlay { id, .. }] => *id,
             other => panic!("a quick play, not {other:?}"),
         }
+    }
+
+    /// Rated quick play asks `quick_play_rated` once welcomed, and asks again after losing a
+    /// race for the last seat, as casual quick play does.
+    #[test]
+    fn rated_quick_play_asks_for_a_rated_seat_and_again_after_a_lost_race() {
+        let mut session = Session::new(
+            "b",
+            SeatRequest::QuickPlayRated {
+                preset: "fitab".into(),
+                players: 2,
+            },
+            1,
+            Box::new(|| Box::new(RandomLegal::new(1))),
+            1,
+        );
+        session.hello();
+        let welcome = ServerMessage::Welcome {
+            version: protocol_version(),
+            session: "token".into(),
+            player: "p".into(),
+            name: "b".into(),
+            resumed: false,
+            seats: vec![],
+        };
+        let mut out = Vec::new();
+        session.handle(&welcome, &mut out);
+        let [ClientMessage::QuickPlayRated { id, players, .. }] = out.as_slice() else {
+            panic!("a rated quick play, not {out:?}")
+        };
+        assert_eq!(*players, Some(2));
+        let lost = ServerMessage::error(Some(*id), ErrorCode::TableFull, "full", None);
+        let mut again = Vec::new();
+        session.handle(&lost, &mut again);
+        assert!(
+            matches!(again.as_slice(), [ClientMessage::QuickPlayRated { .. }]),
+            "{again:?}"
+        );
     }
 
     /// A quick-play session seated at table `t` in `seat`, with the snapshot `snapshot` read.

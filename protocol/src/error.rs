@@ -127,11 +127,15 @@ pub enum ErrorCode {
     /// 1.7: the challenged opponent is neither a server bot's level nor a bot account ready
     /// for arena play (or is the challenger itself).
     OpponentUnavailable,
+    /// 1.7: rated play asked of a server that keeps no ratings (a cluster started without
+    /// `--database-url`): no rated table, quick play or tournament here, whoever asks. Sent to
+    /// 1.7 connections; an older one gets what it got before.
+    RatedUnavailable,
 }
 
 impl ErrorCode {
     /// Every code, in the order of docs/PROTOCOL.md section 8.
-    pub const ALL: [ErrorCode; 52] = [
+    pub const ALL: [ErrorCode; 53] = [
         ErrorCode::UnsupportedVersion,
         ErrorCode::HelloRequired,
         ErrorCode::HelloTimeout,
@@ -184,6 +188,7 @@ impl ErrorCode {
         ErrorCode::BotAccountRequired,
         ErrorCode::ArenaDailyCap,
         ErrorCode::OpponentUnavailable,
+        ErrorCode::RatedUnavailable,
     ];
 
     /// The code as written on the wire.
@@ -242,6 +247,7 @@ impl ErrorCode {
             BotAccountRequired => "bot_account_required",
             ArenaDailyCap => "arena_daily_cap",
             OpponentUnavailable => "opponent_unavailable",
+            RatedUnavailable => "rated_unavailable",
         }
     }
 

@@ -171,6 +171,15 @@ pub enum TournamentEntry {
     /// Right after `Created` (protocol 1.6), when a signed-in account created the tournament:
     /// that account directs it without the director token, from any of its connections.
     DirectorAccount { account: String },
+    /// Right after the `Registered` of `player` (protocol 1.7), when that player registered
+    /// from a signed-in account's connection: the account behind the entrant's player, so the
+    /// standings can show its level. A separate entry, not a field of `Registered` (postcard has
+    /// no optional trailing fields): a log from before it reads as entrants without accounts.
+    EntrantAccount {
+        entrant: u32,
+        player: String,
+        account: String,
+    },
 }
 
 /// A team's line-up (`set_lineup`) from the wire's list: its four players by index in the team,
@@ -395,6 +404,11 @@ mod tests {
             TournamentEntry::Rated,
             TournamentEntry::DirectorAccount {
                 account: "a-1".into(),
+            },
+            TournamentEntry::EntrantAccount {
+                entrant: 5,
+                player: "p-1".into(),
+                account: "u-0123456789abcdef".into(),
             },
         ]
     }

@@ -61,6 +61,14 @@ pub struct TournamentRecord {
     /// A knock-out's winner once its final is played.
     #[serde(default)]
     pub knockout_winner: Option<u32>,
+    /// Rated (protocol 1.6's `create_rated_tournament`): its tables are rated tables.
+    #[serde(default)]
+    pub rated: bool,
+    /// The signed-in account that created it and directs it without the director key
+    /// (protocol 1.6), `null` otherwise: a page signed in as that account shows it the
+    /// director's panel.
+    #[serde(default)]
+    pub director_account: Option<String>,
 }
 
 /// Where a tournament is in its life.
@@ -127,6 +135,10 @@ pub struct RecordEntrant {
     /// A team's line-up for the next round, players by index in `names`.
     #[serde(default)]
     pub lineup: Option<[u8; 4]>,
+    /// The account of each player, in the order of `names`, `null` for a player who
+    /// registered as a guest (or is a server bot); a log from before protocol 1.7 names none.
+    #[serde(default)]
+    pub accounts: Vec<Option<String>>,
 }
 
 /// One round: how it was paired, its tables and, once complete, the standings after it.

@@ -321,6 +321,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(players::http::routes(shared.clone()))
         .merge(ratings::http::routes(shared.clone()))
         .merge(ratings::expected::routes(shared.clone()))
+        .merge(ratings::tournament_levels::routes(shared.clone()))
         .merge(seasons::http::routes(shared.clone()))
         .merge(accounts::routes::routes(shared.clone()))
         .merge(fairplay::http::routes(shared.clone()))

@@ -113,6 +113,8 @@ export class App {
     this.tourLive = {};
     /** Tournament records fetched, by id. @type {Record<string, any>} */
     this.tourRecords = {};
+    /** Each tournament's entrants' levels (`GET /api/tournaments/{id}/levels`), by entrant: its players' levels in the order of its names. @type {Record<string, Record<number, (string|null)[]>>} */
+    this.tourLevels = {};
     /** The lobby's tables that are a tournament's round, with its id and name. @type {Record<string, {id: string, name: string}>} */
     this.tourOfTable = {};
     /** Upcoming events with a start time, soonest first (`loadCalendar`). @type {{id: string, name: string, kind: string, starts: number, closes: number|null}[]} */
@@ -143,6 +145,8 @@ export class App {
     this.playerId = null;
     /** What the server says this connection is (`identity`, 1.4): only a signed-in account may play rated. @type {'guest'|'player'|'bot'} */
     this.identity = 'guest';
+    /** The signed-in account's id (`identity`'s `account`), null for a guest: it directs the tournaments it created without their key. @type {string|null} */
+    this.accountId = null;
     /** The table's rated flag and its seats' levels (`table_levels`, 1.5), for the table shown. @type {{table: string, rated: boolean, levels: {seat: string, level: string}[]}|null} */
     this.seatLevels = null;
     /** Who holds each seat of the table shown (`seat_identities`, 1.6): a bot account is labelled apart from a server bot. @type {{table: string, seats: {seat: string, kind: string, server_bot: string|null}[]}|null} */
@@ -398,7 +402,12 @@ export class App {
 
   /** @param {Message} m */
   onServerEvent(m) {
-    if (m.type === 'identity') { this.identity = m.kind === 'player' || m.kind === 'bot' ? m.kind : 'guest'; this.render(); return; }
+    if (m.type === 'identity') {
+      this.identity = m.kind === 'player' || m.kind === 'bot' ? m.kind : 'guest';
+      this.accountId = this.identity === 'guest' ? null : (m.account ?? null);
+      this.render();
+      return;
+    }
     if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
     if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
     if (m.type === 'tournament_update' || m.type === 'tournament_status' || m.type === 'go_to_table') { this.onTournamentMessage(m); return; }
@@ -953,8 +962,22 @@ export class App {
     if (this.tour?.id === id) { this.tour.record = rec; this.tour.error = null; }
     if (this.table) this.tourBotSeats(this.table);
     this.render();
+    // Levels only where a player registered signed in (a guest's or an older event has none).
+    if ((rec.entrants ?? []).some((/** @type {any} */ e) => (e.accounts ?? []).some(Boolean))) this.loadTourLevels(id).catch(() => {});
     // Not awaited: whoever waits for the record does not wait for the comparison's hand records.
     this.loadTourHands(rec).catch(() => {});
+  }
+
+  /** The entrants' levels beside their names in the standings. @param {string} id */
+  async loadTourLevels(id) {
+    const x = await this.fetchApi(`/api/tournaments/${encodeURIComponent(id)}/levels`);
+    if (!x || !Array.isArray(x.entrants)) return;
+    /** @type {Record<number, (string|null)[]>} */
+    const by = {};
+    for (const e of x.entrants) by[e.entrant] = Array.isArray(e.levels) ? e.levels : [];
+    const before = JSON.stringify(this.tourLevels[id] ?? {});
+    this.tourLevels[id] = by;
+    if (JSON.stringify(by) !== before) this.render();
   }
 
   /** The hand records the duplicate comparison of record `rec` needs and has not asked for yet. @param {any} rec */
@@ -1002,6 +1025,18 @@ export class App {
     this.replayCache = null;
     this.overlay = { kind: 'replay', step: 0, hand: hands[0].hand, hands, title: t('t_replay_title', { table }) };
     this.render();
+  }
+
+  /**
+   * Whether this page directs tournament `id`: it holds the key, or it is signed in as the
+   * account that created the event (the record's `director_account`; the server fills an empty
+   * `director` from the connection's account, PROTOCOL.md 1.6).
+   * @param {string} id
+   */
+  directs(id) {
+    if (this.directorToken(id)) return true;
+    const account = this.tourRecords[id]?.director_account;
+    return !!account && account === this.accountId;
   }
 
   /** @param {string} id @returns {string|null} */
@@ -1074,7 +1109,8 @@ export class App {
   dirAct(type, fields, what) {
     const id = this.tour?.id;
     if (!id) return Promise.resolve(null);
-    return this.request(type, { tournament: id, director: this.directorToken(id), ...fields })
+    // Without the key, empty: the director's account is this connection's (`directs`).
+    return this.request(type, { tournament: id, director: this.directorToken(id) ?? '', ...fields })
       // The record is read again before the caller clears its fields: a form shown from the old
       // record would blank what was just set until the next read.
       .then(async (m) => { this.flash(t('dir_done', { what }), 'info'); await this.loadTour(id); return m; })

@@ -191,7 +191,7 @@ const en = {
   t_winner: 'Winner: {name}', you_entrant: 'you',
   dir_panel: "Director's panel", dir_hint: "Only you see this panel: this tab holds the tournament's director key.",
   dir_key: 'Director key', dir_key_hint: 'Keep it secret: whoever has it directs the event. Paste it on another device to direct from there.',
-  dir_copy: 'Copy', dir_copied: 'Director key copied.', dir_forget_key: 'Forget the key here',
+  dir_as_account: 'You direct this event as the account that created it: no key needed on this device.', dir_copy: 'Copy', dir_copied: 'Director key copied.', dir_forget_key: 'Forget the key here',
   dir_i_direct: 'I direct this event', dir_key_field: 'Director key', dir_use_key: 'Use the key',
   dir_key_bad: 'That is not a director key (32 hexadecimal characters).',
   dir_confirm: 'Really: {what}?', dir_yes: 'Yes', dir_no: 'No',
@@ -452,7 +452,7 @@ const it = {
   t_winner: 'Vince: {name}', you_entrant: 'tu',
   dir_panel: 'Pannello del direttore', dir_hint: 'Solo tu vedi questo pannello: questa scheda conserva la chiave del direttore del torneo.',
   dir_key: 'Chiave del direttore', dir_key_hint: 'Tienila segreta: chi la ha dirige il torneo. Incollala su un altro dispositivo per dirigere da lì.',
-  dir_copy: 'Copia', dir_copied: 'Chiave del direttore copiata.', dir_forget_key: 'Dimentica la chiave qui',
+  dir_as_account: 'Dirigi questo torneo come l’account che lo ha creato: qui non serve la chiave.', dir_copy: 'Copia', dir_copied: 'Chiave del direttore copiata.', dir_forget_key: 'Dimentica la chiave qui',
   dir_i_direct: 'Dirigo io questo torneo', dir_key_field: 'Chiave del direttore', dir_use_key: 'Usa la chiave',
   dir_key_bad: 'Non è una chiave del direttore (32 caratteri esadecimali).',
   dir_confirm: 'Confermi: {what}?', dir_yes: 'Sì', dir_no: 'No',
@@ -610,6 +610,8 @@ const RULES_IT = /** @type {Record<string,string>} */ ({
   rate_limited: 'troppe richieste: rallenta',
   chat_closed: 'la chat libera è chiusa durante la smazzata; le frasi fisse restano aperte',
   'not connected': 'non connesso: riconnessione in corso',
+  account_required: 'serve un account: accedi per giocare partite valide per il punteggio',
+  rated_unavailable: 'questo server non tiene i punteggi: qui non si giocano partite valide',
 });
 
 /** Bot levels, for the names the server gives its bots ("Bot (expert)"). */

@@ -7,6 +7,7 @@
  */
 import { t, localBotName, getLang } from './i18n.js';
 import { escapeHtml } from './dom.js';
+import { levelBadge } from './levels.js';
 import { botBadge, lobbyTabsHtml, busyAttr } from './view-lobby.js';
 import { KINDS, MOVEMENTS, SEATINGS, LINEUPS, entrantName, namesOf, myEntrant, duplicateGrid, movementOf, lineupIndex, lineupLabel } from './tournament.js';
 
@@ -158,7 +159,7 @@ export function renderTournament(app) {
       ${adjustmentsHtml(rec)}
     </div>
     <div class="tour-side">
-      ${app.directorToken(tour.id) ? directorHtml(app, rec, paused) : directorKeyHtml(app, rec)}
+      ${app.directs(tour.id) ? directorHtml(app, rec, paused) : directorKeyHtml(app, rec)}
       ${entrantsHtml(app, rec)}
       ${tourChatHtml(app, rec)}
     </div>
@@ -220,10 +221,12 @@ function myPanelHtml(app, rec, st, regOpen) {
 function standingsHtml(app, rec, live) {
   const standings = live.update?.standings ?? rec.standings ?? [];
   const mine = myEntrant(rec, app.playerId);
+  // Each player's level beside its name, as at the seats (none for a guest or a provisional rating).
+  const levels = app.tourLevels[rec.tournament] ?? {};
   const body = standings.length ? `<div class="table-scroll"><table class="ttable standings" data-testid="standings">
     <thead><tr><th>${t('col_rank')}</th><th>${t('col_entrant')}</th><th title="${t('col_vp_title')}">${t('col_vp')}</th><th title="${t('col_mp_title')}">${t('col_mp')}</th><th>${t('col_burraco')}</th></tr></thead>
     <tbody>${standings.map((/** @type {any} */ s) => `<tr data-testid="standing-row" data-entrant="${s.entrant}" class="${mine?.entrant === s.entrant ? 'mine' : ''}">
-      <td>${s.rank}</td><td data-testid="standing-names">${escapeHtml(namesOf(s).map((x) => localBotName(x)).join(' & '))}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
+      <td>${s.rank}</td><td data-testid="standing-names">${namesOf(s).map((x, i) => `${escapeHtml(localBotName(x))}${levelBadge(levels[s.entrant]?.[i])}`).join(' &amp; ')}${s.bot ? ` ${botBadge(t('server_bot'))}` : ''}${mine?.entrant === s.entrant ? ` <span class="muted small">(${t('you_entrant')})</span>` : ''}</td>
       <td data-testid="standing-vp"><b>${s.vp}</b></td><td data-testid="standing-mp">${signed(s.mp)}</td><td data-testid="standing-burraco">${s.burraco}</td></tr>`).join('')}</tbody></table></div>`
     : `<p class="muted">${t('t_standings_none')}</p>`;
   return `<div class="panel"><h2>${t('t_standings')}</h2>${body}</div>`;
@@ -310,7 +313,8 @@ function entrantsHtml(app, rec) {
   const items = list.map((/** @type {any} */ e) => {
     const marks = [e.no_show ? t('t_no_show') : '', e.withdrawn ? t('t_withdrawn') : '', e.disqualified ? t('t_disqualified') : '',
       rec.registration?.check_in && e.checked_in ? '✓' : '', e.warnings ? t('t_warnings', { n: e.warnings }) : ''].filter(Boolean);
-    return `<li data-testid="entrant" data-entrant="${e.entrant}" class="${mine?.entrant === e.entrant ? 'mine' : ''}"><span class="muted small">#${e.entrant}</span> ${entrantHtml(rec, e.entrant)}
+    const levels = (app.tourLevels[rec.tournament]?.[e.entrant] ?? []).map((l) => levelBadge(l)).join('');
+    return `<li data-testid="entrant" data-entrant="${e.entrant}" class="${mine?.entrant === e.entrant ? 'mine' : ''}"><span class="muted small">#${e.entrant}</span> ${entrantHtml(rec, e.entrant)}${levels}
       ${marks.length ? `<span class="muted small">${escapeHtml(marks.join(' · '))}</span>` : ''}</li>`;
   }).join('');
   return `<div class="panel"><h2>${t('t_entrants', { n: list.length })}</h2>${list.length ? `<ul class="entrants">${items}</ul>` : `<p class="muted">${t('t_no_entrants')}</p>`}</div>`;
@@ -360,11 +364,11 @@ function directorHtml(app, rec, paused) {
   const invite = app.dirInvite[rec.tournament];
   return `<div class="panel director" data-testid="director-panel">
     <h2>${t('dir_panel')}</h2>
-    <p class="muted small">${t('dir_hint')}</p>
+    ${app.directorToken(rec.tournament) ? `<p class="muted small">${t('dir_hint')}</p>
     <p class="small">${t('dir_key')}: <code class="mono" data-testid="dir-key">${escapeHtml(app.directorToken(rec.tournament) ?? '')}</code>
       <button class="btn small ghost" data-action="dir-copy-key" data-testid="dir-copy-key">${t('dir_copy')}</button>
       <button class="btn small ghost" data-action="dir-forget-key" data-testid="dir-forget-key">${t('dir_forget_key')}</button></p>
-    <p class="muted small">${t('dir_key_hint')}</p>
+    <p class="muted small">${t('dir_key_hint')}</p>` : `<p class="muted small" data-testid="dir-as-account">${t('dir_as_account')}</p>`}
     <div class="row">
       <button class="btn primary" data-action="dir-start" data-testid="dir-start" ${over ? 'disabled' : ''}>${t('dir_start')}</button>
       ${paused ? `<button class="btn" data-action="dir-resume" data-testid="dir-resume" ${over ? 'disabled' : ''}>${t('dir_resume')}</button>`

@@ -342,6 +342,7 @@ impl Peers for NoPeers {
         &'a self,
         _owner: &'a str,
         _session: &'a Session,
+        _account: Option<&'a str>,
         _minor: u16,
         request: &'a ClientMessage,
     ) -> PortFuture<'a, Result<ServerMessage, Refusal>> {

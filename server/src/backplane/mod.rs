@@ -249,6 +249,7 @@ pub trait Peers: Send + Sync + std::fmt::Debug {
         &'a self,
         owner: &'a str,
         session: &'a Session,
+        account: Option<&'a str>,
         minor: u16,
         request: &'a ClientMessage,
     ) -> PortFuture<'a, Result<ServerMessage, (ErrorCode, String)>>;

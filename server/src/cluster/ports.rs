@@ -230,10 +230,15 @@ impl backplane::Peers for ClusterPeers {
         &'a self,
         owner: &'a str,
         session: &'a Session,
+        account: Option<&'a str>,
         minor: u16,
         request: &'a ClientMessage,
     ) -> PortFuture<'a, Result<ServerMessage, Refusal>> {
-        Box::pin(self.0.tournaments.forward(owner, session, minor, request))
+        Box::pin(
+            self.0
+                .tournaments
+                .forward(owner, session, account, minor, request),
+        )
     }
 }
 

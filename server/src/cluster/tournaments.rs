@@ -64,6 +64,34 @@ struct Call {
     minor: u16,
     /// The request in the binary wire format.
     request: Vec<u8>,
+    /// The connection's signed-in account (a registration logs it). Last: a node from before
+    /// it reads a call without looking past `request` (postcard ignores what follows), and
+    /// this node reads an older node's call as [`OlderCall`].
+    account: Option<String>,
+}
+
+/// A call as nodes before the account was carried sent it.
+#[derive(Debug, Serialize, Deserialize)]
+struct OlderCall {
+    player: String,
+    name: String,
+    minor: u16,
+    request: Vec<u8>,
+}
+
+impl Call {
+    fn decode(bytes: &[u8]) -> Option<Call> {
+        postcard::from_bytes::<Call>(bytes).ok().or_else(|| {
+            let older = postcard::from_bytes::<OlderCall>(bytes).ok()?;
+            Some(Call {
+                player: older.player,
+                name: older.name,
+                minor: older.minor,
+                request: older.request,
+                account: None,
+            })
+        })
+    }
 }
 
 /// A tournament's listing as the owner writes it.
@@ -141,6 +169,7 @@ impl Remote {
         &self,
         owner: &str,
         session: &Session,
+        account: Option<&str>,
         minor: u16,
         request: &ClientMessage,
     ) -> Result<ServerMessage, Refusal> {
@@ -149,6 +178,7 @@ impl Remote {
             name: session.name.clone(),
             minor,
             request: codec::to_binary(request),
+            account: account.map(str::to_owned),
         };
         let bytes = postcard::to_stdvec(&call).expect("a call encodes");
         let busy = || {
@@ -306,9 +336,9 @@ pub async fn serve(
                 // Each request waits for its tournament's answer: none holds up the others.
                 tokio::spawn(async move {
                     let Some(reply) = message.reply else { return };
-                    let answer = match postcard::from_bytes::<Call>(&message.payload) {
-                        Ok(call) => answer(&shared, call).await,
-                        Err(_) => ServerMessage::error(
+                    let answer = match Call::decode(&message.payload) {
+                        Some(call) => answer(&shared, call).await,
+                        None => ServerMessage::error(
                             None,
                             ErrorCode::InternalError,
                             "a forwarded request does not decode",
@@ -358,5 +388,44 @@ async fn answer(shared: &Arc<Shared>, call: Call) -> ServerMessage {
         player: call.player,
         name: call.name,
     };
-    crate::tournament::requests::reply_here(shared, &session, call.minor, request).await
+    let account = call.account.as_deref();
+    crate::tournament::requests::reply_here(shared, &session, account, call.minor, request).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Nodes of two builds side by side (a rolling upgrade): each reads the other's calls.
+    #[test]
+    fn a_call_with_the_account_and_an_older_call_read_both_ways() {
+        let call = Call {
+            player: "p-1".into(),
+            name: "Anna".into(),
+            minor: 7,
+            request: vec![1, 2, 3],
+            account: Some("u-0123456789abcdef".into()),
+        };
+        let bytes = postcard::to_stdvec(&call).expect("encodes");
+        let read = Call::decode(&bytes).expect("a call");
+        assert_eq!(read.account.as_deref(), Some("u-0123456789abcdef"));
+        // An older node reads the fields it knows and ignores the account after them.
+        let older: OlderCall = postcard::from_bytes(&bytes).expect("an older node reads it");
+        assert_eq!(
+            (older.player.as_str(), older.request),
+            ("p-1", vec![1, 2, 3])
+        );
+        // An older node's call reads as a call without an account.
+        let older = OlderCall {
+            player: "p-2".into(),
+            name: "Bruno".into(),
+            minor: 6,
+            request: vec![4],
+        };
+        let read = Call::decode(&postcard::to_stdvec(&older).expect("encodes")).expect("a call");
+        assert_eq!(
+            (read.player.as_str(), read.minor, read.account),
+            ("p-2", 6, None)
+        );
+    }
 }

@@ -358,8 +358,18 @@ impl Connection {
         }
     }
 
-    /// Rated play needs a signed-in account: a guest's request is refused (true).
+    /// Rated play needs a server that keeps ratings (else, on a 1.7 connection,
+    /// `rated_unavailable`, asked first: signing in would not help) and a signed-in account: a
+    /// guest's request is refused (true).
     fn refused_rated(&mut self, id: u64) -> bool {
+        if self.minor >= 7 && !self.shared.ratings.available() {
+            self.out.send_message(error(
+                Some(id),
+                ErrorCode::RatedUnavailable,
+                "this server keeps no ratings (a cluster without a database): no rated play here",
+            ));
+            return true;
+        }
         if self.seat_account().is_some() {
             return false;
         }

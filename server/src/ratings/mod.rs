@@ -25,6 +25,7 @@ pub mod finished;
 pub mod http;
 pub mod postgres;
 pub mod sqlite;
+pub mod tournament_levels;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -302,6 +303,12 @@ pub struct Pending {
 
 /// The ratings' storage, and the match-end projections' pending list.
 pub trait Ratings: Send + Sync + std::fmt::Debug {
+    /// Whether this server keeps ratings at all: false for [`sqlite::Unconfigured`] (a cluster
+    /// without `--database-url`), where rated play is refused `rated_unavailable` before
+    /// anything is created (protocol 1.7), not failed half way with `internal_error`.
+    fn available(&self) -> bool {
+        true
+    }
     /// Records that table `key` is rated, before its first log entry: a sweep settles it once
     /// its log ends, whatever happens to the node that serves it.
     fn expect<'a>(&'a self, key: &'a str, at_ms: i64) -> PortFuture<'a, Result<(), PortError>>;

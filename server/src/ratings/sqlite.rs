@@ -409,6 +409,9 @@ fn off<T: Send + 'static>() -> PortFuture<'static, Result<T, PortError>> {
 }
 
 impl Ratings for Unconfigured {
+    fn available(&self) -> bool {
+        false
+    }
     fn expect<'a>(&'a self, _: &'a str, _: i64) -> PortFuture<'a, Result<(), PortError>> {
         off()
     }

@@ -31,6 +31,9 @@ pub enum Command {
         bot: bool,
         /// The invitation code given (`register_invited`).
         invite: Option<String>,
+        /// The registering connection's signed-in account (`None`: a guest): logged with the
+        /// player (`TournamentEntry::EntrantAccount`); a rated tournament takes accounts only.
+        account: Option<String>,
         reply: oneshot::Sender<Result<(u32, Option<String>), Refusal>>,
     },
     /// A player's own request, answered `ok` or refused.

@@ -323,10 +323,13 @@ impl TournamentActor {
                 partner_code,
                 bot,
                 invite,
+                account,
                 reply,
             } => {
                 // The reply first, then what everyone registered hears (the registrant too).
-                let answer = self.register(player, partner_code, bot, invite).await;
+                let answer = self
+                    .register(player, partner_code, bot, invite, account)
+                    .await;
                 let changed = answer.is_ok();
                 let _ = reply.send(answer);
                 if changed {

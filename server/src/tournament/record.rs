@@ -124,6 +124,8 @@ pub fn record(state: &TournamentState, now_ms: i64) -> TournamentRecord {
         round_secs: state.round_secs,
         standings: standings(state, state.complete_rounds()),
         knockout_winner: state.knockout_winner(),
+        rated: state.rated,
+        director_account: state.director_account.clone(),
     }
 }
 
@@ -145,6 +147,7 @@ fn entrant(state: &TournamentState, e: &Entrant) -> RecordEntrant {
         server_bot: e.server_bot,
         warnings: state.warnings_of(e.id),
         lineup: e.lineup,
+        accounts: e.player_accounts(),
     }
 }
 

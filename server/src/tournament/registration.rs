@@ -9,6 +9,25 @@ use super::director::Leaving;
 use super::settings::Kind;
 use super::{Refusal, TournamentActor};
 
+/// A registration's entries: `Registered`, and right after it (in the same append) the account
+/// behind the player when it registered signed in.
+fn with_account(
+    registered: TournamentEntry,
+    entrant: u32,
+    player: &EntrantPlayer,
+    account: Option<String>,
+) -> Vec<TournamentEntry> {
+    let mut entries = vec![registered];
+    if let Some(account) = account {
+        entries.push(TournamentEntry::EntrantAccount {
+            entrant,
+            player: player.player.clone(),
+            account,
+        });
+    }
+    entries
+}
+
 impl TournamentActor {
     pub(super) async fn register(
         &mut self,
@@ -16,7 +35,17 @@ impl TournamentActor {
         partner_code: Option<String>,
         bot: bool,
         invite: Option<String>,
+        account: Option<String>,
     ) -> Result<(u32, Option<String>), Refusal> {
+        // Before anything else: a guest could never take its seat at a rated table, and would
+        // lose every match by the code (protocol 1.7; before it, it was let in and refused at
+        // the table).
+        if self.state.rated && account.is_none() {
+            return Err((
+                ErrorCode::AccountRequired,
+                "a rated tournament takes signed-in accounts only: sign in to register".into(),
+            ));
+        }
         if self.state.started() || self.state.finished {
             return Err((
                 ErrorCode::RegistrationClosed,
@@ -43,6 +72,20 @@ impl TournamentActor {
                 "you are registered in this tournament".into(),
             ));
         }
+        // An account is one player, whichever of its sessions registers (another device's
+        // session is another player id).
+        if let Some(account) = &account
+            && self
+                .state
+                .entrants
+                .iter()
+                .any(|e| !e.unregistered && e.accounts.iter().any(|(_, a)| a == account))
+        {
+            return Err((
+                ErrorCode::AlreadyRegistered,
+                "your account is registered in this tournament (from another session)".into(),
+            ));
+        }
         let at_ms = crate::unix_ms();
         if let Some(code) = partner_code {
             let entrant = self
@@ -66,14 +109,15 @@ impl TournamentActor {
                 });
             };
             let bot = self.state.entrants[entrant as usize].bot;
-            self.log(vec![TournamentEntry::Registered {
+            let registered = TournamentEntry::Registered {
                 entrant,
-                player,
+                player: player.clone(),
                 bot,
                 code: None,
                 at_ms,
-            }])
-            .await?;
+            };
+            self.log(with_account(registered, entrant, &player, account))
+                .await?;
             return Ok((entrant, None));
         }
         if self
@@ -87,14 +131,15 @@ impl TournamentActor {
         let entrant = self.state.entrants.len() as u32;
         let code = (self.state.settings.kind.players() > 1)
             .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
-        self.log(vec![TournamentEntry::Registered {
+        let registered = TournamentEntry::Registered {
             entrant,
-            player,
+            player: player.clone(),
             bot,
             code: code.clone(),
             at_ms,
-        }])
-        .await?;
+        };
+        self.log(with_account(registered, entrant, &player, account))
+            .await?;
         Ok((entrant, code))
     }
 

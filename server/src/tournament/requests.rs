@@ -41,16 +41,19 @@ pub async fn handle(
 
 /// The answer to a request forwarded by another node for a tournament this node serves (never
 /// forwarded again: a tournament that moved meanwhile is refused as busy, and retried).
+/// `account`: the signed-in account of the connection on the first node, which a registration
+/// logs with its player.
 pub async fn reply_here(
     shared: &Arc<Shared>,
     session: &Session,
+    account: Option<&str>,
     minor: u16,
     request: ClientMessage,
 ) -> ServerMessage {
     let id = request.id();
     // Never a creation (no tournament to forward to), and its director field is as the first
     // node wrote it.
-    reply(shared, session, None, minor, request, false)
+    reply(shared, session, account, minor, request, false)
         .await
         .unwrap_or_else(|| {
             ServerMessage::error(id, ErrorCode::InvalidMessage, "not a request", None)
@@ -83,7 +86,7 @@ async fn reply(
         Ok(Some(owner)) => {
             let peers = &shared.backplane.peers;
             peers
-                .forward_tournament(&owner, session, minor, &request)
+                .forward_tournament(&owner, session, account, minor, &request)
                 .await
         }
         Ok(None) => answer(shared, session, account, request).await,
@@ -211,6 +214,7 @@ async fn answer(
                 partner_code,
                 bot: bot.unwrap_or(false),
                 invite,
+                account: account.map(str::to_owned),
                 reply,
             })
             .await

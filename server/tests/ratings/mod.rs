@@ -1,10 +1,18 @@
 //! Rated play (protocol 1.5): guests refused, a rated 2-player match updating both players'
 //! ratings once, and kill -9 of the server between the match's end and its projections (the
 //! ratings, the players' index, fair play's outcomes): after the restart the sweep runs each,
-//! exactly once.
+//! exactly once. Tournaments (1.7): entrants' accounts and levels, a guest refused at a rated
+//! tournament's registration, and rated play refused `rated_unavailable` by a cluster without a
+//! database.
 
 /// The `Ratings` port's conformance suite, on SQLite and PostgreSQL.
 mod port;
+/// Accounts in tournaments (1.7): entrants' accounts and levels, guests refused at a rated
+/// tournament's registration.
+mod tournament;
+/// Rated play refused `rated_unavailable` where no ratings are kept (a cluster without a
+/// database).
+mod unavailable;
 
 use std::net::SocketAddr;
 use std::time::Duration;

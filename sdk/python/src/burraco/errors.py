@@ -65,6 +65,7 @@ class ErrorCode(str, enum.Enum):
     BOT_ACCOUNT_REQUIRED = "bot_account_required"
     ARENA_DAILY_CAP = "arena_daily_cap"
     OPPONENT_UNAVAILABLE = "opponent_unavailable"
+    RATED_UNAVAILABLE = "rated_unavailable"
     UNKNOWN = "unknown"
     """A code this SDK does not know (a newer server's)."""
 

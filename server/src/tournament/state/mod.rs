@@ -36,9 +36,26 @@ pub struct Entrant {
     /// A team's line-up for the next round (`set_lineup`): its players by index, the first two
     /// its first pair; `None`: registration order.
     pub lineup: Option<[u8; 4]>,
+    /// The account behind each of its players who registered signed in, as (player, account)
+    /// (`TournamentEntry::EntrantAccount`, protocol 1.7); a guest's player has none.
+    pub accounts: Vec<(String, String)>,
 }
 
 impl Entrant {
+    /// The account of each of its players, in the players' order (`None`: a guest, a server
+    /// bot, or a player registered before the log named accounts).
+    pub fn player_accounts(&self) -> Vec<Option<String>> {
+        self.players
+            .iter()
+            .map(|p| {
+                self.accounts
+                    .iter()
+                    .find(|(player, _)| *player == p.player)
+                    .map(|(_, account)| account.clone())
+            })
+            .collect()
+    }
+
     /// Left the event after it started (withdrawn or expelled): later opponents by a fixed
     /// schedule get the bye score.
     pub fn gone(&self) -> bool {
@@ -293,6 +310,7 @@ impl TournamentState {
                         checked_in: false,
                         server_bot: false,
                         lineup: None,
+                        accounts: Vec::new(),
                     });
                 } else {
                     return Err(FoldError::Entrant(*entrant));
@@ -482,6 +500,15 @@ impl TournamentState {
             TournamentEntry::DirectorAccount { account } => {
                 self.director_account = Some(account.clone());
             }
+            TournamentEntry::EntrantAccount {
+                entrant,
+                player,
+                account,
+            } => {
+                let e = self.entrant_mut(*entrant)?;
+                e.accounts.retain(|(p, _)| p != player);
+                e.accounts.push((player.clone(), account.clone()));
+            }
             TournamentEntry::LineupSet { entrant, order, .. } => {
                 self.entrant_mut(*entrant)?.lineup = Some(*order);
             }
@@ -520,6 +547,7 @@ impl TournamentState {
                         checked_in: true,
                         server_bot: true,
                         lineup: None,
+                        accounts: Vec::new(),
                     });
                 }
             }

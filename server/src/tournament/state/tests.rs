@@ -490,3 +490,34 @@ fn a_force_majeure_leaver_has_its_6_vp_and_the_other_sides_mp_turned() {
         .collect();
     assert_eq!(lines, [(first[0].0, 17, 700), (first[0].1, 6, -700)]);
 }
+
+/// An entrant's accounts (protocol 1.7) are folded by player, in the order of its names; a
+/// player without one (a guest, or a log from before 1.7) has none, and an entry for an entrant
+/// the log does not know is refused.
+#[test]
+fn entrant_accounts_fold_by_player_and_an_older_log_has_none() {
+    let mut state = registered(&["round_robin"], 2);
+    assert_eq!(state.entrants[0].player_accounts(), [None]);
+    let player = state.entrants[1].players[0].player.clone();
+    state
+        .apply(&TournamentEntry::EntrantAccount {
+            entrant: 1,
+            player: player.clone(),
+            account: "u-0123456789abcdef".into(),
+        })
+        .expect("folds");
+    assert_eq!(
+        state.entrants[1].player_accounts(),
+        [Some("u-0123456789abcdef".to_owned())]
+    );
+    assert_eq!(state.entrants[0].player_accounts(), [None]);
+    assert!(
+        state
+            .apply(&TournamentEntry::EntrantAccount {
+                entrant: 9,
+                player,
+                account: "u-0123456789abcdef".into(),
+            })
+            .is_err()
+    );
+}
