@@ -7,7 +7,9 @@
 #   deploy/failover-bench.sh [RUNS=5] [TABLES=250] [LEASE_SECS=3]
 #
 # BURRACO_SERVER_BIN and BURRACO_LOADTEST_BIN run other builds (two builds compared
-# alternately); by default this tree's release build.
+# alternately); by default this tree's release build. KEEP=1 keeps each run's logs (the nodes'
+# and NATS's) and prints where; RUST_LOG reaches the nodes (e.g.
+# `RUST_LOG=info,burraco_server::cluster::keeper=debug` for each takeover's phases).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS="${1:-5}"
@@ -35,7 +37,7 @@ for run in $(seq 1 "$RUNS"); do
     cleanup() {
         for pid in "${pids[@]}"; do kill -9 "$pid" 2>/dev/null || true; done
         wait 2>/dev/null || true
-        rm -rf "$dir"
+        if [[ -n "${KEEP:-}" ]]; then echo "kept: $dir"; else rm -rf "$dir"; fi
     }
     trap cleanup EXIT
     start_nats "$dir" 14300 16300

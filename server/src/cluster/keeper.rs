@@ -203,19 +203,24 @@ async fn take_over(
     table: &str,
 ) -> Result<(), crate::cluster::ClusterError> {
     let tournament = burraco_protocol::tournament_log::is_tournament(table);
+    // Another live node took it first (a dead node's tables are offered to every node at once):
+    // known from the lease watch, so no round trip is spent on it.
     if cluster.is_draining()
         || shared.shutdown.is_cancelled()
         || shared.directory.table(table).is_some()
         || shared.tournaments.get(table).is_some()
+        || cluster.leases.served_elsewhere(table)
         || !cluster.log.is_listed(table).await?
         || !cluster.leases.take(table).await?
     {
         return Ok(());
     }
+    let leased = std::time::Instant::now();
     let Some(entries) = claim(cluster, table).await else {
         cluster.leases.release(table).await;
         return Ok(());
     };
+    let claimed = leased.elapsed();
     let ended = entries
         .last()
         .and_then(|e| EntryKind::of(e))
@@ -239,7 +244,16 @@ async fn take_over(
             }
         };
     }
-    match crate::table::restore(shared, table.to_owned(), entries) {
+    let restored = crate::table::restore(shared, table.to_owned(), entries);
+    // The takeover's costs apart (docs/PERFORMANCE.md reads them with
+    // `RUST_LOG=info,burraco_server::cluster::keeper=debug`).
+    tracing::debug!(
+        table,
+        claim_us = claimed.as_micros() as u64,
+        restore_us = (leased.elapsed() - claimed).as_micros() as u64,
+        "takeover timed"
+    );
+    match restored {
         Ok(()) => tracing::info!(table, "took over the table"),
         Err(e) => {
             tracing::error!(table, "cannot rebuild the table from its log: {e}");

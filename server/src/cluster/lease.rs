@@ -281,6 +281,22 @@ impl Leases {
         }
     }
 
+    /// Whether the watches saw another holder, alive, take `table`: nothing for this node to
+    /// do (a takeover skips it without a round trip; the scan backstops a stale cache).
+    pub fn served_elsewhere(&self, table: &str) -> bool {
+        if !self.caught_up.load(Ordering::Acquire) {
+            return false;
+        }
+        let me = self.holder_now();
+        let seen = self.seen();
+        seen.owners.get(table).is_some_and(|(holder, _)| {
+            *holder != me && {
+                let key = alive_key(holder);
+                seen.alive.contains(&key) && !seen.dead.contains(&key)
+            }
+        })
+    }
+
     /// Whether this node holds `table`'s lease (as far as it knows: a renewal may fail).
     pub fn holds(&self, table: &str) -> bool {
         self.held().contains_key(table)
@@ -397,6 +413,11 @@ impl Leases {
                                     .map(|(table, _)| table.clone())
                                     .collect()
                             };
+                            tracing::info!(
+                                holder = entry.key,
+                                tables = tables.len(),
+                                "a holder's liveness lapsed: its tables are free"
+                            );
                             for table in tables {
                                 gone(table);
                             }

@@ -40,6 +40,11 @@ const PLAYER_TABLES_KEPT: usize = 200;
 /// run once had the move after a leader's kill -9 refused. A move that waits beats one refused.
 const APPEND_PATIENCE: Duration = Duration::from_secs(20);
 
+/// The most messages one batched direct get returns (the server's limit).
+const DIRECT_BATCH: u64 = 1000;
+/// How long a batched direct get waits for each message before reading through a consumer.
+const DIRECT_PATIENCE: Duration = Duration::from_secs(2);
+
 fn subject(table: &str) -> String {
     format!("burraco.log.{table}")
 }
@@ -117,6 +122,9 @@ impl JetStreamLog {
             }
             Err(e) => return Err(unavailable(e)),
         };
+        if let Some(entries) = self.read_direct(&subject, last).await? {
+            return Ok((entries, last));
+        }
         let consumer = self
             .stream
             .create_consumer(consumer::pull::OrderedConfig {
@@ -137,6 +145,63 @@ impl JetStreamLog {
             }
         }
         Ok((entries, last))
+    }
+
+    /// A subject's messages up to `last` by batched direct gets (ADR-31, NATS 2.11): a request
+    /// answered by any replica with up to [`DIRECT_BATCH`] messages, no consumer made. A
+    /// consumer is a JetStream API call that a clustered server assigns through its metadata
+    /// group: reading a dead node's thousand logs through consumers took twice as long and was
+    /// most of a takeover (docs/PERFORMANCE.md). `None` when the answer does not reach `last` (a
+    /// replica behind the leader, an older server, no answer in time): read through a consumer.
+    async fn read_direct(&self, subject: &str, last: u64) -> Result<Option<Vec<Entry>>, LogError> {
+        let client = self.js.client();
+        let mut entries = Vec::new();
+        let mut next = 1;
+        loop {
+            let inbox = client.new_inbox();
+            let mut replies = client.subscribe(inbox.clone()).await.map_err(unavailable)?;
+            let request = serde_json::json!({
+                "seq": next,
+                "next_by_subj": subject,
+                "batch": DIRECT_BATCH,
+            });
+            client
+                .publish_with_reply(
+                    format!("$JS.API.DIRECT.GET.{LOG_STREAM}"),
+                    inbox,
+                    request.to_string().into(),
+                )
+                .await
+                .map_err(unavailable)?;
+            let mut read = 0;
+            loop {
+                let Ok(Some(message)) = tokio::time::timeout(DIRECT_PATIENCE, replies.next()).await
+                else {
+                    return Ok(None);
+                };
+                let headers = message.headers.as_ref();
+                let sequence = headers
+                    .and_then(|h| h.get(async_nats::header::NATS_SEQUENCE))
+                    .and_then(|v| v.as_str().parse::<u64>().ok());
+                let Some(sequence) = sequence.filter(|_| message.status.is_none()) else {
+                    // The end of the batch (204), or nothing from `next` on (404).
+                    break;
+                };
+                if headers.and_then(|h| h.get("Nats-Num-Pending")).is_none() {
+                    // A server without batches answered one message.
+                    return Ok(None);
+                }
+                entries.extend(unframe(&message.payload)?);
+                read += 1;
+                next = sequence + 1;
+                if sequence >= last {
+                    return Ok(Some(entries));
+                }
+            }
+            if read == 0 {
+                return Ok(None);
+            }
+        }
     }
 
     /// The last sequence of a table's subject in the stream (0 for none).

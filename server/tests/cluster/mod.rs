@@ -353,6 +353,60 @@ async fn the_jetstream_log_conforms() {
     );
 }
 
+/// A takeover reads a log by batched direct gets of at most 1,000 messages: a longer log,
+/// interleaved in the stream with another table's, comes back whole and in order to a reader
+/// that never wrote it (another node), with no consumer made, and its fence lands after the last
+/// message read.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_longer_than_one_batched_read_comes_back_whole() {
+    use burraco_server::log::TableLog as _;
+    let nats = Nats::start(1);
+    let client = async_nats::connect(nats.urls().as_str())
+        .await
+        .expect("connect");
+    let js = async_nats::jetstream::new(client);
+    let writer = JetStreamLog::open(js.clone(), "writer", 1)
+        .await
+        .expect("open");
+    let entry = |n: u32| n.to_le_bytes().to_vec();
+    let mut long = Vec::new();
+    let mut short = Vec::new();
+    for n in 0..1_205u32 {
+        let appended = writer.append("t-long", u64::from(n), vec![entry(n)]).await;
+        assert_eq!(appended, Ok(u64::from(n) + 1));
+        long.push(entry(n));
+        if n % 100 == 0 {
+            let at = short.len() as u64;
+            assert_eq!(
+                writer.append("t-short", at, vec![entry(n)]).await,
+                Ok(at + 1)
+            );
+            short.push(entry(n));
+        }
+    }
+    let reader = JetStreamLog::open(js.clone(), "reader", 1)
+        .await
+        .expect("open");
+    assert_eq!(reader.load("t-long").await.expect("load"), long);
+    assert_eq!(reader.load("t-short").await.expect("load"), short);
+    // Read without a consumer (the direct gets answered): none was made on the stream.
+    let mut stream = js
+        .get_stream(burraco_server::cluster::log::LOG_STREAM)
+        .await
+        .expect("the log stream");
+    let consumers = stream.info().await.expect("info").state.consumer_count;
+    assert_eq!(consumers, 0, "the logs were read through consumers");
+    reader.fence("t-long").await.expect("fenced");
+    let late = writer.append("t-long", 1_205, vec![entry(0)]).await;
+    assert!(
+        matches!(
+            late,
+            Err(burraco_server::log::LogError::Conflict { found: 1_205, .. })
+        ),
+        "{late:?}"
+    );
+}
+
 /// Connects a named client to a node (speaking postcard if `binary`, else JSON) and seats it at
 /// `table`.
 async fn join(addr: SocketAddr, name: &str, table: &str, binary: bool) -> (Seat, Client) {
