@@ -54,14 +54,17 @@ const points = (v) => (v == null || !Number.isFinite(v) ? '–' : String(Math.ro
 
 /**
  * The board as a table: rank, name (a bot's links to its player page), rating, its interval
- * as numbers and as a bar on the scale of the whole board, matches.
+ * as numbers and as a bar on the scale of the whole board, matches; with no bot rated yet, a
+ * note saying so above the anchors alone.
  * @param {any} board the endpoint's JSON: `{category, interval, rows}`
  */
 export function arenaHtml(board) {
   const rows = Array.isArray(board?.rows) ? board.rows : [];
-  if (!rows.some((/** @type {any} */ r) => !r.anchor)) {
-    return `<p class="muted" data-testid="arena-empty">${escapeHtml(ta('empty'))}</p>`;
-  }
+  // The server lists its bots' levels before any bot account has played: the scale a newcomer
+  // will be placed on, drawn under the note that nobody is on it yet.
+  const empty = rows.some((/** @type {any} */ r) => !r.anchor) ? ''
+    : `<p class="muted" data-testid="arena-empty">${escapeHtml(ta('empty'))}</p>`;
+  if (!rows.length) return empty;
   const lows = rows.map((/** @type {any} */ r) => Number(r.low)).filter(Number.isFinite);
   const highs = rows.map((/** @type {any} */ r) => Number(r.high)).filter(Number.isFinite);
   const min = Math.min(...lows);
@@ -81,5 +84,5 @@ export function arenaHtml(board) {
   const head = `<th scope="col" class="num">${ta('col_rank')}</th><th scope="col">${ta('col_name')}</th>`
     + `<th scope="col" class="num">${ta('col_rating')}</th><th scope="col" class="num">${ta('col_interval')}</th>`
     + `<th scope="col" class="num">${ta('col_matches')}</th>`;
-  return `<table class="leaderboard-table" data-testid="arena-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `${empty}<table class="leaderboard-table" data-testid="arena-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }

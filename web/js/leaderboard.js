@@ -37,7 +37,7 @@ async function render() {
     </div>
     <p class="muted small">${tl(board.week ? 'note_week' : 'note')}</p>
     <div data-testid="leaderboard-board" aria-live="polite"></div>
-    <p><a href="season.html" data-testid="season-link">${tl('season_link')}</a></p>
+    <p><a href="season.html" data-testid="season-link">${tl('season_link')}</a> · <a href="arena.html" data-testid="arena-link">${tl('arena_link')}</a></p>
   </section>`;
   const out = /** @type {HTMLElement} */ (root.querySelector('[data-testid=leaderboard-board]'));
   let html;

@@ -24,7 +24,7 @@ export function renderLogin(app) {
         ${app.changingName ? `<button class="btn" type="button" data-action="change-name-cancel" data-testid="change-name-cancel">${t('cancel')}</button>` : ''}
       </form>
       ${error ? `<p class="field-error" id="name-error" role="alert" data-testid="name-error">${escapeHtml(error)}</p>` : ''}
-      ${app.changingName ? '' : `<p class="muted"><a href="account.html" data-testid="account-link">${t('account_link')}</a> · <a href="player.html" data-testid="games-link">${t('games_link')}</a> · <a href="leaderboard.html" data-testid="leaderboard-link">${t('leaderboard_link')}</a> · <a href="season.html" data-testid="season-link">${t('season_link')}</a></p>`}
+      ${app.changingName ? '' : `<p class="muted"><a href="account.html" data-testid="account-link">${t('account_link')}</a> · <a href="player.html" data-testid="games-link">${t('games_link')}</a> · <a href="leaderboard.html" data-testid="leaderboard-link">${t('leaderboard_link')}</a> · <a href="season.html" data-testid="season-link">${t('season_link')}</a> · <a href="arena.html" data-testid="arena-link">${t('arena_link')}</a></p>`}
     </div>
   </section>`;
 }

@@ -24,7 +24,13 @@ test('bots link to their page with their interval; anchors are labelled; no bot 
   assert.match(html, /900–2100/);
   // The widest interval spans the whole scale.
   assert.match(html, /left:0\.0%;width:100\.0%/);
-  assert.match(arenaHtml({ rows: [anchor] }), /data-testid="arena-empty">No arena matches rated yet/);
+  // No bot rated yet: said, and the anchors still drawn (the scale a bot will be placed on).
+  const alone = arenaHtml({ rows: [anchor] });
+  assert.match(alone, /data-testid="arena-empty">No arena matches rated yet/);
+  assert.match(alone, /data-testid="arena-table".*Bot \(expert\).*class="arena-bar"/s);
+  assert.doesNotMatch(html, /arena-empty/);
+  assert.match(arenaHtml({ rows: [] }), /^<p class="muted" data-testid="arena-empty">/);
+  assert.doesNotMatch(arenaHtml({ rows: [] }), /<table/);
   setLang('it');
   assert.match(arenaHtml({ rows: [anchor] }), /Nessuna partita/);
   setLang('en');
