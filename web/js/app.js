@@ -6,7 +6,7 @@
  */
 import { Connection, ServerError, serverUrl, ErrorCode, RuleCode } from './net.js';
 import { t, getLang, setLang, refusalText, tournamentRefusalText } from './i18n.js';
-import { emptyTable, applyMessage, applyPause, sideOf, playerCount } from './state.js';
+import { emptyTable, applyMessage, applyPause, applySameAddress, sideOf, playerCount } from './state.js';
 import { renderLogin, renderLobby } from './view-lobby.js';
 import { renderTable, clockText, logText, nameOf } from './view-table.js';
 import { renderOverlay } from './view-overlays.js';
@@ -421,6 +421,8 @@ export class App {
       this.refreshLevels(st);
     } else if (m.type === 'table_paused') {
       applyPause(st, m, now);
+    } else if (m.type === 'same_address') {
+      applySameAddress(st, m);
     } else if (typeof m.seq === 'number') {
       if (m.seq <= st.seq) return; // already seen (a sync replays what a live frame may have brought)
       if (m.seq !== st.seq + 1) { this.sync(); return; } // a gap: ask for what we missed

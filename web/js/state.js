@@ -20,9 +20,10 @@
  *   timeOut: boolean, turnsLeft: number|null, hand: HandState|null, ended: Message|null, record: Message|null,
  *   matchEnded: Message|null, chat: {name: string, text: string, seat: string|null}[], log: {key: string, params: Record<string, any>}[],
  *   notice: {key: string, params: Record<string, any>, turns?: number}|null, serverTurn?: string|null, lastMeld?: number|null,
- *   paused?: boolean, roundHeldMs?: number|null}} TableState
+ *   paused?: boolean, roundHeldMs?: number|null, sameAddress?: string[]|null}} TableState
  *   (`serverTurn`: the seat whose clock ran out, while the server plays its turn; `paused`: its tournament's
- *   director paused play, `roundHeldMs` the round clock held meanwhile: `table_paused`, protocol 1.6)
+ *   director paused play, `roundHeldMs` the round clock held meanwhile: `table_paused`, protocol 1.6;
+ *   `sameAddress`: a rated table's seats whose accounts connect from one address, `same_address`, 1.7)
  */
 
 export const SEATS_4 = ['N', 'E', 'S', 'W'];
@@ -72,6 +73,17 @@ export function applyPause(st, m, now) {
     h.clockHeldMs = null;
     h.clockDeadline = m.move_clock_left_ms == null ? null : now + m.move_clock_left_ms;
   }
+}
+
+/**
+ * `same_address` (protocol 1.7, not numbered: the table's state, not an event): the seats of a
+ * rated table whose accounts are connected from one address, in seat order (never the address).
+ * Kept as the seats the page knows; none is nothing to say.
+ * @param {TableState} st @param {Message} m
+ */
+export function applySameAddress(st, m) {
+  const seats = Array.isArray(m.seats) ? m.seats.filter((/** @type {unknown} */ s) => typeof s === 'string' && SEATS_4.includes(s)) : [];
+  st.sameAddress = seats.length ? seats : null;
 }
 
 /** @param {TableState} st */
@@ -148,6 +160,8 @@ export function applySnapshot(st, m, now) {
   st.roundDeadline = v.round_clock_left_ms == null ? null : now + v.round_clock_left_ms;
   // A pause follows its snapshot as `table_paused`: none, and play is on.
   st.paused = false; st.roundHeldMs = null;
+  // So does `same_address` when seats still share one: none after this snapshot, nothing shared.
+  st.sameAddress = null;
   st.timeOut = v.time_out;
   const h = v.hand;
   if (!h) { st.hand = null; return; }

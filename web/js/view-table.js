@@ -58,6 +58,18 @@ export function nameOf(st, seat, { disambiguate = true } = {}) {
 }
 
 /**
+ * The table's word on `same_address` (protocol 1.7): the players whose seats connect from one
+ * address, by name, said plainly (a household or a shared network is the usual reason), or
+ * `null` when none do. Which seats pair up is never known, so none is said.
+ * @param {import('./state.js').TableState} st
+ */
+export function sameAddressText(st) {
+  if (!st.sameAddress?.length) return null;
+  const names = st.sameAddress.map((seat) => nameOf(st, seat));
+  return t('same_address', { names: names.join(', ') });
+}
+
+/**
  * Seats placed around the table with the viewer at the bottom.
  * @param {import('./state.js').TableState} st
  * @returns {{bottom: string, left: string|null, top: string, right: string|null}}
@@ -194,6 +206,8 @@ export function renderTable(app) {
       <button type="button" class="toast-x" data-action="dismiss-notice" aria-label="${t('close')}">×</button></div>`);
   }
   if (st.paused) banners.push(`<div class="banner info" data-testid="table-paused" role="status">${t('t_paused')}</div>`);
+  const sameAddress = sameAddressText(st);
+  if (sameAddress) banners.push(`<div class="banner same-address" data-testid="same-address" role="note">${escapeHtml(sameAddress)}</div>`);
   if (app.spectating) banners.push(`<div class="banner info" data-testid="spectating">${t('spectating')}</div>`);
   const strip = app.tournamentStrip();
   if (strip) banners.unshift(strip);
