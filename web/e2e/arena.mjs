@@ -3,8 +3,10 @@
 // Checked: on a server where no bot account has played the arena, `GET /api/arena/leaderboard`
 // still lists the server bots' four levels as fixed anchors (server/src/arena/http.rs), and the
 // page says no bot is rated yet yet draws those anchors with their 95% intervals as bars, at
-// 1366x768 in English and at 390x844 in Italian, never scrolling sideways, every text at WCAG AA,
-// no page error; the lobby and the leaderboards page link here.
+// 1366x768 in English and at 390x844 in Italian, every text at WCAG AA, no page error; on the
+// phone the board inside its panel within 390 px (a mobile layout viewport widens to fit what
+// overflows, so scrollWidth alone would not tell) and each level's name on one line; the lobby
+// and the leaderboards page link here.
 import assert from 'node:assert/strict';
 import { assertFitsWindow } from './lib/layout.mjs';
 import { assertContrast } from './lib/contrast.mjs';
@@ -80,6 +82,21 @@ export async function run({ browser, wsUrl, shots }) {
   await p2.waitForSelector('[data-testid=arena-empty]:has-text("Nessuna partita dell\'arena ancora valutata.")');
   await checkAnchors(p2, 'ancora');
   await assertFitsWindow(p2, 'the arena page at 390x844', { down: false });
+  // A phone's layout viewport grows to what overflows it: held to the device's 390 px here, and
+  // the board inside its panel.
+  const wide = await p2.evaluate(() => {
+    const panel = /** @type {Element} */ (document.querySelector('main .panel')).getBoundingClientRect();
+    const shown = [...document.querySelectorAll('main .panel *')].filter((e) => e.getClientRects().length > 0);
+    return { page: document.documentElement.scrollWidth, panel: panel.right, content: Math.max(...shown.map((e) => e.getBoundingClientRect().right)) };
+  });
+  assert.ok(wide.page <= 391 && wide.panel <= 391 && wide.content <= wide.panel, `the arena page fits 390 px: ${JSON.stringify(wide)}`);
+  // Each level's name ("Bot (search)") on one line, not broken letter by letter in a squeezed column.
+  const lines = await p2.$$eval('[data-testid=arena-row] .lb-names', (tds) => tds.map((td) => {
+    const range = document.createRange();
+    range.selectNodeContents(/** @type {Node} */ (td.firstChild));
+    return [td.firstChild?.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+  }));
+  assert.ok(lines.every(([, n]) => n === 1), `each level's name on one line: ${JSON.stringify(lines)}`);
   await assertContrast(p2, 'the arena page (390x844, Italian)');
   await p2.screenshot({ path: shots('arena-phone-it.png'), fullPage: true });
   // The leaderboards page and the lobby link here in Italian too.

@@ -7,8 +7,10 @@
 // and a guest's desktop lobby in English beside her name ("Expert"); he joins,
 // and both ready checks show each side's expected VP as `GET /api/tables/{id}/expected` gives it
 // (Anna's above 10, the two adding up to 20, the Italian with a decimal comma); once the match
-// starts the level stays beside Anna's name at her seat on both pages. Every text at WCAG AA, the
-// phone never scrolls sideways.
+// starts the level stays beside Anna's name at her seat on both pages. Both accounts connect from
+// loopback: the table names them in its `same_address` notice (protocol 1.7) on both pages, in
+// each page's language, at the ready check and in play. Every text at WCAG AA, the phone never
+// scrolls sideways.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -122,6 +124,15 @@ export async function run({ browser, shots }) {
     assert.deepEqual(en.map((x) => Number(x[0])).sort(), [vp.N, vp.S].sort());
     assert.ok(en.some(([, text]) => text === `Expected ${vp[annaSeat].toFixed(1)} VP`), JSON.stringify(en));
     assert.ok(it.some(([, text]) => text === `Previsti ${vp[annaSeat].toFixed(1).replace('.', ',')} PV`), JSON.stringify(it));
+    // Both accounts connect from loopback: the rated table says so (protocol 1.7 `same_address`)
+    // by their names, never an address, on both pages.
+    await a.page.waitForSelector(`[data-testid=same-address]:has-text("connected from one address")`);
+    await b.page.waitForSelector(`[data-testid=same-address]:has-text("collegati dallo stesso indirizzo")`);
+    for (const page of [a.page, b.page]) {
+      const said = (await page.textContent('[data-testid=same-address]')) ?? '';
+      assert.ok(said.includes(annaName) && said.includes(brunoName), `both players named: ${said}`);
+      assert.ok(!said.includes('127.0.0.1'), 'never the address');
+    }
     // Bruno is provisional: no level beside his name, Anna's beside hers, on both pages.
     for (const page of [a.page, b.page]) {
       assert.equal(await page.locator('[data-testid=ready-check] [data-testid=level-badge]').count(), 1);
@@ -138,12 +149,16 @@ export async function run({ browser, shots }) {
     await b.page.click('[data-testid=ready]');
     for (const page of [a.page, b.page]) {
       await page.waitForFunction(() => /** @type {any} */ (window).__burraco?.table?.hand != null, null, { timeout: 15000 });
+      // The model has the hand before the next frame renders it: wait for the page, not the model.
+      await page.waitForSelector('[data-testid=hand-card]');
       assert.equal(await page.locator('[data-testid=expected-vp]').count(), 0, 'the forecast is for before the match');
     }
     await b.page.waitForSelector(`[data-testid=seat-${annaSeat}] [data-testid=level-badge][data-level=expert]:has-text("Esperto")`);
     await a.page.waitForSelector('.me-line [data-testid=level-badge][data-level=expert]:has-text("Expert")');
     assert.equal(await a.page.locator(`[data-testid=seat-${brunoSeat}] [data-testid=level-badge]`).count(), 0, 'no level for a provisional rating');
     assert.equal(await b.page.locator('.me-line [data-testid=level-badge]').count(), 0, 'no level for a provisional rating');
+    // Still said at the table in play (the server sends it again after each snapshot).
+    await b.page.waitForSelector(`[data-testid=same-address]:has-text("${annaName}")`);
     await assertContrast(a.page, 'a rated table with a level at a seat (1366x768, English)');
     await assertContrast(b.page, 'a rated table with a level at a seat (390x844, Italian)');
     await a.page.screenshot({ path: shots('levels-table-desktop-en.png') });

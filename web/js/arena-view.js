@@ -78,11 +78,11 @@ export function arenaHtml(board) {
     const bar = `<span class="arena-bar" aria-hidden="true"><span style="left:${pct(r.low)}%;width:${(Number(pct(r.high)) - Number(pct(r.low))).toFixed(1)}%"></span></span>`;
     return `<tr data-testid="arena-row"${r.anchor ? ' class="arena-anchor"' : ''}><td class="num">${escapeHtml(String(r.rank))}</td>`
       + `<td class="lb-names">${name}</td><td class="num">${escapeHtml(points(r.rating))}</td>`
-      + `<td class="num">${escapeHtml(`${points(r.low)}–${points(r.high)}`)} ${bar}</td>`
-      + `<td class="num">${escapeHtml(String(r.matches ?? '–'))}</td></tr>`;
+      + `<td class="num arena-interval">${escapeHtml(`${points(r.low)}–${points(r.high)}`)} ${bar}</td>`
+      + `<td class="num arena-matches">${escapeHtml(String(r.matches ?? '–'))}</td></tr>`;
   }).join('');
   const head = `<th scope="col" class="num">${ta('col_rank')}</th><th scope="col">${ta('col_name')}</th>`
     + `<th scope="col" class="num">${ta('col_rating')}</th><th scope="col" class="num">${ta('col_interval')}</th>`
-    + `<th scope="col" class="num">${ta('col_matches')}</th>`;
+    + `<th scope="col" class="num arena-matches">${ta('col_matches')}</th>`;
   return `${empty}<table class="leaderboard-table" data-testid="arena-table"><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
 }
