@@ -2,7 +2,10 @@
 //! PostgreSQL server the test starts; and over a real server on raw WebSockets, an account that
 //! leaves its games is playbanned and refused at quick play (its personal token too) with the
 //! typed code and the ban's end, while a drop back within the grace is not counted and the
-//! partner of a leaver is not blamed.
+//! partner of a leaver is not blamed; and a long think on a forced move while losing is logged
+//! as the table's conduct mark (`forced.rs`).
+
+mod forced;
 
 use std::net::SocketAddr;
 use std::time::Duration;
