@@ -13,15 +13,15 @@ use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ActError, Action, ActionKind, FileError, MAX_SANCTION_MINUTES, NewReport, REPORT_WINDOW_MS,
-    REPORTS_PER_WINDOW, Reason, Report, ReportKind, Standing,
+    ActError, Action, ActionKind, FileError, MAX_SANCTION_MINUTES, NewReport, Reason, Report,
+    ReportKind, Standing,
 };
 use crate::Shared;
 use crate::accounts::{Account, identity, token_hash};
 
 /// The largest body read: a report's note (500 characters) fits with room.
 const MAX_BODY: usize = 4 * 1024;
-/// The longest note or reason, in characters.
+/// The longest reason of a moderator's action, in characters (a report's note: `MAX_NOTE`).
 const MAX_TEXT: usize = 500;
 /// Open reports one queue answer lists.
 const QUEUE_LIMIT: u32 = 200;
@@ -234,7 +234,7 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
         _ => return Err(Code::InvalidReport),
     };
     let reason = Reason::parse(&body.reason).ok_or(Code::InvalidReport)?;
-    let note = text(&body.note).ok_or(Code::InvalidReport)?;
+    let note = super::report_note(Some(&body.note)).ok_or(Code::InvalidReport)?;
     let handle = match &body.table {
         Some(table) => Some(
             crate::lobby::find(shared, table)
@@ -291,26 +291,15 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
     if subject.as_deref() == Some(reporter.id.as_str()) {
         return Err(Code::InvalidReport);
     }
-    let report = NewReport {
-        id: crate::random_id("r", 8),
+    let report = NewReport::by_account(
+        &reporter.id,
         kind,
-        reporter: Some(reporter.id.clone()),
-        flood_key: format!("account:{}", reporter.id),
-        subject,
-        subject_name,
-        table: body.table,
-        reason,
-        note,
+        (subject, subject_name),
+        body.table,
+        (reason, note),
         context,
-        created_ms: crate::unix_ms(),
-    };
-    let since = report.created_ms - REPORT_WINDOW_MS;
-    match shared
-        .moderation
-        .store
-        .file(&report, REPORTS_PER_WINDOW, since)
-        .await
-    {
+    );
+    match shared.moderation.file_by_account(&report).await {
         Ok(()) => Ok(report.id),
         Err(FileError::TooMany) => Err(Code::TooManyReports),
         Err(FileError::Port(e)) => Err(e.into()),

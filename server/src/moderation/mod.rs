@@ -33,6 +33,8 @@ use crate::backplane::port::{PortError, PortFuture};
 pub const REPORTS_PER_WINDOW: u32 = 10;
 /// The window [`REPORTS_PER_WINDOW`] counts in: an hour.
 pub const REPORT_WINDOW_MS: i64 = 3600 * 1000;
+/// The longest note a report keeps, in characters (over HTTP and over the protocol alike).
+pub const MAX_NOTE: usize = 500;
 /// The longest mute or time-out a moderator may give at once: 30 days.
 pub const MAX_SANCTION_MINUTES: u32 = 30 * 24 * 60;
 
@@ -455,6 +457,49 @@ impl Moderation {
             connections: connections::AccountConnections::default(),
             chat: chat_memory::ChatMemory::default(),
             seen: addresses::SeenAddresses::default(),
+        }
+    }
+
+    /// Files an account's report under its flood limit ([`REPORTS_PER_WINDOW`] in
+    /// [`REPORT_WINDOW_MS`]): the one path of `POST /api/reports` and the protocol's `report`.
+    pub async fn file_by_account(&self, report: &NewReport) -> Result<(), FileError> {
+        let since = report.created_ms - REPORT_WINDOW_MS;
+        self.store.file(report, REPORTS_PER_WINDOW, since).await
+    }
+}
+
+/// A report's note as kept: empty when none, else the chat's text rule at [`MAX_NOTE`]
+/// characters (no control, format or invisible character); `None` when it breaks the rule.
+pub fn report_note(raw: Option<&str>) -> Option<String> {
+    match raw.map(str::trim) {
+        None | Some("") => Some(String::new()),
+        Some(text) => burraco_protocol::text::normalise_line(text, MAX_NOTE),
+    }
+}
+
+impl NewReport {
+    /// An account's report of `subject` (an account, or `None` for a guest) named
+    /// `subject_name`, counted by the reporter's flood key, made now.
+    pub fn by_account(
+        reporter: &str,
+        kind: ReportKind,
+        (subject, subject_name): (Option<String>, String),
+        table: Option<String>,
+        (reason, note): (Reason, String),
+        context: Context,
+    ) -> NewReport {
+        NewReport {
+            id: crate::random_id("r", 8),
+            kind,
+            reporter: Some(reporter.to_owned()),
+            flood_key: format!("account:{reporter}"),
+            subject,
+            subject_name,
+            table,
+            reason,
+            note,
+            context,
+            created_ms: crate::unix_ms(),
         }
     }
 }

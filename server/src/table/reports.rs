@@ -14,13 +14,8 @@ use burraco_rules::Seat;
 use super::TableActor;
 use super::handle::{Request, TableRequest};
 use crate::moderation::signals::{self, SeatedAccount};
-use crate::moderation::{
-    ChatLine, FileError, NewReport, REPORT_WINDOW_MS, REPORTS_PER_WINDOW, Reason, ReportKind,
-};
+use crate::moderation::{ChatLine, FileError, NewReport, REPORTS_PER_WINDOW, Reason, ReportKind};
 use crate::outbound::Outbox;
-
-/// The longest note a report keeps, in characters (as over HTTP).
-const MAX_NOTE: usize = 500;
 
 impl TableActor {
     /// The chat line just published (the table's last event), by `player` from `seat` or as a
@@ -169,17 +164,11 @@ impl TableActor {
                 "reason: cheating, abuse, spam, stalling, multi_account or other",
             );
         };
-        let note = match note.as_deref().map(str::trim) {
-            None | Some("") => String::new(),
-            Some(text) => match burraco_protocol::text::normalise_line(text, MAX_NOTE) {
-                Some(note) => note,
-                None => {
-                    return req.error(
-                        ErrorCode::InvalidReport,
-                        "note: at most 500 characters, without control, format or invisible ones",
-                    );
-                }
-            },
+        let Some(note) = crate::moderation::report_note(note.as_deref()) else {
+            return req.error(
+                ErrorCode::InvalidReport,
+                "note: at most 500 characters, without control, format or invisible ones",
+            );
         };
         let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let mut context = signals::context_of(&self.id, &info);
@@ -240,28 +229,18 @@ impl TableActor {
             return req.error(ErrorCode::InvalidReport, "you cannot report yourself");
         }
         context.guest = guest;
-        let report = NewReport {
-            id: crate::random_id("r", 8),
+        let report = NewReport::by_account(
+            &reporter.id,
             kind,
-            reporter: Some(reporter.id.clone()),
-            flood_key: format!("account:{}", reporter.id),
-            subject,
-            subject_name,
-            table: Some(self.id.to_string()),
-            reason,
-            note,
+            (subject, subject_name),
+            Some(self.id.to_string()),
+            (reason, note),
             context,
-            created_ms: crate::unix_ms(),
-        };
+        );
         // Stored off the table's task; the reporter's next request waits for the reply.
         let shared = self.shared.clone();
         self.shared.tracker.spawn(async move {
-            let since = report.created_ms - REPORT_WINDOW_MS;
-            let filed = shared
-                .moderation
-                .store
-                .file(&report, REPORTS_PER_WINDOW, since)
-                .await;
+            let filed = shared.moderation.file_by_account(&report).await;
             match filed {
                 Ok(()) => {
                     tracing::info!(report = %report.id, kind = report.kind.as_str(), "report");
