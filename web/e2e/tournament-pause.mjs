@@ -49,8 +49,10 @@ export async function run({ browser, pageUrl, wsUrl, shots }) {
 
   // The person is taken to the table; ready when asked, then her turn.
   await page.waitForSelector('[data-testid=tour-strip]', { timeout: 15000 });
-  const ready = await page.waitForSelector('[data-testid=ready], [data-testid=hand-card]', { timeout: 15000 });
-  if ((await ready.getAttribute('data-testid')) === 'ready') await ready.click();
+  await page.waitForSelector('[data-testid=ready], [data-testid=hand-card]', { timeout: 15000 });
+  // By selector, not by a handle: the page re-renders every frame, and a handle found a frame
+  // before can be detached by the time it is clicked (CI saw it once).
+  if (!(await page.$('[data-testid=hand-card]'))) await page.click('[data-testid=ready]');
   await until(() => isMyTurn(page), { timeout: 30000, what: 'Paola\'s turn' });
   await page.waitForSelector('.round-clock [data-deadline]');
 
