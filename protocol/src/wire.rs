@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 7;
+pub const PROTOCOL_MINOR: u16 = 8;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -381,6 +381,17 @@ pub enum ClientMessage {
         id: u64,
         opponent: String,
     },
+    /// 1.8: report one of a tournament's chat lines (`line`, the `tournament_chat_message`'s
+    /// number) to the moderators, with a `reason` and an optional `note` as `report`; answered
+    /// `report_filed`. The tournament keeps it with its context (the line, the five lines each
+    /// side of it, the round). Only a signed-in account may report, and not its own line.
+    TournamentReport {
+        id: u64,
+        tournament: String,
+        line: u64,
+        reason: String,
+        note: Option<String>,
+    },
 }
 
 impl ClientMessage {
@@ -433,6 +444,7 @@ impl ClientMessage {
             SeatIdentities { id, .. } | Report { id, .. } => Some(*id),
             TournamentChat { id, .. } | TournamentChatHistory { id, .. } => Some(*id),
             ArenaReady { id, .. } | ArenaChallenge { id, .. } => Some(*id),
+            TournamentReport { id, .. } => Some(*id),
             HelloToken { .. } => None,
         }
     }
@@ -490,6 +502,7 @@ impl ClientMessage {
             Report { .. } => "report",
             ArenaReady { .. } => "arena_ready",
             ArenaChallenge { .. } => "arena_challenge",
+            TournamentReport { .. } => "tournament_report",
         }
     }
 
@@ -526,6 +539,7 @@ impl ClientMessage {
             TournamentChat { .. } | TournamentChatHistory { .. } => 7,
             Report { .. } => 7,
             ArenaReady { .. } | ArenaChallenge { .. } => 7,
+            TournamentReport { .. } => 8,
             _ => 0,
         }
     }
@@ -940,7 +954,8 @@ pub enum ServerMessage {
         tournament: String,
         lines: Vec<TournamentChatLine>,
     },
-    /// 1.7: answer to `report`: the report is in the moderators' queue under `report`.
+    /// 1.7: answer to `report` (and 1.8's `tournament_report`): the report is in the
+    /// moderators' queue under `report`.
     ReportFiled {
         id: u64,
         report: String,

@@ -160,6 +160,16 @@ impl Directory {
             .unwrap_or_default()
     }
 
+    /// The player holding `seat` at `table`, one of this node's tables: a scan of every seated
+    /// player, for a report over HTTP naming a guest (rare, and limited per account), never a
+    /// hot path.
+    pub fn holder(&self, table: &str, seat: Seat) -> Option<String> {
+        self.player_seats.iter().find_map(|entry| {
+            let holds = entry.value().iter().any(|(t, s)| t == table && *s == seat);
+            holds.then(|| entry.key().clone())
+        })
+    }
+
     /// Whether a player holds any seat.
     pub fn is_seated(&self, player: &str) -> bool {
         self.player_seats.get(player).is_some_and(|s| !s.is_empty())

@@ -303,6 +303,13 @@ pub fn client_samples() -> Vec<ClientMessage> {
             id: 56,
             opponent: "RoboGina".into(),
         },
+        TournamentReport {
+            id: 57,
+            tournament: "T-5d0c2a9e71".into(),
+            line: 3,
+            reason: "abuse".into(),
+            note: Some("insults in the event's chat".into()),
+        },
     ]
 }
 

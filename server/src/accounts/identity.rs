@@ -244,6 +244,8 @@ pub fn required_scope(request: &ClientMessage) -> Option<Scope> {
         // 1.7: a tournament's chat is said as its entrant or director; its lines, anyone reads.
         TournamentChat { .. } => Some(Scope::JoinTournaments),
         TournamentChatHistory { .. } => None,
+        // 1.8: a report of a tournament's chat line, as the line itself was said.
+        TournamentReport { .. } => Some(Scope::JoinTournaments),
     }
 }
 

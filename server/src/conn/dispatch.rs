@@ -245,7 +245,8 @@ impl Connection {
             | C::SetLineup { .. }
             | C::WatchTournament { .. }
             | C::TournamentChat { .. }
-            | C::TournamentChatHistory { .. } => self.tournament_request(request).await,
+            | C::TournamentChatHistory { .. }
+            | C::TournamentReport { .. } => self.tournament_request(request).await,
             // Protocol 1.7: the arena (bot accounts only).
             C::ArenaReady { id, ref level } => {
                 let level = level.clone();

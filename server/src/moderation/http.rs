@@ -281,10 +281,15 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
             // A guest cannot hold a registered name (nor one like it): a name that is an
             // account's is that account.
             let account = shared.backplane.accounts.by_name(name).await?;
-            match account {
-                Some(account) => (Some(account.id), account.username),
-                None if handle.is_some() => (None, name.to_owned()),
-                None => return Err(Code::UnknownPlayer),
+            match (account, &body.table, &handle) {
+                (Some(account), _, _) => (Some(account.id), account.username),
+                (None, Some(table), Some(handle)) => {
+                    // A guest: its player id, what a moderator's mute of it names (as the
+                    // protocol's `report` keeps it).
+                    context.guest = guest_seated(shared, table, &handle.info(), name).await;
+                    (None, name.to_owned())
+                }
+                _ => return Err(Code::UnknownPlayer),
             }
         }
     };
@@ -304,6 +309,40 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
         Err(FileError::TooMany) => Err(Code::TooManyReports),
         Err(FileError::Port(e)) => Err(e.into()),
     }
+}
+
+/// The player id (`p-...`) of the guest seated at `table` under `name`: the seat by its name in
+/// the table's summary, a guest's by its identity, and its holder in the directory (a table of
+/// this node) or in the table's listing (another node's: the seats' player ids its node
+/// publishes). `None` when no guest of that name sits there.
+async fn guest_seated(
+    shared: &Shared,
+    table: &str,
+    info: &crate::table::TableInfo,
+    name: &str,
+) -> Option<String> {
+    let seat = info
+        .summary
+        .seats
+        .iter()
+        .find(|s| s.name.as_deref() == Some(name))?
+        .seat;
+    let guest = info
+        .identities
+        .iter()
+        .any(|i| i.seat == seat && i.kind == "guest");
+    if !guest {
+        return None;
+    }
+    if let Some(player) = shared.directory.holder(table, seat.0) {
+        return Some(player);
+    }
+    let index = seat.0.index() as u8;
+    let listing = shared.backplane.listings.listing(table).await?;
+    listing
+        .players
+        .into_iter()
+        .find_map(|(player, at)| (at == index).then_some(player))
 }
 
 /// What `/api/moderation/me` says: one's role, and the sanctions in force now.

@@ -5,7 +5,9 @@
 //! log; a guest (who has no account) can be muted by its player id; a chat filter, a
 //! same-address signal and the ratings' farming rule file reports of their own ([`signals`]).
 //! A player reports over HTTP or, from protocol 1.7, with the `report` request at its table
-//! (`crate::table`'s `reports.rs`: the table keeps the context).
+//! (`crate::table`'s `reports.rs`: the table keeps the context), and from 1.8 a tournament's
+//! chat line with `tournament_report` (`crate::tournament`'s `chat.rs`: the tournament keeps
+//! its lines).
 //!
 //! Everything stored goes through one port, [`ModerationStore`], on the accounts' database
 //! (SQLite on one node, PostgreSQL in a cluster: [`sqlite`], [`postgres`], one conformance
@@ -165,6 +167,14 @@ pub struct Context {
     /// guest names. `null` for an account, or when the node did not know it.
     #[serde(default)]
     pub guest: Option<String>,
+    /// A tournament chat line's report (protocol 1.8): the tournament (`table` is then
+    /// `null`, and `line` and `chat` are its chat's, numbered by its `line`).
+    #[serde(default)]
+    pub tournament: Option<String>,
+    /// The tournament's round started when the reported line was said (`null` before the
+    /// first round, and for a table's report).
+    #[serde(default)]
+    pub round: Option<u32>,
 }
 
 /// A report to file.

@@ -16,49 +16,116 @@
 //! and a restart or a takeover folds it all again; a busy chat would grow it without bound),
 //! as a table's chat is not in the table's log either. A restart forgets them; a reload finds
 //! the recent ones.
+//!
+//! A kept line also holds who said it (the speaker's player id and account, the round then),
+//! which no page reads: a signed-in account reports a line (protocol 1.8,
+//! `tournament_report`, [`report`]) and the report keeps that line with the [`AROUND`] lines
+//! each side, read here on the tournament's node, so a moderator's mute answering it names the
+//! speaker as a table chat's report does.
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage, TournamentChatLine};
 
-use super::{Refusal, TournamentActor};
+use super::{Command, Refusal, TournamentActor};
+use crate::moderation::chat_memory::AROUND;
+use crate::moderation::{
+    ChatLine, Context, FileError, NewReport, REPORTS_PER_WINDOW, Reason, ReportKind,
+};
 use crate::outbound::Frame;
 
 /// The lines a tournament keeps for a page opened later.
 pub const KEPT: usize = 100;
 
+/// A line as the tournament keeps it: what a page reads, and what only a report reads.
+#[derive(Debug, Clone)]
+struct KeptLine {
+    line: TournamentChatLine,
+    /// The speaker's player id (`p-...`, a guest's too): what a guest's mute names.
+    player: String,
+    /// The speaker's signed-in account, if any: what an account's mute names.
+    account: Option<String>,
+    /// The round started when it was said (`None` before the first).
+    round: Option<u32>,
+}
+
+impl KeptLine {
+    /// The line as a report keeps it (the moderation's `ChatLine`, numbered by `line`).
+    fn for_report(&self) -> ChatLine {
+        ChatLine {
+            seq: self.line.line,
+            seat: None,
+            name: self.line.name.clone(),
+            account: self.account.clone(),
+            player: Some(self.player.clone()),
+            text: self.line.text.clone(),
+            at_ms: self.line.at_ms,
+        }
+    }
+}
+
 /// The recent lines, oldest first, and the next line's number.
 #[derive(Debug, Default)]
 pub struct ChatLines {
-    lines: VecDeque<TournamentChatLine>,
+    lines: VecDeque<KeptLine>,
     said: u64,
 }
 
 impl ChatLines {
     /// Keeps a line (the oldest leaves past [`KEPT`]); returns it numbered.
-    fn push(&mut self, mut line: TournamentChatLine) -> TournamentChatLine {
+    fn push(
+        &mut self,
+        mut line: TournamentChatLine,
+        speaker: &Speaker,
+        round: Option<u32>,
+    ) -> TournamentChatLine {
         self.said += 1;
         line.line = self.said;
         if self.lines.len() == KEPT {
             self.lines.pop_front();
         }
-        self.lines.push_back(line.clone());
+        self.lines.push_back(KeptLine {
+            line: line.clone(),
+            player: speaker.player.clone(),
+            account: speaker.account.clone(),
+            round,
+        });
         line
     }
 
     pub fn recent(&self) -> Vec<TournamentChatLine> {
-        self.lines.iter().cloned().collect()
+        self.lines.iter().map(|kept| kept.line.clone()).collect()
+    }
+
+    /// The line numbered `number` and the [`AROUND`] lines each side of it, oldest first;
+    /// `None` when it is not among the kept lines.
+    fn around(&self, number: u64) -> Option<(&KeptLine, Vec<&KeptLine>)> {
+        let at = self.lines.iter().position(|l| l.line.line == number)?;
+        let from = at.saturating_sub(AROUND);
+        let to = (at + AROUND + 1).min(self.lines.len());
+        Some((&self.lines[at], self.lines.range(from..to).collect()))
     }
 }
 
-/// Who speaks: a player by id and the name its connection gave, and the director's token if it
-/// speaks as the director.
+/// Who speaks: a player by id and the name its connection gave, its connection's signed-in
+/// account, and the director's token if it speaks as the director.
 #[derive(Debug)]
 pub struct Speaker {
     pub player: String,
     pub name: String,
+    pub account: Option<String>,
     pub director: Option<String>,
+}
+
+/// A reported line as the tournament read it: whom the report is about, and its context.
+#[derive(Debug)]
+pub struct ReportedLine {
+    /// The speaker's account; `None` for a guest (named by `context.guest`).
+    pub subject: Option<String>,
+    pub subject_name: String,
+    pub context: Context,
 }
 
 /// A `tournament_chat` as a connection sent it, made ready for the tournament as a director's
@@ -128,14 +195,19 @@ impl TournamentActor {
                      bidi) or invisible characters"
                 .into(),
         ))?;
-        let line = self.chat_lines.push(TournamentChatLine {
-            line: 0,
-            name,
-            entrant,
-            director,
-            text,
-            at_ms: crate::unix_ms(),
-        });
+        let round = self.state.rounds.len() as u32;
+        let line = self.chat_lines.push(
+            TournamentChatLine {
+                line: 0,
+                name,
+                entrant,
+                director,
+                text,
+                at_ms: crate::unix_ms(),
+            },
+            &speaker,
+            (round > 0).then_some(round),
+        );
         let frame = Frame::new(ServerMessage::TournamentChatMessage {
             tournament: self.id.to_string(),
             line,
@@ -144,6 +216,42 @@ impl TournamentActor {
             self.shared.tournaments.tell_frame(&player, &frame);
         }
         Ok(())
+    }
+
+    /// The line numbered `number` reported by `reporter` (a player id), with its context: the
+    /// line, the [`AROUND`] lines each side, the tournament and the round then. Refused
+    /// `invalid_report` for a line no longer kept (or never said) and for one's own line.
+    pub(super) fn reported_line(
+        &self,
+        reporter: &str,
+        number: u64,
+    ) -> Result<ReportedLine, Refusal> {
+        let Some((line, around)) = self.chat_lines.around(number) else {
+            return Err((
+                ErrorCode::InvalidReport,
+                format!("no line {number} among the tournament chat's last {KEPT} lines"),
+            ));
+        };
+        if line.player == reporter {
+            return Err((
+                ErrorCode::InvalidReport,
+                "you cannot report your own line".into(),
+            ));
+        }
+        let context = Context {
+            tournament: Some(self.id.to_string()),
+            round: line.round,
+            line: Some(line.for_report()),
+            chat: around.iter().map(|l| l.for_report()).collect(),
+            chat_here: true,
+            guest: line.account.is_none().then(|| line.player.clone()),
+            ..Context::default()
+        };
+        Ok(ReportedLine {
+            subject: line.account.clone(),
+            subject_name: line.line.name.clone(),
+            context,
+        })
     }
 
     /// The entrant and registered name of `player`, an entrant's player still in the event.
@@ -197,6 +305,80 @@ impl TournamentActor {
     }
 }
 
+/// `tournament_report` (protocol 1.8), on the tournament's node: a line of `tournament`'s chat
+/// reported by the signed-in `account` of `player`'s connection, read with its context by the
+/// tournament and filed as the table's `report` is (one note rule, one filing path, one flood
+/// limit); answered `report_filed` once stored.
+pub async fn report(
+    shared: &Arc<crate::Shared>,
+    (player, account): (&str, Option<&str>),
+    (id, tournament): (u64, &str),
+    number: u64,
+    reason: &str,
+    note: Option<&str>,
+) -> Result<ServerMessage, Refusal> {
+    let Some(reporter) = account else {
+        return Err((
+            ErrorCode::AccountRequired,
+            "reports are made by signed-in accounts".into(),
+        ));
+    };
+    let reason = Reason::parse(reason).ok_or((
+        ErrorCode::InvalidReport,
+        "reason: cheating, abuse, spam, stalling, multi_account or other".into(),
+    ))?;
+    let note = crate::moderation::report_note(note).ok_or((
+        ErrorCode::InvalidReport,
+        "note: at most 500 characters, without control, format or invisible ones".into(),
+    ))?;
+    let handle = shared.tournaments.get(tournament).ok_or((
+        ErrorCode::UnknownTournament,
+        format!("no tournament {tournament:?}"),
+    ))?;
+    let reporter_player = player.to_owned();
+    let reported = handle
+        .ask(|reply| Command::ReportLine {
+            reporter: reporter_player,
+            line: number,
+            reply,
+        })
+        .await?;
+    if reported.subject.as_deref() == Some(reporter) {
+        return Err((
+            ErrorCode::InvalidReport,
+            "you cannot report your own line".into(),
+        ));
+    }
+    let report = NewReport::by_account(
+        reporter,
+        ReportKind::Chat,
+        (reported.subject, reported.subject_name),
+        None,
+        (reason, note),
+        reported.context,
+    );
+    match shared.moderation.file_by_account(&report).await {
+        Ok(()) => {
+            tracing::info!(report = %report.id, tournament, "tournament chat report");
+            Ok(ServerMessage::ReportFiled {
+                id,
+                report: report.id,
+            })
+        }
+        Err(FileError::TooMany) => Err((
+            ErrorCode::TooManyReports,
+            format!("at most {REPORTS_PER_WINDOW} reports an hour: wait and retry"),
+        )),
+        Err(FileError::Port(e)) => {
+            tracing::warn!("cannot file a report: {e}");
+            Err((
+                ErrorCode::InternalError,
+                "the report could not be stored".into(),
+            ))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,17 +394,33 @@ mod tests {
         }
     }
 
+    fn anna() -> Speaker {
+        Speaker {
+            player: "p-anna".into(),
+            name: "Anna".into(),
+            account: None,
+            director: None,
+        }
+    }
+
     #[test]
     fn lines_are_numbered_from_1_and_the_oldest_leave_past_the_bound() {
         let mut chat = ChatLines::default();
-        assert_eq!(chat.push(line("a")).line, 1);
+        assert_eq!(chat.push(line("a"), &anna(), None).line, 1);
         for i in 0..KEPT {
-            chat.push(line(&i.to_string()));
+            chat.push(line(&i.to_string()), &anna(), Some(1));
         }
         let recent = chat.recent();
         assert_eq!(recent.len(), KEPT);
         assert_eq!(recent[0].line, 2, "the first line left");
         assert_eq!(recent[KEPT - 1].line, KEPT as u64 + 1);
+        assert!(chat.around(1).is_none(), "the first line left");
+        let (at, around) = chat.around(50).expect("kept");
+        assert_eq!((at.line.line, at.round), (50, Some(1)));
+        let numbers: Vec<u64> = around.iter().map(|l| l.line.line).collect();
+        assert_eq!(numbers, (45..=55).collect::<Vec<_>>());
+        let (_, newest) = chat.around(KEPT as u64 + 1).expect("the newest");
+        assert_eq!(newest.len(), AROUND + 1, "nothing after the newest line");
     }
 
     #[test]

@@ -62,6 +62,13 @@ pub enum Command {
     ChatHistory {
         reply: oneshot::Sender<Result<Vec<burraco_protocol::wire::TournamentChatLine>, Refusal>>,
     },
+    /// A chat line reported by the player `reporter` (1.8, `chat.rs`): the line with its
+    /// context, to file.
+    ReportLine {
+        reporter: String,
+        line: u64,
+        reply: oneshot::Sender<Result<super::chat::ReportedLine, Refusal>>,
+    },
 }
 
 #[derive(Debug, Clone)]

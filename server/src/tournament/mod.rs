@@ -392,6 +392,13 @@ impl TournamentActor {
             Command::ChatHistory { reply } => {
                 let _ = reply.send(Ok(self.chat_lines.recent()));
             }
+            Command::ReportLine {
+                reporter,
+                line,
+                reply,
+            } => {
+                let _ = reply.send(self.reported_line(&reporter, line));
+            }
         }
     }
 

@@ -168,7 +168,8 @@ fn tournament_of(request: &ClientMessage) -> Option<&str> {
         | C::SetLineup { tournament, .. }
         | C::WatchTournament { tournament, .. }
         | C::TournamentChat { tournament, .. }
-        | C::TournamentChatHistory { tournament, .. } => Some(tournament),
+        | C::TournamentChatHistory { tournament, .. }
+        | C::TournamentReport { tournament, .. } => Some(tournament),
         _ => None,
     }
 }
@@ -288,6 +289,7 @@ async fn answer(
             let speaker = super::chat::Speaker {
                 player: session.player.clone(),
                 name: session.name.clone(),
+                account: account.map(str::to_owned),
                 director,
             };
             find(&tournament)?
@@ -308,6 +310,17 @@ async fn answer(
                 tournament,
                 lines,
             })
+        }
+        C::TournamentReport {
+            id,
+            tournament,
+            line,
+            reason,
+            note,
+        } => {
+            let reporter = (session.player.as_str(), account);
+            let at = (id, tournament.as_str());
+            super::chat::report(shared, reporter, at, line, &reason, note.as_deref()).await
         }
         other => Err((
             ErrorCode::InvalidMessage,

@@ -3,7 +3,8 @@
 //! mute refusing the account's chat with `muted` until unmuted; a flood of reports limited;
 //! actions on unknown accounts and by non-moderators refused with their codes; a disable (a
 //! moderator's, and the operator's command) and a time-out closing a cookie-signed-in
-//! connection within a second.
+//! connection within a second; a guest reported as a player kept with its player id, on the
+//! table's node and through another, so the mute answering the report mutes that guest.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -21,7 +22,7 @@ use crate::common::TestServer;
 type Ws =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
-pub(super) async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
+pub(crate) async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
     let body = json!({"username": name, "password": "correct horse"}).to_string();
     let reply = http_post(addr, "/api/signup", None, &body).await;
     assert_eq!(reply.status, 201, "{}", reply.body);
@@ -29,17 +30,17 @@ pub(super) async fn sign_up(addr: SocketAddr, name: &str) -> (String, String) {
     (reply.token(), id)
 }
 
-pub(super) async fn get(addr: SocketAddr, path: &str, session: &str) -> Reply {
+pub(crate) async fn get(addr: SocketAddr, path: &str, session: &str) -> Reply {
     let cookie = format!("burraco_session={session}");
     http(addr, "GET", path, &[("Cookie", &cookie)], "").await
 }
 
-pub(super) async fn post(addr: SocketAddr, path: &str, session: &str, body: Value) -> Reply {
+pub(crate) async fn post(addr: SocketAddr, path: &str, session: &str, body: Value) -> Reply {
     http_post(addr, path, Some(session), &body.to_string()).await
 }
 
 /// `burraco-server --data <dir> admin <args>`, beside the running server.
-pub(super) fn admin(server: &TestServer, args: &[&str]) {
+pub(crate) fn admin(server: &TestServer, args: &[&str]) {
     let data = server.dir.path().to_string_lossy().into_owned();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_burraco-server"))
         .args(["--data", &data, "admin"])
@@ -555,4 +556,169 @@ async fn a_disable_or_a_time_out_closes_a_cookie_connection_within_a_second() {
     let pong = request(&mut back, ClientMessage::Ping { id: 9 }).await;
     assert!(!matches!(pong, ServerMessage::Error { .. }), "{pong:?}");
     server.stop().await;
+}
+
+/// A guest reported over HTTP by the name its seat shows: the report keeps the guest's player
+/// id (read from the table's seats), so the moderator's mute answering it mutes that guest,
+/// whose chat is then refused `muted`; an account reported so names no guest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_reported_over_http_is_muted_by_the_action_answering_the_report() {
+    use super::table::{account, code, queued};
+    use crate::common::{Client, settings};
+
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let (moira, _) = sign_up(addr, "Moira").await;
+    let (rocco_session, rocco_id) = sign_up(addr, "Rocco").await;
+    let (paola, _) = sign_up(addr, "Paola").await;
+    admin(&server, &["grant-moderator", "moira"]);
+    let mut rocco = account(addr, "Rocco", &rocco_session, "1.7").await;
+    let (mut gianni, welcome) = Client::connect_saying(addr, "Gianni", None, false, "1.7").await;
+    let ServerMessage::Welcome {
+        player: gianni_player,
+        ..
+    } = welcome
+    else {
+        panic!("welcome: {welcome:?}")
+    };
+    let created = rocco
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: false,
+            bots: None,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("create: {created:?}")
+    };
+    let t = table.clone();
+    let seated = gianni
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert!(matches!(seated, ServerMessage::Seated { .. }), "{seated:?}");
+
+    // Paola, not at the table, reports both players by the names the table shows.
+    let body = json!({"kind": "player", "table": table, "player": "Gianni", "reason": "abuse"});
+    let reported = post(addr, "/api/reports", &paola, body).await;
+    assert_eq!(reported.status, 201, "{}", reported.body);
+    let guest_report = reported.json()["id"].as_str().expect("id").to_owned();
+    let body = json!({"kind": "player", "table": table, "player": "Rocco", "reason": "stalling"});
+    let reported = post(addr, "/api/reports", &paola, body).await;
+    assert_eq!(reported.status, 201, "{}", reported.body);
+    let account_report = reported.json()["id"].as_str().expect("id").to_owned();
+
+    let found = queued(addr, &moira, |r| r["id"] == guest_report.as_str()).await;
+    assert_eq!(found["subject"], Value::Null, "a guest has no account");
+    assert_eq!(found["subject_name"], "Gianni");
+    assert_eq!(found["context"]["guest"], gianni_player.as_str());
+    let found = queued(addr, &moira, |r| r["id"] == account_report.as_str()).await;
+    assert_eq!(found["subject"], rocco_id.as_str());
+    assert_eq!(found["context"]["guest"], Value::Null);
+
+    // The mute answering the guest's report names the guest, and its chat is refused.
+    let mute =
+        json!({"action": "mute", "report": guest_report, "reason": "insults", "minutes": 10});
+    let muted = post(addr, "/api/moderation/actions", &moira, mute).await;
+    assert_eq!(muted.status, 200, "{}", muted.body);
+    assert_eq!(muted.json()["action"]["guest"], gianni_player.as_str());
+    assert_eq!(muted.json()["action"]["account"], Value::Null);
+    let t = table.clone();
+    let refused = gianni
+        .request(|id| ClientMessage::Chat {
+            id,
+            table: t,
+            text: Some("hello again".into()),
+            phrase: None,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("muted"), "{refused:?}");
+    // Rocco, at the same table, still speaks.
+    let said = rocco
+        .request(|id| ClientMessage::Chat {
+            id,
+            table,
+            text: Some("good evening".into()),
+            phrase: None,
+        })
+        .await;
+    assert!(matches!(said, ServerMessage::Ok { .. }), "{said:?}");
+    server.stop().await;
+}
+
+/// The same through another node than the table's (two nodes sharing a PostgreSQL database):
+/// the guest's player id comes from the table's listing, which node-a publishes and node-b reads.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_reported_over_http_through_another_node_is_kept_with_its_player_id() {
+    use super::table::{account, code, queued};
+    use crate::common::{Client, settings};
+
+    let postgres = crate::accounts::Postgres::start();
+    let url = postgres.url();
+    let nats = crate::cluster::Nats::start(1);
+    let a = crate::cluster::Node::start_with(&nats, "node-a", &["--database-url", &url]);
+    let b = crate::cluster::Node::start_with(&nats, "node-b", &["--database-url", &url]);
+    let (moira, _) = sign_up(a.addr, "Moira").await;
+    let (rocco_session, _) = sign_up(a.addr, "Rocco").await;
+    let (paola, _) = sign_up(a.addr, "Paola").await;
+    let granted = std::process::Command::new(env!("CARGO_BIN_EXE_burraco-server"))
+        .args(["--database-url", &url, "admin", "grant-moderator", "moira"])
+        .output()
+        .expect("the server binary runs");
+    assert!(granted.status.success(), "{granted:?}");
+    let mut rocco = account(a.addr, "Rocco", &rocco_session, "1.7").await;
+    let (mut gianni, welcome) = Client::connect_saying(a.addr, "Gianni", None, false, "1.7").await;
+    let ServerMessage::Welcome {
+        player: gianni_player,
+        ..
+    } = welcome
+    else {
+        panic!("welcome: {welcome:?}")
+    };
+    let created = rocco
+        .request(|id| ClientMessage::CreateTable {
+            id,
+            settings: settings("fitab", 2, Some(1), "off"),
+            private: false,
+            bots: None,
+        })
+        .await;
+    let ServerMessage::TableCreated { table, .. } = created else {
+        panic!("create: {created:?}")
+    };
+    let t = table.clone();
+    let seated = gianni
+        .request(|id| ClientMessage::Join {
+            id,
+            table: Some(t),
+            invite: None,
+            seat: None,
+        })
+        .await;
+    assert!(matches!(seated, ServerMessage::Seated { .. }), "{seated:?}");
+
+    let body = json!({"kind": "player", "table": table, "player": "Gianni", "reason": "abuse"});
+    let reported = post(b.addr, "/api/reports", &paola, body).await;
+    assert_eq!(reported.status, 201, "{}", reported.body);
+    let guest_report = reported.json()["id"].as_str().expect("id").to_owned();
+    let found = queued(b.addr, &moira, |r| r["id"] == guest_report.as_str()).await;
+    assert_eq!(found["context"]["guest"], gianni_player.as_str());
+    let mute =
+        json!({"action": "mute", "report": guest_report, "reason": "insults", "minutes": 10});
+    let muted = post(b.addr, "/api/moderation/actions", &moira, mute).await;
+    assert_eq!(muted.status, 200, "{}", muted.body);
+    let refused = gianni
+        .request(|id| ClientMessage::Chat {
+            id,
+            table,
+            text: Some("hello again".into()),
+            phrase: None,
+        })
+        .await;
+    assert_eq!(code(&refused), Some("muted"), "{refused:?}");
 }

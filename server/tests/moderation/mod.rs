@@ -2,8 +2,8 @@
 //! suite run on the SQLite file and on a PostgreSQL 15 server this test starts; and the API on
 //! the raw socket (`http`), and at the table, protocol 1.7 (`table`).
 
-mod http;
-mod table;
+pub(crate) mod http;
+pub(crate) mod table;
 
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
@@ -59,6 +59,8 @@ fn report(id: &str, reporter: &str, subject: &str, created_ms: i64) -> NewReport
             chat_here: true,
             detail: None,
             guest: None,
+            tournament: None,
+            round: None,
         },
         created_ms,
     }

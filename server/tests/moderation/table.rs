@@ -17,7 +17,7 @@ use super::http::{admin, get, post, sign_up};
 use crate::common::{Client, TestServer, settings};
 
 /// A connection signed in with the session cookie, its hello saying `version`.
-async fn account(addr: SocketAddr, name: &str, session: &str, version: &str) -> Client {
+pub(crate) async fn account(addr: SocketAddr, name: &str, session: &str, version: &str) -> Client {
     let cookie = format!("burraco_session={session}");
     let origin = format!("http://{addr}");
     Client::connect_with_headers(
@@ -30,7 +30,7 @@ async fn account(addr: SocketAddr, name: &str, session: &str, version: &str) -> 
     .0
 }
 
-fn code(reply: &ServerMessage) -> Option<&str> {
+pub(crate) fn code(reply: &ServerMessage) -> Option<&str> {
     match reply {
         ServerMessage::Error { code, .. } => Some(code),
         _ => None,
@@ -65,7 +65,11 @@ fn say(table: &str, text: &str) -> impl FnOnce(u64) -> ClientMessage {
 }
 
 /// Polls the moderators' queue until `found` picks a report out of it (5 s at most).
-async fn queued(addr: SocketAddr, moderator: &str, found: impl Fn(&Value) -> bool) -> Value {
+pub(crate) async fn queued(
+    addr: SocketAddr,
+    moderator: &str,
+    found: impl Fn(&Value) -> bool,
+) -> Value {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
         let queue = get(addr, "/api/moderation/reports", moderator).await;

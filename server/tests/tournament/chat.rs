@@ -21,7 +21,11 @@ async fn connect(addr: SocketAddr, name: &str, version: &str) -> Client {
         .0
 }
 
-fn say(tournament: &str, director: Option<&str>, text: &str) -> impl FnOnce(u64) -> ClientMessage {
+pub(super) fn say(
+    tournament: &str,
+    director: Option<&str>,
+    text: &str,
+) -> impl FnOnce(u64) -> ClientMessage {
     let (tournament, director, text) = (
         tournament.to_owned(),
         director.map(str::to_owned),
@@ -53,7 +57,7 @@ async fn heard(client: &mut Client) -> TournamentChatLine {
     }
 }
 
-async fn register(client: &mut Client, tournament: &str) {
+pub(super) async fn register(client: &mut Client, tournament: &str) {
     let t = tournament.to_owned();
     let reply = client
         .request(|id| ClientMessage::RegisterTournament {
@@ -69,7 +73,7 @@ async fn register(client: &mut Client, tournament: &str) {
     );
 }
 
-async fn history(client: &mut Client, tournament: &str) -> Vec<TournamentChatLine> {
+pub(super) async fn history(client: &mut Client, tournament: &str) -> Vec<TournamentChatLine> {
     let t = tournament.to_owned();
     match client
         .request(|id| ClientMessage::TournamentChatHistory { id, tournament: t })

@@ -1,5 +1,8 @@
 /// A tournament's chat (protocol 1.7): who hears it, its text rule, history, refusals.
 mod chat;
+/// A tournament's chat line reported (protocol 1.8): its context, every refusal, a mute
+/// answering it, and the report through another node than the tournament's.
+mod chat_report;
 /// The account that created a tournament directs it without the token (protocol 1.6).
 mod director_account;
 /// Presence at a tournament's table: a held seat joined by its entrant is connected to all.
