@@ -8,7 +8,8 @@ import { startServer, startStatic, startProxy, pageUrlFor, launchBrowser, REPO }
 // background (its clocks run out while the others play) and is checked last.
 const ALL = ['newcomer', 'clock-notice', 'full-hand', 'illegal-move', 'reconnect', 'spectator', 'verify-reload', 'tournament', 'tournament-teams',
   'director-forms', 'names', 'contrast', 'two-tabs', 'ghosts', 'screen-reader', 'addresses', 'accounts', 'player', 'leaderboard', 'season', 'levels', 'moderation', 'playban',
-  'tournament-pause', 'tournament-calendar', 'bot-label', 'tournament-chat', 'tournament-round', 'tournament-account', 'arena'];
+  'tournament-pause', 'tournament-calendar', 'bot-label', 'tournament-chat', 'tournament-round', 'tournament-account', 'arena',
+  'tournament-chat-report'];
 const only = process.argv.slice(2);
 const names = only.length ? only : ALL;
 const shotsDir = process.env.SCREENSHOTS ?? join(REPO, 'docs/screenshots');

@@ -137,6 +137,10 @@ export class App {
     this.watchingTour = null;
     /** Each tournament's chat lines (1.7), by their number, oldest first. @type {Record<string, any[]>} */
     this.tourChat = {};
+    /** The tournament chat line whose report form is open (`tournament:line`, 1.8), if any. @type {string|null} */
+    this.tourReport = null;
+    /** The tournament chat lines this page reported (`tournament:line`). @type {Set<string>} */
+    this.tourReported = new Set();
     /** A round's table ready while the player looked elsewhere: the tab's title says so until they look. @type {number|null} */
     this.roundAttention = null;
     /** Counts the refresh timer's ticks (a watched tournament's record is read every fourth). */
@@ -799,6 +803,33 @@ export class App {
       });
   }
 
+  /**
+   * A line of the open tournament's chat reported to the moderators (1.8 `tournament_report`),
+   * with a reason and an optional note (the server's text rule, checked here first).
+   * @param {number} line @param {string} reason @param {string} raw
+   */
+  reportTourLine(line, reason, raw) {
+    const id = this.tour?.id;
+    if (!id || !Number.isInteger(line)) return;
+    let note = null;
+    if (raw.trim()) {
+      const checked = checkLine(raw, 500);
+      if (!checked.ok) { this.flash(checked.error === 'long' ? t('chat_long', { max: 500, n: [...raw.trim()].length }) : t('chat_chars'), 'error'); return; }
+      note = checked.text;
+    }
+    this.request('tournament_report', { tournament: id, line, reason, note })
+      .then(() => {
+        this.tourReported.add(`${id}:${line}`);
+        this.tourReport = null;
+        this.lobbyForm.tReportNote = '';
+        this.flash(t('t_report_filed'), 'info');
+      })
+      .catch((x) => {
+        const code = x?.code;
+        this.flash(code === 'too_many_reports' ? t('t_report_too_many') : code === 'invalid_report' ? t('t_report_invalid') : tournamentRefusalText(x), 'error');
+      });
+  }
+
   /** Whether desktop notifications are on: the player asked for them and the browser allows them. */
   notifying() {
     return typeof Notification !== 'undefined' && Notification.permission === 'granted' && localStorage.getItem('burraco.notify') === 'on';
@@ -1148,6 +1179,13 @@ export class App {
       case 'refresh-tournaments': this.listTournaments(); return true;
       case 'open-tournament': this.openTournament(/** @type {string} */ (d.tournament)); return true;
       case 'close-tournament': this.closeTournament(); return true;
+      case 'tour-report': {
+        const key = `${id}:${d.line}`;
+        this.tourReport = this.tourReport === key ? null : key;
+        this.render();
+        return true;
+      }
+      case 'tour-report-cancel': this.tourReport = null; this.render(); return true;
       case 'refresh-tournament': if (id) this.loadTour(id); return true;
       case 'tour-back': {
         const tid = d.tournament ?? (this.table ? this.tourTables[this.table.table] : undefined);
@@ -1585,6 +1623,7 @@ export class App {
       case 'create-tournament': this.createTournament(); break;
       case 'tour-register': this.registerTournament(); break;
       case 'tour-chat': this.sayInTournament(String(data.get('text') ?? '')); break;
+      case 'tour-report': this.reportTourLine(Number(form.dataset.line), String(data.get('reason') ?? ''), String(data.get('note') ?? '')); break;
       case 'chat': {
         const raw = String(data.get('text') ?? '');
         const st = this.table;

@@ -262,6 +262,12 @@ const en = {
   t_chat_director: 'Director', t_chat_readonly: 'The entrants and the director write here.',
   t_chat_closed: 'Your match is in play: the tournament chat opens again when it is over (your table has its own chat).',
   t_chat_muted: 'A moderator muted your account: you cannot write for now.',
+  t_report: 'Report', t_report_line: 'Report {name}\'s line to the moderators', t_reported: 'Reported',
+  t_report_reason: 'Why', t_report_note: 'Note (optional)', t_report_send: 'Send report',
+  t_report_abuse: 'Abuse', t_report_spam: 'Spam', t_report_cheating: 'Cheating', t_report_other: 'Other',
+  t_report_filed: 'Thank you: the moderators have the line, with the lines around it.',
+  t_report_too_many: 'You have sent many reports this hour: wait a little and retry.',
+  t_report_invalid: 'This line can no longer be reported (it is your own, or too old).',
   t_round_ready_title: 'Round {n}: your table is ready',
 };
 
@@ -521,6 +527,12 @@ const it = {
   t_chat_director: 'Direttore', t_chat_readonly: 'Qui scrivono gli iscritti e il direttore.',
   t_chat_closed: 'Il tuo incontro è in corso: la chat del torneo si riapre quando finisce (il tavolo ha la sua chat).',
   t_chat_muted: 'Un moderatore ha silenziato il tuo account: per ora non puoi scrivere.',
+  t_report: 'Segnala', t_report_line: 'Segnala ai moderatori la frase di {name}', t_reported: 'Segnalata',
+  t_report_reason: 'Perché', t_report_note: 'Nota (facoltativa)', t_report_send: 'Invia la segnalazione',
+  t_report_abuse: 'Offese', t_report_spam: 'Spam', t_report_cheating: 'Imbrogli', t_report_other: 'Altro',
+  t_report_filed: 'Grazie: i moderatori hanno la frase, con quelle intorno.',
+  t_report_too_many: 'Hai inviato molte segnalazioni in quest\'ora: aspetta un po\' e riprova.',
+  t_report_invalid: 'Questa frase non si può più segnalare (è tua, o è troppo vecchia).',
   t_round_ready_title: 'Turno {n}: il tuo tavolo è pronto',
 };
 

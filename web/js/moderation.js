@@ -16,6 +16,7 @@ const words = {
     not_moderator: 'This page is for moderators.', not_signed_in: 'Sign in first (your account page).',
     reported_by: 'reported by {who}', server: 'the server', guest: 'guest',
     table: 'Table {table}, hand {hand}, {status}', line: 'The line', chat: 'Chat around it',
+    tournament: 'Tournament {tournament}, its chat, round {round}', tournament_early: 'Tournament {tournament}, its chat, before the first round',
     action: 'Action', minutes: 'Minutes', reason: 'Reason', act: 'Apply', done: 'Done: {action}.',
     dismiss: 'Dismiss', warn: 'Warn', mute: 'Mute', timeout: 'Time out', disable: 'Disable',
     error: 'Refused: {code}',
@@ -29,6 +30,7 @@ const words = {
     not_moderator: 'Questa pagina è per i moderatori.', not_signed_in: 'Prima accedi (pagina del tuo account).',
     reported_by: 'segnalato da {who}', server: 'il server', guest: 'ospite',
     table: 'Tavolo {table}, mano {hand}, {status}', line: 'La frase', chat: 'La chat intorno',
+    tournament: 'Torneo {tournament}, la sua chat, turno {round}', tournament_early: 'Torneo {tournament}, la sua chat, prima del primo turno',
     action: 'Azione', minutes: 'Minuti', reason: 'Motivo', act: 'Applica', done: 'Fatto: {action}.',
     dismiss: 'Archivia', warn: 'Ammonisci', mute: 'Silenzia', timeout: 'Sospendi', disable: 'Disattiva',
     error: 'Rifiutato: {code}',
@@ -79,6 +81,7 @@ function reportHtml(r) {
       ${r.note ? `<p>“${escapeHtml(r.note)}”</p>` : ''}
       ${c.detail ? `<p>${escapeHtml(c.detail)}</p>` : ''}
       ${c.table ? `<p>${tm('table', { table: c.table, hand: c.hand ?? '—', status: c.status ?? '' })}</p>` : ''}
+      ${c.tournament ? `<p data-testid="report-tournament">${c.round ? tm('tournament', { tournament: c.tournament, round: c.round }) : tm('tournament_early', { tournament: c.tournament })}</p>` : ''}
       ${c.line ? `<h3>${tm('line')}</h3><ul>${lineHtml(c.line)}</ul>` : ''}
       ${c.chat?.length ? `<h3>${tm('chat')}</h3><ul>${c.chat.map(lineHtml).join('')}</ul>` : ''}
       <form class="account-form" data-testid="act-form">

@@ -475,6 +475,30 @@ function calendarHtml(app) {
 }
 
 /**
+ * A line's report control (protocol 1.8 `tournament_report`): a small button, once reported a
+ * note saying so; open, the reason and an optional note for the moderators.
+ * @param {App} app @param {string} id @param {any} l
+ */
+function tourReportHtml(app, id, l) {
+  const key = `${id}:${l.line}`;
+  if (app.tourReported.has(key)) return ` <span class="muted small" data-testid="tour-chat-reported">${t('t_reported')}</span>`;
+  const open = app.tourReport === key;
+  const button = `<button type="button" class="btn tiny report-line" data-action="tour-report" data-line="${l.line}" data-testid="tour-chat-report"
+    aria-expanded="${open}" aria-label="${escapeHtml(t('t_report_line', { name: l.name }))}" data-focus="t-report-${l.line}">${t('t_report')}</button>`;
+  if (!open) return ` ${button}`;
+  // Kept in the form's state: a line heard meanwhile re-renders the page.
+  const chosen = app.lobbyForm.tReportReason ?? 'abuse';
+  const reasons = /** @type {const} */ ([['abuse', 't_report_abuse'], ['spam', 't_report_spam'], ['cheating', 't_report_cheating'], ['other', 't_report_other']])
+    .map(([r, key]) => `<option value="${r}"${r === chosen ? ' selected' : ''}>${t(key)}</option>`).join('');
+  return ` ${button}<form class="report-form" data-form="tour-report" data-line="${l.line}" data-testid="tour-report-form">
+      <label>${t('t_report_reason')} <select name="reason" data-field="tReportReason" data-testid="tour-report-reason">${reasons}</select></label>
+      <label>${t('t_report_note')} <input name="note" maxlength="1000" autocomplete="off" data-field="tReportNote" data-focus="t-report-note"
+        value="${escapeHtml(app.lobbyForm.tReportNote ?? '')}" data-testid="tour-report-note"></label>
+      <span class="report-buttons"><button class="btn small" type="submit" data-testid="tour-report-send">${t('t_report_send')}</button>
+      <button class="btn small ghost" type="button" data-action="tour-report-cancel" data-testid="tour-report-cancel">${t('cancel')}</button></span></form>`;
+}
+
+/**
  * The tournament's chat (protocol 1.7): its recent lines, the director's marked; the form for an
  * entrant or the director (the others read). @param {App} app @param {any} rec
  */
@@ -483,8 +507,13 @@ function tourChatHtml(app, rec) {
   const lines = (app.tourChat[id] ?? []).slice(-50);
   const speaker = (/** @type {any} */ l) => l.director ? `${escapeHtml(l.name)} <span class="badge director-badge" data-testid="chat-director">${t('t_chat_director')}</span>`
     : escapeHtml(localBotName(l.name));
-  const items = lines.map((/** @type {any} */ l) => `<li data-testid="tour-chat-line" data-line="${l.line}"${l.director ? ' class="from-director"' : ''}><b>${speaker(l)}:</b> ${escapeHtml(l.text)}</li>`).join('');
-  const writes = !!myEntrant(rec, app.playerId) || !!app.directorToken(id);
+  const mine = myEntrant(rec, app.playerId);
+  const myName = mine ? (mine.names ?? [])[(mine.players ?? []).indexOf(app.playerId)] : null;
+  // Others' lines only (the server refuses one's own too), for a signed-in account (1.8).
+  const ownLine = (/** @type {any} */ l) => l.director ? !!app.directorToken(id) : !!mine && l.entrant === mine.entrant && l.name === myName;
+  const reports = app.identity === 'player';
+  const items = lines.map((/** @type {any} */ l) => `<li data-testid="tour-chat-line" data-line="${l.line}"${l.director ? ' class="from-director"' : ''}><b>${speaker(l)}:</b> <span class="chat-text">${escapeHtml(l.text)}</span>${reports && !ownLine(l) ? tourReportHtml(app, id, l) : ''}</li>`).join('');
+  const writes = !!mine || !!app.directorToken(id);
   const form = writes ? `<form class="chat-form" data-form="tour-chat"><input name="text" maxlength="400" autocomplete="off" data-field="tChat" data-focus="t-chat-input"
       data-testid="t-chat-input" value="${escapeHtml(app.lobbyForm.tChat ?? '')}" placeholder="${t('t_chat_placeholder')}" aria-label="${t('t_chat')}">
       <button class="btn small" type="submit" data-testid="t-chat-send">${t('send')}</button></form>`
