@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 7;
+pub const PROTOCOL_MINOR: u16 = 8;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -526,6 +526,15 @@ impl ClientMessage {
             TournamentChat { .. } | TournamentChatHistory { .. } => 7,
             Report { .. } => 7,
             ArenaReady { .. } | ArenaChallenge { .. } => 7,
+            // A level newer than the request: asking for it is a 1.8 request.
+            CreateTable {
+                bots: Some(BotLevel::Deep),
+                ..
+            }
+            | AddBots {
+                level: Some(BotLevel::Deep),
+                ..
+            } => 8,
             _ => 0,
         }
     }
@@ -543,6 +552,8 @@ pub enum BotLevel {
     Expert,
     /// L3: determinized Monte Carlo search.
     Search,
+    /// 1.8: L4, a deeper determinized search spending the server's time budget per move.
+    Deep,
 }
 
 /// A table's settings: a preset and optional overrides (RULES.md section 1). `null` = the preset's.
