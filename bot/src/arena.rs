@@ -16,7 +16,9 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use crate::stats::{MeanCi, wilson};
-use crate::strategy::{Decision, Level, SearchBudget, Strategy};
+use std::sync::{Arc, Mutex};
+
+use crate::strategy::{Decision, DeepBudget, Level, SearchBudget, Strategy};
 
 /// Why a hand could not be played in the arena.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -150,9 +152,10 @@ pub fn play_board(
             } else {
                 b
             };
-            level.strategy(
+            level.strategy_with(
                 run_seed ^ (board << 8) ^ (u64::from(hand) << 4) ^ i as u64,
                 budget,
+                arena.deep,
             )
         });
         let mut seat_stats = [DecisionStats::default(); 4];
@@ -193,6 +196,8 @@ pub struct ArenaConfig {
     pub boards: u64,
     pub seed: u64,
     pub budget: SearchBudget,
+    /// L4's budget.
+    pub deep: DeepBudget,
     /// Worker threads.
     pub threads: usize,
 }
@@ -330,4 +335,82 @@ pub fn duplicate(a: Level, b: Level, arena: &ArenaConfig) -> Result<ArenaReport,
         b_stats,
         elapsed: started.elapsed(),
     })
+}
+
+/// A strategy whose decisions with a choice (more than one legal action) are timed into a
+/// shared list.
+struct Timed {
+    inner: Box<dyn Strategy>,
+    times: Arc<Mutex<Vec<Duration>>>,
+}
+
+impl Strategy for Timed {
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+
+    fn choose(&mut self, decision: &Decision<'_>) -> Action {
+        let started = Instant::now();
+        let action = self.inner.choose(decision);
+        if decision.legal.len() > 1 {
+            let elapsed = started.elapsed();
+            self.times
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push(elapsed);
+        }
+        action
+    }
+}
+
+/// The time of each decision with a choice that `level` makes in `hands` hands against
+/// `against` (`level` North-South, one thread: a timing wants the machine to itself).
+pub fn decision_times(
+    level: Level,
+    against: Level,
+    arena: &ArenaConfig,
+    hands: u32,
+) -> Result<Vec<Duration>, ArenaError> {
+    let times = Arc::new(Mutex::new(Vec::new()));
+    let players = arena.config.players();
+    for hand in 0..hands {
+        let mut strategies: [Box<dyn Strategy>; 4] = std::array::from_fn(|i| {
+            let seat = Seat::ALL[i];
+            let seed = arena.seed ^ (u64::from(hand) << 4) ^ i as u64;
+            if players.side_of(seat) == Side::NorthSouth {
+                Box::new(Timed {
+                    inner: level.strategy_with(seed, arena.budget, arena.deep),
+                    times: times.clone(),
+                }) as Box<dyn Strategy>
+            } else {
+                against.strategy_with(seed, arena.budget, arena.deep)
+            }
+        });
+        let dealer = players.seats()[hand as usize % players.count()];
+        let mut stats = [DecisionStats::default(); 4];
+        play_hand(
+            arena.config,
+            dealer,
+            board_seed(arena.seed, u64::from(hand), 0),
+            &mut strategies,
+            &mut stats,
+            arena.seed ^ u64::from(hand),
+        )?;
+    }
+    let mut times = std::mem::take(
+        &mut *times
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    );
+    times.sort();
+    Ok(times)
+}
+
+/// The `q`-quantile (0..=1) of sorted `times` (nearest rank); zero when empty.
+pub fn quantile(sorted: &[Duration], q: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
 }

@@ -1,5 +1,5 @@
 //! Burraco bots: the [`Strategy`] trait a bot author implements, the reference strategies of the
-//! strength ladder (L0 random, L1 greedy, L2 expert, L3 search), the in-process duplicate
+//! strength ladder (L0 random, L1 greedy, L2 expert, L3 search, L4 deep search), the in-process duplicate
 //! [`arena`], and the network [`client`] runtime that plays a strategy at a real server over the
 //! WebSocket protocol.
 //!
@@ -30,4 +30,6 @@ pub mod tournament;
 
 pub use seat::{SeatBot, knowledge_from_snapshot};
 pub use session::{SeatRequest, Session, SessionStats, Thinking, Thought};
-pub use strategy::{Decision, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy};
+pub use strategy::{
+    Decision, Deep, DeepBudget, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy,
+};

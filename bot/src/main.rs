@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use burraco_bot::arena::{ArenaConfig, ArenaReport, duplicate};
+use burraco_bot::arena::{ArenaConfig, ArenaReport, decision_times, duplicate, quantile};
 use burraco_bot::client::{self, ClientOptions};
-use burraco_bot::{Level, SearchBudget, SeatRequest, Session};
+use burraco_bot::{DeepBudget, Level, SearchBudget, SeatRequest, Session};
 use burraco_protocol::wire::{WireSettings, WireTournamentSettings};
 use burraco_rules::{Config, Preset, TableSettings};
 use clap::{Args, Parser, Subcommand};
@@ -28,6 +28,62 @@ enum Command {
     Arena(ArenaArgs),
     /// Create a tournament at a server, register bot entrants, play it to its end.
     Tournament(TournamentArgs),
+    /// Time one level's decisions (those with a choice) over a few hands, on one thread.
+    Timing(TimingArgs),
+}
+
+/// L4's budget, shared by the commands that build L4.
+#[derive(Debug, Args)]
+struct DeepArgs {
+    /// L4: time limit per decision in milliseconds (it answers by 80% of it). The arena's
+    /// default is none: the rollouts alone bound a decision, so runs repeat exactly.
+    #[arg(long)]
+    deep_ms: Option<u64>,
+    /// L4: rollouts per decision at most (default: unbounded when a time limit is set).
+    #[arg(long)]
+    deep_rollouts: Option<u32>,
+    /// L4: rollout horizon in turns (0 = to the end of the hand).
+    #[arg(long, default_value_t = 0)]
+    deep_horizon: u32,
+    /// L4: roll out with L3's fast greedy policy instead of L2's.
+    #[arg(long)]
+    deep_fast_rollouts: bool,
+}
+
+impl DeepArgs {
+    /// The budget; `default_ms` is the time limit when neither flag bounds a decision.
+    fn budget(&self, default_ms: Option<u64>) -> DeepBudget {
+        let ms = self.deep_ms.or(if self.deep_rollouts.is_none() {
+            default_ms
+        } else {
+            None
+        });
+        DeepBudget {
+            rollouts: self.deep_rollouts.unwrap_or(u32::MAX),
+            time: ms.map(Duration::from_millis),
+            horizon: self.deep_horizon,
+            expert_rollouts: !self.deep_fast_rollouts,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+struct TimingArgs {
+    /// The level timed (North-South).
+    #[arg(long, default_value = "L4")]
+    level: String,
+    /// Its opponents (East-West).
+    #[arg(long, default_value = "L3")]
+    against: String,
+    /// Hands to play.
+    #[arg(long, default_value_t = 2)]
+    hands: u32,
+    #[arg(long, default_value = "fitab")]
+    preset: String,
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    #[command(flatten)]
+    deep: DeepArgs,
 }
 
 #[derive(Debug, Args)]
@@ -54,7 +110,7 @@ struct TournamentArgs {
     /// Duplicate boards: every table of a round deals the same hands.
     #[arg(long)]
     duplicate: bool,
-    /// random | greedy | expert | search (or L0..L3).
+    /// random | greedy | expert | search | deep (or L0..L4).
     #[arg(long, default_value = "greedy")]
     strategy: String,
     /// A Sit&Go: the first round starts when the list is full (no director's start).
@@ -89,7 +145,7 @@ struct PlayArgs {
     /// environment variable: a flag shows in the process list.
     #[arg(long, env = "BURRACO_TOKEN", hide_env_values = true)]
     token: Option<String>,
-    /// random | greedy | expert | search (or L0..L3).
+    /// random | greedy | expert | search | deep (or L0..L4).
     #[arg(long, default_value = "expert")]
     strategy: String,
     /// Table preset for quick play and new tables: fitab | feburit | fedibur.
@@ -126,6 +182,8 @@ struct PlayArgs {
     /// Search: time limit per decision in milliseconds.
     #[arg(long)]
     think_ms: Option<u64>,
+    #[command(flatten)]
+    deep: DeepArgs,
     /// Give up after this many seconds.
     #[arg(long, default_value_t = 3600)]
     timeout: u64,
@@ -154,6 +212,8 @@ struct ArenaArgs {
     horizon: u32,
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    #[command(flatten)]
+    deep: DeepArgs,
     /// Exit with an error unless every A beats its B with 95% confidence.
     #[arg(long)]
     check: bool,
@@ -164,13 +224,14 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Arena(args)) => arena(args),
         Some(Command::Tournament(args)) => tournament(args),
+        Some(Command::Timing(args)) => timing(args),
         None => play(cli.play),
     }
 }
 
 fn level(code: &str) -> anyhow::Result<Level> {
     Level::from_code(code).with_context(|| {
-        format!("unknown strategy {code:?}: random, greedy, expert, search or L0-L3")
+        format!("unknown strategy {code:?}: random, greedy, expert, search, deep or L0-L4")
     })
 }
 
@@ -195,16 +256,18 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
             max_time: None,
             horizon: args.horizon,
         },
+        deep: args.deep.budget(None),
         threads: args.threads,
     };
     println!(
-        "preset {}, {} hands per match, {} boards per match-up (each played twice), seed {}, search {} worlds, horizon {}",
+        "preset {}, {} hands per match, {} boards per match-up (each played twice), seed {}, search {} worlds, horizon {}; deep {}",
         preset.code(),
         args.hands,
         args.boards,
         args.seed,
         args.worlds,
-        args.horizon
+        args.horizon,
+        describe(&arena.deep),
     );
     println!("{}", ArenaReport::MARKDOWN_HEADER);
     let mut all_significant = true;
@@ -219,6 +282,59 @@ fn arena(args: ArenaArgs) -> anyhow::Result<()> {
     if args.check && !all_significant {
         bail!("not every A beat its B with 95% confidence");
     }
+    Ok(())
+}
+
+/// L4's budget in words, for reports.
+fn describe(deep: &DeepBudget) -> String {
+    let rollouts = if deep.rollouts == u32::MAX {
+        "unbounded rollouts".to_owned()
+    } else {
+        format!("{} rollouts", deep.rollouts)
+    };
+    let time = deep.time.map_or("no time limit".to_owned(), |t| {
+        format!("{} ms", t.as_millis())
+    });
+    let horizon = if deep.horizon == 0 {
+        "to the end of the hand".to_owned()
+    } else {
+        format!("horizon {}", deep.horizon)
+    };
+    let policy = if deep.expert_rollouts { "L2" } else { "greedy" };
+    format!("{rollouts}, {time}, {policy} rollouts {horizon}")
+}
+
+fn timing(args: TimingArgs) -> anyhow::Result<()> {
+    let preset = Preset::from_code(&args.preset).context("unknown preset")?;
+    let config = Config::new(&TableSettings {
+        preset,
+        ..TableSettings::default()
+    })?;
+    let arena = ArenaConfig {
+        config,
+        boards: 0,
+        seed: args.seed,
+        budget: SearchBudget::default(),
+        deep: args
+            .deep
+            .budget(Some(DeepBudget::DEFAULT_TIME.as_millis() as u64)),
+        threads: 1,
+    };
+    let (level, against) = (level(&args.level)?, level(&args.against)?);
+    let times = decision_times(level, against, &arena, args.hands)?;
+    let ms = |q: f64| quantile(&times, q).as_secs_f64() * 1000.0;
+    println!(
+        "{} against {}, {} hands, deep {}: {} decisions with a choice, p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        level.short(),
+        against.short(),
+        args.hands,
+        describe(&arena.deep),
+        times.len(),
+        ms(0.5),
+        ms(0.9),
+        ms(0.99),
+        ms(1.0),
+    );
     Ok(())
 }
 
@@ -325,11 +441,14 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             players: args.players,
         }
     };
+    let deep = args
+        .deep
+        .budget(Some(DeepBudget::DEFAULT_TIME.as_millis() as u64));
     let seed = args.seed;
     let mut n = 0u64;
     let factory = Box::new(move || {
         n += 1;
-        level.strategy(seed ^ n, budget)
+        level.strategy_with(seed ^ n, budget, deep)
     });
     let mut session = Session::new(args.name.clone(), request, args.matches, factory, seed);
     let mut options = ClientOptions::new(args.url.clone());

@@ -540,6 +540,15 @@ impl ClientMessage {
             Report { .. } => 7,
             ArenaReady { .. } | ArenaChallenge { .. } => 7,
             TournamentReport { .. } => 8,
+            // A level newer than the request: asking for it is a 1.8 request.
+            CreateTable {
+                bots: Some(BotLevel::Deep),
+                ..
+            }
+            | AddBots {
+                level: Some(BotLevel::Deep),
+                ..
+            } => 8,
             _ => 0,
         }
     }
@@ -557,6 +566,8 @@ pub enum BotLevel {
     Expert,
     /// L3: determinized Monte Carlo search.
     Search,
+    /// 1.8: L4, a deeper determinized search spending the server's time budget per move.
+    Deep,
 }
 
 /// A table's settings: a preset and optional overrides (RULES.md section 1). `null` = the preset's.

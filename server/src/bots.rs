@@ -18,9 +18,10 @@
 //! Decisions never run on the table's task nor on a runtime worker: each is computed on the
 //! blocking pool, at most one per core at a time ([`crate::Shared::bot_permits`]), after a
 //! human-like pause (`bot_delay`). An L3 bot's search has a small per-decision budget
-//! (`bot_search`). Refusals follow the session's ladder (a random legal action after two, a
-//! snapshot after four, a pause after eight); a bot that gave up starts over from a snapshot
-//! after ten seconds without news: a bot never spins.
+//! (`bot_search`); an L4 bot's is L4's default (it answers within 0.8 s of its second).
+//! Refusals follow the session's ladder (a random legal action after two, a snapshot after
+//! four, a pause after eight); a bot that gave up starts over from a snapshot after ten seconds
+//! without news: a bot never spins.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -68,6 +69,7 @@ pub fn level_from_wire(level: BotLevel) -> Level {
         BotLevel::Greedy => Level::Greedy,
         BotLevel::Expert => Level::Expert,
         BotLevel::Search => Level::Search,
+        BotLevel::Deep => Level::Deep,
     }
 }
 

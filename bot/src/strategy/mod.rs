@@ -1,4 +1,4 @@
-//! The [`Strategy`] trait bot authors implement, and the reference strategies L0-L3.
+//! The [`Strategy`] trait bot authors implement, and the reference strategies L0-L4.
 //!
 //! A strategy decides one action at a time for one seat. It sees a [`Decision`]: the seat's
 //! [`SeatKnowledge`] (what RULES.md section 12 lets it see, folded from the events), the legal
@@ -7,12 +7,14 @@
 //! or network client) calls it whenever the seat is on turn, once per action: a take, any number
 //! of melds and attachments, then a discard.
 
+mod deep;
 mod eval;
 pub(crate) mod expert;
 mod greedy;
 mod random;
 mod search;
 
+pub use deep::{Deep, DeepBudget};
 pub use eval::{estimate_margin, usefulness};
 pub use expert::Expert;
 pub use greedy::Greedy;
@@ -60,10 +62,19 @@ pub enum Level {
     Expert,
     /// L3: determinized Monte Carlo search over L2 rollouts.
     Search,
+    /// L4: determinized search spending a time budget: many worlds, L2 rollouts to the end of
+    /// the hand, every candidate, successive halving.
+    Deep,
 }
 
 impl Level {
-    pub const ALL: [Level; 4] = [Level::Random, Level::Greedy, Level::Expert, Level::Search];
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Greedy,
+        Level::Expert,
+        Level::Search,
+        Level::Deep,
+    ];
 
     pub fn code(self) -> &'static str {
         match self {
@@ -71,6 +82,7 @@ impl Level {
             Level::Greedy => "greedy",
             Level::Expert => "expert",
             Level::Search => "search",
+            Level::Deep => "deep",
         }
     }
 
@@ -80,18 +92,30 @@ impl Level {
             .find(|l| l.code().eq_ignore_ascii_case(code) || l.short() == code.to_ascii_uppercase())
     }
 
-    /// "L0" ... "L3".
+    /// "L0" ... "L4".
     pub fn short(self) -> String {
         format!("L{}", self as u8)
     }
 
-    /// A fresh strategy of this level; `seed` fixes its randomness.
+    /// A fresh strategy of this level; `seed` fixes its randomness. L4 gets its default budget
+    /// (1 s a decision).
     pub fn strategy(self, seed: u64, budget: SearchBudget) -> Box<dyn Strategy> {
+        self.strategy_with(seed, budget, DeepBudget::default())
+    }
+
+    /// A fresh strategy of this level, L3 bounded by `search` and L4 by `deep`.
+    pub fn strategy_with(
+        self,
+        seed: u64,
+        search: SearchBudget,
+        deep: DeepBudget,
+    ) -> Box<dyn Strategy> {
         match self {
             Level::Random => Box::new(RandomLegal::new(seed)),
             Level::Greedy => Box::new(Greedy::new(seed)),
             Level::Expert => Box::new(Expert::new(seed)),
-            Level::Search => Box::new(Search::new(seed, budget)),
+            Level::Search => Box::new(Search::new(seed, search)),
+            Level::Deep => Box::new(Deep::new(seed, deep)),
         }
     }
 }

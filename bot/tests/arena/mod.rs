@@ -2,8 +2,8 @@
 //! no reference strategy ever returns an illegal action.
 
 use burraco_bot::Level;
-use burraco_bot::SearchBudget;
 use burraco_bot::arena::{ArenaConfig, duplicate};
+use burraco_bot::{DeepBudget, SearchBudget};
 use burraco_rules::{Config, MatchLength, Preset, TableSettings};
 
 fn arena(boards: u64, seed: u64) -> ArenaConfig {
@@ -21,6 +21,12 @@ fn arena(boards: u64, seed: u64) -> ArenaConfig {
             worlds: 4,
             max_time: None,
             horizon: 8,
+        },
+        deep: DeepBudget {
+            rollouts: 12,
+            time: None,
+            horizon: 0,
+            expert_rollouts: true,
         },
         threads: 2,
     }
@@ -52,6 +58,16 @@ fn search_plays_legally_and_runs_are_reproducible() {
     assert_eq!(a.a_stats.illegal + a.b_stats.illegal, 0);
     assert_eq!(a.margin, b.margin);
     assert_eq!((a.wins, a.draws, a.losses), (b.wins, b.draws, b.losses));
+}
+
+/// L4 on a small iteration budget: legal, and the same seed plays the same boards.
+#[test]
+fn deep_plays_legally_and_runs_are_reproducible() {
+    let a = duplicate(Level::Deep, Level::Search, &arena(1, 5)).unwrap();
+    let b = duplicate(Level::Deep, Level::Search, &arena(1, 5)).unwrap();
+    assert_eq!(a.a_stats.illegal + a.b_stats.illegal, 0);
+    assert_eq!(a.margin.mean, b.margin.mean);
+    assert_eq!(a.hands, b.hands);
 }
 
 #[test]

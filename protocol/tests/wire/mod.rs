@@ -991,3 +991,28 @@ fn optional_fields_may_be_omitted_by_clients() {
         })
     );
 }
+
+/// 1.8's level L4 (`"deep"`) makes a `create_table` or `add_bots` a 1.8 request (a connection
+/// whose hello said less is refused it `needs_minor`); the older levels leave them 1.0.
+#[test]
+fn asking_for_the_deep_level_is_a_1_8_request() {
+    let add = |level| ClientMessage::AddBots {
+        id: 1,
+        table: t(),
+        level,
+    };
+    let create = |bots| ClientMessage::CreateTable {
+        id: 2,
+        settings: settings(),
+        private: false,
+        bots,
+    };
+    assert_eq!(add(Some(BotLevel::Deep)).minor(), 8);
+    assert_eq!(create(Some(BotLevel::Deep)).minor(), 8);
+    for level in [None, Some(BotLevel::Search), Some(BotLevel::Random)] {
+        assert_eq!(add(level).minor(), 0);
+        assert_eq!(create(level).minor(), 0);
+    }
+    // Its name on the wire, as docs/PROTOCOL.md gives it.
+    assert_eq!(serde_json::to_string(&BotLevel::Deep).unwrap(), r#""deep""#);
+}

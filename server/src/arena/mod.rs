@@ -114,11 +114,20 @@ async fn under_cap(shared: &Shared, account: &str) -> Result<u32, Refusal> {
     Ok(today)
 }
 
+/// A server bot level the arena plays: one with a fixed anchor rating (L0-L3; L4 has none yet,
+/// and its 1 s a move would hold a bot permit through a whole match).
+fn arena_level(code: &str) -> Option<Level> {
+    Level::from_code(code).filter(|l| {
+        crate::ratings::finished::anchor(&crate::ratings::finished::anchor_account(&l.short()))
+            .is_some()
+    })
+}
+
 /// A level named by a request: `"L0"`..`"L3"` or its name; `None` (absent) the default.
 fn level_of(named: Option<&str>) -> Result<Level, Refusal> {
     match named {
         None => Ok(DEFAULT_LEVEL),
-        Some(code) => Level::from_code(code).ok_or_else(|| {
+        Some(code) => arena_level(code).ok_or_else(|| {
             (
                 ErrorCode::InvalidMessage,
                 format!("{code:?} is no level: L0 to L3 (random, greedy, expert, search)"),
@@ -167,7 +176,7 @@ pub async fn challenge(
     id: u64,
 ) -> Result<(), Refusal> {
     let today = under_cap(shared, &entrant.account).await?;
-    let opponent = match Level::from_code(opponent) {
+    let opponent = match arena_level(opponent) {
         Some(level) => {
             let mut queue = shared.arena.queue();
             queue.retain(|w| w.entrant.account != entrant.account);

@@ -561,3 +561,32 @@ async fn a_table_with_bots_gets_relaxed_clocks_unless_it_names_them() {
     }
     server.stop().await;
 }
+
+/// L4 (`"deep"`) is a 1.8 level: a connection whose hello said 1.7 is refused it `needs_minor`
+/// (it could not have named it), a 1.8 one gets its table filled with L4 bots.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deep_bots_are_asked_for_by_a_1_8_hello() {
+    let server = TestServer::with(fast_bots).await;
+    let create = |id| ClientMessage::CreateTable {
+        id,
+        settings: settings("fitab", 4, Some(1), "off"),
+        private: true,
+        bots: Some(BotLevel::Deep),
+    };
+    let (mut old, _) = Client::connect_saying(server.addr, "old", None, false, "1.7").await;
+    let reply = old.request(create).await;
+    assert!(
+        matches!(&reply, ServerMessage::Error { code, .. } if code == "needs_minor"),
+        "{reply:?}"
+    );
+    let (mut new, _) = Client::connect_saying(server.addr, "new", None, false, "1.8").await;
+    let reply = new.request(create).await;
+    assert!(!matches!(reply, ServerMessage::Error { .. }), "{reply:?}");
+    let joined = new
+        .wait(|m| matches!(m, ServerMessage::PlayerJoined { bot: true, .. }))
+        .await;
+    assert!(
+        matches!(&joined, ServerMessage::PlayerJoined { name, .. } if name == "Bot (deep)"),
+        "{joined:?}"
+    );
+}
