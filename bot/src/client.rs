@@ -222,6 +222,15 @@ async fn drive(
             // Test hook: vanish without a close frame, as a dropped network would.
             return Ended::Dropped("welcomed".into());
         }
+        if let Some(pause) = session.seat_request_pause() {
+            // A seat request refused for a lost race or the request limit: ask after a pause.
+            sleep(pause).await;
+            if let Some(again) = session.seat_request_after_pause()
+                && let Err(e) = send(&mut ws, &again).await
+            {
+                return Ended::Dropped(e);
+            }
+        }
         if let Some(action) = session.poll_action() {
             if !options.think.is_zero() {
                 sleep(options.think).await;

@@ -30,6 +30,10 @@ const REFUSALS_BEFORE_FALLBACK: u32 = 2;
 const REFUSALS_BEFORE_SYNC: u32 = 4;
 /// ...before it stops trying until the next turn, or [`Session::retry`].
 const REFUSALS_BEFORE_GIVING_UP: u32 = 8;
+/// Seat races lost in a row (`table_full`, `table_started`, `seat_taken` answering a quick
+/// play) that are asked again at once; after these the driver pauses before asking (a string of
+/// lost races asked at once passes a token's request limit, and `rate_limited` is no race).
+const SEAT_RACES_ASKED_AT_ONCE: u32 = 2;
 
 /// How the bot finds a seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +117,10 @@ pub struct Session {
     last_seq: u64,
     next_id: u64,
     seat_request_id: Option<u64>,
+    /// Quick-play races lost in a row since the last seat.
+    seat_races: u32,
+    /// The seat request waits for its driver's pause ([`Session::seat_request_after_pause`]).
+    seat_request_due: bool,
     sync_id: Option<u64>,
     pending: Option<Pending>,
     refused: Vec<Action>,
@@ -207,6 +215,8 @@ impl Session {
             last_seq: 0,
             next_id: 1,
             seat_request_id: None,
+            seat_races: 0,
+            seat_request_due: false,
             sync_id: None,
             pending: None,
             refused: Vec::new(),
@@ -313,6 +323,24 @@ impl Session {
         self.refusals = 0;
         self.refused.clear();
         self.sync(out);
+    }
+
+    /// How long the driver pauses before [`Session::seat_request_after_pause`], or `None` when
+    /// no seat request waits: longer with every race lost in a row, at most two seconds.
+    pub fn seat_request_pause(&self) -> Option<std::time::Duration> {
+        self.seat_request_due.then(|| {
+            let races = u64::from(self.seat_races.clamp(1, 8));
+            std::time::Duration::from_millis(250 * races)
+        })
+    }
+
+    /// The seat request asked again after the driver's pause (lost races in a row, or
+    /// `rate_limited`): `None` when none waits.
+    pub fn seat_request_after_pause(&mut self) -> Option<ClientMessage> {
+        if !std::mem::take(&mut self.seat_request_due) {
+            return None;
+        }
+        Some(self.seat_request())
     }
 
     fn id(&mut self) -> u64 {
@@ -448,6 +476,7 @@ impl Session {
                     self.invite = invite.clone();
                 }
                 self.seat_request_id = None;
+                self.seat_races = 0;
                 self.table = Some(table.clone());
                 self.seat = Some(seat.0);
                 self.stage = Stage::Seated;
@@ -553,17 +582,25 @@ impl Session {
                 self.last_error = Some(format!("{text}: {message}"));
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
-                    match (&self.request, code) {
-                        // Lost a race for the last seat: ask again.
-                        (
-                            SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. },
-                            Some(
-                                ErrorCode::TableFull
-                                | ErrorCode::TableStarted
-                                | ErrorCode::SeatTaken,
-                            ),
-                        ) => {
-                            out.push(self.seat_request());
+                    let quick_play = matches!(
+                        self.request,
+                        SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. }
+                    );
+                    match code {
+                        // Lost a race for the last seat: ask again, at once the first times.
+                        Some(
+                            ErrorCode::TableFull | ErrorCode::TableStarted | ErrorCode::SeatTaken,
+                        ) if quick_play => {
+                            self.seat_races += 1;
+                            if self.seat_races <= SEAT_RACES_ASKED_AT_ONCE {
+                                out.push(self.seat_request());
+                            } else {
+                                self.seat_request_due = true;
+                            }
+                        }
+                        // Asked too fast: nothing was refused that waiting does not fix.
+                        Some(ErrorCode::RateLimited) if quick_play => {
+                            self.seat_request_due = true;
                         }
                         _ => self.stage = Stage::Failed,
                     }
@@ -914,6 +951,43 @@ mod tests {
             matches!(again.as_slice(), [ClientMessage::QuickPlayRated { .. }]),
             "{again:?}"
         );
+    }
+
+    /// Races lost in a row past the first two, and `rate_limited`, wait for the driver's pause
+    /// (asking at once spun past a token's request limit, and the bot stopped on it).
+    #[test]
+    fn lost_races_in_a_row_and_rate_limits_wait_for_a_pause() {
+        let mut session = quick_play();
+        let mut id = seat_request(&mut session);
+        for race in 1..=SEAT_RACES_ASKED_AT_ONCE {
+            let lost = ServerMessage::error(Some(id), ErrorCode::TableFull, "full", None);
+            let mut again = Vec::new();
+            session.handle(&lost, &mut again);
+            let [ClientMessage::QuickPlay { id: next, .. }] = again.as_slice() else {
+                panic!("race {race}: asked again at once, not {again:?}")
+            };
+            id = *next;
+            assert_eq!(session.seat_request_pause(), None);
+        }
+        let lost = ServerMessage::error(Some(id), ErrorCode::SeatTaken, "taken", None);
+        let mut again = Vec::new();
+        session.handle(&lost, &mut again);
+        assert!(again.is_empty(), "{again:?}");
+        assert_eq!(
+            session.seat_request_pause(),
+            Some(std::time::Duration::from_millis(750))
+        );
+        let Some(ClientMessage::QuickPlay { id: next, .. }) = session.seat_request_after_pause()
+        else {
+            panic!("the seat request after the pause")
+        };
+        assert!(session.seat_request_after_pause().is_none(), "asked once");
+        let limited = ServerMessage::error(Some(next), ErrorCode::RateLimited, "slow", None);
+        session.handle(&limited, &mut again);
+        assert!(again.is_empty(), "{again:?}");
+        assert_ne!(session.stage(), Stage::Failed);
+        assert!(session.seat_request_pause().is_some());
+        assert!(session.seat_request_after_pause().is_some());
     }
 
     /// A quick-play session seated at table `t` in `seat`, with the snapshot `snapshot` read.

@@ -20,8 +20,8 @@ from .strategy import Strategy
 
 log = logging.getLogger("burraco")
 
-LEVELS = ("random", "greedy", "expert", "search")
-"""The server bots' levels, L0 to L3 (docs/BOTS.md)."""
+LEVELS = ("random", "greedy", "expert", "search", "deep")
+"""The server bots' levels, L0 to L4 (docs/BOTS.md; "deep", L4, needs protocol 1.8)."""
 
 # Refusals in one turn after which the SDK plays a legal move itself, and after which it asks
 # the server for the state instead (what it believes must be wrong).
