@@ -16,8 +16,9 @@
 #
 # BARE=1 measures the floor instead: no node, no game, the same number of tables each making
 # bare JetStream appends at the same pace to a stream with the log's settings
-# (server/src/bin/bare_appends.rs, built with the feature `bench-tools`; BARE_BYTES=300 bytes each, BARE_WINDOW=30 s duplicate
-# window; BARE_BIN runs another build of it), and NATS CPU per append in the same window.
+# (server/src/bin/bare_appends.rs, built with the feature `bench-tools`; BARE_BYTES=100 bytes
+# each, BARE_WINDOW=120 s duplicate window; BARE_BIN runs another build of it), and NATS CPU per
+# append in the same window.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PER_NODE="${1:-300}"
@@ -71,7 +72,7 @@ if [[ -n "${BARE:-}" ]]; then
     until curl -sf "http://127.0.0.1:$((monitor + 1))/healthz?js-enabled-only=true" >/dev/null; do sleep 0.1; done
     sleep 2
     idle_rss="$(rss "${nats_pids[@]}")"
-    "$bare" "$NATS_URLS" "$tables" "$THINK" "$SECS" "${BARE_BYTES:-300}" "${BARE_WINDOW:-30}" \
+    "$bare" "$NATS_URLS" "$tables" "$THINK" "$SECS" "${BARE_BYTES:-100}" "${BARE_WINDOW:-120}" \
         >"$dir/bare.out" 2>"$dir/bare.err" &
     bare_pid=$!
     pids+=("$bare_pid")

@@ -40,10 +40,9 @@ const PLAYER_TABLES_KEPT: usize = 200;
 /// run once had the move after a leader's kill -9 refused. A move that waits beats one refused.
 const APPEND_PATIENCE: Duration = Duration::from_secs(20);
 /// How long the stream remembers an append's message id: longer than [`APPEND_PATIENCE`], so
-/// every retry of an append falls within it. Each server keeps every id of the window in
-/// memory (docs/PERFORMANCE.md, "A cheaper cluster": 120 s was ~27,000 ids per server at 225
-/// appends/s). Applies to a stream this creates; an existing stream keeps its own.
-const DUPLICATE_WINDOW: Duration = Duration::from_secs(30);
+/// every retry of an append falls within it. A shorter one was tried and cost NATS more CPU
+/// per append, not less (docs/PERFORMANCE.md, "A cheaper cluster", session 16).
+const DUPLICATE_WINDOW: Duration = Duration::from_secs(120);
 
 /// The most messages one batched direct get returns (the server's limit).
 const DIRECT_BATCH: u64 = 1000;
