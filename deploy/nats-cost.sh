@@ -13,6 +13,12 @@
 #
 # BURRACO_SERVER_BIN and BURRACO_LOADTEST_BIN run other builds (two builds compared
 # alternately); by default this tree's release build. KEEP=1 keeps the logs.
+#
+# BARE=1 measures the floor instead: no node, no game, the same number of tables each making
+# bare JetStream appends at the same pace to a stream with the log's settings
+# (server/src/bin/bare_appends.rs, built with the feature `bench-tools`; BARE_BYTES=100 bytes
+# each, BARE_WINDOW=120 s duplicate window; BARE_BIN runs another build of it), and NATS CPU per
+# append in the same window.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PER_NODE="${1:-300}"
@@ -20,7 +26,11 @@ THINK="${2:-2000}"
 SECS="${3:-40}"
 RAMP="${4:-10}"
 
-if [[ -z "${BURRACO_SERVER_BIN:-}" || -z "${BURRACO_LOADTEST_BIN:-}" ]]; then
+if [[ -n "${BARE:-}" ]]; then
+    if [[ -z "${BARE_BIN:-}" ]]; then
+        cargo build --release --locked -q -p burraco-server --features bench-tools --bin bare-appends
+    fi
+elif [[ -z "${BURRACO_SERVER_BIN:-}" || -z "${BURRACO_LOADTEST_BIN:-}" ]]; then
     cargo build --release --locked -q -p burraco-server -p burraco-loadtest
 fi
 nats_server="$(scripts/nats-server.sh)"
@@ -40,16 +50,6 @@ monitor=18630
 NATS_MONITOR_BASE=$monitor start_nats "$dir" 14630 16630
 pids+=("${NATS_PIDS[@]}")
 nats_pids=("${NATS_PIDS[@]}")
-node_pids=()
-for i in 1 2 3; do
-    (ulimit -n 20000; exec "$server" --listen "127.0.0.1:$((18640 + i))" --data "$dir/node-$i" \
-        --nats "$NATS_URLS" --node "node-$i" --rate-per-sec 100000 --rate-burst 100000 \
-        >"$dir/node-$i.log" 2>&1) &
-    pids+=($!)
-    node_pids+=($!)
-done
-for i in 1 2 3; do wait_ready $((18640 + i)); done
-sleep 2
 
 cpu() { # CPU-seconds of the pids
     local hz total=0 pid
@@ -65,6 +65,57 @@ rss() { # VmRSS of the pids, KB
     echo "$total"
 }
 jsz() { curl -sf "http://127.0.0.1:$((monitor + 1))/jsz?streams=true" >"$1"; }
+
+if [[ -n "${BARE:-}" ]]; then
+    bare="${BARE_BIN:-target/release/bare-appends}"
+    tables=$((3 * PER_NODE))
+    until curl -sf "http://127.0.0.1:$((monitor + 1))/healthz?js-enabled-only=true" >/dev/null; do sleep 0.1; done
+    sleep 2
+    idle_rss="$(rss "${nats_pids[@]}")"
+    "$bare" "$NATS_URLS" "$tables" "$THINK" "$SECS" "${BARE_BYTES:-100}" "${BARE_WINDOW:-120}" \
+        >"$dir/bare.out" 2>"$dir/bare.err" &
+    bare_pid=$!
+    pids+=("$bare_pid")
+    # The steady state: every table appending (their starts spread over one think time).
+    sleep $(((THINK + 999) / 1000 + 3))
+    read -r cpu0 < <(cpu "${nats_pids[@]}")
+    jsz "$dir/playing.json"
+    sleep $((SECS - (THINK + 999) / 1000 - 4))
+    read -r cpu1 < <(cpu "${nats_pids[@]}")
+    end_rss="$(rss "${nats_pids[@]}")"
+    jsz "$dir/end.json"
+    wait "$bare_pid" || true
+    python3 - "$dir" "$tables" "$cpu0" "$cpu1" "$idle_rss" "$end_rss" <<'PY'
+import json, sys
+d, tables, cpu0, cpu1, idle_rss, end_rss = sys.argv[1], int(sys.argv[2]), *map(float, sys.argv[3:])
+def state(name):
+    for account in json.load(open(f"{d}/{name}.json")).get("account_details", []):
+        for s in account.get("stream_detail", []):
+            if s["name"] == "BARE_LOG":
+                return s["state"]
+    return {"last_seq": 0, "bytes": 0, "messages": 0}
+appends = state("end")["last_seq"] - state("playing")["last_seq"]
+stored = state("end")["bytes"] / max(state("end")["messages"], 1)
+nats = cpu1 - cpu0
+print(f"bare: {tables} tables, {open(f'{d}/bare.out').read().strip()} appends acknowledged, "
+      f"refused {sum(1 for _ in open(f'{d}/bare.err'))}")
+print(f"steady state: {appends} appends; NATS {nats:.2f} CPU-s = {appends / max(nats, 1e-9):.0f} appends "
+      f"per NATS CPU-second; NATS +{(end_rss - idle_rss) / tables:.1f} KB per table; {stored:.0f} bytes "
+      "stored per message")
+PY
+    exit 0
+fi
+
+node_pids=()
+for i in 1 2 3; do
+    (ulimit -n 20000; exec "$server" --listen "127.0.0.1:$((18640 + i))" --data "$dir/node-$i" \
+        --nats "$NATS_URLS" --node "node-$i" --rate-per-sec 100000 --rate-burst 100000 \
+        >"$dir/node-$i.log" 2>&1) &
+    pids+=($!)
+    node_pids+=($!)
+done
+for i in 1 2 3; do wait_ready $((18640 + i)); done
+sleep 2
 
 actions() { # every node's burraco_actions_total, summed
     local total=0 i
@@ -123,4 +174,9 @@ for name in sorted(end["streams"]):
     n = end["streams"][name] - playing["streams"].get(name, 0)
     if n:
         print(f"  {name:28} {n:>8}  {n / max(actions, 1):.2f}")
+for account in json.load(open(f"{d}/end.json")).get("account_details", []):
+    for s in account.get("stream_detail", []):
+        if s["name"] == "BURRACO_LOG" and s["state"]["messages"]:
+            print(f"the log's messages: {s['state']['bytes'] / s['state']['messages']:.0f} bytes each "
+                  "(stored size: payload, subject, headers)")
 PY

@@ -188,7 +188,7 @@ async fn take_over_orphans(
     }
     // Listings nobody will update: the table ended, or its node died after it finished.
     let listed_now = &in_play;
-    for (table, _) in cluster.lobby.elsewhere() {
+    for table in cluster.lobby.tables_elsewhere() {
         if !listed_now.contains(&table) && !leased.contains(&table) {
             cluster.lobby.unlist(&table);
         }

@@ -19,8 +19,8 @@
 //! `leased` and `holder` are answered without reading every key.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use async_nats::jetstream::{self, kv};
@@ -46,9 +46,24 @@ struct Alive {
 /// a process whose liveness lapsed goes on under a new one).
 #[derive(Debug, Default)]
 struct Seen {
-    owners: HashMap<String, (String, u64)>,
+    /// Every table in the cluster is a key here on every node: its holder is one of a few
+    /// shared strings ([`Seen::holder`]), not a copy per table.
+    owners: HashMap<Box<str>, (Arc<str>, u64)>,
+    holders: HashSet<Arc<str>>,
     alive: HashSet<String>,
     dead: HashSet<String>,
+}
+
+impl Seen {
+    /// The shared copy of a holder's name.
+    fn holder(&mut self, name: &str) -> Arc<str> {
+        if let Some(holder) = self.holders.get(name) {
+            return holder.clone();
+        }
+        let holder: Arc<str> = name.into();
+        self.holders.insert(holder.clone());
+        holder
+    }
 }
 
 /// The leases of the cluster, and the ones this node holds (with their revisions).
@@ -228,7 +243,7 @@ impl Leases {
         // A table whose holder lapsed: one update, naming the revision that holder wrote.
         let cached = self.seen().owners.get(table).cloned();
         let stale = match cached {
-            Some((current, _)) if current == holder => return Ok(false),
+            Some((current, _)) if *current == *holder => return Ok(false),
             Some((current, revision)) if !self.is_alive(&current).await? => Some(revision),
             Some(_) => return Ok(false),
             None => None,
@@ -290,7 +305,7 @@ impl Leases {
         let me = self.holder_now();
         let seen = self.seen();
         seen.owners.get(table).is_some_and(|(holder, _)| {
-            *holder != me && {
+            **holder != *me && {
                 let key = alive_key(holder);
                 seen.alive.contains(&key) && !seen.dead.contains(&key)
             }
@@ -319,8 +334,10 @@ impl Leases {
             return Ok(seen
                 .owners
                 .iter()
-                .filter(|(_, (holder, _))| *holder == me || seen.alive.contains(&alive_key(holder)))
-                .map(|(table, _)| table.clone())
+                .filter(|(_, (holder, _))| {
+                    **holder == *me || seen.alive.contains(&alive_key(holder))
+                })
+                .map(|(table, _)| table.to_string())
                 .collect());
         }
         let mut keys = self.owners.keys().await.map_err(jetstream_error)?;
@@ -383,10 +400,12 @@ impl Leases {
                     Some(Ok(entry)) => {
                         owners_current |= entry.delta == 0;
                         if entry.operation == kv::Operation::Put {
-                            let holder = String::from_utf8_lossy(&entry.value).into_owned();
-                            self.seen().owners.insert(entry.key, (holder, entry.revision));
+                            let holder = String::from_utf8_lossy(&entry.value);
+                            let mut seen = self.seen();
+                            let holder = seen.holder(&holder);
+                            seen.owners.insert(entry.key.into(), (holder, entry.revision));
                         } else {
-                            self.seen().owners.remove(&entry.key);
+                            self.seen().owners.remove(entry.key.as_str());
                             // Before catching up these are old releases: the scan sees to
                             // any table left without a holder.
                             if owners_current {
@@ -410,7 +429,7 @@ impl Leases {
                                 seen.owners
                                     .iter()
                                     .filter(|(_, (holder, _))| alive_key(holder) == entry.key)
-                                    .map(|(table, _)| table.clone())
+                                    .map(|(table, _)| table.to_string())
                                     .collect()
                             };
                             tracing::info!(

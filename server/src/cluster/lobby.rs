@@ -6,10 +6,15 @@
 //! ends. Every node watches the bucket into a local cache, so listing tables, quick play, invite
 //! codes and "where does this player sit" are answered without a round trip.
 //!
+//! Every node holds every table's listing, so the cache keeps each compactly ([`Cached`]): the
+//! listing as postcard bytes in one allocation, and two small fingerprints that let the point
+//! scans (an invite code, a player's seats) decode only the listings that may match.
+//!
 //! Sessions (resume token to player) are keys of `burraco_sessions`, written before a session is
 //! used, so a player resumes through any node.
 
 use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -35,6 +40,60 @@ struct StoredSession {
     name: String,
 }
 
+/// A listing as the cache keeps it: on a node of a 3-node cluster, each table's parsed
+/// [`Listing`] took some 1.7 KB in ~25 heap blocks (four seat names, identities and player ids),
+/// on every node; this is one block of about a fifth of that (docs/PERFORMANCE.md).
+#[derive(Debug)]
+struct Cached {
+    /// The listing in postcard.
+    packed: Box<[u8]>,
+    /// Served by this node (not "elsewhere").
+    here: bool,
+    /// [`fingerprint`] of the invite code; 0 for none.
+    invite: u64,
+    /// The union of [`player_bits`] of every seated player: a player whose bits are not all
+    /// in it sits elsewhere.
+    players: u64,
+}
+
+impl Cached {
+    fn new(listing: &Listing, node: &str) -> Cached {
+        Cached {
+            packed: postcard::to_stdvec(listing)
+                .expect("a listing encodes")
+                .into_boxed_slice(),
+            here: listing.owner == node,
+            invite: listing.invite.as_deref().map_or(0, fingerprint),
+            players: listing
+                .players
+                .iter()
+                .fold(0, |bits, (player, _)| bits | player_bits(player)),
+        }
+    }
+
+    fn listing(&self) -> Option<Listing> {
+        postcard::from_bytes(&self.packed).ok()
+    }
+
+    fn may_seat(&self, player_bits: u64) -> bool {
+        self.players & player_bits == player_bits
+    }
+}
+
+/// A hash of `text`, never 0 (0 is "none").
+fn fingerprint(text: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish().max(1)
+}
+
+/// Two of 64 bits chosen by a player id's hash: with four players a listing sets at most eight,
+/// so about one listing in seventy passes for a player who does not sit there.
+fn player_bits(player: &str) -> u64 {
+    let hash = fingerprint(player);
+    1 << (hash % 64) | 1 << ((hash >> 32) % 64)
+}
+
 /// The lobby and session buckets, and this node's cache of the lobby.
 #[derive(Debug)]
 pub struct Lobby {
@@ -43,7 +102,7 @@ pub struct Lobby {
     invites: kv::Store,
     node: String,
     /// Every table's listing, kept current by [`Lobby::watch`].
-    cache: Mutex<HashMap<String, Listing>>,
+    cache: Mutex<HashMap<Box<str>, Cached>>,
     /// Listings of this node's tables changed since the last flush (`None`: delete it).
     dirty: Mutex<HashMap<String, Option<Listing>>>,
     /// The invite code this node indexed for each of its tables: a code never changes, so it
@@ -80,7 +139,7 @@ impl Lobby {
         })
     }
 
-    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Listing>> {
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<Box<str>, Cached>> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -123,13 +182,14 @@ impl Lobby {
             match entry.operation {
                 kv::Operation::Put => match serde_json::from_slice::<Listing>(&entry.value) {
                     Ok(listing) => {
-                        self.cache().insert(entry.key.clone(), listing);
+                        let cached = Cached::new(&listing, &self.node);
+                        self.cache().insert(entry.key.as_str().into(), cached);
                         listed(&entry.key);
                     }
                     Err(e) => tracing::warn!(table = entry.key, "bad listing: {e}"),
                 },
                 kv::Operation::Delete | kv::Operation::Purge => {
-                    self.cache().remove(&entry.key);
+                    self.cache().remove(entry.key.as_str());
                     gone(&entry.key);
                 }
             }
@@ -187,7 +247,7 @@ impl Lobby {
                 }
                 None => {
                     self.indexed().remove(&table);
-                    let code = self.cache().get(&table).and_then(|l| l.invite.clone());
+                    let code = self.listing(&table).and_then(|l| l.invite);
                     if let Some(code) = code {
                         let _ = self.invites.delete(&code).await;
                     }
@@ -221,31 +281,48 @@ impl Lobby {
     pub fn elsewhere(&self) -> Vec<(String, Listing)> {
         self.cache()
             .iter()
-            .filter(|(_, l)| l.owner != self.node)
-            .map(|(t, l)| (t.clone(), l.clone()))
+            .filter(|(_, c)| !c.here)
+            .filter_map(|(t, c)| Some((t.to_string(), c.listing()?)))
+            .collect()
+    }
+
+    /// The ids of the tables served by other nodes (no listing decoded).
+    pub fn tables_elsewhere(&self) -> Vec<String> {
+        self.cache()
+            .iter()
+            .filter(|(_, c)| !c.here)
+            .map(|(t, _)| t.to_string())
             .collect()
     }
 
     /// A table's listing, if it is in play anywhere.
     pub fn listing(&self, table: &str) -> Option<Listing> {
-        self.cache().get(table).cloned()
+        self.cache().get(table).and_then(Cached::listing)
     }
 
     /// The table an invite code leads to (codes are upper case).
     pub fn by_invite(&self, code: &str) -> Option<(String, Listing)> {
         let code = code.to_uppercase();
+        let wanted = fingerprint(&code);
         self.cache()
             .iter()
+            .filter(|(_, c)| c.invite == wanted)
+            .filter_map(|(t, c)| Some((t, c.listing()?)))
             .find(|(_, l)| l.invite.as_deref() == Some(code.as_str()))
-            .map(|(t, l)| (t.clone(), l.clone()))
+            .map(|(t, l)| (t.to_string(), l))
     }
 
     /// Where a player sits, at tables served anywhere.
     pub fn seats_of(&self, player: &str) -> Vec<(String, Seat)> {
-        self.cache()
-            .iter()
-            .flat_map(|(t, l)| l.seats_of(player).map(|s| (t.clone(), s)))
-            .collect()
+        let bits = player_bits(player);
+        let cache = self.cache();
+        let mut seats = Vec::new();
+        for (table, cached) in cache.iter().filter(|(_, c)| c.may_seat(bits)) {
+            if let Some(listing) = cached.listing() {
+                seats.extend(listing.seats_of(player).map(|s| (table.to_string(), s)));
+            }
+        }
+        seats
     }
 
     /// A table's listing: the cache's, else the bucket's (a table another node listed an
@@ -292,5 +369,87 @@ impl Lobby {
         })
         .expect("a session serializes");
         self.sessions.put(token, json.into()).await.is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use burraco_protocol::wire::{SeatIdentity, SeatName, TableSummary, WireSeat};
+
+    use super::*;
+
+    fn playing(owner: &str) -> Listing {
+        let players: Vec<String> = (0..4).map(|i| format!("p-{i:08x}")).collect();
+        Listing {
+            owner: owner.into(),
+            summary: TableSummary {
+                table: "t-0123abcd".into(),
+                preset: "fitab".into(),
+                players: 4,
+                seats: Seat::ALL
+                    .into_iter()
+                    .map(|seat| SeatName {
+                        seat: WireSeat(seat),
+                        name: Some(format!("Name {}", seat.index())),
+                        bot: seat == Seat::West,
+                    })
+                    .collect(),
+                status: "playing".into(),
+                spectators: 2,
+            },
+            private: true,
+            invite: Some("AB12CD34".into()),
+            free_seats: 0,
+            waiting: false,
+            finished: false,
+            players: players
+                .iter()
+                .zip(0u8..)
+                .map(|(p, s)| (p.clone(), s))
+                .collect(),
+            rated: true,
+            accounts: vec![(0, "u-1".into())],
+            identities: Seat::ALL
+                .into_iter()
+                .map(|seat| SeatIdentity {
+                    seat: WireSeat(seat),
+                    kind: "guest".into(),
+                    name: format!("Name {}", seat.index()),
+                    account: (seat == Seat::North).then(|| "u-1".into()),
+                    server_bot: (seat == Seat::West).then(|| "L2".into()),
+                })
+                .collect(),
+            created_ms: 1_764_000_000_000,
+        }
+    }
+
+    #[test]
+    fn a_cached_listing_comes_back_whole_and_smaller_than_its_json() {
+        let listing = playing("node-2");
+        let cached = Cached::new(&listing, "node-1");
+        assert_eq!(cached.listing(), Some(listing.clone()));
+        assert!(!cached.here);
+        assert!(Cached::new(&listing, "node-2").here);
+        assert_eq!(cached.invite, fingerprint("AB12CD34"));
+        let json = serde_json::to_vec(&listing).unwrap();
+        assert!(
+            cached.packed.len() * 2 < json.len(),
+            "{} bytes against {} of JSON",
+            cached.packed.len(),
+            json.len()
+        );
+    }
+
+    #[test]
+    fn the_seat_filter_passes_every_seated_player_and_few_others() {
+        let cached = Cached::new(&playing("node-2"), "node-1");
+        for i in 0..4 {
+            assert!(cached.may_seat(player_bits(&format!("p-{i:08x}"))));
+        }
+        let strangers = (100..10_100)
+            .filter(|i| cached.may_seat(player_bits(&format!("p-{i:08x}"))))
+            .count();
+        // About 1 in 70 by the bits' arithmetic; a scan decodes only these.
+        assert!(strangers < 500, "{strangers} of 10,000 strangers passed");
     }
 }

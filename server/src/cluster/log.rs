@@ -39,6 +39,10 @@ const PLAYER_TABLES_KEPT: usize = 200;
 /// an idle machine (NATS's raft timeouts) and more on a loaded one: with 10 s, a whole-suite CI
 /// run once had the move after a leader's kill -9 refused. A move that waits beats one refused.
 const APPEND_PATIENCE: Duration = Duration::from_secs(20);
+/// How long the stream remembers an append's message id: longer than [`APPEND_PATIENCE`], so
+/// every retry of an append falls within it. A shorter one was tried and cost NATS more CPU
+/// per append, not less (docs/PERFORMANCE.md, "A cheaper cluster", session 16).
+const DUPLICATE_WINDOW: Duration = Duration::from_secs(120);
 
 /// The most messages one batched direct get returns (the server's limit).
 const DIRECT_BATCH: u64 = 1000;
@@ -79,7 +83,7 @@ impl JetStreamLog {
                 storage: stream::StorageType::File,
                 num_replicas: replicas,
                 // Retries of an append within this window are recognised as duplicates.
-                duplicate_window: Duration::from_secs(120),
+                duplicate_window: DUPLICATE_WINDOW,
                 allow_direct: true,
                 ..Default::default()
             })
