@@ -1,9 +1,7 @@
 //! The figures of a pool's run: forecasts scored (log loss, Brier), the levels' true strength and
 //! when each system orders them, and the two charts.
 
-use burraco_bot::Level as BotLevel;
-
-use crate::pool::{Forecast, PoolReport, SYSTEMS};
+use crate::pool::{Forecast, LEVELS, PoolReport, SYSTEMS};
 use crate::svg::{self, Axes, Series};
 
 /// Cross-entropy of a forecast p for a score s in 0..=1 (the VP share is not 0 or 1 only, so
@@ -131,7 +129,7 @@ pub fn print_pool(r: &PoolReport) {
 pub fn print_strength(r: &PoolReport) {
     let all: Vec<&Forecast> = r.online.iter().chain(&r.held_out).collect();
     println!("\n| level | matches | mean VP share of its side | 95% interval |\n|---|---|---|---|");
-    for (level, shares) in BotLevel::ALL.into_iter().zip(level_shares(r)) {
+    for (level, shares) in LEVELS.into_iter().zip(level_shares(r)) {
         let (mean, half) = mean_ci(&shares);
         println!(
             "| {} | {} | {mean:.3} | [{:.3}, {:.3}] |",
@@ -147,7 +145,7 @@ pub fn print_strength(r: &PoolReport) {
 /// Per level, the VP share of every side it sat on, over every match of the pool.
 pub fn level_shares(r: &PoolReport) -> [Vec<f64>; 4] {
     let all: Vec<&Forecast> = r.online.iter().chain(&r.held_out).collect();
-    BotLevel::ALL.map(|level| {
+    LEVELS.map(|level| {
         all.iter()
             .flat_map(|f| {
                 (0..2)
@@ -222,7 +220,7 @@ pub fn print_head_to_head(all: &[&Forecast]) {
             "\n| head to head | matches | mean VP share of the first | 95% interval |\n|---|---|---|---|"
         );
         for (a, b) in [(1, 0), (2, 1), (3, 2), (3, 1), (2, 0), (3, 0)] {
-            let (a, b) = (BotLevel::ALL[a], BotLevel::ALL[b]);
+            let (a, b) = (LEVELS[a], LEVELS[b]);
             let shares: Vec<f64> = all
                 .iter()
                 .filter_map(|f| match (f.sides[0][0], f.sides[1][0]) {
