@@ -492,7 +492,11 @@ pub async fn settle_log(
         return Ok(None);
     };
     let policy = Policy {
-        min_play_ms: shared.config.rated_min_play.as_millis() as u64,
+        // Bots play a match in seconds: the people's rule against a match thrown at once would
+        // leave every arena match unrated. The arena makes its matches itself (two duplicate
+        // tables, an opponent it chose or a challenge), so a throw costs the thrower both
+        // directions of the deal, and its daily cap bounds how often.
+        min_play_ms: 0,
         // The arena's own cap limits matches when they are made; the same two bots meeting
         // often is the arena's design, not farming.
         daily_cap: u32::MAX,

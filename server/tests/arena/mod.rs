@@ -111,8 +111,8 @@ fn board_row<'a>(board: &'a Value, account: &str) -> Option<&'a Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_ready_bots_play_both_directions_of_a_deal_and_are_rated_once() {
+    // The people's minimum play time stays (60 s): bots playing in seconds are rated anyway.
     let server = TestServer::with(|config| {
-        config.rated_min_play = Duration::ZERO;
         config.arena_hands = 1;
         config.arena_daily_cap = 1;
         // Long enough that the two bots meet each other, never a server bot.
