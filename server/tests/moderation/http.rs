@@ -558,21 +558,16 @@ async fn a_disable_or_a_time_out_closes_a_cookie_connection_within_a_second() {
     server.stop().await;
 }
 
-/// A guest reported over HTTP by the name its seat shows: the report keeps the guest's player
-/// id (read from the table's seats), so the moderator's mute answering it mutes that guest,
-/// whose chat is then refused `muted`; an account reported so names no guest.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_guest_reported_over_http_is_muted_by_the_action_answering_the_report() {
-    use super::table::{account, code, queued};
+/// Rocco (an account, by its session) creates a head-to-head table at `addr` and the guest
+/// Gianni joins it: both clients (1.7), the guest's player id and the table.
+async fn account_and_guest_seated(
+    addr: SocketAddr,
+    rocco_session: &str,
+) -> (crate::common::Client, crate::common::Client, String, String) {
+    use super::table::account;
     use crate::common::{Client, settings};
 
-    let server = TestServer::start().await;
-    let addr = server.addr;
-    let (moira, _) = sign_up(addr, "Moira").await;
-    let (rocco_session, rocco_id) = sign_up(addr, "Rocco").await;
-    let (paola, _) = sign_up(addr, "Paola").await;
-    admin(&server, &["grant-moderator", "moira"]);
-    let mut rocco = account(addr, "Rocco", &rocco_session, "1.7").await;
+    let mut rocco = account(addr, "Rocco", rocco_session, "1.7").await;
     let (mut gianni, welcome) = Client::connect_saying(addr, "Gianni", None, false, "1.7").await;
     let ServerMessage::Welcome {
         player: gianni_player,
@@ -602,6 +597,24 @@ async fn a_guest_reported_over_http_is_muted_by_the_action_answering_the_report(
         })
         .await;
     assert!(matches!(seated, ServerMessage::Seated { .. }), "{seated:?}");
+    (rocco, gianni, gianni_player, table)
+}
+
+/// A guest reported over HTTP by the name its seat shows: the report keeps the guest's player
+/// id (read from the table's seats), so the moderator's mute answering it mutes that guest,
+/// whose chat is then refused `muted`; an account reported so names no guest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_reported_over_http_is_muted_by_the_action_answering_the_report() {
+    use super::table::{code, queued};
+
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let (moira, _) = sign_up(addr, "Moira").await;
+    let (rocco_session, rocco_id) = sign_up(addr, "Rocco").await;
+    let (paola, _) = sign_up(addr, "Paola").await;
+    admin(&server, &["grant-moderator", "moira"]);
+    let (mut rocco, mut gianni, gianni_player, table) =
+        account_and_guest_seated(addr, &rocco_session).await;
 
     // Paola, not at the table, reports both players by the names the table shows.
     let body = json!({"kind": "player", "table": table, "player": "Gianni", "reason": "abuse"});
@@ -655,8 +668,7 @@ async fn a_guest_reported_over_http_is_muted_by_the_action_answering_the_report(
 /// the guest's player id comes from the table's listing, which node-a publishes and node-b reads.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_guest_reported_over_http_through_another_node_is_kept_with_its_player_id() {
-    use super::table::{account, code, queued};
-    use crate::common::{Client, settings};
+    use super::table::{code, queued};
 
     let postgres = crate::accounts::Postgres::start();
     let url = postgres.url();
@@ -671,36 +683,8 @@ async fn a_guest_reported_over_http_through_another_node_is_kept_with_its_player
         .output()
         .expect("the server binary runs");
     assert!(granted.status.success(), "{granted:?}");
-    let mut rocco = account(a.addr, "Rocco", &rocco_session, "1.7").await;
-    let (mut gianni, welcome) = Client::connect_saying(a.addr, "Gianni", None, false, "1.7").await;
-    let ServerMessage::Welcome {
-        player: gianni_player,
-        ..
-    } = welcome
-    else {
-        panic!("welcome: {welcome:?}")
-    };
-    let created = rocco
-        .request(|id| ClientMessage::CreateTable {
-            id,
-            settings: settings("fitab", 2, Some(1), "off"),
-            private: false,
-            bots: None,
-        })
-        .await;
-    let ServerMessage::TableCreated { table, .. } = created else {
-        panic!("create: {created:?}")
-    };
-    let t = table.clone();
-    let seated = gianni
-        .request(|id| ClientMessage::Join {
-            id,
-            table: Some(t),
-            invite: None,
-            seat: None,
-        })
-        .await;
-    assert!(matches!(seated, ServerMessage::Seated { .. }), "{seated:?}");
+    let (_rocco, mut gianni, gianni_player, table) =
+        account_and_guest_seated(a.addr, &rocco_session).await;
 
     let body = json!({"kind": "player", "table": table, "player": "Gianni", "reason": "abuse"});
     let reported = post(b.addr, "/api/reports", &paola, body).await;
