@@ -27,6 +27,7 @@ pub mod sqlite;
 
 use std::sync::Arc;
 
+use burraco_protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 
 use crate::backplane::port::{PortError, PortFuture};
@@ -475,6 +476,40 @@ impl Moderation {
     pub async fn file_by_account(&self, report: &NewReport) -> Result<(), FileError> {
         let since = report.created_ms - REPORT_WINDOW_MS;
         self.store.file(report, REPORTS_PER_WINDOW, since).await
+    }
+}
+
+/// A protocol report's reason and note (the table's `report`, the tournament's
+/// `tournament_report`), checked by one rule for both; the refusal says what is wrong.
+pub fn protocol_report_fields(
+    reason: &str,
+    note: Option<&str>,
+) -> Result<(Reason, String), (ErrorCode, &'static str)> {
+    let reason = Reason::parse(reason).ok_or((
+        ErrorCode::InvalidReport,
+        "reason: cheating, abuse, spam, stalling, multi_account or other",
+    ))?;
+    let note = report_note(note).ok_or((
+        ErrorCode::InvalidReport,
+        "note: at most 500 characters, without control, format or invisible ones",
+    ))?;
+    Ok((reason, note))
+}
+
+/// The protocol's refusal of a report [`Moderation::file_by_account`] did not file.
+pub fn filing_refusal(error: FileError) -> (ErrorCode, String) {
+    match error {
+        FileError::TooMany => (
+            ErrorCode::TooManyReports,
+            format!("at most {REPORTS_PER_WINDOW} reports an hour: wait and retry"),
+        ),
+        FileError::Port(e) => {
+            tracing::warn!("cannot file a report: {e}");
+            (
+                ErrorCode::InternalError,
+                "the report could not be stored".into(),
+            )
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use burraco_rules::Seat;
 use super::TableActor;
 use super::handle::{Request, TableRequest};
 use crate::moderation::signals::{self, SeatedAccount};
-use crate::moderation::{ChatLine, FileError, NewReport, REPORTS_PER_WINDOW, Reason, ReportKind};
+use crate::moderation::{ChatLine, NewReport, ReportKind, filing_refusal, protocol_report_fields};
 use crate::outbound::Outbox;
 
 impl TableActor {
@@ -158,17 +158,9 @@ impl TableActor {
                 "you are neither seated at nor watching this table",
             );
         }
-        let Some(reason) = Reason::parse(&reason) else {
-            return req.error(
-                ErrorCode::InvalidReport,
-                "reason: cheating, abuse, spam, stalling, multi_account or other",
-            );
-        };
-        let Some(note) = crate::moderation::report_note(note.as_deref()) else {
-            return req.error(
-                ErrorCode::InvalidReport,
-                "note: at most 500 characters, without control, format or invisible ones",
-            );
+        let (reason, note) = match protocol_report_fields(&reason, note.as_deref()) {
+            Ok(fields) => fields,
+            Err((code, message)) => return req.error(code, message),
         };
         let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
         let mut context = signals::context_of(&self.id, &info);
@@ -250,13 +242,9 @@ impl TableActor {
                         report: report.id,
                     });
                 }
-                Err(FileError::TooMany) => req.error(
-                    ErrorCode::TooManyReports,
-                    format!("at most {REPORTS_PER_WINDOW} reports an hour: wait and retry"),
-                ),
-                Err(FileError::Port(e)) => {
-                    tracing::warn!("cannot file a report: {e}");
-                    req.error(ErrorCode::InternalError, "the report could not be stored")
+                Err(e) => {
+                    let (code, message) = filing_refusal(e);
+                    req.error(code, message);
                 }
             }
         });

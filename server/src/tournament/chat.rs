@@ -31,9 +31,7 @@ use burraco_protocol::wire::{ClientMessage, ServerMessage, TournamentChatLine};
 
 use super::{Command, Refusal, TournamentActor};
 use crate::moderation::chat_memory::AROUND;
-use crate::moderation::{
-    ChatLine, Context, FileError, NewReport, REPORTS_PER_WINDOW, Reason, ReportKind,
-};
+use crate::moderation::{ChatLine, Context, NewReport, ReportKind};
 use crate::outbound::Frame;
 
 /// The lines a tournament keeps for a page opened later.
@@ -323,14 +321,8 @@ pub async fn report(
             "reports are made by signed-in accounts".into(),
         ));
     };
-    let reason = Reason::parse(reason).ok_or((
-        ErrorCode::InvalidReport,
-        "reason: cheating, abuse, spam, stalling, multi_account or other".into(),
-    ))?;
-    let note = crate::moderation::report_note(note).ok_or((
-        ErrorCode::InvalidReport,
-        "note: at most 500 characters, without control, format or invisible ones".into(),
-    ))?;
+    let (reason, note) = crate::moderation::protocol_report_fields(reason, note)
+        .map_err(|(code, message)| (code, message.to_owned()))?;
     let handle = shared.tournaments.get(tournament).ok_or((
         ErrorCode::UnknownTournament,
         format!("no tournament {tournament:?}"),
@@ -365,17 +357,7 @@ pub async fn report(
                 report: report.id,
             })
         }
-        Err(FileError::TooMany) => Err((
-            ErrorCode::TooManyReports,
-            format!("at most {REPORTS_PER_WINDOW} reports an hour: wait and retry"),
-        )),
-        Err(FileError::Port(e)) => {
-            tracing::warn!("cannot file a report: {e}");
-            Err((
-                ErrorCode::InternalError,
-                "the report could not be stored".into(),
-            ))
-        }
+        Err(e) => Err(crate::moderation::filing_refusal(e)),
     }
 }
 
