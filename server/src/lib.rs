@@ -384,18 +384,12 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
         .max_message_size(Some(conn::MAX_READ_FRAME))
         .max_frame_size(Some(conn::MAX_READ_FRAME));
     let tracker = shared.tracker.clone();
-    tracker.spawn(async move {
-        let Ok(upgraded) = on_upgrade.await else {
-            return;
-        };
-        let socket = WebSocketStream::from_raw_socket(
-            hyper_util::rt::TokioIo::new(upgraded),
-            Role::Server,
-            Some(config),
-        )
-        .await;
-        conn::serve(socket, shared, hello::Upgrade { identity, address }).await;
-    });
+    tracker.spawn(serve_upgraded(
+        on_upgrade,
+        config,
+        shared,
+        hello::Upgrade { identity, address },
+    ));
     let accept = derive_accept_key(key.as_bytes());
     Response::builder()
         .status(StatusCode::SWITCHING_PROTOCOLS)
@@ -404,6 +398,37 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
         .header(header::SEC_WEBSOCKET_ACCEPT, accept)
         .body(axum::body::Body::empty())
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
+}
+
+/// An upgraded connection's task, for its whole life.
+///
+/// Not an `async` block over its inputs: a future keeps what it captured (the upgrade's handle,
+/// the WebSocket settings, the identity) for as long as it lives, and keeps room for its largest
+/// state (the socket being set up, ~1 KB) though that state is over in a moment. So the set-up is
+/// boxed and hands everything on, and the task holds only the connection's own future.
+fn serve_upgraded(
+    on_upgrade: hyper::upgrade::OnUpgrade,
+    config: WebSocketConfig,
+    shared: Arc<Shared>,
+    upgrade: hello::Upgrade,
+) -> impl Future<Output = ()> + Send {
+    let set_up = Box::pin(async move {
+        let upgraded = on_upgrade.await.ok()?;
+        let socket = WebSocketStream::from_raw_socket(
+            hyper_util::rt::TokioIo::new(upgraded),
+            Role::Server,
+            Some(config),
+        )
+        .await;
+        Some((socket, shared, upgrade))
+    });
+    async move {
+        // `let .. else`, not `if let`: a scrutinee's temporary would stay in the task's state.
+        let Some((socket, shared, upgrade)) = set_up.await else {
+            return;
+        };
+        conn::serve(socket, shared, upgrade).await;
+    }
 }
 
 async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {

@@ -20,12 +20,13 @@ use std::sync::{Arc, OnceLock};
 use axum::body::Bytes;
 use burraco_protocol::codec;
 use burraco_protocol::wire::ServerMessage;
-use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::Frame as WsFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use tokio_util::sync::CancellationToken;
+
+mod queue;
 
 /// Frames longer than this go out as a fragmented WebSocket message (RFC 6455 section 5.4) of
 /// pieces this long: every byte sent is first copied into the connection's WebSocket write
@@ -174,8 +175,8 @@ impl Frame {
     }
 }
 
-/// One slot of a receiver's queue: two words, since a queue allocates its slots 32 at a time
-/// for every connection (the batch inline made that 1.3 KB, ~0.9 KB more per idle connection).
+/// One slot of a receiver's queue: two words (a batch inline made a slot five, and a queue
+/// once allocated its slots 32 at a time for every connection).
 #[derive(Debug)]
 enum Outgoing {
     One(Arc<Frame>),
@@ -264,7 +265,7 @@ impl KickReason {
 #[derive(Debug, Clone)]
 pub struct Outbox {
     id: u64,
-    tx: mpsc::Sender<Outgoing>,
+    tx: queue::Sender<Outgoing>,
     kick: CancellationToken,
     reason: KickReason,
     /// Its receiver reads postcard frames (a connection whose hello was binary), else JSON
@@ -280,7 +281,7 @@ pub struct Outbox {
 /// The receiving end of an [`Outbox`]: frames one by one, batches unpacked in order.
 #[derive(Debug)]
 pub struct Inbox {
-    rx: mpsc::Receiver<Outgoing>,
+    rx: queue::Receiver<Outgoing>,
     /// The rest of the batch being read (its allocation goes with the next batch).
     rest: std::vec::IntoIter<Arc<Frame>>,
     /// The fan-outs of the batches handed out since the last wait: a writer calls
@@ -310,7 +311,7 @@ impl Inbox {
             if let Some(frame) = self.rest.next() {
                 return Some(frame);
             }
-            match self.rx.try_recv().ok()? {
+            match self.rx.try_recv()? {
                 Outgoing::One(frame) => return Some(frame),
                 Outgoing::Batch(batch) => self.take_batch(*batch),
             }
@@ -326,7 +327,7 @@ impl Inbox {
 impl Outbox {
     /// A new queue of `capacity` frames; `id` tells receivers apart (a connection id).
     pub fn channel(id: u64, capacity: usize) -> (Outbox, Inbox, CancellationToken) {
-        let (tx, rx) = mpsc::channel(capacity.max(1));
+        let (tx, rx) = queue::bounded(capacity);
         let kick = CancellationToken::new();
         (
             Outbox {
@@ -407,7 +408,7 @@ impl Outbox {
     fn queue(&self, item: Outgoing) -> bool {
         match self.tx.try_send(item) {
             Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
+            Err(queue::Refused::Full) => {
                 if !self.kick.is_cancelled() {
                     metrics::counter!("burraco_slow_clients_dropped_total").increment(1);
                     tracing::info!(
@@ -419,7 +420,7 @@ impl Outbox {
                 }
                 false
             }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+            Err(queue::Refused::Closed) => false,
         }
     }
 

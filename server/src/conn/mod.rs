@@ -48,12 +48,24 @@ pub fn serve(
         .instrument(span.clone()),
     );
     async move {
-        if let Some(established) = hello.await {
-            established.serve().await;
-        }
-        metrics::gauge!("burraco_connections").decrement(1.0);
+        let _counted = Counted;
+        // `let .. else`, not `if let`: an `if let`'s scrutinee would keep a second copy of the
+        // connection in this task's state for its whole life.
+        let Some(established) = hello.await else {
+            return;
+        };
+        established.serve().await;
     }
     .instrument(span)
+}
+
+/// Counts the connection out of `burraco_connections` however its task ends.
+struct Counted;
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        metrics::gauge!("burraco_connections").decrement(1.0);
+    }
 }
 
 struct Connection {

@@ -45,8 +45,7 @@ pub(super) async fn write_loop(
                         reason: "too slow".into(),
                     },
                 };
-                let sent = tokio::time::timeout(Duration::from_millis(100), sink.send(Message::Close(Some(frame)))).await;
-                return matches!(sent, Ok(Ok(()))).then_some(sink);
+                return Box::pin(send_close(sink, frame, Duration::from_millis(100))).await;
             }
             frame = rx.recv() => {
                 let Some(frame) = frame else { break };
@@ -92,10 +91,17 @@ pub(super) async fn write_loop(
         code: code.into(),
         reason: "".into(),
     };
-    let sent = tokio::time::timeout(
-        Duration::from_secs(1),
-        sink.send(Message::Close(Some(frame))),
-    )
-    .await;
+    Box::pin(send_close(sink, frame, Duration::from_secs(1))).await
+}
+
+/// Sends the close frame within `limit`; the sink back if it went. Boxed by its callers: a
+/// connection closes once, and its timer and send need not take room in the writer's task for
+/// the connection's whole life.
+async fn send_close(
+    mut sink: SplitSink<WebSocket, Message>,
+    frame: CloseFrame,
+    limit: Duration,
+) -> Option<SplitSink<WebSocket, Message>> {
+    let sent = tokio::time::timeout(limit, sink.send(Message::Close(Some(frame)))).await;
     matches!(sent, Ok(Ok(()))).then_some(sink)
 }

@@ -307,8 +307,9 @@ impl TableActor {
         let shutdown = token.cancelled();
         tokio::pin!(shutdown);
         // Every seat ready before anyone said so (a tournament's table of server bots): start.
+        // Boxed like the loop's work below: run once, its state need not stay in the task.
         if self.state.status == Status::Waiting && self.all_ready() {
-            self.start_match().await;
+            Box::pin(self.start_match()).await;
         }
         while !self.stopping {
             let deadline = self.next_deadline();
