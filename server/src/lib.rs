@@ -82,8 +82,8 @@ pub struct Shared {
     pub store: store::Store,
     /// The state nodes share, as ports: in process on one node, on NATS in a cluster.
     pub backplane: backplane::Backplane,
-    /// Tables, invite codes, sessions and seats.
-    pub directory: Directory,
+    /// Tables, invite codes, sessions and seats (shared with the HTTP APIs that look tables up).
+    pub directory: Arc<Directory>,
     /// Tournaments, and the 1.1 connections they may tell things.
     pub tournaments: tournament::Tournaments,
     pub shutdown: CancellationToken,
@@ -98,13 +98,13 @@ pub struct Shared {
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
     pub stop_tables: CancellationToken,
     /// The live connections of each personal token here (a revoke closes them).
-    pub live_tokens: accounts::live::LiveTokens,
+    pub live_tokens: Arc<accounts::live::LiveTokens>,
     /// Rated play's store (`ratings`): the accounts' store's kind.
     pub ratings: Arc<dyn ratings::Ratings>,
     /// Seasons' points ladders (`seasons`): the ratings' store's kind.
     pub seasons: Arc<dyn seasons::Seasons>,
     /// Reports, moderators' actions, each account's connections here (`moderation`).
-    pub moderation: moderation::Moderation,
+    pub moderation: Arc<moderation::Moderation>,
     metrics: PrometheusHandle,
     /// The bots ready for arena play here (`arena`) and the arena's store.
     pub arena: arena::Arena,
@@ -172,8 +172,9 @@ pub async fn run(
     let ratings = ratings::open(&config, &store, database).await?;
     let seasons = seasons::open(&config, &store, database).await?;
     let arena_store = arena::store::open(&config, &store, database).await?;
-    let moderation =
-        moderation::Moderation::new(moderation::open(&config, &config.data_dir, database).await?);
+    let moderation = Arc::new(moderation::Moderation::new(
+        moderation::open(&config, &config.data_dir, database).await?,
+    ));
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -186,7 +187,7 @@ pub async fn run(
         config,
         backplane,
         store,
-        directory: Directory::new(),
+        directory: Arc::new(Directory::new()),
         tournaments,
         stop_tables: shutdown_token.child_token(),
         shutdown: shutdown_token,
@@ -197,7 +198,7 @@ pub async fn run(
         bot_permits: Arc::new(tokio::sync::Semaphore::new(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
-        live_tokens: accounts::live::LiveTokens::default(),
+        live_tokens: Arc::default(),
         ratings,
         seasons,
         moderation,
@@ -207,10 +208,19 @@ pub async fn run(
     });
     register_metrics();
     shared.backplane.node.start(&shared);
-    accounts::live::LiveTokens::start(&shared);
+    accounts::live::LiveTokens::start(
+        &shared.live_tokens,
+        shared.backplane.accounts.clone(),
+        &shared.tracker,
+        shared.shutdown.clone(),
+    );
     projections::start_sweep(&shared);
     arena::start(&shared);
-    moderation::connections::AccountConnections::start(&shared);
+    moderation::connections::AccountConnections::start(
+        &shared.moderation,
+        &shared.tracker,
+        shared.shutdown.clone(),
+    );
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -318,15 +328,45 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared.clone())
-        .merge(players::http::routes(shared.clone()))
-        .merge(ratings::http::routes(shared.clone()))
-        .merge(ratings::expected::routes(shared.clone()))
-        .merge(ratings::tournament_levels::routes(shared.clone()))
-        .merge(seasons::http::routes(shared.clone()))
-        .merge(accounts::routes::routes(shared.clone()))
-        .merge(fairplay::http::routes(shared.clone()))
-        .merge(arena::http::routes(shared.clone()))
-        .merge(moderation::http::routes(shared))
+        .merge(players::http::routes(players::http::Api {
+            accounts: shared.backplane.accounts.clone(),
+            players: shared.backplane.players.clone(),
+            seasons: shared.seasons.clone(),
+            directory: shared.directory.clone(),
+            sessions: shared.backplane.sessions.clone(),
+        }))
+        .merge(ratings::http::routes(shared.ratings.clone()))
+        .merge(ratings::expected::routes(ratings::expected::Api {
+            directory: shared.directory.clone(),
+            backplane: shared.backplane.clone(),
+            ratings: shared.ratings.clone(),
+        }))
+        .merge(ratings::tournament_levels::routes(
+            ratings::tournament_levels::Api {
+                log: shared.backplane.log.clone(),
+                ratings: shared.ratings.clone(),
+            },
+        ))
+        .merge(seasons::http::routes(shared.seasons.clone()))
+        .merge(accounts::routes::routes(
+            shared.backplane.accounts.clone(),
+            shared.live_tokens.clone(),
+            &shared.config,
+        ))
+        .merge(fairplay::http::routes(fairplay::http::Api {
+            accounts: shared.backplane.accounts.clone(),
+            fairplay: shared.backplane.fairplay.clone(),
+            trust_forwarded_for: shared.config.trust_forwarded_for,
+        }))
+        .merge(arena::http::routes(arena::http::Api {
+            arena_store: shared.arena_store.clone(),
+            ratings: shared.ratings.clone(),
+        }))
+        .merge(moderation::http::routes(moderation::http::Api {
+            moderation: shared.moderation.clone(),
+            directory: shared.directory.clone(),
+            backplane: shared.backplane.clone(),
+        }))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
@@ -371,7 +411,14 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
     };
     // Who connects: a bearer token, a session cookie from an allowed origin, or a guest.
     let address = accounts::http::address(&request, shared.config.trust_forwarded_for);
-    let identity = match accounts::identity::at_upgrade(&shared, request.headers(), address).await {
+    let identity = match accounts::identity::at_upgrade(
+        &*shared.backplane.accounts,
+        &shared.config.allowed_origins,
+        request.headers(),
+        address,
+    )
+    .await
+    {
         Ok(identity) => identity,
         Err(refused) => return accounts::http::upgrade_refused(refused),
     };

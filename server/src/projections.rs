@@ -65,7 +65,14 @@ pub async fn settle(
     // 1. Fair play first: the ratings need to know who left.
     let mut left = Vec::new();
     if let Some(facts) = crate::table::facts_of_log(&entries) {
-        crate::fairplay::judge_match(shared, table, &facts, ended_ms).await?;
+        crate::fairplay::judge_match(
+            &*shared.backplane.fairplay,
+            &*shared.backplane.accounts,
+            table,
+            &facts,
+            ended_ms,
+        )
+        .await?;
         left = crate::fairplay::outcome::outcomes(&facts)
             .into_iter()
             .filter(|(_, _, outcome)| *outcome == Outcome::Left)
@@ -73,18 +80,33 @@ pub async fn settle(
             .collect();
     }
     // 2. The ratings; a match they refuse as farming is reported to the moderators.
-    let applied = crate::ratings::settle_log(shared, table, &entries, &left).await?;
+    let applied =
+        crate::ratings::settle_log(&*shared.ratings, &shared.config, table, &entries, &left)
+            .await?;
     if let Some(crate::ratings::Applied::NotRated(crate::ratings::NotRated::DailyCap)) = applied
         && let crate::ratings::LoggedEnd::Finished(m) =
             crate::ratings::FinishedMatch::from_log(table, &entries)
     {
         let accounts: Vec<String> = m.seats.into_iter().map(|s| s.account).collect();
-        crate::moderation::signals::rating_farming(shared, table, &accounts).await;
+        crate::moderation::signals::rating_farming(
+            &*shared.moderation.store,
+            &*shared.backplane.accounts,
+            table,
+            &accounts,
+        )
+        .await;
     }
     // 3. The players' index.
-    crate::players::index_log(shared, table, &entries, ended_ms).await?;
+    crate::players::index_log(&*shared.backplane.players, table, &entries, ended_ms).await?;
     // 4. An arena table's match, rated with its sibling's once both ended (keyed by the arena).
-    crate::arena::settle_log(shared, table, &entries).await?;
+    crate::arena::settle_log(
+        &*shared.backplane.log,
+        &*shared.backplane.embargo,
+        &*shared.ratings,
+        table,
+        &entries,
+    )
+    .await?;
     // All done: a failure here only leaves the row for a sweep, which redoes nothing.
     if let Err(e) = shared.ratings.forget(table).await {
         tracing::debug!(%table, "pending row kept: {e}");
