@@ -115,6 +115,18 @@ impl Shared {
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed) + 1
     }
+
+    /// What a new server bot uses of the server (`bots::spawn`).
+    pub fn bot_context(&self) -> bots::Context {
+        bots::Context {
+            conn: self.next_conn_id(),
+            delay: self.config.bot_delay,
+            search: self.config.bot_search,
+            tracker: self.tracker.clone(),
+            shutdown: self.shutdown.clone(),
+            permits: self.bot_permits.clone(),
+        }
+    }
 }
 
 /// Why the server could not start.
@@ -149,14 +161,15 @@ pub async fn run(
     // The one place the modes differ. One node rebuilds its tables from its own store; in a
     // cluster, tables in play are taken over from the shared log by whichever node leases them
     // first (see cluster::keeper).
-    let (mut backplane, logs) = match &config.cluster {
+    let (mut backplane, logs, work): (_, _, Arc<dyn NodeWork>) = match &config.cluster {
         Some(settings) => {
             let cluster = cluster::Cluster::connect(settings.clone()).await?;
-            (cluster.backplane(), Vec::new())
+            (cluster.backplane(), Vec::new(), cluster.work())
         }
         None => (
             backplane::Backplane::local(&store, "local"),
             store.load_in_play().await?,
+            Arc::new(SingleNode),
         ),
     };
     // One pool to the database for every store beside the log; the accounts open first, since
@@ -207,7 +220,7 @@ pub async fn run(
         arena_store,
     });
     register_metrics();
-    shared.backplane.node.start(&shared);
+    work.start(&shared);
     accounts::live::LiveTokens::start(
         &shared.live_tokens,
         shared.backplane.accounts.clone(),
@@ -267,7 +280,7 @@ pub async fn run(
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
-            drain(&draining).await;
+            work.drain(&draining).await;
             draining.shutdown.cancel();
         })
         .await?;
@@ -292,12 +305,31 @@ pub async fn run(
     Ok(())
 }
 
-/// The drain (SIGTERM): in a cluster, readiness turns false and no table is created here; the
-/// tables (and tournaments) stop after their last append and release their leases, so the
-/// other nodes take them over; only then do the connections close (their clients resume
-/// elsewhere and find the tables served). One node alone just stops.
-async fn drain(shared: &Arc<Shared>) {
-    shared.backplane.node.drain(shared).await;
+/// A node's background work and its drain: over the whole server, so not a port of the
+/// backplane (whose ports the server's parts use, and which never names the server). Chosen with
+/// the backplane in [`run`].
+pub trait NodeWork: Send + Sync + std::fmt::Debug {
+    /// Starts the node's background work (renewing leases, taking over what nobody serves,
+    /// watching the shared state, serving other nodes' requests).
+    fn start(&self, shared: &Arc<Shared>);
+    /// The drain (SIGTERM): in a cluster, readiness turns false and no table is created here;
+    /// the tables (and tournaments) stop after their last append and release their leases, so
+    /// the other nodes take them over; only then do the connections close (their clients resume
+    /// elsewhere and find the tables served). Returns at once where there is nobody to hand them
+    /// to: one node alone just stops.
+    fn drain<'a>(&'a self, shared: &'a Arc<Shared>) -> backplane::PortFuture<'a, ()>;
+}
+
+/// The single node: no background work of its own, nobody to hand its tables to.
+#[derive(Debug)]
+struct SingleNode;
+
+impl NodeWork for SingleNode {
+    fn start(&self, _shared: &Arc<Shared>) {}
+
+    fn drain<'a>(&'a self, _shared: &'a Arc<Shared>) -> backplane::PortFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Readiness: false while draining or (cluster mode) cut off from NATS.
