@@ -77,7 +77,8 @@ pub const CHAT_PHRASES: &[&str] = &[
 /// What every task shares: settings, the store and the directories (never game state).
 #[derive(Debug)]
 pub struct Shared {
-    pub config: ServerConfig,
+    /// The settings (shared with the projections, which hold them without the server).
+    pub config: Arc<ServerConfig>,
     /// The SQLite store (one node: the logs, sessions and records behind the backplane's ports).
     pub store: store::Store,
     /// The state nodes share, as ports: in process on one node, on NATS in a cluster.
@@ -197,7 +198,7 @@ pub async fn run(
     let shutdown_token = CancellationToken::new();
     let tournaments = tournament::Tournaments::new(&backplane);
     let shared = Arc::new(Shared {
-        config,
+        config: Arc::new(config),
         backplane,
         store,
         directory: Arc::new(Directory::new()),
@@ -227,7 +228,17 @@ pub async fn run(
         &shared.tracker,
         shared.shutdown.clone(),
     );
-    projections::start_sweep(&shared);
+    projections::start_sweep(
+        &projections::Context {
+            backplane: shared.backplane.clone(),
+            ratings: shared.ratings.clone(),
+            reports: shared.moderation.store.clone(),
+            config: shared.config.clone(),
+            tracker: shared.tracker.clone(),
+            shutdown: shared.shutdown.clone(),
+        },
+        shared.match_ends.take_receiver(),
+    );
     arena::start(&shared);
     moderation::connections::AccountConnections::start(
         &shared.moderation,
