@@ -16,7 +16,7 @@
 //! the bots and not the other way round.
 //!
 //! Decisions never run on the table's task nor on a runtime worker: each is computed on the
-//! blocking pool, at most one per core at a time ([`crate::Shared::bot_permits`]), after a
+//! blocking pool, at most one per core at a time ([`Context::permits`]), after a
 //! human-like pause (`bot_delay`). An L3 bot's search has a small per-decision budget
 //! (`bot_search`); an L4 bot's is L4's default (it answers within 0.8 s of its second).
 //! Refusals follow the session's ladder (a random legal action after two, a snapshot after
@@ -31,11 +31,31 @@ use burraco_bot::session::Stage;
 use burraco_bot::{Level, Session};
 use burraco_protocol::wire::{BotLevel, ClientMessage, ServerMessage};
 use burraco_rules::Seat;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use tracing::Instrument;
 
-use crate::Shared;
 use crate::outbound::{Inbox, Outbox};
+
+/// What a bot uses of the server, given to [`spawn`]: its own struct rather than the server's
+/// hub, so this module depends on what it uses (the server makes one per bot:
+/// `Shared::bot_context`).
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The bot's connection id, fresh from the server's count (the [`BOT_CONN`] bit is set here).
+    pub conn: u64,
+    /// The human-like pause before a decision (`bot_delay`).
+    pub delay: Duration,
+    /// An L3 bot's search budget per decision (`bot_search`).
+    pub search: burraco_bot::SearchBudget,
+    /// The server's tasks: the bot is one of them.
+    pub tracker: TaskTracker,
+    /// The server's shutdown: the bot stops on it.
+    pub shutdown: CancellationToken,
+    /// Decisions running at once, shared by every bot (one per core).
+    pub permits: Arc<Semaphore>,
+}
 
 /// Outbox ids of bots have this bit set (connection ids never reach it), so a table can tell a
 /// bot's request from a connection's.
@@ -86,22 +106,23 @@ pub fn player_id() -> String {
 /// Starts a bot playing `seat` of table `table` through `link`, and returns the outbox the
 /// table must send the seat's frames to, beginning with a snapshot.
 pub fn spawn(
-    shared: &Arc<Shared>,
+    context: Context,
     table: &str,
     link: impl TableLink,
     seat: Seat,
     level: Level,
 ) -> Outbox {
-    let id = shared.next_conn_id() | BOT_CONN;
+    let id = context.conn | BOT_CONN;
     let (out, rx, kick) = Outbox::channel(id, BOT_QUEUE);
     // The server's own session reads every message this server sends (a pause among them).
     let out = out.with_minor(burraco_protocol::wire::PROTOCOL_MINOR);
     let seed = u64::from_le_bytes(crate::random_bytes::<8>());
     let span = tracing::info_span!("bot", %table, %seat, level = level.code());
-    let budget = shared.config.bot_search;
+    let budget = context.search;
     let factory = Box::new(move || level.strategy(seed, budget));
+    let tracker = context.tracker.clone();
     let bot = Bot {
-        shared: shared.clone(),
+        context,
         link,
         level,
         session: Session::seated(name(level), table, seat, factory, seed),
@@ -111,7 +132,7 @@ pub fn spawn(
         sends: Vec::new(),
     };
     metrics::gauge!("burraco_bots").increment(1.0);
-    shared.tracker.spawn(
+    tracker.spawn(
         async move {
             bot.run().await;
             metrics::gauge!("burraco_bots").decrement(1.0);
@@ -123,7 +144,7 @@ pub fn spawn(
 
 /// One seat played by a session: the frames it receives in, its requests out.
 struct Bot<L> {
-    shared: Arc<Shared>,
+    context: Context,
     link: L,
     level: Level,
     session: Session,
@@ -144,8 +165,8 @@ enum Next {
 impl<L: TableLink> Bot<L> {
     async fn run(mut self) {
         tracing::debug!("bot started");
-        let delay = self.shared.config.bot_delay;
-        let shutdown_token = self.shared.shutdown.child_token();
+        let delay = self.context.delay;
+        let shutdown_token = self.context.shutdown.child_token();
         let kick_token = self.kick.clone();
         // A child token and futures made once (see the connection's reader loop).
         let shutdown = shutdown_token.cancelled();
@@ -217,7 +238,7 @@ impl<L: TableLink> Bot<L> {
         let Some(thinking) = self.session.think() else {
             return Next::Continue;
         };
-        let permits = self.shared.bot_permits.clone();
+        let permits = self.context.permits.clone();
         let decide = async move {
             let permit = permits.acquire_owned().await;
             tokio::task::spawn_blocking(move || {
@@ -230,7 +251,7 @@ impl<L: TableLink> Bot<L> {
         let decided = tokio::select! {
             biased;
             _ = self.kick.cancelled() => return Next::Stop,
-            _ = self.shared.shutdown.cancelled() => return Next::Stop,
+            _ = self.context.shutdown.cancelled() => return Next::Stop,
             decided = decide => decided,
         };
         metrics::histogram!("burraco_bot_decision_seconds", "level" => self.level.code())

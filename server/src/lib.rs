@@ -77,13 +77,14 @@ pub const CHAT_PHRASES: &[&str] = &[
 /// What every task shares: settings, the store and the directories (never game state).
 #[derive(Debug)]
 pub struct Shared {
-    pub config: ServerConfig,
+    /// The settings (shared with the projections, which hold them without the server).
+    pub config: Arc<ServerConfig>,
     /// The SQLite store (one node: the logs, sessions and records behind the backplane's ports).
     pub store: store::Store,
     /// The state nodes share, as ports: in process on one node, on NATS in a cluster.
     pub backplane: backplane::Backplane,
-    /// Tables, invite codes, sessions and seats.
-    pub directory: Directory,
+    /// Tables, invite codes, sessions and seats (shared with the HTTP APIs that look tables up).
+    pub directory: Arc<Directory>,
     /// Tournaments, and the 1.1 connections they may tell things.
     pub tournaments: tournament::Tournaments,
     pub shutdown: CancellationToken,
@@ -98,13 +99,13 @@ pub struct Shared {
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
     pub stop_tables: CancellationToken,
     /// The live connections of each personal token here (a revoke closes them).
-    pub live_tokens: accounts::live::LiveTokens,
+    pub live_tokens: Arc<accounts::live::LiveTokens>,
     /// Rated play's store (`ratings`): the accounts' store's kind.
     pub ratings: Arc<dyn ratings::Ratings>,
     /// Seasons' points ladders (`seasons`): the ratings' store's kind.
     pub seasons: Arc<dyn seasons::Seasons>,
     /// Reports, moderators' actions, each account's connections here (`moderation`).
-    pub moderation: moderation::Moderation,
+    pub moderation: Arc<moderation::Moderation>,
     metrics: PrometheusHandle,
     /// The bots ready for arena play here (`arena`) and the arena's store.
     pub arena: arena::Arena,
@@ -114,6 +115,18 @@ pub struct Shared {
 impl Shared {
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// What a new server bot uses of the server (`bots::spawn`).
+    pub fn bot_context(&self) -> bots::Context {
+        bots::Context {
+            conn: self.next_conn_id(),
+            delay: self.config.bot_delay,
+            search: self.config.bot_search,
+            tracker: self.tracker.clone(),
+            shutdown: self.shutdown.clone(),
+            permits: self.bot_permits.clone(),
+        }
     }
 }
 
@@ -149,14 +162,15 @@ pub async fn run(
     // The one place the modes differ. One node rebuilds its tables from its own store; in a
     // cluster, tables in play are taken over from the shared log by whichever node leases them
     // first (see cluster::keeper).
-    let (mut backplane, logs) = match &config.cluster {
+    let (mut backplane, logs, work): (_, _, Arc<dyn NodeWork>) = match &config.cluster {
         Some(settings) => {
             let cluster = cluster::Cluster::connect(settings.clone()).await?;
-            (cluster.backplane(), Vec::new())
+            (cluster.backplane(), Vec::new(), cluster.work())
         }
         None => (
             backplane::Backplane::local(&store, "local"),
             store.load_in_play().await?,
+            Arc::new(SingleNode),
         ),
     };
     // One pool to the database for every store beside the log; the accounts open first, since
@@ -172,8 +186,9 @@ pub async fn run(
     let ratings = ratings::open(&config, &store, database).await?;
     let seasons = seasons::open(&config, &store, database).await?;
     let arena_store = arena::store::open(&config, &store, database).await?;
-    let moderation =
-        moderation::Moderation::new(moderation::open(&config, &config.data_dir, database).await?);
+    let moderation = Arc::new(moderation::Moderation::new(
+        moderation::open(&config, &config.data_dir, database).await?,
+    ));
     if config.public_origin.is_none() {
         config.public_origin = Some(format!(
             "http://localhost:{}",
@@ -183,10 +198,10 @@ pub async fn run(
     let shutdown_token = CancellationToken::new();
     let tournaments = tournament::Tournaments::new(&backplane);
     let shared = Arc::new(Shared {
-        config,
+        config: Arc::new(config),
         backplane,
         store,
-        directory: Directory::new(),
+        directory: Arc::new(Directory::new()),
         tournaments,
         stop_tables: shutdown_token.child_token(),
         shutdown: shutdown_token,
@@ -197,7 +212,7 @@ pub async fn run(
         bot_permits: Arc::new(tokio::sync::Semaphore::new(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
-        live_tokens: accounts::live::LiveTokens::default(),
+        live_tokens: Arc::default(),
         ratings,
         seasons,
         moderation,
@@ -206,11 +221,30 @@ pub async fn run(
         arena_store,
     });
     register_metrics();
-    shared.backplane.node.start(&shared);
-    accounts::live::LiveTokens::start(&shared);
-    projections::start_sweep(&shared);
+    work.start(&shared);
+    accounts::live::LiveTokens::start(
+        &shared.live_tokens,
+        shared.backplane.accounts.clone(),
+        &shared.tracker,
+        shared.shutdown.clone(),
+    );
+    projections::start_sweep(
+        &projections::Context {
+            backplane: shared.backplane.clone(),
+            ratings: shared.ratings.clone(),
+            reports: shared.moderation.store.clone(),
+            config: shared.config.clone(),
+            tracker: shared.tracker.clone(),
+            shutdown: shared.shutdown.clone(),
+        },
+        shared.match_ends.take_receiver(),
+    );
     arena::start(&shared);
-    moderation::connections::AccountConnections::start(&shared);
+    moderation::connections::AccountConnections::start(
+        &shared.moderation,
+        &shared.tracker,
+        shared.shutdown.clone(),
+    );
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -257,7 +291,7 @@ pub async fn run(
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;
-            drain(&draining).await;
+            work.drain(&draining).await;
             draining.shutdown.cancel();
         })
         .await?;
@@ -282,12 +316,31 @@ pub async fn run(
     Ok(())
 }
 
-/// The drain (SIGTERM): in a cluster, readiness turns false and no table is created here; the
-/// tables (and tournaments) stop after their last append and release their leases, so the
-/// other nodes take them over; only then do the connections close (their clients resume
-/// elsewhere and find the tables served). One node alone just stops.
-async fn drain(shared: &Arc<Shared>) {
-    shared.backplane.node.drain(shared).await;
+/// A node's background work and its drain: over the whole server, so not a port of the
+/// backplane (whose ports the server's parts use, and which never names the server). Chosen with
+/// the backplane in [`run`].
+pub trait NodeWork: Send + Sync + std::fmt::Debug {
+    /// Starts the node's background work (renewing leases, taking over what nobody serves,
+    /// watching the shared state, serving other nodes' requests).
+    fn start(&self, shared: &Arc<Shared>);
+    /// The drain (SIGTERM): in a cluster, readiness turns false and no table is created here;
+    /// the tables (and tournaments) stop after their last append and release their leases, so
+    /// the other nodes take them over; only then do the connections close (their clients resume
+    /// elsewhere and find the tables served). Returns at once where there is nobody to hand them
+    /// to: one node alone just stops.
+    fn drain<'a>(&'a self, shared: &'a Arc<Shared>) -> backplane::PortFuture<'a, ()>;
+}
+
+/// The single node: no background work of its own, nobody to hand its tables to.
+#[derive(Debug)]
+struct SingleNode;
+
+impl NodeWork for SingleNode {
+    fn start(&self, _shared: &Arc<Shared>) {}
+
+    fn drain<'a>(&'a self, _shared: &'a Arc<Shared>) -> backplane::PortFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Readiness: false while draining or (cluster mode) cut off from NATS.
@@ -318,15 +371,45 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
         .with_state(shared.clone())
-        .merge(players::http::routes(shared.clone()))
-        .merge(ratings::http::routes(shared.clone()))
-        .merge(ratings::expected::routes(shared.clone()))
-        .merge(ratings::tournament_levels::routes(shared.clone()))
-        .merge(seasons::http::routes(shared.clone()))
-        .merge(accounts::routes::routes(shared.clone()))
-        .merge(fairplay::http::routes(shared.clone()))
-        .merge(arena::http::routes(shared.clone()))
-        .merge(moderation::http::routes(shared))
+        .merge(players::http::routes(players::http::Api {
+            accounts: shared.backplane.accounts.clone(),
+            players: shared.backplane.players.clone(),
+            seasons: shared.seasons.clone(),
+            directory: shared.directory.clone(),
+            sessions: shared.backplane.sessions.clone(),
+        }))
+        .merge(ratings::http::routes(shared.ratings.clone()))
+        .merge(ratings::expected::routes(ratings::expected::Api {
+            directory: shared.directory.clone(),
+            backplane: shared.backplane.clone(),
+            ratings: shared.ratings.clone(),
+        }))
+        .merge(ratings::tournament_levels::routes(
+            ratings::tournament_levels::Api {
+                log: shared.backplane.log.clone(),
+                ratings: shared.ratings.clone(),
+            },
+        ))
+        .merge(seasons::http::routes(shared.seasons.clone()))
+        .merge(accounts::routes::routes(
+            shared.backplane.accounts.clone(),
+            shared.live_tokens.clone(),
+            &shared.config,
+        ))
+        .merge(fairplay::http::routes(fairplay::http::Api {
+            accounts: shared.backplane.accounts.clone(),
+            fairplay: shared.backplane.fairplay.clone(),
+            trust_forwarded_for: shared.config.trust_forwarded_for,
+        }))
+        .merge(arena::http::routes(arena::http::Api {
+            arena_store: shared.arena_store.clone(),
+            ratings: shared.ratings.clone(),
+        }))
+        .merge(moderation::http::routes(moderation::http::Api {
+            moderation: shared.moderation.clone(),
+            directory: shared.directory.clone(),
+            backplane: shared.backplane.clone(),
+        }))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
@@ -371,7 +454,14 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
     };
     // Who connects: a bearer token, a session cookie from an allowed origin, or a guest.
     let address = accounts::http::address(&request, shared.config.trust_forwarded_for);
-    let identity = match accounts::identity::at_upgrade(&shared, request.headers(), address).await {
+    let identity = match accounts::identity::at_upgrade(
+        &*shared.backplane.accounts,
+        &shared.config.allowed_origins,
+        request.headers(),
+        address,
+    )
+    .await
+    {
         Ok(identity) => identity,
         Err(refused) => return accounts::http::upgrade_refused(refused),
     };

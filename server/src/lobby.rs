@@ -11,7 +11,8 @@ use burraco_ratings::Category;
 use burraco_rules::{ClockMode, Config, Players, Preset, Seat, TableSettings};
 
 use crate::Shared;
-use crate::backplane::Listing;
+use crate::backplane::{Backplane, Listing};
+use crate::directory::Directory;
 use crate::table::{self, TableHandle, TableInfo};
 
 /// Why a lobby request failed: (code, message).
@@ -175,11 +176,20 @@ fn relaxed_for_bots(config: Config) -> Config {
 /// A table served by another node is reached through a forwarding handle; one it listed an
 /// instant ago is found too (the listing is read through, not only from what this node saw).
 pub async fn find(shared: &Arc<Shared>, id: &str) -> Option<TableHandle> {
-    if let Some(handle) = shared.directory.table(id) {
+    find_in(&shared.directory, &shared.backplane, id).await
+}
+
+/// [`find`] from the two things it reads, for the code that holds only those.
+pub async fn find_in(
+    directory: &Directory,
+    backplane: &Backplane,
+    id: &str,
+) -> Option<TableHandle> {
+    if let Some(handle) = directory.table(id) {
         return Some(handle);
     }
-    let listing = shared.backplane.listings.listing(id).await?;
-    elsewhere_handle(shared, id, &listing)
+    let listing = backplane.listings.listing(id).await?;
+    elsewhere_handle(backplane, id, &listing)
 }
 
 /// A table by id, as [`find`]; a table another node has just created (leased before its first
@@ -211,7 +221,7 @@ pub async fn by_invite(shared: &Arc<Shared>, code: &str) -> Option<TableHandle> 
         return Some(handle);
     }
     let (id, listing) = shared.backplane.listings.by_invite(code).await?;
-    elsewhere_handle(shared, &id, &listing)
+    elsewhere_handle(&shared.backplane, &id, &listing)
 }
 
 /// The seats a player holds, at this node's tables and at the others'.
@@ -238,8 +248,7 @@ fn elsewhere(shared: &Shared) -> Vec<(String, TableInfo)> {
 
 /// A forwarding handle to a table another node serves (`None` for one of this node's, which
 /// the directory would have had).
-fn elsewhere_handle(shared: &Arc<Shared>, id: &str, listing: &Listing) -> Option<TableHandle> {
-    let backplane = &shared.backplane;
+fn elsewhere_handle(backplane: &Backplane, id: &str, listing: &Listing) -> Option<TableHandle> {
     (listing.owner != backplane.node.name()).then(|| {
         backplane
             .peers

@@ -9,7 +9,8 @@ use std::sync::Mutex;
 
 use tokio::sync::mpsc;
 
-use crate::Shared;
+use crate::ServerConfig;
+use crate::ratings::Ratings;
 
 /// Announcements waiting for the projections' listener; past this a burst of match ends waits
 /// for the sweep.
@@ -65,13 +66,13 @@ impl MatchEnds {
 /// Records table `table`'s match as ending now, before its end is logged, and returns that
 /// time. A store that fails is logged and the end goes on: the announcement still runs the
 /// projections (only a crash before they run then loses them).
-pub async fn pending(shared: &Shared, table: &str) -> i64 {
+pub async fn pending(ratings: &dyn Ratings, config: &ServerConfig, table: &str) -> i64 {
     let now = crate::unix_ms();
-    if shared.config.cluster.is_some() && shared.config.database_url.is_none() {
+    if config.cluster.is_some() && config.database_url.is_none() {
         // A cluster without a database keeps no ratings, index or outcomes: nothing pending.
         return now;
     }
-    if let Err(e) = shared.ratings.ended(table, now).await {
+    if let Err(e) = ratings.ended(table, now).await {
         tracing::warn!(%table, "the match's end not recorded as pending: {e}");
     }
     now

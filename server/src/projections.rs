@@ -24,9 +24,33 @@ use std::time::Duration;
 
 use burraco_protocol::log::EntryKind;
 
-use crate::Shared;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::ServerConfig;
+use crate::backplane::Backplane;
 use crate::backplane::port::PortError;
 use crate::fairplay::Outcome;
+use crate::match_end::MatchEnd;
+use crate::moderation::ModerationStore;
+use crate::ratings::Ratings;
+
+/// What the projections use of the server: the stores they read and write, the settings, and
+/// the server's tasks and shutdown. Their own struct rather than the server's hub, so this
+/// module depends on what it uses; `lib.rs` makes it once.
+#[derive(Debug, Clone)]
+pub struct Context {
+    /// The logs, fair play, the accounts, the players' index, the boards' embargo.
+    pub backplane: Backplane,
+    /// The ratings, which keep the pending list.
+    pub ratings: Arc<dyn Ratings>,
+    /// The moderation's store: a match refused as farming is reported there.
+    pub reports: Arc<dyn ModerationStore>,
+    pub config: Arc<ServerConfig>,
+    pub tracker: TaskTracker,
+    pub shutdown: CancellationToken,
+}
 
 /// How often every node runs the projections of the pending tables whose logs ended (a node
 /// killed between a match's end and its projections, or a store that failed).
@@ -45,11 +69,11 @@ pub enum Settled {
 /// `ended_ms`: when the match ended (its pending row's); `None` (a row from before this list
 /// held times) takes now.
 pub async fn settle(
-    shared: &Shared,
+    context: &Context,
     table: &str,
     ended_ms: Option<i64>,
 ) -> Result<Settled, PortError> {
-    let entries = shared
+    let entries = context
         .backplane
         .log
         .load(table)
@@ -65,7 +89,14 @@ pub async fn settle(
     // 1. Fair play first: the ratings need to know who left.
     let mut left = Vec::new();
     if let Some(facts) = crate::table::facts_of_log(&entries) {
-        crate::fairplay::judge_match(shared, table, &facts, ended_ms).await?;
+        crate::fairplay::judge_match(
+            &*context.backplane.fairplay,
+            &*context.backplane.accounts,
+            table,
+            &facts,
+            ended_ms,
+        )
+        .await?;
         left = crate::fairplay::outcome::outcomes(&facts)
             .into_iter()
             .filter(|(_, _, outcome)| *outcome == Outcome::Left)
@@ -73,20 +104,35 @@ pub async fn settle(
             .collect();
     }
     // 2. The ratings; a match they refuse as farming is reported to the moderators.
-    let applied = crate::ratings::settle_log(shared, table, &entries, &left).await?;
+    let applied =
+        crate::ratings::settle_log(&*context.ratings, &context.config, table, &entries, &left)
+            .await?;
     if let Some(crate::ratings::Applied::NotRated(crate::ratings::NotRated::DailyCap)) = applied
         && let crate::ratings::LoggedEnd::Finished(m) =
             crate::ratings::FinishedMatch::from_log(table, &entries)
     {
         let accounts: Vec<String> = m.seats.into_iter().map(|s| s.account).collect();
-        crate::moderation::signals::rating_farming(shared, table, &accounts).await;
+        crate::moderation::signals::rating_farming(
+            &*context.reports,
+            &*context.backplane.accounts,
+            table,
+            &accounts,
+        )
+        .await;
     }
     // 3. The players' index.
-    crate::players::index_log(shared, table, &entries, ended_ms).await?;
+    crate::players::index_log(&*context.backplane.players, table, &entries, ended_ms).await?;
     // 4. An arena table's match, rated with its sibling's once both ended (keyed by the arena).
-    crate::arena::settle_log(shared, table, &entries).await?;
+    crate::arena::settle_log(
+        &*context.backplane.log,
+        &*context.backplane.embargo,
+        &*context.ratings,
+        table,
+        &entries,
+    )
+    .await?;
     // All done: a failure here only leaves the row for a sweep, which redoes nothing.
-    if let Err(e) = shared.ratings.forget(table).await {
+    if let Err(e) = context.ratings.forget(table).await {
         tracing::debug!(%table, "pending row kept: {e}");
     }
     Ok(Settled::Done)
@@ -94,14 +140,14 @@ pub async fn settle(
 
 /// Called by a table once its match's end is durable: runs the projections now (after the
 /// test-only `rating_delay`), retrying a failed store a few times; the sweep does the rest.
-fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
-    let shared = shared.clone();
+fn settle_soon(context: &Context, table: &str, ended_ms: i64) {
+    let context = context.clone();
     let table = table.to_owned();
-    let tracker = shared.tracker.clone();
+    let tracker = context.tracker.clone();
     tracker.spawn(async move {
-        tokio::time::sleep(shared.config.rating_delay).await;
+        tokio::time::sleep(context.config.rating_delay).await;
         for attempt in 0..3u32 {
-            match settle(&shared, &table, Some(ended_ms)).await {
+            match settle(&context, &table, Some(ended_ms)).await {
                 Ok(_) => return,
                 Err(e) => {
                     tracing::warn!(%table, "match-end projections not done yet: {e}");
@@ -114,10 +160,11 @@ fn settle_soon(shared: &Arc<Shared>, table: &str, ended_ms: i64) {
 
 /// Runs [`sweep`] at start, then every [`SWEEP_EVERY`]; and the projections of each match end
 /// its table announces ([`crate::match_end::MatchEnds`]), as it comes.
-pub fn start_sweep(shared: &Arc<Shared>) {
-    if let Some(mut ends) = shared.match_ends.take_receiver() {
-        let listening = shared.clone();
-        shared.tracker.spawn(async move {
+/// `ends`: the announcements' receiver (`MatchEnds::take_receiver`).
+pub fn start_sweep(context: &Context, ends: Option<mpsc::Receiver<MatchEnd>>) {
+    if let Some(mut ends) = ends {
+        let listening = context.clone();
+        context.tracker.spawn(async move {
             loop {
                 tokio::select! {
                     () = listening.shutdown.cancelled() => return,
@@ -129,13 +176,13 @@ pub fn start_sweep(shared: &Arc<Shared>) {
             }
         });
     }
-    let shared = shared.clone();
-    let tracker = shared.tracker.clone();
+    let context = context.clone();
+    let tracker = context.tracker.clone();
     tracker.spawn(async move {
         loop {
-            sweep(&shared).await;
+            sweep(&context).await;
             tokio::select! {
-                () = shared.shutdown.cancelled() => return,
+                () = context.shutdown.cancelled() => return,
                 () = tokio::time::sleep(SWEEP_EVERY) => {}
             }
         }
@@ -143,8 +190,8 @@ pub fn start_sweep(shared: &Arc<Shared>) {
 }
 
 /// One pass of the sweep: settles every pending table whose log has ended.
-pub async fn sweep(shared: &Shared) {
-    let pending = match shared.ratings.expected(1000).await {
+pub async fn sweep(context: &Context) {
+    let pending = match context.ratings.expected(1000).await {
         Ok(pending) => pending,
         Err(e) => {
             tracing::debug!("match-end sweep: {e}");
@@ -155,7 +202,7 @@ pub async fn sweep(shared: &Shared) {
         return;
     }
     // The tables still playing (one indexed read) are not read whole every minute.
-    let playing: std::collections::HashSet<String> = match shared.backplane.log.in_play().await {
+    let playing: std::collections::HashSet<String> = match context.backplane.log.in_play().await {
         Ok(tables) => tables.into_iter().collect(),
         Err(e) => {
             tracing::debug!("match-end sweep: {e}");
@@ -163,7 +210,7 @@ pub async fn sweep(shared: &Shared) {
         }
     };
     for row in pending.into_iter().filter(|p| !playing.contains(&p.key)) {
-        if let Err(e) = settle(shared, &row.key, row.ended_ms).await {
+        if let Err(e) = settle(context, &row.key, row.ended_ms).await {
             tracing::warn!(table = %row.key, "match-end sweep: {e}");
         }
     }

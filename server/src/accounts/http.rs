@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use super::audit::{Entry, Kind};
 use super::ceremonies::Passkeys;
 use super::identity::COOKIE;
+use super::live::LiveTokens;
 use super::password::{self, Hasher};
 use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, username};
-use crate::Shared;
 
 /// How long a browser session lasts.
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -378,10 +378,14 @@ impl Backoff {
     }
 }
 
-/// What the accounts' routes share.
+/// What the accounts' routes share: the handles and settings they read (not the server's hub,
+/// so this module depends on what it uses), and their own hasher, backoff and passkeys.
 #[derive(Debug)]
 pub struct Api {
-    pub(super) shared: Arc<Shared>,
+    accounts: Arc<dyn Accounts>,
+    pub(super) live_tokens: Arc<LiveTokens>,
+    trust_forwarded_for: bool,
+    secure_cookies: bool,
     hasher: Hasher,
     backoff: Backoff,
     pub(super) passkeys: Passkeys,
@@ -390,31 +394,37 @@ pub struct Api {
 pub(super) type ApiState = State<Arc<Api>>;
 
 impl Api {
-    /// The accounts' API over the server's shared state (its store, its limits, its passkeys'
-    /// relying party).
-    pub(super) fn new(shared: Arc<Shared>) -> Api {
+    /// The accounts' API over their store, this node's live tokens and the settings (its
+    /// limits, its passkeys' relying party).
+    pub(super) fn new(
+        accounts: Arc<dyn Accounts>,
+        live_tokens: Arc<LiveTokens>,
+        config: &crate::ServerConfig,
+    ) -> Api {
         Api {
-            backoff: Backoff::new(shared.config.login_backoff),
+            accounts,
+            live_tokens,
+            trust_forwarded_for: config.trust_forwarded_for,
+            secure_cookies: config.secure_cookies,
+            backoff: Backoff::new(config.login_backoff),
             hasher: Hasher::new(),
             passkeys: Passkeys::new(
-                shared
-                    .config
+                config
                     .public_origin
                     .as_deref()
                     .unwrap_or("http://localhost"),
             ),
-            shared,
         }
     }
 }
 
 impl Api {
     pub(super) fn accounts(&self) -> &dyn Accounts {
-        &*self.shared.backplane.accounts
+        &*self.accounts
     }
 
     pub(super) fn trust_forwarded_for(&self) -> bool {
-        self.shared.config.trust_forwarded_for
+        self.trust_forwarded_for
     }
 
     /// Appends to the audit log. A failure is logged, not answered: the store that lost the
@@ -518,7 +528,7 @@ impl Api {
     }
 
     fn secure(&self, headers: &HeaderMap) -> bool {
-        self.shared.config.secure_cookies
+        self.secure_cookies
             || headers
                 .get("x-forwarded-proto")
                 .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"https"))
@@ -723,7 +733,7 @@ pub(super) async fn signup(State(api): ApiState, request: Request) -> Result<Res
     let headers = request.headers().clone();
     let client = client_address(&request, api.trust_forwarded_for());
     let signups_key =
-        address(&request, api.shared.config.trust_forwarded_for).map(|ip| format!("signups:{ip}"));
+        address(&request, api.trust_forwarded_for()).map(|ip| format!("signups:{ip}"));
     if let Some(wait) = signups_key
         .as_ref()
         .and_then(|key| api.backoff.locked(key, Instant::now()))
@@ -771,7 +781,7 @@ pub(super) async fn signup(State(api): ApiState, request: Request) -> Result<Res
 
 pub(super) async fn login(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
-    let address = address(&request, api.shared.config.trust_forwarded_for);
+    let address = address(&request, api.trust_forwarded_for());
     let client = client_address(&request, api.trust_forwarded_for());
     let body: Credentials = json_body(request, MAX_BODY).await?;
     if body.password.len() > password::MAX_BYTES {
@@ -897,7 +907,7 @@ pub(super) async fn change_password(
     request: Request,
 ) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
-    let address = address(&request, api.shared.config.trust_forwarded_for);
+    let address = address(&request, api.trust_forwarded_for());
     let client = client_address(&request, api.trust_forwarded_for());
     let (account, session) = api.signed_in(&headers).await?;
     let body: NewPassword = json_body(request, MAX_BODY).await?;

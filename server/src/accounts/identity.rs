@@ -95,20 +95,21 @@ pub enum Refused {
 
 /// The identity of an upgrade request: its bearer token, else its session cookie (from an
 /// allowed origin), else a guest. A cookie whose session ended makes a guest (a browser that
-/// kept an old cookie still plays); a token that is not live is refused.
+/// kept an old cookie still plays); a token that is not live is refused. `allowed_origins`:
+/// the pages whose cookie is taken.
 pub async fn at_upgrade(
-    shared: &crate::Shared,
+    accounts: &dyn Accounts,
+    allowed_origins: &[String],
     headers: &HeaderMap,
     address: Option<IpAddr>,
 ) -> Result<Identity, Refused> {
-    let accounts = &*shared.backplane.accounts;
     if let Some(token) = bearer(headers) {
         return by_token(accounts, token, address).await;
     }
     let Some(cookie) = cookie_token(headers) else {
         return Ok(Identity::Guest);
     };
-    if !origin_allowed(headers, &shared.config.allowed_origins) {
+    if !origin_allowed(headers, allowed_origins) {
         return Err(Refused::OriginRefused);
     }
     match accounts

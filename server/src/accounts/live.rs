@@ -139,17 +139,23 @@ impl LiveTokens {
         }
     }
 
-    /// Rechecks every [`RECHECK`] until the server shuts down.
-    pub fn start(shared: &Arc<crate::Shared>) {
-        let shared = shared.clone();
-        shared.tracker.clone().spawn(async move {
+    /// Rechecks `live`'s tokens against `accounts` every [`RECHECK`], on a task of `tracker`,
+    /// until `shutdown`.
+    pub fn start(
+        live: &Arc<LiveTokens>,
+        accounts: Arc<dyn super::Accounts>,
+        tracker: &tokio_util::task::TaskTracker,
+        shutdown: tokio_util::sync::CancellationToken,
+    ) {
+        let live = live.clone();
+        tracker.spawn(async move {
             let mut tick = tokio::time::interval(RECHECK);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
-                    _ = shared.shutdown.cancelled() => break,
+                    _ = shutdown.cancelled() => break,
                     _ = tick.tick() => {
-                        shared.live_tokens.recheck(&*shared.backplane.accounts).await;
+                        live.recheck(&*accounts).await;
                     }
                 }
             }

@@ -8,12 +8,18 @@ use axum::Router;
 use axum::routing::{delete, get, post};
 
 use super::http::{self, Api};
-use super::{passkeys, tokens_http};
-use crate::Shared;
+use super::live::LiveTokens;
+use super::{Accounts, passkeys, tokens_http};
+use crate::ServerConfig;
 
-/// The accounts' routes, merged into the server's router.
-pub fn routes(shared: Arc<Shared>) -> Router {
-    let api = Arc::new(Api::new(shared));
+/// The accounts' routes, merged into the server's router: over the accounts' store, this node's
+/// live tokens (a revoke closes their connections) and the settings they read.
+pub fn routes(
+    accounts: Arc<dyn Accounts>,
+    live_tokens: Arc<LiveTokens>,
+    config: &ServerConfig,
+) -> Router {
+    let api = Arc::new(Api::new(accounts, live_tokens, config));
     Router::new()
         .route("/api/signup", post(http::signup))
         .route("/api/login", post(http::login))

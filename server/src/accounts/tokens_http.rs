@@ -52,7 +52,7 @@ pub(crate) async fn become_bot(
 pub(crate) async fn account(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers();
     let account = if let Some(token) = identity::bearer(headers) {
-        let address = super::http::address(&request, api.shared.config.trust_forwarded_for);
+        let address = super::http::address(&request, api.trust_forwarded_for());
         let identity = identity::by_token(api.accounts(), token, address)
             .await
             .map_err(|e| match e {
@@ -159,7 +159,7 @@ pub(crate) async fn revoke(
     if !api.accounts().revoke_token(&account.id, &id).await? {
         return Err(ApiCode::NoSuchToken.into());
     }
-    let closed = api.shared.live_tokens.revoke(&id);
+    let closed = api.live_tokens.revoke(&id);
     tracing::info!(account = %account.id, token = %id, closed, "token revoked");
     Ok(StatusCode::NO_CONTENT.into_response())
 }

@@ -13,13 +13,22 @@ use axum::routing::get;
 use burraco_ratings::{Category, Rating};
 use serde_json::{Value, json};
 
-use crate::Shared;
+use super::store::ArenaStore;
+use crate::ratings::Ratings;
 use crate::ratings::finished::{ANCHORS, Subject, anchor, anchor_account};
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// What the leaderboard reads: the arena's bots and their ratings. Its own state rather than
+/// the server's, so this module depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub arena_store: Arc<dyn ArenaStore>,
+    pub ratings: Arc<dyn Ratings>,
+}
+
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/arena/leaderboard", get(leaderboard))
-        .with_state(shared)
+        .with_state(api)
 }
 
 /// The endpoint's refusals.
@@ -63,8 +72,8 @@ fn row(rating: &Rating, fields: Value) -> Value {
     row
 }
 
-async fn leaderboard(State(shared): State<Arc<Shared>>) -> Response {
-    let bots = match shared.arena_store.bots().await {
+async fn leaderboard(State(api): State<Api>) -> Response {
+    let bots = match api.arena_store.bots().await {
         Ok(bots) => bots,
         Err(e) => return unavailable(e),
     };
@@ -72,7 +81,7 @@ async fn leaderboard(State(shared): State<Arc<Shared>>) -> Response {
         .iter()
         .map(|(id, _)| Subject::one(Category::Two, id))
         .collect();
-    let stored = match shared.ratings.ratings(&subjects).await {
+    let stored = match api.ratings.ratings(&subjects).await {
         Ok(stored) => stored,
         Err(e) => return unavailable(e),
     };

@@ -32,9 +32,11 @@ use burraco_rules::Seat;
 use tokio::time::Instant;
 
 use crate::Shared;
+use crate::backplane::Embargo;
 use crate::backplane::port::PortError;
+use crate::log::TableLog;
 use crate::outbound::Outbox;
-use crate::ratings::{Applied, Policy};
+use crate::ratings::{Applied, Policy, Ratings};
 use crate::table::{Boards, HeldSeat};
 
 /// An arena match's id starts so (`A-` and 8 random bytes in hex); its tables are
@@ -460,9 +462,12 @@ fn watch_start(shared: &Arc<Shared>, ids: [String; 2]) {
 /// The arena's projection of a table's match end (`crate::projections`): for an arena table,
 /// once both of its match's tables ended, the pair rated as one match, exactly once by the
 /// arena's id, and its boards' records let out. Nothing for any other table, nor while the
-/// sibling plays (its own end runs this again).
+/// sibling plays (its own end runs this again). `log`: the tables' logs, `embargo`: the boards
+/// held back.
 pub async fn settle_log(
-    shared: &Shared,
+    log: &dyn TableLog,
+    embargo: &dyn Embargo,
+    ratings: &dyn Ratings,
     table: &str,
     entries: &[Vec<u8>],
 ) -> Result<Option<Applied>, PortError> {
@@ -472,17 +477,12 @@ pub async fn settle_log(
     let ids = tables_of(&arena);
     let mut outcomes = Vec::new();
     for id in &ids {
-        let log = if id == table {
+        let table_entries = if id == table {
             entries.to_vec()
         } else {
-            shared
-                .backplane
-                .log
-                .load(id)
-                .await
-                .map_err(|e| PortError(e.to_string()))?
+            log.load(id).await.map_err(|e| PortError(e.to_string()))?
         };
-        let Some(outcome) = result::table_outcome(&log) else {
+        let Some(outcome) = result::table_outcome(&table_entries) else {
             return Ok(None);
         };
         outcomes.push(outcome);
@@ -502,26 +502,26 @@ pub async fn settle_log(
         daily_cap: u32::MAX,
         now_ms: crate::unix_ms(),
     };
-    let applied = shared.ratings.apply(&m, policy).await?;
+    let applied = ratings.apply(&m, policy).await?;
     if let Applied::NotRated(why) = &applied {
         tracing::info!(%arena, reason = why.as_str(), "arena match not rated");
     }
-    lift_embargo(shared, &ids).await;
+    lift_embargo(log, embargo, &ids).await;
     Ok(Some(applied))
 }
 
 /// Lets the boards' hand records out once both tables played them.
-async fn lift_embargo(shared: &Shared, ids: &[String; 2]) {
-    let Ok(log) = shared.backplane.log.load(&ids[0]).await else {
+async fn lift_embargo(log: &dyn TableLog, embargo: &dyn Embargo, ids: &[String; 2]) {
+    let Ok(first) = log.load(&ids[0]).await else {
         return;
     };
-    for bytes in &log {
+    for bytes in &first {
         if let Ok(burraco_protocol::log::TableEntry::Boards { seeds, .. }) =
             burraco_protocol::log::TableEntry::decode(bytes)
         {
             for seed in seeds {
                 let commitment = burraco_rules::Seed(seed).commitment_hex();
-                shared.backplane.embargo.set(&commitment, false);
+                embargo.set(&commitment, false);
             }
         }
     }

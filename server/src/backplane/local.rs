@@ -385,10 +385,4 @@ impl Node for LocalNode {
     fn hands_tables_off(&self) -> bool {
         false
     }
-
-    fn start(&self, _shared: &Arc<crate::Shared>) {}
-
-    fn drain<'a>(&'a self, _shared: &'a Arc<crate::Shared>) -> PortFuture<'a, ()> {
-        Box::pin(async {})
-    }
 }

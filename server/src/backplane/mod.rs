@@ -265,10 +265,4 @@ pub trait Node: Send + Sync + std::fmt::Debug {
     /// Whether a table that stops here unfinished is served next by another node (its clients
     /// are told to resume elsewhere) rather than after this node's restart.
     fn hands_tables_off(&self) -> bool;
-    /// Starts the node's background work (renewing leases, taking over what nobody serves,
-    /// watching the shared state, serving other nodes' requests).
-    fn start(&self, shared: &Arc<crate::Shared>);
-    /// The drain on SIGTERM: readiness false, the tables handed off, before the connections
-    /// close. Returns at once where there is nobody to hand them to.
-    fn drain<'a>(&'a self, shared: &'a Arc<crate::Shared>) -> PortFuture<'a, ()>;
 }

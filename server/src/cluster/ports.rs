@@ -38,6 +38,11 @@ impl Cluster {
         }
     }
 
+    /// This node's background work and drain, over the whole server.
+    pub fn work(self: &Arc<Cluster>) -> Arc<dyn crate::NodeWork> {
+        Arc::new(ClusterNode(self.clone()))
+    }
+
     /// The server this node serves for (set when its background work starts).
     pub(crate) fn shared(&self) -> Option<Arc<Shared>> {
         self.shared.get().and_then(Weak::upgrade)
@@ -261,7 +266,9 @@ impl backplane::Node for ClusterNode {
     fn hands_tables_off(&self) -> bool {
         true
     }
+}
 
+impl crate::NodeWork for ClusterNode {
     fn start(&self, shared: &Arc<Shared>) {
         let _ = self.0.shared.set(Arc::downgrade(shared));
         super::keeper::start(shared, &self.0);

@@ -36,7 +36,8 @@ impl Connection {
                 let account = self.identity.account().map(|a| a.id.as_str());
                 let player = &self.session.player;
                 if let Some(why) =
-                    crate::moderation::chat_refusal(&self.shared, account, player).await
+                    crate::moderation::chat_refusal(&*self.shared.moderation.store, account, player)
+                        .await
                 {
                     self.out
                         .send_message(error(Some(id), ErrorCode::Muted, why));
@@ -500,7 +501,7 @@ impl Connection {
     async fn playbanned(&mut self, id: u64) -> bool {
         let account = self.identity.account().map(|a| a.id.clone());
         let Some(replies) = crate::fairplay::gate(
-            &self.shared,
+            &*self.shared.backplane.fairplay,
             account.as_deref(),
             Some(id),
             self.minor,

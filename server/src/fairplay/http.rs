@@ -11,7 +11,8 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use crate::Shared;
+use super::FairPlay;
+use crate::accounts::Accounts;
 use crate::accounts::http::{ApiCode, Refusal};
 use crate::accounts::identity::{self, Identity, Refused};
 use crate::accounts::tokens::Scope;
@@ -19,20 +20,30 @@ use crate::accounts::tokens::Scope;
 /// The outcomes shown: the policy's window.
 const SHOWN: u32 = super::policy::WINDOW as u32;
 
+/// What the route reads: the accounts (who asks), fair play's store, and whether a proxy's
+/// `X-Forwarded-For` names the client. Its own state rather than the server's, so this module
+/// depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub accounts: Arc<dyn Accounts>,
+    pub fairplay: Arc<dyn FairPlay>,
+    pub trust_forwarded_for: bool,
+}
+
 /// The fair-play routes, merged into the server's router.
-pub fn routes(shared: Arc<Shared>) -> Router {
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/account/playban", get(playban))
-        .with_state(shared)
+        .with_state(api)
 }
 
 /// The signed-in account of the request: a token's with `read_account`, else the cookie's.
 async fn account_of(
-    shared: &Shared,
+    api: &Api,
     headers: &HeaderMap,
     address: Option<IpAddr>,
 ) -> Result<String, Refusal> {
-    let accounts = shared.backplane.accounts.as_ref();
+    let accounts = api.accounts.as_ref();
     if let Some(token) = identity::bearer(headers) {
         let identity = identity::by_token(accounts, token, address)
             .await
@@ -56,23 +67,23 @@ async fn account_of(
     Ok(account.id)
 }
 
-async fn playban(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+async fn playban(State(api): State<Api>, request: Request) -> Response {
     // Read before any await: a request's body is not `Sync`, so no reference to it is held.
-    let address = crate::accounts::http::address(&request, shared.config.trust_forwarded_for);
+    let address = crate::accounts::http::address(&request, api.trust_forwarded_for);
     let headers = request.headers().clone();
-    match answer(&shared, &headers, address).await {
+    match answer(&api, &headers, address).await {
         Ok(response) => response,
         Err(refusal) => refusal.into_response(),
     }
 }
 
 async fn answer(
-    shared: &Shared,
+    api: &Api,
     headers: &HeaderMap,
     address: Option<IpAddr>,
 ) -> Result<Response, Refusal> {
-    let account = account_of(shared, headers, address).await?;
-    let store = shared.backplane.fairplay.as_ref();
+    let account = account_of(api, headers, address).await?;
+    let store = api.fairplay.as_ref();
     let now = crate::unix_ms();
     let outcomes = store.outcomes(&account, SHOWN).await?;
     let bans = store.bans(&account, 10).await?;

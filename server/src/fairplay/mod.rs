@@ -20,7 +20,7 @@ use std::sync::Arc;
 use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::ServerMessage;
 
-use crate::Shared;
+use crate::accounts::Accounts;
 use crate::backplane::port::{PortError, PortFuture};
 pub use outcome::{MatchFacts, Outcome, SeatConduct};
 
@@ -131,7 +131,8 @@ pub async fn active_ban(
 /// (table, account); a ban is judged as of the match's end, `at_ms` (the time its pending row
 /// holds), so a second judgement sees the ban the first one gave running and gives none.
 pub async fn judge_match(
-    shared: &Shared,
+    store: &dyn FairPlay,
+    accounts: &dyn Accounts,
     table: &str,
     facts: &MatchFacts,
     at_ms: i64,
@@ -144,13 +145,16 @@ pub async fn judge_match(
             outcome,
             at_ms,
         };
-        judge_one(shared, &record).await?;
+        judge_one(store, accounts, &record).await?;
     }
     Ok(())
 }
 
-async fn judge_one(shared: &Shared, record: &OutcomeRecord) -> Result<(), PortError> {
-    let store = &shared.backplane.fairplay;
+async fn judge_one(
+    store: &dyn FairPlay,
+    accounts: &dyn Accounts,
+    record: &OutcomeRecord,
+) -> Result<(), PortError> {
     // Stored already (a retry after a crash) or new: a bad one is judged either way, since a
     // crash may have come between the outcome and its ban.
     store.record_outcome(record).await?;
@@ -179,7 +183,7 @@ async fn judge_one(shared: &Shared, record: &OutcomeRecord) -> Result<(), PortEr
             end_ms: b.end_ms,
         })
         .collect();
-    let Some(account) = shared.backplane.accounts.by_id(&record.account).await? else {
+    let Some(account) = accounts.by_id(&record.account).await? else {
         return Ok(());
     };
     let Some((ban, reason)) = policy::playban(&recent, &bans, account.created_ms, record.at_ms)
@@ -204,14 +208,14 @@ async fn judge_one(shared: &Shared, record: &OutcomeRecord) -> Result<(), PortEr
 /// A store that cannot answer lets the request through (a ban is not worth refusing every
 /// player while the database is away).
 pub async fn gate(
-    shared: &Shared,
+    store: &dyn FairPlay,
     account: Option<&str>,
     request_id: Option<u64>,
     minor: u16,
     now_ms: i64,
 ) -> Option<Vec<ServerMessage>> {
     let account = account?;
-    let ban = match active_ban(shared.backplane.fairplay.as_ref(), account, now_ms).await {
+    let ban = match active_ban(store, account, now_ms).await {
         Ok(ban) => ban?,
         Err(e) => {
             tracing::warn!("playbans unreadable, request let through: {e}");

@@ -133,17 +133,21 @@ impl AccountConnections {
         }
     }
 
-    /// Rechecks every [`RECHECK`] until the server shuts down.
-    pub fn start(shared: &Arc<crate::Shared>) {
-        let shared = shared.clone();
-        shared.tracker.clone().spawn(async move {
+    /// Rechecks `moderation`'s connections every [`RECHECK`], on a task of `tracker`, until
+    /// `shutdown`.
+    pub fn start(
+        moderation: &Arc<super::Moderation>,
+        tracker: &tokio_util::task::TaskTracker,
+        shutdown: tokio_util::sync::CancellationToken,
+    ) {
+        let moderation = moderation.clone();
+        tracker.spawn(async move {
             let mut tick = tokio::time::interval(RECHECK);
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
-                    _ = shared.shutdown.cancelled() => break,
+                    _ = shutdown.cancelled() => break,
                     _ = tick.tick() => {
-                        let moderation = &shared.moderation;
                         moderation.connections.recheck(&*moderation.store).await;
                     }
                 }

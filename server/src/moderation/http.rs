@@ -12,12 +12,24 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::{Deserialize, Serialize};
 
+use super::Moderation;
 use super::{
     ActError, Action, ActionKind, FileError, MAX_SANCTION_MINUTES, NewReport, Reason, Report,
     ReportKind, Standing,
 };
-use crate::Shared;
 use crate::accounts::{Account, identity, token_hash};
+use crate::backplane::Backplane;
+use crate::directory::Directory;
+
+/// What the routes read: the moderation's store and memory, the accounts (on the backplane),
+/// and a reported table (here or on another node). Their own state rather than the server's,
+/// so this module depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub moderation: Arc<Moderation>,
+    pub directory: Arc<Directory>,
+    pub backplane: Backplane,
+}
 
 /// The largest body read: a report's note (500 characters) fits with room.
 const MAX_BODY: usize = 4 * 1024;
@@ -140,24 +152,23 @@ impl From<crate::backplane::PortError> for Code {
 }
 
 /// The moderation's routes, merged into the server's router.
-pub fn routes(shared: Arc<Shared>) -> Router {
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/reports", post(report))
         .route("/api/moderation/me", get(me))
         .route("/api/moderation/reports", get(queue))
         .route("/api/moderation/actions", post(act))
         .route("/api/moderation/accounts/{name}", get(account))
-        .with_state(shared)
+        .with_state(api)
 }
 
 /// The account of the request's browser session.
-async fn signed_in(shared: &Shared, headers: &HeaderMap) -> Result<Account, Code> {
+async fn signed_in(api: &Api, headers: &HeaderMap) -> Result<Account, Code> {
     if identity::bearer(headers).is_some() {
         return Err(Code::CookieRequired);
     }
     let token = identity::cookie_token(headers).ok_or(Code::NotSignedIn)?;
-    shared
-        .backplane
+    api.backplane
         .accounts
         .session(&token_hash(&token), crate::unix_ms())
         .await?
@@ -166,9 +177,9 @@ async fn signed_in(shared: &Shared, headers: &HeaderMap) -> Result<Account, Code
 }
 
 /// The signed-in moderator (or administrator) of the request.
-async fn moderator(shared: &Shared, headers: &HeaderMap) -> Result<Account, Code> {
-    let account = signed_in(shared, headers).await?;
-    let standing = shared.moderation.store.standing(&account.id).await?;
+async fn moderator(api: &Api, headers: &HeaderMap) -> Result<Account, Code> {
+    let account = signed_in(api, headers).await?;
+    let standing = api.moderation.store.standing(&account.id).await?;
     if standing.is_some_and(|s| s.moderator) {
         Ok(account)
     } else {
@@ -215,8 +226,8 @@ struct ReportBody {
 }
 
 /// `POST /api/reports`: a player or a chat line reported, with its context read here.
-async fn report(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    match file_report(&shared, request).await {
+async fn report(State(api): State<Api>, request: Request) -> Response {
+    match file_report(&api, request).await {
         Ok(id) => (
             StatusCode::CREATED,
             axum::Json(serde_json::json!({"id": id})),
@@ -226,8 +237,8 @@ async fn report(State(shared): State<Arc<Shared>>, request: Request) -> Response
     }
 }
 
-async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, Code> {
-    let reporter = signed_in(shared, request.headers()).await?;
+async fn file_report(api: &Api, request: Request) -> Result<String, Code> {
+    let reporter = signed_in(api, request.headers()).await?;
     let body: ReportBody = json_body(request).await?;
     let kind = match ReportKind::parse(&body.kind) {
         Some(kind @ (ReportKind::Player | ReportKind::Chat)) => kind,
@@ -237,7 +248,7 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
     let note = super::report_note(Some(&body.note)).ok_or(Code::InvalidReport)?;
     let handle = match &body.table {
         Some(table) => Some(
-            crate::lobby::find(shared, table)
+            crate::lobby::find_in(&api.directory, &api.backplane, table)
                 .await
                 .ok_or(Code::UnknownTable)?,
         ),
@@ -252,7 +263,7 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
             let (Some(table), Some(seq)) = (&body.table, body.seq) else {
                 return Err(Code::InvalidReport);
             };
-            let (line, around) = shared
+            let (line, around) = api
                 .moderation
                 .chat
                 .around(table, seq)
@@ -275,18 +286,18 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
                 return Err(Code::UnknownPlayer);
             }
             if let Some(table) = &body.table {
-                context.chat = shared.moderation.chat.latest(table);
+                context.chat = api.moderation.chat.latest(table);
                 context.chat_here = !context.chat.is_empty();
             }
             // A guest cannot hold a registered name (nor one like it): a name that is an
             // account's is that account.
-            let account = shared.backplane.accounts.by_name(name).await?;
+            let account = api.backplane.accounts.by_name(name).await?;
             match (account, &body.table, &handle) {
                 (Some(account), _, _) => (Some(account.id), account.username),
                 (None, Some(table), Some(handle)) => {
                     // A guest: its player id, what a moderator's mute of it names (as the
                     // protocol's `report` keeps it).
-                    context.guest = guest_seated(shared, table, &handle.info(), name).await;
+                    context.guest = guest_seated(api, table, &handle.info(), name).await;
                     (None, name.to_owned())
                 }
                 _ => return Err(Code::UnknownPlayer),
@@ -304,7 +315,7 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
         (reason, note),
         context,
     );
-    match shared.moderation.file_by_account(&report).await {
+    match api.moderation.file_by_account(&report).await {
         Ok(()) => Ok(report.id),
         Err(FileError::TooMany) => Err(Code::TooManyReports),
         Err(FileError::Port(e)) => Err(e.into()),
@@ -316,7 +327,7 @@ async fn file_report(shared: &Arc<Shared>, request: Request) -> Result<String, C
 /// this node) or in the table's listing (another node's: the seats' player ids its node
 /// publishes). `None` when no guest of that name sits there.
 async fn guest_seated(
-    shared: &Shared,
+    api: &Api,
     table: &str,
     info: &crate::table::TableInfo,
     name: &str,
@@ -334,11 +345,11 @@ async fn guest_seated(
     if !guest {
         return None;
     }
-    if let Some(player) = shared.directory.holder(table, seat.0) {
+    if let Some(player) = api.directory.holder(table, seat.0) {
         return Some(player);
     }
     let index = seat.0.index() as u8;
-    let listing = shared.backplane.listings.listing(table).await?;
+    let listing = api.backplane.listings.listing(table).await?;
     listing
         .players
         .into_iter()
@@ -354,10 +365,10 @@ struct MeView {
     warnings: u32,
 }
 
-async fn me(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+async fn me(State(api): State<Api>, headers: HeaderMap) -> Response {
     let answer = async {
-        let account = signed_in(&shared, &headers).await?;
-        let standing = shared
+        let account = signed_in(&api, &headers).await?;
+        let standing = api
             .moderation
             .store
             .standing(&account.id)
@@ -392,10 +403,10 @@ struct Queue {
 }
 
 /// `GET /api/moderation/reports`: the open reports, oldest first.
-async fn queue(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+async fn queue(State(api): State<Api>, headers: HeaderMap) -> Response {
     let answer = async {
-        moderator(&shared, &headers).await?;
-        Ok::<_, Code>(shared.moderation.store.open_reports(QUEUE_LIMIT).await?)
+        moderator(&api, &headers).await?;
+        Ok::<_, Code>(api.moderation.store.open_reports(QUEUE_LIMIT).await?)
     };
     match answer.await {
         Ok(reports) => no_store(axum::Json(Queue { reports })),
@@ -420,15 +431,15 @@ struct ActionBody {
 }
 
 /// `POST /api/moderation/actions`: a moderator's action, stored, applied and in the audit log.
-async fn act(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    match take_action(&shared, request).await {
+async fn act(State(api): State<Api>, request: Request) -> Response {
+    match take_action(&api, request).await {
         Ok(action) => no_store(axum::Json(serde_json::json!({ "action": action }))),
         Err(code) => code.into_response(),
     }
 }
 
-async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, Code> {
-    let moderator = moderator(shared, request.headers()).await?;
+async fn take_action(api: &Api, request: Request) -> Result<Action, Code> {
+    let moderator = moderator(api, request.headers()).await?;
     let body: ActionBody = json_body(request).await?;
     let kind = ActionKind::parse(&body.action).ok_or(Code::InvalidAction)?;
     let reason = text(&body.reason)
@@ -442,8 +453,7 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
     };
     let report = match &body.report {
         Some(id) => Some(
-            shared
-                .moderation
+            api.moderation
                 .store
                 .report(id)
                 .await?
@@ -453,7 +463,7 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
         None if kind == ActionKind::Dismiss => return Err(Code::InvalidAction),
         None => None,
     };
-    let accounts = &shared.backplane.accounts;
+    let accounts = &api.backplane.accounts;
     let account = match (&body.account, &body.guest, &report) {
         (Some(_), Some(_), _) => return Err(Code::InvalidAction),
         (Some(name), None, _) => Some(accounts.by_name(name).await?.ok_or(Code::UnknownAccount)?),
@@ -496,14 +506,14 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
         report: report.map(|r| r.id),
         at_ms: now,
     };
-    match shared.moderation.store.act(&action).await {
+    match api.moderation.store.act(&action).await {
         Ok(()) => {}
         Err(ActError::UnknownAccount) => return Err(Code::UnknownAccount),
         Err(ActError::UnknownReport) => return Err(Code::UnknownReport),
         Err(ActError::Port(e)) => return Err(e.into()),
     }
     if let Some(account) = &account {
-        apply_live(shared, account, kind).await;
+        apply_live(api, account, kind).await;
         let entry = crate::accounts::audit::Entry {
             id: crate::random_id("a", 8),
             account: account.id.clone(),
@@ -528,18 +538,14 @@ async fn take_action(shared: &Arc<Shared>, request: Request) -> Result<Action, C
 
 /// What an action changes at once beyond the store: a disabled account's sessions end, and its
 /// connections here close (other nodes close theirs at their next recheck).
-async fn apply_live(shared: &Shared, account: &Account, kind: ActionKind) {
+async fn apply_live(api: &Api, account: &Account, kind: ActionKind) {
     if kind == ActionKind::Disable
-        && let Err(e) = shared
-            .backplane
-            .accounts
-            .revoke_all(&account.id, None)
-            .await
+        && let Err(e) = api.backplane.accounts.revoke_all(&account.id, None).await
     {
         tracing::warn!(account = %account.id, "sessions not ended: {e}");
     }
     if matches!(kind, ActionKind::Disable | ActionKind::Timeout) {
-        shared.moderation.connections.close(&account.id);
+        api.moderation.connections.close(&account.id);
     }
 }
 
@@ -559,20 +565,16 @@ struct AccountView {
 }
 
 /// `GET /api/moderation/accounts/{name}`: an account's standing and its latest actions.
-async fn account(
-    State(shared): State<Arc<Shared>>,
-    Path(name): Path<String>,
-    headers: HeaderMap,
-) -> Response {
+async fn account(State(api): State<Api>, Path(name): Path<String>, headers: HeaderMap) -> Response {
     let answer = async {
-        moderator(&shared, &headers).await?;
-        let account = shared
+        moderator(&api, &headers).await?;
+        let account = api
             .backplane
             .accounts
             .by_name(&name)
             .await?
             .ok_or(Code::UnknownAccount)?;
-        let store = &shared.moderation.store;
+        let store = &api.moderation.store;
         let standing = store
             .standing(&account.id)
             .await?

@@ -568,12 +568,11 @@ pub async fn open(
 /// player id: `None` when it may speak. A store that cannot answer lets it speak (an outage
 /// does not silence everyone).
 pub async fn chat_refusal(
-    shared: &crate::Shared,
+    store: &dyn ModerationStore,
     account: Option<&str>,
     player: &str,
 ) -> Option<String> {
     let now = crate::unix_ms();
-    let store = &shared.moderation.store;
     let (until, whom) = match account {
         Some(account) => (
             store

@@ -11,8 +11,12 @@ use std::sync::Arc;
 
 use burraco_rules::Seat;
 
-use super::{ChatLine, Context, ContextSeat, NewReport, Reason, ReportKind};
-use crate::Shared;
+use tokio_util::task::TaskTracker;
+
+use super::{
+    ChatLine, Context, ContextSeat, Moderation, ModerationStore, NewReport, Reason, ReportKind,
+};
+use crate::accounts::Accounts;
 use crate::table::TableInfo;
 
 /// Filter reports of one speaker in [`super::REPORT_WINDOW_MS`].
@@ -46,16 +50,22 @@ pub fn context_of(table: &str, info: &TableInfo) -> Context {
 }
 
 /// A chat line a table published: kept for reports, and reported when the filter catches it.
-/// The line is delivered either way (see [`super::chat_filter`]).
-pub fn chat_line(shared: &Arc<Shared>, table: &str, line: ChatLine, info: &TableInfo) {
-    shared.moderation.chat.push(table, line.clone());
+/// The line is delivered either way (see [`super::chat_filter`]). `tracker`: the node's tasks,
+/// a report is filed on one.
+pub fn chat_line(
+    moderation: &Moderation,
+    tracker: &TaskTracker,
+    table: &str,
+    line: ChatLine,
+    info: &TableInfo,
+) {
+    moderation.chat.push(table, line.clone());
     let Some(word) = super::chat_filter::flagged(&line.text) else {
         return;
     };
     let mut context = context_of(table, info);
     context.chat_here = true;
-    context.chat = shared
-        .moderation
+    context.chat = moderation
         .chat
         .around(table, line.seq)
         .map(|(_, around)| around)
@@ -80,7 +90,8 @@ pub fn chat_line(shared: &Arc<Shared>, table: &str, line: ChatLine, info: &Table
         created_ms: crate::unix_ms(),
     };
     file(
-        shared,
+        &moderation.store,
+        tracker,
         report,
         FILTER_REPORTS_PER_WINDOW,
         super::REPORT_WINDOW_MS,
@@ -100,12 +111,12 @@ pub struct SeatedAccount {
 /// the table to show. An account's addresses are its connections' on this node and those it
 /// took a seat from through another node (`addresses.rs`: the forwarded join carries it).
 pub fn seated(
-    shared: &Arc<Shared>,
+    moderation: &Moderation,
+    tracker: &TaskTracker,
     table: &str,
     seated: &[SeatedAccount],
     info: &TableInfo,
 ) -> Vec<Seat> {
-    let moderation = &shared.moderation;
     let now = crate::unix_ms();
     let addressed: Vec<(&SeatedAccount, Vec<IpAddr>)> = seated
         .iter()
@@ -148,7 +159,7 @@ pub fn seated(
                 context,
                 created_ms: crate::unix_ms(),
             };
-            file(shared, report, 1, DAY_MS);
+            file(&moderation.store, tracker, report, 1, DAY_MS);
         }
     }
     sharing.sort_by_key(|s| s.index());
@@ -159,11 +170,17 @@ pub fn seated(
 /// A rated match the ratings refused as farming (the same accounts past the daily cap,
 /// `crate::ratings::NotRated::DailyCap`): a report to the moderators, one per group of
 /// accounts a day, with the accounts' names. Awaited: a match-end projection calls it, off any
-/// table's task, and a second run after a crash is absorbed by the flood key.
-pub async fn rating_farming(shared: &Shared, table: &str, accounts: &[String]) {
+/// table's task, and a second run after a crash is absorbed by the flood key. `names`: the
+/// accounts' store, which names them.
+pub async fn rating_farming(
+    store: &dyn ModerationStore,
+    names: &dyn Accounts,
+    table: &str,
+    accounts: &[String],
+) {
     let mut named: Vec<(String, String)> = Vec::new();
     for id in accounts {
-        let name = match shared.backplane.accounts.by_id(id).await {
+        let name = match names.by_id(id).await {
             Ok(Some(account)) => account.username,
             _ => id.clone(),
         };
@@ -199,7 +216,7 @@ pub async fn rating_farming(shared: &Shared, table: &str, accounts: &[String]) {
         created_ms: crate::unix_ms(),
     };
     let since = report.created_ms - DAY_MS;
-    match shared.moderation.store.file(&report, 1, since).await {
+    match store.file(&report, 1, since).await {
         Ok(()) => tracing::info!(report = %report.id, %table, "rating farming reported"),
         Err(super::FileError::TooMany) => {}
         Err(e) => tracing::warn!(%table, "cannot file a farming report: {e}"),
@@ -207,11 +224,17 @@ pub async fn rating_farming(shared: &Shared, table: &str, accounts: &[String]) {
 }
 
 /// Files a report of the server's own in the background; one over its limit is dropped.
-fn file(shared: &Arc<Shared>, report: NewReport, limit: u32, window_ms: i64) {
-    let shared = shared.clone();
-    shared.tracker.clone().spawn(async move {
+fn file(
+    store: &Arc<dyn ModerationStore>,
+    tracker: &TaskTracker,
+    report: NewReport,
+    limit: u32,
+    window_ms: i64,
+) {
+    let store = store.clone();
+    tracker.spawn(async move {
         let since = report.created_ms - window_ms;
-        match shared.moderation.store.file(&report, limit, since).await {
+        match store.file(&report, limit, since).await {
             Ok(()) => {
                 tracing::info!(report = %report.id, kind = report.kind.as_str(), "automatic report")
             }

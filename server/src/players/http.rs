@@ -18,9 +18,24 @@ use axum::routing::get;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Category, CategoryTotals, Cursor, PlayedMatch, guest_key};
-use crate::Shared;
+use super::{Category, CategoryTotals, Cursor, PlayedMatch, PlayerIndex, guest_key};
+use crate::accounts::Accounts;
+use crate::backplane::Sessions;
 use crate::backplane::port::PortError;
+use crate::directory::Directory;
+use crate::seasons::Seasons;
+
+/// What the routes read: accounts, the index, the seasons' points and the sessions (this node's
+/// first, then the shared ones). Their own state rather than the server's, so this module
+/// depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub accounts: Arc<dyn Accounts>,
+    pub players: Arc<dyn PlayerIndex>,
+    pub seasons: Arc<dyn Seasons>,
+    pub directory: Arc<Directory>,
+    pub sessions: Arc<dyn Sessions>,
+}
 
 /// Recent matches per page, unless asked for fewer (or more, up to [`MAX_PAGE`]).
 const PAGE: u32 = 20;
@@ -69,11 +84,11 @@ impl From<PortError> for PlayerApiCode {
     }
 }
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/players/{name}", get(player))
         .route("/api/session/matches", get(session_matches))
-        .with_state(shared)
+        .with_state(api)
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,12 +121,12 @@ fn fresh(body: Value) -> Response {
 }
 
 async fn player(
-    State(shared): State<Arc<Shared>>,
+    State(api): State<Api>,
     Path(name): Path<String>,
     Query(page): Query<PageQuery>,
 ) -> Result<Response, PlayerApiCode> {
     let (before, limit) = page.read()?;
-    let accounts = &shared.backplane.accounts;
+    let accounts = &api.accounts;
     let by_id = if name.starts_with("u-") {
         accounts.by_id(&name).await?
     } else {
@@ -124,7 +139,7 @@ async fn player(
             .await?
             .ok_or(PlayerApiCode::NoSuchPlayer)?,
     };
-    let index = &shared.backplane.players;
+    let index = &api.players;
     let (totals, partners, tournaments, matches) = tokio::try_join!(
         index.totals(&account.id),
         index.partners(&account.id, PARTNERS),
@@ -132,7 +147,7 @@ async fn player(
         index.recent(&account.id, before.as_ref(), limit),
     )?;
     let bot = accounts.is_bot(&account.id).await?.unwrap_or(false);
-    let season = crate::seasons::http::current_points(&shared, &account.id).await;
+    let season = crate::seasons::http::current_points(&*api.seasons, &account.id).await;
     Ok(fresh(json!({
         "account": {"id": account.id, "username": account.username, "bot": bot},
         "totals": totals.iter().map(|(c, t)| totals_json(*c, t)).collect::<Vec<_>>(),
@@ -151,7 +166,7 @@ async fn player(
 
 /// A guest's own games: its session's rows, found by its resume token.
 async fn session_matches(
-    State(shared): State<Arc<Shared>>,
+    State(api): State<Api>,
     headers: HeaderMap,
     Query(page): Query<PageQuery>,
 ) -> Result<Response, PlayerApiCode> {
@@ -161,17 +176,16 @@ async fn session_matches(
         .and_then(|v| v.to_str().ok())
         .filter(|t| !t.is_empty() && t.len() <= 128)
         .ok_or(PlayerApiCode::NoSession)?;
-    let session = match shared.directory.session(token) {
+    let session = match api.directory.session(token) {
         Some(session) => session,
-        None => shared
-            .backplane
+        None => api
             .sessions
             .find(token)
             .await
             .ok_or(PlayerApiCode::NoSession)?,
     };
     let key = guest_key(&session.player);
-    let index = &shared.backplane.players;
+    let index = &api.players;
     let (totals, matches) = tokio::try_join!(
         index.totals(&key),
         index.recent(&key, before.as_ref(), limit)

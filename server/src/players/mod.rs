@@ -21,7 +21,6 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::Shared;
 use crate::backplane::port::{PortError, PortFuture};
 
 /// The index's tables: the accounts' migration 5 (plain SQL both SQLite and PostgreSQL
@@ -361,7 +360,7 @@ pub async fn open(
 /// a row already written (its key: table, match, seat) is not written twice. `finished_ms`: the
 /// match's end, as its pending row holds it. Returns how many rows were new.
 pub async fn index_log(
-    shared: &Shared,
+    index: &dyn PlayerIndex,
     table: &str,
     entries: &[Vec<u8>],
     finished_ms: i64,
@@ -374,5 +373,5 @@ pub async fn index_log(
     if rows.is_empty() {
         return Ok(0);
     }
-    shared.backplane.players.record(&rows).await
+    index.record(&rows).await
 }

@@ -17,13 +17,24 @@ use burraco_ratings::{Category, Config, Rating};
 use burraco_rules::Seat;
 use serde_json::json;
 
+use super::Ratings;
 use super::{Stored, Subject, category_of};
-use crate::Shared;
+use crate::backplane::Backplane;
+use crate::directory::Directory;
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// What the endpoint reads: a table by id (here or on another node) and the ratings. Its own
+/// state rather than the server's, so this module depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub directory: Arc<Directory>,
+    pub backplane: Backplane,
+    pub ratings: Arc<dyn Ratings>,
+}
+
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/tables/{id}/expected", get(expected))
-        .with_state(shared)
+        .with_state(api)
 }
 
 /// Each seat's expected VP (of 20) at a table of `players` seats whose seats are all held by the
@@ -92,8 +103,8 @@ fn round1(x: f64) -> f64 {
 /// `{"table", "rated", "category", "expected": [{"seat": "S", "vp": 12.4}, ...]}`; `expected` is
 /// empty at a casual table and while a seat is free. `404 unknown_table`, `503
 /// ratings_unavailable`.
-async fn expected(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    let Some(handle) = crate::lobby::find(&shared, &id).await else {
+async fn expected(State(api): State<Api>, Path(id): Path<String>) -> Response {
+    let Some(handle) = crate::lobby::find_in(&api.directory, &api.backplane, &id).await else {
         return (
             StatusCode::NOT_FOUND,
             Json(json!({"code": "unknown_table", "message": "no such table"})),
@@ -110,7 +121,7 @@ async fn expected(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> 
             .iter()
             .map(|(_, account)| Subject::one(category, account))
             .collect();
-        let stored = match shared.ratings.ratings(&subjects).await {
+        let stored = match api.ratings.ratings(&subjects).await {
             Ok(stored) => stored,
             Err(e) => {
                 tracing::warn!("ratings' store: {e}");

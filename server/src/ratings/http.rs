@@ -14,8 +14,8 @@ use burraco_ratings::Category;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::Ratings;
 use super::{ACTIVE_DAYS, BOARD_SIZE, RatingRow};
-use crate::Shared;
 
 /// A week, for the weekly board.
 const WEEK_MS: i64 = 7 * 86_400_000;
@@ -23,11 +23,12 @@ const WEEK_MS: i64 = 7 * 86_400_000;
 /// History points `GET /api/ratings/{account}` gives at most (the newest).
 const HISTORY_POINTS: u32 = 500;
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// The routes, over the ratings' store (all they read).
+pub fn routes(ratings: Arc<dyn Ratings>) -> Router {
     Router::new()
         .route("/api/leaderboards/{category}", get(leaderboard))
-        .route("/api/ratings/{account}", get(ratings))
-        .with_state(shared)
+        .route("/api/ratings/{account}", get(ratings_of))
+        .with_state(ratings)
 }
 
 #[derive(Debug, Deserialize)]
@@ -70,7 +71,7 @@ fn row_json(rank: usize, row: &RatingRow) -> Value {
 }
 
 async fn leaderboard(
-    State(shared): State<Arc<Shared>>,
+    State(ratings): State<Arc<dyn Ratings>>,
     Path(category): Path<String>,
     Query(query): Query<BoardQuery>,
 ) -> Response {
@@ -93,7 +94,6 @@ async fn leaderboard(
             );
         }
     };
-    let ratings = &shared.ratings;
     let rows: Vec<Value> = if weekly {
         match ratings
             .weekly(category, query.bots, now - WEEK_MS, BOARD_SIZE)
@@ -138,12 +138,15 @@ async fn leaderboard(
     .into_response()
 }
 
-async fn ratings(State(shared): State<Arc<Shared>>, Path(account): Path<String>) -> Response {
-    let rows = match shared.ratings.ratings_of(&account).await {
+async fn ratings_of(
+    State(ratings): State<Arc<dyn Ratings>>,
+    Path(account): Path<String>,
+) -> Response {
+    let rows = match ratings.ratings_of(&account).await {
         Ok(rows) => rows,
         Err(e) => return unavailable(e),
     };
-    let history = match shared.ratings.history(&account, HISTORY_POINTS).await {
+    let history = match ratings.history(&account, HISTORY_POINTS).await {
         Ok(points) => points,
         Err(e) => return unavailable(e),
     };

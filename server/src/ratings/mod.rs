@@ -32,7 +32,6 @@ use std::sync::Arc;
 
 use burraco_ratings::{Category, Config, Level, Outcome, Rating};
 
-use crate::Shared;
 use crate::backplane::port::{PortError, PortFuture};
 pub use finished::{FinishedMatch, LoggedEnd, RatedSeat, Subject, category_of, subjects};
 
@@ -407,7 +406,8 @@ pub async fn open(
 /// table's `entries` and applies it, exactly once by its key; `left`: the seats whose players
 /// left it (fair play's outcomes, judged first). Nothing for an unrated table or one closed.
 pub async fn settle_log(
-    shared: &Shared,
+    ratings: &dyn Ratings,
+    config: &crate::ServerConfig,
     key: &str,
     entries: &[Vec<u8>],
     left: &[u8],
@@ -417,11 +417,11 @@ pub async fn settle_log(
     };
     m.left = left.to_vec();
     let policy = Policy {
-        min_play_ms: shared.config.rated_min_play.as_millis() as u64,
-        daily_cap: shared.config.rated_daily_cap,
+        min_play_ms: config.rated_min_play.as_millis() as u64,
+        daily_cap: config.rated_daily_cap,
         now_ms: crate::unix_ms(),
     };
-    let applied = shared.ratings.apply(&m, policy).await?;
+    let applied = ratings.apply(&m, policy).await?;
     if let Applied::NotRated(why) = &applied {
         tracing::info!(table = key, reason = why.as_str(), "match not rated");
     }

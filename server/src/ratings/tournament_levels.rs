@@ -18,14 +18,23 @@ use burraco_protocol::tournament_log::{TournamentEntry, is_tournament};
 use burraco_ratings::{Category, Level};
 use serde_json::{Value, json};
 
-use crate::Shared;
+use super::Ratings;
+use crate::log::TableLog;
 use crate::tournament::settings::Kind;
 use crate::tournament::state::TournamentState;
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// What the endpoint reads: the tournaments' logs and the ratings. Its own state rather than the
+/// server's, so this module depends on what it uses.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub log: Arc<dyn TableLog>,
+    pub ratings: Arc<dyn Ratings>,
+}
+
+pub fn routes(api: Api) -> Router {
     Router::new()
         .route("/api/tournaments/{id}/levels", get(levels))
-        .with_state(shared)
+        .with_state(api)
 }
 
 /// The rating an entrant's players are shown by: head to head for singles, the player's own
@@ -64,7 +73,7 @@ fn refusal(status: StatusCode, code: &str, message: &str) -> Response {
 
 /// `{"tournament", "category", "entrants": [{"entrant": 0, "bot": false, "levels":
 /// ["advanced", null]}]}`. `404 unknown_tournament`, `503 ratings_unavailable`.
-async fn levels(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
+async fn levels(State(api): State<Api>, Path(id): Path<String>) -> Response {
     let unknown = || {
         refusal(
             StatusCode::NOT_FOUND,
@@ -75,7 +84,7 @@ async fn levels(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Re
     if !is_tournament(&id) {
         return unknown();
     }
-    let log = match shared.backplane.log.load(&id).await {
+    let log = match api.log.load(&id).await {
         Ok(log) => log,
         Err(e) => {
             tracing::warn!("tournament log {id}: {e}");
@@ -106,7 +115,7 @@ async fn levels(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Re
                 .map(|(_, account)| (account.clone(), category))
         })
         .collect();
-    let known = match super::levels(&*shared.ratings, &wanted).await {
+    let known = match super::levels(&*api.ratings, &wanted).await {
         Ok(known) => known,
         Err(e) => {
             tracing::warn!("ratings' store: {e}");

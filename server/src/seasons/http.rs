@@ -17,8 +17,7 @@ use burraco_ratings::Category;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{LadderRow, MAX_PAGE, Season, season_of};
-use crate::Shared;
+use super::{LadderRow, MAX_PAGE, Season, Seasons, season_of};
 use crate::backplane::port::PortError;
 
 /// Rows a page has unless asked for fewer or more.
@@ -64,11 +63,12 @@ impl From<PortError> for SeasonApiCode {
 /// The deepest page offset served: a ladder is read from its index's top.
 const MAX_OFFSET: u32 = 100_000;
 
-pub fn routes(shared: Arc<Shared>) -> Router {
+/// The routes, over the seasons' store (all they read).
+pub fn routes(seasons: Arc<dyn Seasons>) -> Router {
     Router::new()
-        .route("/api/seasons", get(seasons))
+        .route("/api/seasons", get(list))
         .route("/api/seasons/{season}/{category}", get(ladder))
-        .with_state(shared)
+        .with_state(seasons)
 }
 
 fn season_json(season: Season, current: Season) -> Value {
@@ -82,9 +82,9 @@ fn season_json(season: Season, current: Season) -> Value {
     })
 }
 
-async fn seasons(State(shared): State<Arc<Shared>>) -> Result<Response, SeasonApiCode> {
+async fn list(State(store): State<Arc<dyn Seasons>>) -> Result<Response, SeasonApiCode> {
     let current = season_of(crate::unix_ms());
-    let mut seasons = shared.seasons.seasons().await?;
+    let mut seasons = store.seasons().await?;
     seasons.retain(|s| *s <= current);
     if !seasons.contains(&current) {
         seasons.insert(0, current);
@@ -120,7 +120,7 @@ fn row_json(rank: u32, row: &LadderRow) -> Value {
 }
 
 async fn ladder(
-    State(shared): State<Arc<Shared>>,
+    State(seasons): State<Arc<dyn Seasons>>,
     Path((season, category)): Path<(String, String)>,
     Query(query): Query<LadderQuery>,
 ) -> Result<Response, SeasonApiCode> {
@@ -138,8 +138,7 @@ async fn ladder(
     if !(1..=MAX_PAGE).contains(&limit) || offset > MAX_OFFSET {
         return Err(SeasonApiCode::BadPage);
     }
-    let rows = shared
-        .seasons
+    let rows = seasons
         .ladder(season, category, query.bots, limit, offset)
         .await?;
     Ok(axum::Json(json!({
@@ -160,9 +159,9 @@ async fn ladder(
 /// The player's page's line (`GET /api/players/{..}`): `account`'s points in the current season
 /// per category (its fixed pairs each with the partner). A store that cannot be read leaves the
 /// page whole, with `null` here.
-pub async fn current_points(shared: &Shared, account: &str) -> Value {
+pub async fn current_points(seasons: &dyn Seasons, account: &str) -> Value {
     let current = season_of(crate::unix_ms());
-    match shared.seasons.points_of(current, account).await {
+    match seasons.points_of(current, account).await {
         Ok(rows) => json!({
             "id": current.id(),
             "start_ms": current.start_ms(),

@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use burraco_protocol::log::TableEntry;
 use burraco_ratings::Category;
 
-use super::{Award, PlacedAccount, tournament_award};
-use crate::Shared;
+use super::{Award, PlacedAccount, Seasons, tournament_award};
 use crate::backplane::port::PortError;
+use crate::log::TableLog;
 use crate::tournament::settings::Kind;
 use crate::tournament::state::TournamentState;
 
@@ -25,9 +25,9 @@ pub fn category_of(kind: Kind) -> Category {
 }
 
 /// The award of `state`'s final standings at `at_ms`, reading its tables' logs for the
-/// accounts; `None` when no round was completed (an event called off).
+/// accounts (`log`: the tables' logs); `None` when no round was completed (an event called off).
 pub async fn award_of(
-    shared: &Shared,
+    log: &dyn TableLog,
     state: &TournamentState,
     at_ms: i64,
 ) -> Result<Option<Award>, PortError> {
@@ -37,9 +37,7 @@ pub async fn award_of(
     }
     let mut accounts: HashMap<String, PlacedAccount> = HashMap::new();
     for table in state.rounds.iter().flat_map(|r| r.tables.iter()) {
-        let entries = shared
-            .backplane
-            .log
+        let entries = log
             .load(&table.table)
             .await
             .map_err(|e| PortError(e.to_string()))?;
@@ -74,8 +72,13 @@ pub async fn award_of(
 
 /// Awards `state`'s places (once, by its id). A store that fails is logged and the tournament
 /// finishes anyway: its places then miss the ladder (the log keeps them for a hand fix).
-pub async fn award_places(shared: &Shared, state: &TournamentState, at_ms: i64) {
-    let award = match award_of(shared, state, at_ms).await {
+pub async fn award_places(
+    log: &dyn TableLog,
+    seasons: &dyn Seasons,
+    state: &TournamentState,
+    at_ms: i64,
+) {
+    let award = match award_of(log, state, at_ms).await {
         Ok(Some(award)) => award,
         Ok(None) => return,
         Err(e) => {
@@ -84,7 +87,7 @@ pub async fn award_places(shared: &Shared, state: &TournamentState, at_ms: i64) 
         }
     };
     for attempt in 0..3u32 {
-        match shared.seasons.award(&award).await {
+        match seasons.award(&award).await {
             Ok(_) => return,
             Err(e) => {
                 tracing::warn!(tournament = %state.id, "season places not written yet: {e}");

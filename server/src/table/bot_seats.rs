@@ -114,7 +114,7 @@ impl TableActor {
             table: handle,
             player,
         };
-        let out = crate::bots::spawn(&self.shared, &self.id, link, seat, role.level);
+        let out = crate::bots::spawn(self.shared.bot_context(), &self.id, link, seat, role.level);
         out.send_message(self.snapshot(Viewer::Seat(seat)));
         self.send_pause_after_snapshot(&out);
         if let Some(slot) = self.state.seats[seat.index()].as_mut()

@@ -35,7 +35,13 @@ impl TableActor {
             at_ms: crate::unix_ms(),
         };
         let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        signals::chat_line(&self.shared, &self.id, line, &info);
+        signals::chat_line(
+            &self.shared.moderation,
+            &self.shared.tracker,
+            &self.id,
+            line,
+            &info,
+        );
     }
 
     /// A request about to be read: an account asking for a seat from a known address (its
@@ -74,13 +80,19 @@ impl TableActor {
             return;
         }
         let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let sharing: Vec<(Seat, String)> = signals::seated(&self.shared, &self.id, &seated, &info)
-            .into_iter()
-            .filter_map(|seat| {
-                let s = seated.iter().find(|s| s.seat == seat)?;
-                Some((seat, s.account.clone()))
-            })
-            .collect();
+        let sharing: Vec<(Seat, String)> = signals::seated(
+            &self.shared.moderation,
+            &self.shared.tracker,
+            &self.id,
+            &seated,
+            &info,
+        )
+        .into_iter()
+        .filter_map(|seat| {
+            let s = seated.iter().find(|s| s.seat == seat)?;
+            Some((seat, s.account.clone()))
+        })
+        .collect();
         if sharing == self.same_address {
             return;
         }

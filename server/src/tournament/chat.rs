@@ -150,7 +150,7 @@ pub async fn muted(
     if !matches!(request, ClientMessage::TournamentChat { .. }) {
         return None;
     }
-    crate::moderation::chat_refusal(shared, account, player)
+    crate::moderation::chat_refusal(&*shared.moderation.store, account, player)
         .await
         .map(|why| (ErrorCode::Muted, why))
 }

@@ -422,7 +422,13 @@ impl TournamentActor {
             _ => None,
         }) && !self.state.finished
         {
-            crate::seasons::tournament::award_places(&self.shared, &self.state, at_ms).await;
+            crate::seasons::tournament::award_places(
+                &*self.shared.backplane.log,
+                &*self.shared.seasons,
+                &self.state,
+                at_ms,
+            )
+            .await;
         }
         let encoded = entries.iter().map(TournamentEntry::encode).collect();
         match self
