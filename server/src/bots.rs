@@ -100,7 +100,7 @@ pub fn name(level: Level) -> String {
 
 /// A new player id for a bot's own seat (never a session's, so no client can resume it).
 pub fn player_id() -> String {
-    crate::random_id("bot", 6)
+    crate::ids::random_id("bot", 6)
 }
 
 /// Starts a bot playing `seat` of table `table` through `link`, and returns the outbox the
@@ -116,7 +116,7 @@ pub fn spawn(
     let (out, rx, kick) = Outbox::channel(id, BOT_QUEUE);
     // The server's own session reads every message this server sends (a pause among them).
     let out = out.with_minor(burraco_protocol::wire::PROTOCOL_MINOR);
-    let seed = u64::from_le_bytes(crate::random_bytes::<8>());
+    let seed = u64::from_le_bytes(crate::ids::random_bytes::<8>());
     let span = tracing::info_span!("bot", %table, %seat, level = level.code());
     let budget = context.search;
     let factory = Box::new(move || level.strategy(seed, budget));

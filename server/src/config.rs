@@ -314,7 +314,7 @@ pub struct Cli {
 pub enum Command {
     /// Administer accounts: make an administrator, disable, enable, reset a password.
     #[command(subcommand)]
-    Admin(crate::accounts::admin::AdminCommand),
+    Admin(AdminCommand),
 }
 
 /// The keys a config file may hold.
@@ -550,6 +550,34 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigFileError> {
     } else {
         toml::from_str(&text).map_err(|e| invalid(e.to_string()))
     }
+}
+
+/// `burraco-server admin <command>`.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum AdminCommand {
+    /// Make an account an administrator, creating it (with a one-time password, printed) if
+    /// the name is free.
+    CreateAdmin {
+        name: String,
+        /// Read the new account's password from the first line of stdin instead.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Disable an account: it cannot sign in, and its sessions end.
+    Disable { name: String },
+    /// Enable a disabled account again.
+    Enable { name: String },
+    /// Set a new password (a one-time password, printed, or the first line of stdin); every
+    /// session of the account ends.
+    ResetPassword {
+        name: String,
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Make an account a moderator (docs/ACCOUNTS.md, "Reports and moderation").
+    GrantModerator { name: String },
+    /// Take the moderator role back (an administrator stays a moderator).
+    RevokeModerator { name: String },
 }
 
 #[cfg(test)]

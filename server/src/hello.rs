@@ -17,14 +17,15 @@ use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
+use crate::Shared;
 use crate::accounts::identity::{self, Identity, Refused};
 use crate::conn::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
 };
+use crate::directory::Session;
 use crate::outbound::{Frame, Outbox};
 use crate::table::Command;
-use crate::{Session, Shared};
 
 /// What the upgrade learnt before the socket existed: who connects, and from where.
 #[derive(Debug, Clone, Default)]
@@ -238,9 +239,9 @@ async fn resume_session(shared: &Shared, token: String) -> Option<(String, Sessi
 /// A new session, stored before it is used (a resume after a restart must find it); `None` when
 /// the store cannot take it.
 async fn open_session(shared: &Shared, name: String) -> Option<(String, Session)> {
-    let token = crate::random_id("", 16);
+    let token = crate::ids::random_id("", 16);
     let session = Session {
-        player: crate::random_id("p", 6),
+        player: crate::ids::random_id("p", 6),
         name,
     };
     if !shared.backplane.sessions.open(&token, &session).await {

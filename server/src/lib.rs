@@ -47,6 +47,7 @@ pub mod conn;
 pub mod directory;
 pub mod fairplay;
 pub mod hello;
+pub mod ids;
 pub mod lobby;
 pub mod log;
 pub mod match_end;
@@ -63,16 +64,6 @@ pub mod tournament;
 
 pub use config::ServerConfig;
 pub use directory::{Directory, Session};
-
-/// The fixed chat phrases, open even while a hand is in play (RULES.md section 12).
-pub const CHAT_PHRASES: &[&str] = &[
-    "hello",
-    "good_luck",
-    "well_played",
-    "thanks",
-    "sorry",
-    "goodbye",
-];
 
 /// What every task shares: settings, the store and the directories (never game state).
 #[derive(Debug)]
@@ -626,33 +617,6 @@ fn register_metrics() {
     for code in burraco_protocol::ErrorCode::ALL {
         metrics::counter!("burraco_errors_total", "code" => code.as_str()).increment(0);
     }
-}
-
-/// `n` random bytes from the operating system.
-pub fn random_bytes<const N: usize>() -> [u8; N] {
-    let mut bytes = [0u8; N];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No OS randomness is not recoverable for a card server.
-        panic!("the operating system's random source failed");
-    }
-    bytes
-}
-
-/// `prefix-` followed by `n` random bytes in hex.
-pub fn random_id(prefix: &str, n: usize) -> String {
-    let bytes = random_bytes::<16>();
-    let hex = burraco_protocol::cards::to_hex(&bytes[..n.min(16)]);
-    if prefix.is_empty() {
-        hex
-    } else {
-        format!("{prefix}-{hex}")
-    }
-}
-
-pub fn unix_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The largest frame read from a socket: bigger ones close the connection; frames between

@@ -128,7 +128,7 @@ pub async fn create(
         config = relaxed_for_bots(config);
     }
     let invite = private
-        .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
+        .then(|| burraco_protocol::cards::to_hex(&crate::ids::random_bytes::<4>()).to_uppercase());
     if rated && bots.is_some() {
         return Err((
             ErrorCode::InvalidSettings,
@@ -334,7 +334,7 @@ async fn closest_rated(shared: &Shared, account: &str, candidates: &[TableInfo])
             .get(&crate::ratings::Subject::one(category, id))
             .map_or(burraco_ratings::Rating::new().rating, |s| s.rating.rating)
     };
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let tables: Vec<crate::ratings::WaitingTable> = candidates
         .iter()
         .map(|info| {

@@ -40,7 +40,7 @@ async fn serve(loaded: burraco_server::config::Loaded) -> anyhow::Result<()> {
 
 async fn admin(
     loaded: burraco_server::config::Loaded,
-    command: &burraco_server::accounts::admin::AdminCommand,
+    command: &burraco_server::config::AdminCommand,
 ) -> anyhow::Result<()> {
     let config = &loaded.server;
     let database = match &config.database_url {

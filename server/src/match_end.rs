@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use tokio::sync::mpsc;
 
-use crate::ServerConfig;
+use crate::config::ServerConfig;
 use crate::ratings::Ratings;
 
 /// Announcements waiting for the projections' listener; past this a burst of match ends waits
@@ -67,7 +67,7 @@ impl MatchEnds {
 /// time. A store that fails is logged and the end goes on: the announcement still runs the
 /// projections (only a crash before they run then loses them).
 pub async fn pending(ratings: &dyn Ratings, config: &ServerConfig, table: &str) -> i64 {
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     if config.cluster.is_some() && config.database_url.is_none() {
         // A cluster without a database keeps no ratings, index or outcomes: nothing pending.
         return now;

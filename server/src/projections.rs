@@ -28,9 +28,9 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::ServerConfig;
 use crate::backplane::Backplane;
 use crate::backplane::port::PortError;
+use crate::config::ServerConfig;
 use crate::fairplay::Outcome;
 use crate::match_end::MatchEnd;
 use crate::moderation::ModerationStore;
@@ -85,7 +85,7 @@ pub async fn settle(
     {
         return Ok(Settled::InPlay);
     }
-    let ended_ms = ended_ms.unwrap_or_else(crate::unix_ms);
+    let ended_ms = ended_ms.unwrap_or_else(crate::ids::unix_ms);
     // 1. Fair play first: the ratings need to know who left.
     let mut left = Vec::new();
     if let Some(facts) = crate::table::facts_of_log(&entries) {

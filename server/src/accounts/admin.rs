@@ -9,34 +9,7 @@ use super::audit::{Entry, Kind};
 use super::password::{self, Hasher};
 use super::{Account, AccountStatus, Accounts, CreateError, NewAccount, username};
 use crate::backplane::port::PortError;
-
-/// `burraco-server admin <command>`.
-#[derive(Debug, Clone, clap::Subcommand)]
-pub enum AdminCommand {
-    /// Make an account an administrator, creating it (with a one-time password, printed) if
-    /// the name is free.
-    CreateAdmin {
-        name: String,
-        /// Read the new account's password from the first line of stdin instead.
-        #[arg(long)]
-        password_stdin: bool,
-    },
-    /// Disable an account: it cannot sign in, and its sessions end.
-    Disable { name: String },
-    /// Enable a disabled account again.
-    Enable { name: String },
-    /// Set a new password (a one-time password, printed, or the first line of stdin); every
-    /// session of the account ends.
-    ResetPassword {
-        name: String,
-        #[arg(long)]
-        password_stdin: bool,
-    },
-    /// Make an account a moderator (docs/ACCOUNTS.md, "Reports and moderation").
-    GrantModerator { name: String },
-    /// Take the moderator role back (an administrator stays a moderator).
-    RevokeModerator { name: String },
-}
+use crate::config::AdminCommand;
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]
@@ -93,7 +66,7 @@ pub async fn run(
                 username::normalize(name).map_err(|_| AdminError::InvalidUsername(name.clone()))?;
             let (password, shown) = new_password(*password_stdin, stdin)?;
             let new = NewAccount {
-                id: crate::random_id("u", 8),
+                id: crate::ids::random_id("u", 8),
                 key: username::key(&normalized),
                 skeleton: username::skeleton(&normalized),
                 password_hash: Hasher::new()
@@ -101,7 +74,7 @@ pub async fn run(
                     .await
                     .map_err(|_| AdminError::Hasher)?,
                 username: normalized,
-                created_ms: crate::unix_ms(),
+                created_ms: crate::ids::unix_ms(),
             };
             let account = accounts.create(&new).await.map_err(|e| match e {
                 CreateError::NameTaken | CreateError::NameConfusable => {
@@ -248,7 +221,7 @@ fn new_password(from_stdin: bool, mut stdin: impl BufRead) -> Result<(String, bo
     }
     // Crockford's base 32: no I, L, O or U to misread.
     const ALPHABET: &[u8; 32] = b"0123456789abcdefghjkmnpqrstvwxyz";
-    let password = crate::random_bytes::<20>()
+    let password = crate::ids::random_bytes::<20>()
         .iter()
         .map(|b| char::from(ALPHABET[usize::from(b & 31)]))
         .collect();

@@ -97,9 +97,9 @@ impl Entry {
     /// A new entry for `account`, now.
     pub fn new(account: &str, kind: Kind, address: Option<String>, detail: &str) -> Entry {
         Entry {
-            id: crate::random_id("a", 8),
+            id: crate::ids::random_id("a", 8),
             account: account.to_owned(),
-            at_ms: crate::unix_ms(),
+            at_ms: crate::ids::unix_ms(),
             kind: kind.as_str().to_owned(),
             address,
             detail: detail.chars().take(100).collect(),

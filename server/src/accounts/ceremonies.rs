@@ -92,7 +92,7 @@ impl<T> Ceremonies<T> {
                 return None;
             }
         }
-        let id = crate::random_id("", 16);
+        let id = crate::ids::random_id("", 16);
         waiting.insert(id.clone(), (now, state));
         Some(id)
     }

@@ -399,7 +399,7 @@ impl Api {
     pub(super) fn new(
         accounts: Arc<dyn Accounts>,
         live_tokens: Arc<LiveTokens>,
-        config: &crate::ServerConfig,
+        config: &crate::config::ServerConfig,
     ) -> Api {
         Api {
             accounts,
@@ -488,7 +488,7 @@ impl Api {
         }
         let token = super::identity::cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;
         self.accounts()
-            .session(&super::token_hash(&token), crate::unix_ms())
+            .session(&super::token_hash(&token), crate::ids::unix_ms())
             .await?
             .ok_or_else(|| ApiCode::NotSignedIn.into())
     }
@@ -500,7 +500,7 @@ impl Api {
         headers: &HeaderMap,
     ) -> Result<HeaderValue, Refusal> {
         let token = super::new_token();
-        let now = crate::unix_ms();
+        let now = crate::ids::unix_ms();
         let user_agent: String = headers
             .get(header::USER_AGENT)
             .and_then(|v| v.to_str().ok())
@@ -510,7 +510,7 @@ impl Api {
             .collect();
         let session = NewSession {
             info: SessionInfo {
-                id: crate::random_id("", 8),
+                id: crate::ids::random_id("", 8),
                 account: account.id.clone(),
                 created_ms: now,
                 expires_ms: now + SESSION_TTL.as_millis() as i64,
@@ -751,12 +751,12 @@ pub(super) async fn signup(State(api): ApiState, request: Request) -> Result<Res
         return Err(ApiCode::NameTaken.into());
     }
     let new = NewAccount {
-        id: crate::random_id("u", 8),
+        id: crate::ids::random_id("u", 8),
         key: username::key(&name),
         skeleton: username::skeleton(&name),
         password_hash: api.hasher.hash(body.password).await?,
         username: name,
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
     };
     let account = api.accounts().create(&new).await.map_err(|e| match e {
         CreateError::NameTaken => ApiCode::NameTaken.into(),
@@ -872,7 +872,7 @@ pub(super) async fn sessions(
     let (account, current) = api.signed_in(&headers).await?;
     let list = api
         .accounts()
-        .sessions(&account.id, crate::unix_ms())
+        .sessions(&account.id, crate::ids::unix_ms())
         .await?;
     let body: Vec<_> = list
         .iter()

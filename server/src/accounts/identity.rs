@@ -113,7 +113,7 @@ pub async fn at_upgrade(
         return Err(Refused::OriginRefused);
     }
     match accounts
-        .session(&token_hash(&cookie), crate::unix_ms())
+        .session(&token_hash(&cookie), crate::ids::unix_ms())
         .await
     {
         Ok(Some((account, _))) => {
@@ -151,7 +151,7 @@ pub async fn by_token(
     if !well_formed(token) {
         return Err(Refused::InvalidToken);
     }
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let holder = match accounts.token(&token_hash(token), now).await {
         Ok(Some(holder)) => holder,
         Ok(None) => return Err(Refused::InvalidToken),

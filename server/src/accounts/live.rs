@@ -126,7 +126,7 @@ impl LiveTokens {
         if ids.is_empty() {
             return;
         }
-        match accounts.live_tokens(&ids, crate::unix_ms()).await {
+        match accounts.live_tokens(&ids, crate::ids::unix_ms()).await {
             Ok(live) => {
                 for id in ids.iter().filter(|id| !live.contains(id)) {
                     let closed = self.revoke(id);

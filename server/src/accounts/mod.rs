@@ -431,7 +431,7 @@ impl Accounts for Unconfigured {
 /// accounts open first): PostgreSQL given the node's database (`--database-url`); else the
 /// SQLite file of a single node; none in a cluster without one.
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
@@ -447,7 +447,7 @@ pub async fn open(
 
 /// The accounts' store of `burraco-server admin`: the server's own, by the same flags.
 pub async fn open_for_admin(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<std::sync::Arc<dyn Accounts>, PortError> {
     Ok(match (database, &config.cluster) {
@@ -463,7 +463,7 @@ pub async fn open_for_admin(
 
 /// A new session token: 256 random bits, as 64 hex digits (what the cookie carries).
 pub fn new_token() -> String {
-    burraco_protocol::cards::to_hex(&crate::random_bytes::<32>())
+    burraco_protocol::cards::to_hex(&crate::ids::random_bytes::<32>())
 }
 
 /// What is stored of a token: its SHA-256, in hex. A stolen database gives no usable token

@@ -155,12 +155,12 @@ pub async fn register_finish(State(api): ApiState, request: Request) -> Result<R
             ApiCode::PasskeyRejected
         })?;
     let stored = StoredPasskey {
-        id: crate::random_id("pk", 8),
+        id: crate::ids::random_id("pk", 8),
         account: account.id.clone(),
         credential_id: credential_key(passkey.cred_id()),
         name: registration.name,
         credential: serde_json::to_string(&passkey).map_err(|_| ApiCode::PasskeysUnavailable)?,
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
         last_used_ms: None,
     };
     if !api.accounts().add_passkey(&stored).await? {
@@ -243,7 +243,7 @@ pub async fn login_finish(State(api): ApiState, request: Request) -> Result<Resp
     passkey.update_credential(&result);
     let credential = serde_json::to_string(&passkey).map_err(|_| ApiCode::PasskeysUnavailable)?;
     api.accounts()
-        .touch_passkey(&stored.id, &credential, crate::unix_ms())
+        .touch_passkey(&stored.id, &credential, crate::ids::unix_ms())
         .await?;
     let account: Account = api
         .accounts()

@@ -52,7 +52,7 @@ impl Hasher {
     /// One permit per core.
     pub fn new() -> Hasher {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        let decoy = hash_now(&crate::random_id("", 16)).unwrap_or_default();
+        let decoy = hash_now(&crate::ids::random_id("", 16)).unwrap_or_default();
         Hasher {
             permits: Arc::new(Semaphore::new(cores)),
             decoy: Arc::new(decoy),
@@ -139,7 +139,8 @@ impl Default for Hasher {
 }
 
 fn hash_now(password: &str) -> Result<String, Unavailable> {
-    let salt = SaltString::encode_b64(&crate::random_bytes::<16>()).map_err(|_| Unavailable)?;
+    let salt =
+        SaltString::encode_b64(&crate::ids::random_bytes::<16>()).map_err(|_| Unavailable)?;
     argon2()
         .hash_password(password.as_bytes(), &salt)
         .map(|hash| hash.to_string())

@@ -64,7 +64,7 @@ impl PostgresAccounts {
                 tx.batch_execute(sql).await.map_err(port)?;
                 tx.execute(
                     "INSERT INTO account_migrations (version, applied_ms) VALUES ($1, $2)",
-                    &[version as Param, &crate::unix_ms()],
+                    &[version as Param, &crate::ids::unix_ms()],
                 )
                 .await
                 .map_err(port)?;

@@ -10,7 +10,7 @@ use axum::routing::{delete, get, post};
 use super::http::{self, Api};
 use super::live::LiveTokens;
 use super::{Accounts, passkeys, tokens_http};
-use crate::ServerConfig;
+use crate::config::ServerConfig;
 
 /// The accounts' routes, merged into the server's router: over the accounts' store, this node's
 /// live tokens (a revoke closes their connections) and the settings they read.

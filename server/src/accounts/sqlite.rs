@@ -60,7 +60,7 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
             tx.execute_batch(sql)?;
             tx.execute(
                 "INSERT INTO account_migrations (version, applied_ms) VALUES (?1, ?2)",
-                params![version, crate::unix_ms()],
+                params![version, crate::ids::unix_ms()],
             )?;
         }
         tx.commit()?;

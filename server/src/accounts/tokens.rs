@@ -22,7 +22,7 @@ const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 
 /// A new token from 32 random bytes.
 pub fn new_token() -> String {
-    format_token(&crate::random_bytes::<32>())
+    format_token(&crate::ids::random_bytes::<32>())
 }
 
 /// The token of these 32 bytes (tests pin the format with fixed bytes).

@@ -33,7 +33,7 @@ pub(crate) async fn become_bot(
     let (account, _) = api.signed_in(&headers).await?;
     if !api
         .accounts()
-        .make_bot(&account.id, crate::unix_ms())
+        .make_bot(&account.id, crate::ids::unix_ms())
         .await?
     {
         return Err(ApiCode::NotSignedIn.into());
@@ -113,13 +113,13 @@ pub(crate) async fn create(State(api): ApiState, request: Request) -> Result<Res
     if !(1..=MAX_TOKEN_DAYS).contains(&days) || body.label.chars().count() > MAX_LABEL_CHARS {
         return Err(ApiCode::InvalidTokenSettings.into());
     }
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     if api.accounts().tokens(&account.id, now).await?.len() >= MAX_TOKENS {
         return Err(ApiCode::InvalidTokenSettings.into());
     }
     let token = tokens::new_token();
     let info = TokenInfo {
-        id: crate::random_id("tk", 8),
+        id: crate::ids::random_id("tk", 8),
         account: account.id.clone(),
         label: body.label,
         scopes,
@@ -143,7 +143,10 @@ pub(crate) async fn create(State(api): ApiState, request: Request) -> Result<Res
 /// `GET /api/tokens`: the account's live tokens (never the tokens themselves).
 pub(crate) async fn list(State(api): ApiState, headers: HeaderMap) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(&headers).await?;
-    let tokens = api.accounts().tokens(&account.id, crate::unix_ms()).await?;
+    let tokens = api
+        .accounts()
+        .tokens(&account.id, crate::ids::unix_ms())
+        .await?;
     let body: Vec<_> = tokens.iter().map(view).collect();
     Ok(private(axum::Json(body)))
 }

@@ -100,7 +100,7 @@ pub type Refusal = (ErrorCode, String);
 
 /// The bot's arena matches of the last 24 hours, refused once at the daily cap.
 async fn under_cap(shared: &Shared, account: &str) -> Result<u32, Refusal> {
-    let since = crate::unix_ms() - 86_400_000;
+    let since = crate::ids::unix_ms() - 86_400_000;
     let today = shared
         .arena_store
         .matches_since(account, since)
@@ -291,7 +291,7 @@ pub async fn make_match(
     a: Entrant,
     b: Opponent,
 ) -> Result<String, PortError> {
-    let arena = crate::random_id("A", 8);
+    let arena = crate::ids::random_id("A", 8);
     let hands = shared.config.arena_hands.max(1);
     let config = burraco_protocol::convert::config_from_wire(&arena_settings(hands))
         .map_err(|e| PortError(format!("the arena's settings: {e:?}")))?;
@@ -310,7 +310,7 @@ pub async fn make_match(
             name_a: a.name.clone(),
             bot_b: bot_b.clone(),
             name_b: name_b.clone(),
-            created_ms: crate::unix_ms(),
+            created_ms: crate::ids::unix_ms(),
         })
         .await?;
     // The deals: fixed in tests (`fixed_seed`), else fresh; the same at both tables.
@@ -319,10 +319,10 @@ pub async fn make_match(
             shared
                 .config
                 .fixed_seed
-                .unwrap_or_else(crate::random_bytes::<32>)
+                .unwrap_or_else(crate::ids::random_bytes::<32>)
         })
         .collect();
-    let first_dealer = if crate::random_bytes::<1>()[0].is_multiple_of(2) {
+    let first_dealer = if crate::ids::random_bytes::<1>()[0].is_multiple_of(2) {
         Seat::South
     } else {
         Seat::North
@@ -500,7 +500,7 @@ pub async fn settle_log(
         // The arena's own cap limits matches when they are made; the same two bots meeting
         // often is the arena's design, not farming.
         daily_cap: u32::MAX,
-        now_ms: crate::unix_ms(),
+        now_ms: crate::ids::unix_ms(),
     };
     let applied = ratings.apply(&m, policy).await?;
     if let Applied::NotRated(why) = &applied {

@@ -51,7 +51,7 @@ pub trait ArenaStore: Send + Sync + std::fmt::Debug {
 
 /// The arena's store this server uses: the accounts' store's kind.
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&Database>,
 ) -> Result<Arc<dyn ArenaStore>, PortError> {

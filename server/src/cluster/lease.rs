@@ -90,7 +90,7 @@ pub struct Leases {
 }
 
 fn new_holder(node: &str) -> String {
-    format!("{node}/{}", crate::random_id("", 6))
+    format!("{node}/{}", crate::ids::random_id("", 6))
 }
 
 /// A holder's key in the liveness bucket (keys allow few characters).

@@ -102,7 +102,7 @@ impl JetStreamLog {
             stream,
             in_play,
             player_tables,
-            writer: crate::random_id(node, 8),
+            writer: crate::ids::random_id(node, 8),
             appends: AtomicU64::new(0),
             known: Mutex::new(HashMap::new()),
         })

@@ -505,7 +505,7 @@ impl Connection {
             account.as_deref(),
             Some(id),
             self.minor,
-            crate::unix_ms(),
+            crate::ids::unix_ms(),
         )
         .await
         else {

@@ -18,11 +18,12 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::directory::Session;
 use crate::hello::{self, Greeted, Upgrade};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
 use crate::rate::TokenBucket;
 use crate::table::{Command, Request, TableHandle, TableRequest};
-use crate::{Session, Shared, lobby};
+use crate::{Shared, lobby};
 
 /// The bytes of a refused frame searched for its request id (ids come first).
 const ID_PEEK: usize = 256;

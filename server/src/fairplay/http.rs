@@ -61,7 +61,7 @@ async fn account_of(
     }
     let token = identity::cookie_token(headers).ok_or(ApiCode::NotSignedIn)?;
     let (account, _) = accounts
-        .session(&crate::accounts::token_hash(&token), crate::unix_ms())
+        .session(&crate::accounts::token_hash(&token), crate::ids::unix_ms())
         .await?
         .ok_or(ApiCode::NotSignedIn)?;
     Ok(account.id)
@@ -84,7 +84,7 @@ async fn answer(
 ) -> Result<Response, Refusal> {
     let account = account_of(api, headers, address).await?;
     let store = api.fairplay.as_ref();
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let outcomes = store.outcomes(&account, SHOWN).await?;
     let bans = store.bans(&account, 10).await?;
     let running = bans.iter().find(|b| b.end_ms > now);

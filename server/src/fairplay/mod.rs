@@ -101,7 +101,7 @@ impl FairPlay for Unconfigured {
 /// The store this server uses, as the accounts' (opened after them: their migrations made its
 /// tables).
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn FairPlay>, PortError> {

@@ -68,7 +68,7 @@ impl AccountConnections {
     ) {
         self.add(account, out, address, token);
         let ids = [account.to_owned()];
-        if let Ok(barred) = store.barred(&ids, crate::unix_ms()).await
+        if let Ok(barred) = store.barred(&ids, crate::ids::unix_ms()).await
             && !barred.is_empty()
         {
             out.kick_for(kick(token));
@@ -120,7 +120,7 @@ impl AccountConnections {
         if ids.is_empty() {
             return;
         }
-        match store.barred(&ids, crate::unix_ms()).await {
+        match store.barred(&ids, crate::ids::unix_ms()).await {
             Ok(barred) => {
                 for account in barred {
                     let closed = self.close(&account);

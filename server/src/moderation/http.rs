@@ -170,7 +170,7 @@ async fn signed_in(api: &Api, headers: &HeaderMap) -> Result<Account, Code> {
     let token = identity::cookie_token(headers).ok_or(Code::NotSignedIn)?;
     api.backplane
         .accounts
-        .session(&token_hash(&token), crate::unix_ms())
+        .session(&token_hash(&token), crate::ids::unix_ms())
         .await?
         .map(|(account, _)| account)
         .ok_or(Code::NotSignedIn)
@@ -374,7 +374,7 @@ async fn me(State(api): State<Api>, headers: HeaderMap) -> Response {
             .standing(&account.id)
             .await?
             .unwrap_or_default();
-        let now = crate::unix_ms();
+        let now = crate::ids::unix_ms();
         Ok::<_, Code>(MeView {
             moderator: standing.moderator,
             muted_until_ms: standing.muted_at(now),
@@ -445,7 +445,7 @@ async fn take_action(api: &Api, request: Request) -> Result<Action, Code> {
     let reason = text(&body.reason)
         .filter(|r| !r.is_empty())
         .ok_or(Code::InvalidAction)?;
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let until_ms = match (kind.needs_duration(), body.minutes) {
         (true, Some(minutes @ 1..=MAX_SANCTION_MINUTES)) => Some(now + i64::from(minutes) * 60_000),
         (false, None) => None,
@@ -496,7 +496,7 @@ async fn take_action(api: &Api, request: Request) -> Result<Action, Code> {
         (None, None) => return Err(Code::UnknownAccount),
     }
     let action = Action {
-        id: crate::random_id("m", 8),
+        id: crate::ids::random_id("m", 8),
         kind,
         moderator: Some(moderator.id.clone()),
         account: account.as_ref().map(|a| a.id.clone()),
@@ -515,7 +515,7 @@ async fn take_action(api: &Api, request: Request) -> Result<Action, Code> {
     if let Some(account) = &account {
         apply_live(api, account, kind).await;
         let entry = crate::accounts::audit::Entry {
-            id: crate::random_id("a", 8),
+            id: crate::ids::random_id("a", 8),
             account: account.id.clone(),
             at_ms: now,
             kind: kind.audit_kind().to_owned(),

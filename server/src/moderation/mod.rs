@@ -534,7 +534,7 @@ impl NewReport {
         context: Context,
     ) -> NewReport {
         NewReport {
-            id: crate::random_id("r", 8),
+            id: crate::ids::random_id("r", 8),
             kind,
             reporter: Some(reporter.to_owned()),
             flood_key: format!("account:{reporter}"),
@@ -544,7 +544,7 @@ impl NewReport {
             reason,
             note,
             context,
-            created_ms: crate::unix_ms(),
+            created_ms: crate::ids::unix_ms(),
         }
     }
 }
@@ -553,7 +553,7 @@ impl NewReport {
 /// applied): PostgreSQL given a database URL, else the SQLite file of a single node, none in a
 /// cluster without one.
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     data_dir: &std::path::Path,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn ModerationStore>, PortError> {
@@ -572,7 +572,7 @@ pub async fn chat_refusal(
     account: Option<&str>,
     player: &str,
 ) -> Option<String> {
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let (until, whom) = match account {
         Some(account) => (
             store

@@ -77,7 +77,7 @@ pub fn chat_line(
     }
     context.line = Some(line.clone());
     let report = NewReport {
-        id: crate::random_id("r", 8),
+        id: crate::ids::random_id("r", 8),
         kind: ReportKind::ChatFilter,
         reporter: None,
         flood_key: format!("chat_filter:{speaker}"),
@@ -87,7 +87,7 @@ pub fn chat_line(
         reason: Reason::Abuse,
         note: String::new(),
         context,
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
     };
     file(
         &moderation.store,
@@ -117,7 +117,7 @@ pub fn seated(
     seated: &[SeatedAccount],
     info: &TableInfo,
 ) -> Vec<Seat> {
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let addressed: Vec<(&SeatedAccount, Vec<IpAddr>)> = seated
         .iter()
         .map(|s| {
@@ -147,7 +147,7 @@ pub fn seated(
             ));
             let (first, second) = if a < b { (a, b) } else { (b, a) };
             let report = NewReport {
-                id: crate::random_id("r", 8),
+                id: crate::ids::random_id("r", 8),
                 kind: ReportKind::SameAddress,
                 reporter: None,
                 flood_key: format!("same_address:{table}:{first}:{second}"),
@@ -157,7 +157,7 @@ pub fn seated(
                 reason: Reason::MultiAccount,
                 note: String::new(),
                 context,
-                created_ms: crate::unix_ms(),
+                created_ms: crate::ids::unix_ms(),
             };
             file(&moderation.store, tracker, report, 1, DAY_MS);
         }
@@ -203,7 +203,7 @@ pub async fn rating_farming(
         ..Context::default()
     };
     let report = NewReport {
-        id: crate::random_id("r", 8),
+        id: crate::ids::random_id("r", 8),
         kind: ReportKind::RatingFarming,
         reporter: None,
         flood_key: format!("rating_farming:{}", ids.join(":")),
@@ -213,7 +213,7 @@ pub async fn rating_farming(
         reason: Reason::MultiAccount,
         note: String::new(),
         context,
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
     };
     let since = report.created_ms - DAY_MS;
     match store.file(&report, 1, since).await {

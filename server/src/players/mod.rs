@@ -344,7 +344,7 @@ impl PlayerIndex for Unconfigured {
 /// The index this server uses, on the accounts' store (opened after it: the accounts'
 /// migrations create its tables).
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn PlayerIndex>, PortError> {

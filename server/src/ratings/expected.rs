@@ -136,7 +136,7 @@ async fn expected(State(api): State<Api>, Path(id): Path<String>) -> Response {
             players,
             &info.accounts,
             &stored,
-            crate::unix_ms(),
+            crate::ids::unix_ms(),
             &Config::new(),
         )
     } else {

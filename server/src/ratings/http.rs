@@ -82,7 +82,7 @@ async fn leaderboard(
             "the categories are two, four and pair",
         );
     };
-    let now = crate::unix_ms();
+    let now = crate::ids::unix_ms();
     let weekly = match query.period.as_deref() {
         None => false,
         Some("week") => true,

@@ -391,7 +391,7 @@ pub async fn levels(
 /// The ratings' store this server uses: PostgreSQL given a database URL; else the SQLite file
 /// of a single node; none in a cluster without one (rated play is then refused).
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn Ratings>, PortError> {
@@ -407,7 +407,7 @@ pub async fn open(
 /// left it (fair play's outcomes, judged first). Nothing for an unrated table or one closed.
 pub async fn settle_log(
     ratings: &dyn Ratings,
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     key: &str,
     entries: &[Vec<u8>],
     left: &[u8],
@@ -419,7 +419,7 @@ pub async fn settle_log(
     let policy = Policy {
         min_play_ms: config.rated_min_play.as_millis() as u64,
         daily_cap: config.rated_daily_cap,
-        now_ms: crate::unix_ms(),
+        now_ms: crate::ids::unix_ms(),
     };
     let applied = ratings.apply(&m, policy).await?;
     if let Applied::NotRated(why) = &applied {

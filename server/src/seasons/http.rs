@@ -83,7 +83,7 @@ fn season_json(season: Season, current: Season) -> Value {
 }
 
 async fn list(State(store): State<Arc<dyn Seasons>>) -> Result<Response, SeasonApiCode> {
-    let current = season_of(crate::unix_ms());
+    let current = season_of(crate::ids::unix_ms());
     let mut seasons = store.seasons().await?;
     seasons.retain(|s| *s <= current);
     if !seasons.contains(&current) {
@@ -124,7 +124,7 @@ async fn ladder(
     Path((season, category)): Path<(String, String)>,
     Query(query): Query<LadderQuery>,
 ) -> Result<Response, SeasonApiCode> {
-    let current = season_of(crate::unix_ms());
+    let current = season_of(crate::ids::unix_ms());
     let season = if season == "current" {
         current
     } else {
@@ -160,7 +160,7 @@ async fn ladder(
 /// per category (its fixed pairs each with the partner). A store that cannot be read leaves the
 /// page whole, with `null` here.
 pub async fn current_points(seasons: &dyn Seasons, account: &str) -> Value {
-    let current = season_of(crate::unix_ms());
+    let current = season_of(crate::ids::unix_ms());
     match seasons.points_of(current, account).await {
         Ok(rows) => json!({
             "id": current.id(),

@@ -298,7 +298,7 @@ pub trait Seasons: Send + Sync + std::fmt::Debug {
 /// The seasons' store: the ratings' kind (PostgreSQL given a database URL, else the SQLite
 /// file of a single node, none in a cluster without one).
 pub async fn open(
-    config: &crate::ServerConfig,
+    config: &crate::config::ServerConfig,
     store: &crate::store::Store,
     database: Option<&crate::store::postgres::Database>,
 ) -> Result<Arc<dyn Seasons>, PortError> {

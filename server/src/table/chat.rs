@@ -6,6 +6,16 @@ use burraco_protocol::wire::{ServerMessage, WireSeat};
 use super::TableActor;
 use super::handle::Request;
 
+/// The fixed chat phrases, open even while a hand is in play (RULES.md section 12).
+const CHAT_PHRASES: &[&str] = &[
+    "hello",
+    "good_luck",
+    "well_played",
+    "thanks",
+    "sorry",
+    "goodbye",
+];
+
 impl TableActor {
     pub(super) fn chat(
         &mut self,
@@ -24,7 +34,7 @@ impl TableActor {
             );
         }
         let text = match (text, phrase) {
-            (_, Some(phrase)) => match crate::CHAT_PHRASES.iter().find(|p| **p == phrase) {
+            (_, Some(phrase)) => match CHAT_PHRASES.iter().find(|p| **p == phrase) {
                 Some(p) => (*p).to_owned(),
                 None => {
                     return req.error(

@@ -74,7 +74,7 @@ pub async fn create_held(
         // as `table::create` does for a rated table (exactly once, by the table's key).
         shared
             .ratings
-            .expect(&id, crate::unix_ms())
+            .expect(&id, crate::ids::unix_ms())
             .await
             .map_err(|e| LogError::Unavailable(format!("the ratings' store: {e}")))?;
         entries.insert(1, TableEntry::Rated);
@@ -97,7 +97,7 @@ pub(super) fn held_entries(
         private: false,
         invite: None,
         bots: None,
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
     }];
     entries.push(TableEntry::Tournament {
         id: tournament.to_owned(),

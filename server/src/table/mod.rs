@@ -159,7 +159,7 @@ pub async fn create(
     bots: Option<Level>,
     rated: bool,
 ) -> Result<TableHandle, LogError> {
-    let id = crate::random_id("t", 5);
+    let id = crate::ids::random_id("t", 5);
     // Leased before its first entry: no other node can take a table it sees in play.
     if !shared.backplane.leases.take(&id).await {
         return Err(LogError::Unavailable("cannot lease a new table".into()));
@@ -169,7 +169,7 @@ pub async fn create(
         private,
         invite: invite.clone(),
         bots: bots.map(|level| level.code().to_owned()),
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
     };
     if !rated {
         return start_new(shared, id, &[created]).await;
@@ -178,7 +178,7 @@ pub async fn create(
     // from now on, its sweep finds the table's end and rates it (exactly once, by its key).
     shared
         .ratings
-        .expect(&id, crate::unix_ms())
+        .expect(&id, crate::ids::unix_ms())
         .await
         .map_err(|e| LogError::Unavailable(format!("the ratings' store: {e}")))?;
     start_new(shared, id, &[created, TableEntry::Rated]).await

@@ -121,7 +121,7 @@ impl TableActor {
         if timed_out || matc.is_over() {
             return None;
         }
-        let now_ms = crate::unix_ms();
+        let now_ms = crate::ids::unix_ms();
         let counted = (now_ms - started - self.state.paused_between(started, now_ms)).max(0);
         Some(now + Duration::from_millis(total.saturating_sub(counted as u64)))
     }

@@ -47,7 +47,7 @@ impl TableActor {
             .shared
             .config
             .fixed_seed
-            .map_or_else(|| crate::random_bytes::<1>()[0], |seed| seed[0]);
+            .map_or_else(|| crate::ids::random_bytes::<1>()[0], |seed| seed[0]);
         let first = seats[usize::from(draw) % seats.len()];
         let first = self.state.boards.as_ref().map_or(first, |b| b.first_dealer);
         // Checked before it is logged: a match that cannot start is not written.
@@ -56,7 +56,7 @@ impl TableActor {
         }
         let started = TableEntry::MatchStarted {
             first_dealer: first.index() as u8,
-            round_started_ms: crate::unix_ms(),
+            round_started_ms: crate::ids::unix_ms(),
         };
         if let Err(e) = self.append(&[started]).await {
             tracing::error!("cannot start the match: {e}");
@@ -92,7 +92,7 @@ impl TableActor {
             .shared
             .config
             .fixed_seed
-            .unwrap_or_else(crate::random_bytes::<32>);
+            .unwrap_or_else(crate::ids::random_bytes::<32>);
         let number = self.state.hand_no + 1;
         let seed = self.board_seed(number).unwrap_or(seed);
         let (hand, events) =

@@ -32,7 +32,7 @@ impl TableActor {
             account,
             player: Some(player.to_owned()),
             text: text.to_owned(),
-            at_ms: crate::unix_ms(),
+            at_ms: crate::ids::unix_ms(),
         };
         let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
         signals::chat_line(
@@ -53,7 +53,7 @@ impl TableActor {
             ClientMessage::Join { .. } | ClientMessage::QuickPlay { .. }
         );
         if takes_seat && let (Some(account), Some(address)) = (&request.account, request.address) {
-            (self.shared.moderation.seen).note(&account.id, address, crate::unix_ms());
+            (self.shared.moderation.seen).note(&account.id, address, crate::ids::unix_ms());
         }
         request
     }

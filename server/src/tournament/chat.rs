@@ -201,7 +201,7 @@ impl TournamentActor {
                 entrant,
                 director,
                 text,
-                at_ms: crate::unix_ms(),
+                at_ms: crate::ids::unix_ms(),
             },
             &speaker,
             (round > 0).then_some(round),

@@ -41,7 +41,7 @@ impl TournamentActor {
         leaving: Leaving,
         reason: String,
     ) -> Result<(), Refusal> {
-        let at_ms = crate::unix_ms();
+        let at_ms = crate::ids::unix_ms();
         let mut entries = Vec::new();
         let mut close = Vec::new();
         let force_majeure = leaving == Leaving::ForceMajeure;
@@ -90,7 +90,7 @@ impl TournamentActor {
     async fn direct_action(&mut self, action: DirectorAction) -> Result<(), Refusal> {
         // The request is well formed (`director_request`): what is checked here depends on
         // the tournament.
-        let at_ms = crate::unix_ms();
+        let at_ms = crate::ids::unix_ms();
         let excused = matches!(action, DirectorAction::Excuse { .. });
         match action {
             DirectorAction::StartRound => {
@@ -126,7 +126,8 @@ impl TournamentActor {
                 }
                 let invite = r.invite_only.then(|| {
                     self.state.registration.invite.clone().unwrap_or_else(|| {
-                        burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase()
+                        burraco_protocol::cards::to_hex(&crate::ids::random_bytes::<4>())
+                            .to_uppercase()
                     })
                 });
                 self.log(vec![TournamentEntry::RegistrationConfigured {

@@ -137,13 +137,13 @@ pub async fn create_rated(
     Settings::for_new(wire).map_err(|e| (ErrorCode::InvalidSettings, e.to_string()))?;
     let id = format!(
         "{TOURNAMENT_PREFIX}{}",
-        burraco_protocol::cards::to_hex(&crate::random_bytes::<5>())
+        burraco_protocol::cards::to_hex(&crate::ids::random_bytes::<5>())
     );
-    let token = crate::random_id("", 16);
-    let seed = u64::from_le_bytes(crate::random_bytes::<8>());
+    let token = crate::ids::random_id("", 16);
+    let seed = u64::from_le_bytes(crate::ids::random_bytes::<8>());
     let created = TournamentEntry::Created {
         settings: serde_json::to_string(wire).expect("settings serialize"),
-        created_ms: crate::unix_ms(),
+        created_ms: crate::ids::unix_ms(),
         director_hash: token_hash(&token),
         seed,
     };
@@ -219,7 +219,7 @@ fn spawn(shared: &Arc<Shared>, state: TournamentState, log_len: u64) -> Tourname
         summary,
         stopping: false,
         advance: false,
-        started_ms: crate::unix_ms(),
+        started_ms: crate::ids::unix_ms(),
         update_due: false,
         listed: None,
         polls: 0,
@@ -268,7 +268,7 @@ impl TournamentActor {
                     None => break,
                 },
                 _ = tick.tick(), if !self.state.finished || self.update_due || self.listing_due() => {
-                    self.tick(crate::unix_ms()).await;
+                    self.tick(crate::ids::unix_ms()).await;
                     self.flush_update();
                     self.write_listing().await;
                 }
@@ -492,7 +492,7 @@ impl TournamentActor {
             return;
         }
         let started = std::time::Instant::now();
-        let now_ms = crate::unix_ms();
+        let now_ms = crate::ids::unix_ms();
         let state = &self.state;
         let standings = self.standings_now();
         let seats = updates::seats_in_play(state);

@@ -26,7 +26,7 @@ pub fn from_log(id: &str, log: &[Entry]) -> Option<TournamentRecord> {
         .collect::<Result<_, _>>()
         .ok()?;
     let state = TournamentState::fold(id.to_owned(), &entries).ok()?;
-    Some(record(&state, crate::unix_ms()))
+    Some(record(&state, crate::ids::unix_ms()))
 }
 
 /// The standings as the wire and the record show them.

@@ -52,7 +52,7 @@ impl TournamentActor {
                 "the tournament has started".into(),
             ));
         }
-        if !self.state.registration_open(crate::unix_ms()) {
+        if !self.state.registration_open(crate::ids::unix_ms()) {
             return Err((
                 ErrorCode::RegistrationClosed,
                 "the entry list is closed".into(),
@@ -86,7 +86,7 @@ impl TournamentActor {
                 "your account is registered in this tournament (from another session)".into(),
             ));
         }
-        let at_ms = crate::unix_ms();
+        let at_ms = crate::ids::unix_ms();
         if let Some(code) = partner_code {
             let entrant = self
                 .state
@@ -129,8 +129,9 @@ impl TournamentActor {
             return Err((ErrorCode::RegistrationClosed, "the list is full".into()));
         }
         let entrant = self.state.entrants.len() as u32;
-        let code = (self.state.settings.kind.players() > 1)
-            .then(|| burraco_protocol::cards::to_hex(&crate::random_bytes::<4>()).to_uppercase());
+        let code = (self.state.settings.kind.players() > 1).then(|| {
+            burraco_protocol::cards::to_hex(&crate::ids::random_bytes::<4>()).to_uppercase()
+        });
         let registered = TournamentEntry::Registered {
             entrant,
             player: player.clone(),
@@ -175,7 +176,7 @@ impl TournamentActor {
         }
         self.log(vec![TournamentEntry::Unregistered {
             entrant,
-            at_ms: crate::unix_ms(),
+            at_ms: crate::ids::unix_ms(),
         }])
         .await?;
         Ok(())
@@ -213,7 +214,7 @@ impl TournamentActor {
         }
         self.log(vec![TournamentEntry::CheckedIn {
             entrant,
-            at_ms: crate::unix_ms(),
+            at_ms: crate::ids::unix_ms(),
         }])
         .await
     }
@@ -241,7 +242,7 @@ impl TournamentActor {
         self.log(vec![TournamentEntry::LineupSet {
             entrant,
             order,
-            at_ms: crate::unix_ms(),
+            at_ms: crate::ids::unix_ms(),
         }])
         .await
     }

@@ -33,25 +33,25 @@ impl TournamentActor {
             if !absent.is_empty() {
                 self.log(vec![TournamentEntry::NoShows {
                     entrants: absent,
-                    at_ms: crate::unix_ms(),
+                    at_ms: crate::ids::unix_ms(),
                 }])
                 .await?;
             }
         }
-        let plan = plan_round(&self.state, || crate::random_id("t", 5))
+        let plan = plan_round(&self.state, || crate::ids::random_id("t", 5))
             .map_err(plan::PlanError::refusal)?;
         // Duplicate boards: drawn now, logged (secret) with the round, dealt at every table.
         let boards = self.state.settings.duplicate.then(|| {
             let seats = self.state.settings.players().seats();
-            let first = seats[usize::from(crate::random_bytes::<1>()[0]) % seats.len()];
+            let first = seats[usize::from(crate::ids::random_bytes::<1>()[0]) % seats.len()];
             RoundBoards {
                 seeds: (0..self.state.settings.hands)
-                    .map(|_| crate::random_bytes::<32>())
+                    .map(|_| crate::ids::random_bytes::<32>())
                     .collect(),
                 first_dealer: first.index() as u8,
             }
         });
-        self.log(plan.into_entries(boards, crate::unix_ms()))
+        self.log(plan.into_entries(boards, crate::ids::unix_ms()))
             .await?;
         if self.state.round_in_play().is_none() {
             self.advance = true;
@@ -263,7 +263,7 @@ impl TournamentActor {
                     .log(vec![
                         TournamentEntry::EndRequested,
                         TournamentEntry::Finished {
-                            at_ms: crate::unix_ms(),
+                            at_ms: crate::ids::unix_ms(),
                         },
                     ])
                     .await;
@@ -272,7 +272,7 @@ impl TournamentActor {
         } else {
             let _ = self
                 .log(vec![TournamentEntry::Finished {
-                    at_ms: crate::unix_ms(),
+                    at_ms: crate::ids::unix_ms(),
                 }])
                 .await;
             self.broadcast_update();

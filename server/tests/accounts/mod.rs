@@ -389,7 +389,7 @@ pub async fn passkeys_audit_and_status(a: &dyn Accounts, b: &dyn Accounts) {
         address: Some("192.0.2.7".into()),
         detail: "password".into(),
     };
-    let today = burraco_server::unix_ms();
+    let today = burraco_server::ids::unix_ms();
     let old = today - 200 * DAY_MS;
     b.record(&entry("a-0", "u-0001", old, Kind::SignedUp))
         .await

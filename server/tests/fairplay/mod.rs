@@ -215,7 +215,7 @@ async fn an_account_that_leaves_its_games_is_playbanned_and_refused_at_quick_pla
     // The third leave in a row: banned for ten minutes (an account a minute old: twice that).
     let (_, body) = outcomes_of(addr, &session, 3).await;
     let until = body["playban"]["until_ms"].as_i64().expect("a playban");
-    let now = burraco_server::unix_ms();
+    let now = burraco_server::ids::unix_ms();
     assert!(
         until > now + 19 * 60_000 && until <= now + 20 * 60_000,
         "{body}"

@@ -254,7 +254,7 @@ async fn write_log(dir: &std::path::Path, script: &Script) {
     }
     entries.push(TableEntry::MatchStarted {
         first_dealer: script.first_dealer.index() as u8,
-        round_started_ms: burraco_server::unix_ms(),
+        round_started_ms: burraco_server::ids::unix_ms(),
     });
     let mut seq = 10;
     for (number, (dealer, inputs)) in script.hands.iter().enumerate() {

@@ -84,7 +84,7 @@ async fn kill_9_before_a_rated_matchs_points_then_two_restarts_award_them_once()
     assert_eq!(status, 200, "{page}");
     assert_eq!(
         page["season"]["id"],
-        season_of(burraco_server::unix_ms()).id()
+        season_of(burraco_server::ids::unix_ms()).id()
     );
     let mine = once.iter().find(|(a, _, _)| *a == anna_id).expect("Anna");
     assert_eq!(page["season"]["points"][0]["category"], "two", "{page}");
@@ -203,7 +203,7 @@ async fn past_seasons_are_listed_and_read_and_refusals_have_codes() {
     let addr = server.addr;
     let (status, list) = get(addr, "/api/seasons").await;
     assert_eq!(status, 200, "{list}");
-    let current = season_of(burraco_server::unix_ms());
+    let current = season_of(burraco_server::ids::unix_ms());
     assert_eq!(list["current"], current.id());
     let seasons = list["seasons"].as_array().expect("seasons");
     assert_eq!(seasons[0]["id"], current.id(), "{list}");

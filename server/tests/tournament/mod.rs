@@ -1871,7 +1871,7 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
     // ...one a moment ahead is taken, and sent again unchanged once past, it is kept.
     // Two seconds ahead: a director's connection and request take well over 300 ms on a busy
     // machine, and the deadline must still be ahead when the server reads it.
-    let closes_ms = burraco_server::unix_ms() + 2_000;
+    let closes_ms = burraco_server::ids::unix_ms() + 2_000;
     let ahead = direct(&url, configure(closes_ms)).await;
     assert!(
         matches!(ahead, ServerMessage::RegistrationConfigured { .. }),
@@ -1934,7 +1934,7 @@ async fn registration_by_invitation_with_check_in_and_a_scheduled_start() {
         .await
         .expect("created");
     let (t, d) = (scheduled.clone(), token.clone());
-    let starts_ms = burraco_server::unix_ms() + 1_500;
+    let starts_ms = burraco_server::ids::unix_ms() + 1_500;
     direct(&url, |id| ClientMessage::ConfigureRegistration {
         id,
         tournament: t,
@@ -1983,7 +1983,7 @@ async fn past_times_partner_codes_bidi_names_and_double_creates_are_refused_by_t
             open: true,
             invite_only: false,
             closes_ms: None,
-            starts_ms: Some(burraco_server::unix_ms() - 60_000),
+            starts_ms: Some(burraco_server::ids::unix_ms() - 60_000),
             check_in: false,
             bots_after_secs: None,
         },
@@ -2715,7 +2715,7 @@ async fn a_directors_pause_holds_every_clock_of_the_tables_and_the_resume_agrees
     let m = players[1]
         .wait(|m| paused_clocks(m).is_some_and(|(paused, ..)| !paused))
         .await;
-    let resumed_at = burraco_server::unix_ms();
+    let resumed_at = burraco_server::ids::unix_ms();
     let (_, left_after, move_after) = paused_clocks(&m).expect("table_paused");
     let left_after = left_after.expect("the round clock runs again");
     assert!(
