@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
-use tokio::sync::Semaphore;
+use tokio::sync::{OnceCell, Semaphore};
 
 /// Shortest and longest passwords (bytes of UTF-8): long passphrases are welcome, but a
 /// megabyte would only cost hashing time.
@@ -38,8 +38,10 @@ fn argon2() -> Argon2<'static> {
 pub struct Hasher {
     permits: Arc<Semaphore>,
     /// A hash of a random password, checked when a sign-in names no account, so that such an
-    /// answer takes as long as a wrong password (no telling which names exist by timing).
-    decoy: Arc<String>,
+    /// answer takes as long as a wrong password (no telling which names exist by timing). Made
+    /// at the first such sign-in, on the checks' own threads, not at start: a hash is ~19 MiB
+    /// and tens of milliseconds that a (re)start would otherwise wait for before serving.
+    decoy: Arc<OnceCell<String>>,
 }
 
 /// The hashing thread could not be started or did not answer (the server is stopping, or out
@@ -52,10 +54,9 @@ impl Hasher {
     /// One permit per core.
     pub fn new() -> Hasher {
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
-        let decoy = hash_now(&crate::ids::random_id("", 16)).unwrap_or_default();
         Hasher {
             permits: Arc::new(Semaphore::new(cores)),
-            decoy: Arc::new(decoy),
+            decoy: Arc::new(OnceCell::new()),
         }
     }
 
@@ -72,7 +73,14 @@ impl Hasher {
         hash: Option<String>,
     ) -> Result<bool, Unavailable> {
         let known = hash.is_some();
-        let hash = hash.unwrap_or_else(|| self.decoy.as_ref().clone());
+        let hash = match hash {
+            Some(hash) => hash,
+            None => self
+                .decoy
+                .get_or_try_init(|| self.hash(crate::ids::random_id("", 16)))
+                .await?
+                .clone(),
+        };
         let matches = self
             .off_the_runtime(move || {
                 PasswordHash::new(&hash).is_ok_and(|parsed| {
@@ -150,6 +158,21 @@ fn hash_now(password: &str) -> Result<String, Unavailable> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn an_unknown_name_is_checked_against_a_decoy_made_at_the_first_need() {
+        let hasher = Hasher::new();
+        assert!(hasher.decoy.get().is_none(), "nothing hashed at start");
+        assert_eq!(hasher.verify("anything".into(), None).await, Ok(false));
+        let decoy = hasher
+            .decoy
+            .get()
+            .cloned()
+            .expect("made by the first check");
+        assert!(decoy.starts_with("$argon2id$"), "{decoy}");
+        assert_eq!(hasher.verify("anything".into(), None).await, Ok(false));
+        assert_eq!(hasher.decoy.get(), Some(&decoy), "made once");
+    }
 
     #[tokio::test]
     async fn hashes_are_argon2id_with_owasp_parameters_and_salted() {
