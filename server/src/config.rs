@@ -46,8 +46,13 @@ pub struct ServerConfig {
     /// The same create request (`create_table`, `create_tournament`) from the same player within
     /// this time is a double click, refused with `repeated_create`; zero allows it.
     pub repeat_create_window: Duration,
-    /// WebSocket read and write buffer sizes (bytes).
-    pub ws_buffer: usize,
+    /// The WebSocket read buffer (bytes): a client's frames are small (a move is ~100 bytes of
+    /// JSON), and a longer one grows the buffer to its length for that frame (tungstenite
+    /// reserves a frame's whole length), so every connection need not keep a larger one.
+    pub ws_read_buffer: usize,
+    /// The WebSocket write buffer (bytes): frames are buffered up to this before a write to the
+    /// socket (a flush writes whatever is buffered).
+    pub ws_write_buffer: usize,
     /// WAL pages at which SQLite checkpoints inside a commit: a fallback only, for when the
     /// checkpointer thread falls behind (the WAL restarts twice a second).
     pub wal_autocheckpoint: u32,
@@ -123,7 +128,8 @@ impl Default for ServerConfig {
             finished_linger: Duration::from_secs(300),
             hello_timeout: Duration::from_secs(10),
             repeat_create_window: Duration::from_secs(2),
-            ws_buffer: 1024,
+            ws_read_buffer: 512,
+            ws_write_buffer: 1024,
             wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,
             tournament_minute: Duration::from_secs(60),

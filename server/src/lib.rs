@@ -457,10 +457,9 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
         Err(refused) => return accounts::http::upgrade_refused(refused),
     };
     let on_upgrade = hyper::upgrade::on(&mut request);
-    let buffer = shared.config.ws_buffer;
     let config = WebSocketConfig::default()
-        .read_buffer_size(buffer)
-        .write_buffer_size(buffer)
+        .read_buffer_size(shared.config.ws_read_buffer)
+        .write_buffer_size(shared.config.ws_write_buffer)
         .max_write_buffer_size(conn::MAX_WRITE_BUFFER)
         .max_message_size(Some(conn::MAX_READ_FRAME))
         .max_frame_size(Some(conn::MAX_READ_FRAME));
