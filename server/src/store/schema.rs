@@ -17,7 +17,6 @@ pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sessions (
     token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS table_log (table_id TEXT NOT NULL, entry BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS table_log_by_table ON table_log (table_id);
 CREATE TABLE IF NOT EXISTS log_tables (
     id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS records (

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use rusqlite::OptionalExtension;
 use tokio::sync::oneshot;
 
 use super::{Job, Store, StoreError};
@@ -88,35 +89,28 @@ impl TableLog for Store {
 
 impl Store {
     /// The logs of the tables named (even if no longer in play; in the order given, empty for
-    /// a table never written), each read through the log's index by table; or of every table in
-    /// play (oldest first), reading `table_log` once from the oldest first row among them (a
-    /// restart's one pass serves any number of tables).
-    ///
-    /// A table's log is interleaved with every other table's written in its lifetime: without
-    /// the index, reading one (each match's end, for its projections) read every row appended
-    /// since the table began, ~250 tables' worth at 250 tables in play: SQLite's share of the
-    /// server's CPU flat out at one hand a match was 5.9%, 0.7% with the index
-    /// (docs/PERFORMANCE.md). The index costs each append one more B-tree insert, at the end of
-    /// its table's run.
+    /// a table never written), or of every table in play (oldest first), reading `table_log`
+    /// once from the oldest first row among them: the log has no index by table, so that its
+    /// appends stay cheap, and one pass serves any number of tables.
     fn read_logs(&self, only: Option<&[String]>) -> Result<Vec<(String, Vec<Entry>)>, StoreError> {
         let conn = self.reader()?;
-        if let Some(ids) = only {
-            let mut stmt = conn
-                .prepare_cached("SELECT entry FROM table_log WHERE table_id = ?1 ORDER BY rowid")?;
-            return ids
-                .iter()
-                .map(|id| {
-                    let entries = stmt
-                        .query_map([id], |r| r.get(0))?
-                        .collect::<Result<Vec<Entry>, _>>()?;
-                    Ok((id.clone(), entries))
-                })
-                .collect();
-        }
-        let mut tables: Vec<(String, Option<i64>)> = conn
-            .prepare("SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row")?
-            .query_map([], |r| Ok((r.get(0)?, Some(r.get(1)?))))?
-            .collect::<Result<_, _>>()?;
+        let mut tables: Vec<(String, Option<i64>)> = match only {
+            Some(ids) => {
+                let mut stmt = conn.prepare("SELECT first_row FROM log_tables WHERE id = ?1")?;
+                ids.iter()
+                    .map(|id| {
+                        let first = stmt.query_row([id], |r| r.get(0)).optional()?;
+                        Ok((id.clone(), first))
+                    })
+                    .collect::<Result<_, StoreError>>()?
+            }
+            None => conn
+                .prepare(
+                    "SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row",
+                )?
+                .query_map([], |r| Ok((r.get(0)?, Some(r.get(1)?))))?
+                .collect::<Result<_, _>>()?,
+        };
         let from = tables.iter().filter_map(|(_, first)| *first).min();
         let index: HashMap<String, usize> = tables
             .iter()
