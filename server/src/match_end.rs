@@ -9,7 +9,6 @@ use std::sync::Mutex;
 
 use tokio::sync::mpsc;
 
-use crate::config::ServerConfig;
 use crate::ratings::Ratings;
 
 /// Announcements waiting for the projections' listener; past this a burst of match ends waits
@@ -66,10 +65,11 @@ impl MatchEnds {
 /// Records table `table`'s match as ending now, before its end is logged, and returns that
 /// time. A store that fails is logged and the end goes on: the announcement still runs the
 /// projections (only a crash before they run then loses them).
-pub async fn pending(ratings: &dyn Ratings, config: &ServerConfig, table: &str) -> i64 {
+pub async fn pending(ratings: &dyn Ratings, table: &str) -> i64 {
     let now = crate::ids::unix_ms();
-    if config.cluster.is_some() && config.database_url.is_none() {
-        // A cluster without a database keeps no ratings, index or outcomes: nothing pending.
+    if !ratings.available() {
+        // A server that keeps no ratings (a cluster without a database) keeps no index or
+        // outcomes either: nothing pending.
         return now;
     }
     if let Err(e) = ratings.ended(table, now).await {

@@ -269,10 +269,7 @@ impl TableActor {
         // Pending before the end is logged: whatever crash follows, a sweep runs the match-end
         // projections (fair play, ratings, the players' index) exactly once.
         let ended_ms = match result {
-            Some(_) => Some(
-                crate::match_end::pending(&*self.shared.ratings, &self.shared.config, &self.id)
-                    .await,
-            ),
+            Some(_) => Some(crate::match_end::pending(&*self.shared.ratings, &self.id).await),
             None => None,
         };
         if let Err(e) = self.append(&entries).await {

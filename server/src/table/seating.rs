@@ -217,10 +217,7 @@ impl TableActor {
         // A match under way ends here: its outcomes are judged, exactly once, by the match-end
         // projections (pending before the end is logged, so no crash loses them).
         let ended_ms = match self.state.matc {
-            Some(_) => Some(
-                crate::match_end::pending(&*self.shared.ratings, &self.shared.config, &self.id)
-                    .await,
-            ),
+            Some(_) => Some(crate::match_end::pending(&*self.shared.ratings, &self.id).await),
             None => None,
         };
         if let Err(e) = self.append(&[TableEntry::Closed]).await {
