@@ -15,8 +15,11 @@
 //! The log (`table_log`) is append-only in rowid order with no index: a group commit of entries
 //! from many tables then dirties the one or two pages at the end of the table, not one index page
 //! per table (with an index keyed by table, thousands of tables meant thousands of scattered pages
-//! per commit and per checkpoint, the latency cliff of docs/PERFORMANCE.md). `log_tables` holds
-//! each table's first rowid, so loading reads the log once, from the oldest table in play.
+//! per commit and per checkpoint, the latency cliff of docs/PERFORMANCE.md). Instead each row
+//! names its table's row before it (`prev_row`, known to the writer): one table's log is read by
+//! following its own rows back from its last (kept in `log_tables.last_row` once it ended), not
+//! by scanning every table's rows since it began. `log_tables` also holds each table's first
+//! rowid, so a restart reads the log once, from the oldest table in play.
 //! Hand records are projected from their entries in the same transaction.
 //!
 //! Reads (startup recovery, the HTTP API) open their own connections: WAL lets them run beside the
@@ -91,8 +94,8 @@ enum Job {
         writes: Vec<Write>,
         ack: oneshot::Sender<Result<(), StoreError>>,
     },
-    /// The lengths of logs just loaded, so the writer need not count them itself.
-    Known(Vec<(String, u64)>),
+    /// Where the logs just loaded stand, so the writer need not count them itself.
+    Known(Vec<(String, writer::Tail)>),
 }
 
 impl std::fmt::Debug for Job {

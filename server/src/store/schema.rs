@@ -10,15 +10,18 @@ use super::StoreError;
 
 /// The schema's version (`PRAGMA user_version`). Version 1 (before the tables' logs had one
 /// owner) kept tables in play as rows of five tables; those are dropped on upgrade, so a server
-/// upgraded mid-match does not resume that match (records and sessions are kept).
-pub(super) const SCHEMA_VERSION: i64 = 2;
+/// upgraded mid-match does not resume that match (records and sessions are kept). Version 3
+/// links each log row to its table's row before it (`prev_row`) and keeps an ended table's last
+/// row (`last_row`): rows written before it have no link, and their tables are read by a scan.
+pub(super) const SCHEMA_VERSION: i64 = 3;
 
 pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS sessions (
     token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS table_log (table_id TEXT NOT NULL, entry BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS table_log (
+    table_id TEXT NOT NULL, entry BLOB NOT NULL, prev_row INTEGER);
 CREATE TABLE IF NOT EXISTS log_tables (
-    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL);
+    id TEXT PRIMARY KEY, first_row INTEGER NOT NULL, in_play INTEGER NOT NULL, last_row INTEGER);
 CREATE TABLE IF NOT EXISTS records (
     table_id TEXT NOT NULL, hand INTEGER NOT NULL, record TEXT NOT NULL, PRIMARY KEY (table_id, hand));
 CREATE TABLE IF NOT EXISTS record_players (
@@ -38,13 +41,23 @@ pub(super) fn connect(path: &Path) -> Result<Connection, StoreError> {
 /// Brings a database made by an older server up to [`SCHEMA_VERSION`].
 pub(super) fn migrate(conn: &Connection) -> Result<(), StoreError> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if version < SCHEMA_VERSION {
+    if version >= SCHEMA_VERSION {
+        return Ok(());
+    }
+    if version < 2 {
         // Version 1's tables in play; `sessions`, `records` and `record_players` are unchanged.
         conn.execute_batch(
             "DROP TABLE IF EXISTS tables; DROP TABLE IF EXISTS seats; DROP TABLE IF EXISTS hands;
              DROP TABLE IF EXISTS inputs; DROP TABLE IF EXISTS input_log;",
         )?;
-        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
+    // Version 2's log, made before the links: a new database already has them from SCHEMA.
+    if conn.prepare("SELECT prev_row FROM table_log").is_err() {
+        conn.execute_batch(
+            "ALTER TABLE table_log ADD COLUMN prev_row INTEGER;
+             ALTER TABLE log_tables ADD COLUMN last_row INTEGER;",
+        )?;
+    }
+    conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     Ok(())
 }

@@ -1,12 +1,14 @@
 //! The tables' logs ([`TableLog`]) on the store: appends go to the writer thread and wait for
-//! its commit; loads read `table_log` on their own connection, in one pass from the oldest first
-//! row wanted (the log has no index by table, so that its appends stay cheap).
+//! its commit; loads read `table_log` on their own connection: one table's log by following its
+//! rows' links back from its last row, the tables in play in one pass from the oldest first row
+//! (the log has no index by table, so that its appends stay cheap).
 
 use std::collections::HashMap;
 
-use rusqlite::OptionalExtension;
+use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::oneshot;
 
+use super::writer::Tail;
 use super::{Job, Store, StoreError};
 use crate::log::{Entry, LogError, LogFuture, TableLog};
 
@@ -34,10 +36,10 @@ impl TableLog for Store {
         let table = table.to_owned();
         let store = self.clone();
         Box::pin(async move {
-            let mut logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&[table])))
+            let mut logs = tokio::task::spawn_blocking(move || store.read_named(&[table]))
                 .await
                 .map_err(|_| StoreError::Closed)??;
-            Ok(logs.pop().map(|(_, entries)| entries).unwrap_or_default())
+            Ok(logs.pop().unwrap_or_default())
         })
     }
 
@@ -45,10 +47,11 @@ impl TableLog for Store {
         let store = self.clone();
         let wanted = tables.to_vec();
         Box::pin(async move {
-            let logs = tokio::task::spawn_blocking(move || store.read_logs(Some(&wanted)))
-                .await
-                .map_err(|_| StoreError::Closed)??;
-            Ok(logs.into_iter().map(|(_, entries)| entries).collect())
+            Ok(
+                tokio::task::spawn_blocking(move || store.read_named(&wanted))
+                    .await
+                    .map_err(|_| StoreError::Closed)??,
+            )
         })
     }
 
@@ -73,65 +76,143 @@ impl TableLog for Store {
     fn load_in_play(&self) -> LogFuture<'_, Vec<(String, Vec<Entry>)>> {
         let store = self.clone();
         Box::pin(async move {
-            let logs = tokio::task::spawn_blocking(move || store.read_logs(None))
+            let logs = tokio::task::spawn_blocking(move || store.read_in_play())
                 .await
                 .map_err(|_| StoreError::Closed)??;
-            // The writer learns their lengths now rather than counting each on its first append.
+            // The writer learns where they stand now rather than counting each on its first append.
             let known = logs
                 .iter()
-                .map(|(table, entries)| (table.clone(), entries.len() as u64))
+                .map(|(table, _, tail)| (table.clone(), *tail))
                 .collect();
             let _ = self.tx.send(Job::Known(known)).await;
-            Ok(logs)
+            Ok(logs
+                .into_iter()
+                .map(|(table, entries, _)| (table, entries))
+                .collect())
         })
     }
 }
 
 impl Store {
-    /// The logs of the tables named (even if no longer in play; in the order given, empty for
-    /// a table never written), or of every table in play (oldest first), reading `table_log`
-    /// once from the oldest first row among them: the log has no index by table, so that its
-    /// appends stay cheap, and one pass serves any number of tables.
-    fn read_logs(&self, only: Option<&[String]>) -> Result<Vec<(String, Vec<Entry>)>, StoreError> {
-        let conn = self.reader()?;
-        let mut tables: Vec<(String, Option<i64>)> = match only {
-            Some(ids) => {
-                let mut stmt = conn.prepare("SELECT first_row FROM log_tables WHERE id = ?1")?;
-                ids.iter()
-                    .map(|id| {
-                        let first = stmt.query_row([id], |r| r.get(0)).optional()?;
-                        Ok((id.clone(), first))
-                    })
-                    .collect::<Result<_, StoreError>>()?
-            }
-            None => conn
-                .prepare(
-                    "SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row",
-                )?
-                .query_map([], |r| Ok((r.get(0)?, Some(r.get(1)?))))?
-                .collect::<Result<_, _>>()?,
-        };
-        let from = tables.iter().filter_map(|(_, first)| *first).min();
-        let index: HashMap<String, usize> = tables
+    /// The logs of the tables named, in the order given (ended or not; empty for a table never
+    /// written), all as of one moment: each read by following its own rows back from its last,
+    /// so a read costs the table's entries, not every table's since it began.
+    fn read_named(&self, tables: &[String]) -> Result<Vec<Vec<Entry>>, StoreError> {
+        let mut conn = self.reader()?;
+        let snapshot = conn.transaction()?;
+        tables
             .iter()
-            .enumerate()
-            .filter(|(_, (_, first))| first.is_some())
-            .map(|(i, (id, _))| (id.clone(), i))
-            .collect();
-        let mut logs: Vec<(String, Vec<Entry>)> =
-            tables.drain(..).map(|(id, _)| (id, Vec::new())).collect();
+            .map(|table| read_linked(&snapshot, table))
+            .collect()
+    }
+
+    /// Every table in play (oldest first), its log and where it stands, reading `table_log` once
+    /// from the oldest first row among them: one pass serves any number of tables.
+    fn read_in_play(&self) -> Result<Vec<(String, Vec<Entry>, Tail)>, StoreError> {
+        let conn = self.reader()?;
+        let mut logs: Vec<(String, Vec<Entry>, Tail)> = Vec::new();
+        let mut from = None;
+        {
+            let mut stmt = conn.prepare(
+                "SELECT id, first_row FROM log_tables WHERE in_play = 1 ORDER BY first_row",
+            )?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                from = from.or(Some(row.get::<_, i64>(1)?));
+                logs.push((row.get(0)?, Vec::new(), Tail::default()));
+            }
+        }
         let Some(from) = from else {
             return Ok(logs);
         };
-        let mut stmt =
-            conn.prepare("SELECT table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid")?;
+        let index: HashMap<String, usize> = logs
+            .iter()
+            .enumerate()
+            .map(|(i, (id, _, _))| (id.clone(), i))
+            .collect();
+        let mut stmt = conn.prepare(
+            "SELECT rowid, table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid",
+        )?;
         let mut rows = stmt.query([from])?;
         while let Some(row) = rows.next()? {
-            let table: String = row.get(0)?;
+            let table: String = row.get(1)?;
             if let Some(&i) = index.get(&table) {
-                logs[i].1.push(row.get(1)?);
+                let (_, entries, tail) = &mut logs[i];
+                entries.push(row.get(2)?);
+                tail.len += 1;
+                tail.last_row = Some(row.get(0)?);
             }
         }
         Ok(logs)
     }
+}
+
+/// `table`'s log, followed back from its last row through each row's `prev_row`. A link that
+/// does not hold (rows written before the links, schema version 2) falls back to a scan of every
+/// row since the table began.
+fn read_linked(conn: &Connection, table: &str) -> Result<Vec<Entry>, StoreError> {
+    let Some((first, last)) = conn
+        .prepare_cached("SELECT first_row, last_row FROM log_tables WHERE id = ?1")?
+        .query_row([table], |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+        })
+        .optional()?
+    else {
+        return Ok(Vec::new());
+    };
+    // A table in play: its last row is among the latest, so the search back is short.
+    let last = match last {
+        Some(last) => Some(last),
+        None => conn
+            .prepare_cached(
+                "SELECT rowid FROM table_log WHERE rowid >= ?1 AND table_id = ?2 ORDER BY rowid DESC LIMIT 1",
+            )?
+            .query_row(params![first, table], |r| r.get(0))
+            .optional()?,
+    };
+    let Some(mut row) = last else {
+        return Ok(Vec::new());
+    };
+    let mut stmt = conn
+        .prepare_cached("SELECT table_id = ?2, entry, prev_row FROM table_log WHERE rowid = ?1")?;
+    let mut entries = Vec::new();
+    loop {
+        let Some((ours, entry, prev)) = stmt
+            .query_row(params![row, table], |r| {
+                Ok((
+                    r.get::<_, bool>(0)?,
+                    r.get::<_, Entry>(1)?,
+                    r.get::<_, Option<i64>>(2)?,
+                ))
+            })
+            .optional()?
+        else {
+            return scan(conn, table, first);
+        };
+        if !ours {
+            return scan(conn, table, first);
+        }
+        entries.push(entry);
+        if row == first {
+            break;
+        }
+        match prev {
+            // Links only go back, and never before the table began: the walk ends.
+            Some(prev) if prev < row && prev >= first => row = prev,
+            _ => return scan(conn, table, first),
+        }
+    }
+    entries.reverse();
+    Ok(entries)
+}
+
+/// `table`'s log by a scan of every row since it began (row `first`).
+fn scan(conn: &Connection, table: &str, first: i64) -> Result<Vec<Entry>, StoreError> {
+    let entries = conn
+        .prepare_cached(
+            "SELECT entry FROM table_log WHERE rowid >= ?1 AND table_id = ?2 ORDER BY rowid",
+        )?
+        .query_map(params![first, table], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(entries)
 }

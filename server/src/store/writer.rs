@@ -19,7 +19,7 @@ pub(super) fn write_loop(
     mut rx: mpsc::Receiver<Job>,
     checkpointer: Checkpointer,
 ) {
-    let mut lengths = LogLengths::default();
+    let mut tails = LogTails::default();
     let mut batch = Vec::with_capacity(64);
     while let Some(job) = rx.blocking_recv() {
         batch.push(job);
@@ -30,7 +30,7 @@ pub(super) fn write_loop(
             }
         }
         let started = std::time::Instant::now();
-        commit_batch(&mut conn, &mut lengths, &mut batch);
+        commit_batch(&mut conn, &mut tails, &mut batch);
         metrics::histogram!("burraco_store_commit_seconds").record(started.elapsed().as_secs_f64());
         checkpointer.finish_pass(&conn);
     }
@@ -38,39 +38,56 @@ pub(super) fn write_loop(
     let _ = conn.pragma_update(None, "wal_checkpoint", "TRUNCATE");
 }
 
-/// Each table's log length, as far as the writer knows it.
+/// Where each table's log stands, as far as the writer knows it.
 #[derive(Default)]
-struct LogLengths(HashMap<String, u64>);
+struct LogTails(HashMap<String, Tail>);
 
-impl LogLengths {
-    /// The length of `table`'s log, from the database the first time.
-    fn get(&mut self, conn: &Connection, table: &str) -> rusqlite::Result<u64> {
-        if let Some(&len) = self.0.get(table) {
-            return Ok(len);
+/// A table's log length and last row: the next row links back to it (`prev_row`), so that a
+/// table's log is read by following its own rows rather than scanning every table's.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Tail {
+    pub(super) len: u64,
+    pub(super) last_row: Option<i64>,
+    /// The log has ended: `log_tables.last_row` is kept up to date by every later append.
+    pub(super) ended: bool,
+}
+
+impl LogTails {
+    /// Where `table`'s log stands, from the database the first time (one scan of the rows
+    /// since the table began: the writer meets a table unknown to it only after a restart).
+    fn get(&mut self, conn: &Connection, table: &str) -> rusqlite::Result<Tail> {
+        if let Some(&tail) = self.0.get(table) {
+            return Ok(tail);
         }
-        let first: Option<i64> = conn
-            .prepare_cached("SELECT first_row FROM log_tables WHERE id = ?1")?
-            .query_row([table], |r| r.get(0))
+        let found: Option<(i64, bool)> = conn
+            .prepare_cached("SELECT first_row, in_play FROM log_tables WHERE id = ?1")?
+            .query_row([table], |r| Ok((r.get(0)?, r.get::<_, i64>(1)? == 0)))
             .optional()?;
-        let len = match first {
-            None => 0,
-            Some(first) => {
-                conn.prepare_cached(
-                    "SELECT count(*) FROM table_log WHERE rowid >= ?1 AND table_id = ?2",
-                )?
-                .query_row(params![first, table], |r| r.get::<_, i64>(0))? as u64
+        let tail = match found {
+            None => Tail::default(),
+            Some((first, ended)) => {
+                let (len, last_row) = conn
+                    .prepare_cached(
+                        "SELECT count(*), max(rowid) FROM table_log WHERE rowid >= ?1 AND table_id = ?2",
+                    )?
+                    .query_row(params![first, table], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))?;
+                Tail {
+                    len: len as u64,
+                    last_row,
+                    ended,
+                }
             }
         };
-        self.0.insert(table.to_owned(), len);
-        Ok(len)
+        self.0.insert(table.to_owned(), tail);
+        Ok(tail)
     }
 }
 
 /// Commits what `batch` asks in one transaction, then acknowledges each job: an append whose
 /// expected length is stale is refused alone; a failed commit fails every job of the batch.
-fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec<Job>) {
-    // Lengths after this batch's accepted appends, kept apart until the commit succeeds.
-    let mut after: HashMap<String, u64> = HashMap::new();
+fn commit_batch(conn: &mut Connection, tails: &mut LogTails, batch: &mut Vec<Job>) {
+    // Tails after this batch's accepted appends, kept apart until the commit succeeds.
+    let mut after: HashMap<String, Tail> = HashMap::new();
     // Tables whose logs end in this batch: forgotten after it, so the map stays the tables in play.
     let mut ended: Vec<String> = Vec::new();
     let mut verdicts: Vec<Option<Result<u64, LogError>>> = Vec::with_capacity(batch.len());
@@ -87,26 +104,22 @@ fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec
                     entries,
                     ..
                 } => {
-                    let found = match after.get(table) {
-                        Some(&len) => len,
-                        None => lengths.get(&tx, table)?,
+                    let mut tail = match after.get(table) {
+                        Some(&tail) => tail,
+                        None => tails.get(&tx, table)?,
                     };
-                    if found == *expected {
-                        append_entries(&tx, table, entries)?;
-                        let len = found + entries.len() as u64;
-                        after.insert(table.clone(), len);
-                        if entries
-                            .iter()
-                            .any(|e| EntryKind::of(e).is_some_and(EntryKind::ends_table))
-                        {
+                    if tail.len == *expected {
+                        append_entries(&tx, table, &mut tail, entries)?;
+                        after.insert(table.clone(), tail);
+                        if tail.ended {
                             ended.push(table.clone());
                         }
-                        Some(Ok(len))
+                        Some(Ok(tail.len))
                     } else {
                         Some(Err(LogError::Conflict {
                             table: table.clone(),
                             expected: *expected,
-                            found,
+                            found: tail.len,
                         }))
                     }
                 }
@@ -125,8 +138,8 @@ fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec
                     None
                 }
                 Job::Known(known) => {
-                    for (table, len) in known {
-                        lengths.0.entry(table.clone()).or_insert(*len);
+                    for (table, tail) in known {
+                        tails.0.entry(table.clone()).or_insert(*tail);
                     }
                     None
                 }
@@ -139,9 +152,9 @@ fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec
     if let Err(e) = &result {
         tracing::error!("store write failed: {e}");
     } else {
-        lengths.0.extend(after);
+        tails.0.extend(after);
         for table in ended {
-            lengths.0.remove(&table);
+            tails.0.remove(&table);
         }
     }
     for (job, verdict) in batch
@@ -165,26 +178,32 @@ fn commit_batch(conn: &mut Connection, lengths: &mut LogLengths, batch: &mut Vec
     }
 }
 
-/// Appends a table's entries, and projects the ones the HTTP API reads.
-fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::Result<()> {
+/// Appends a table's entries, each linked to the row before it, moves `tail` past them, and
+/// projects the ones the HTTP API reads.
+fn append_entries(
+    tx: &Connection,
+    table: &str,
+    tail: &mut Tail,
+    entries: &[Entry],
+) -> rusqlite::Result<()> {
     for entry in entries {
-        tx.prepare_cached("INSERT INTO table_log (table_id, entry) VALUES (?1, ?2)")?
-            .execute(params![table, entry])?;
+        tx.prepare_cached("INSERT INTO table_log (table_id, entry, prev_row) VALUES (?1, ?2, ?3)")?
+            .execute(params![table, entry, tail.last_row])?;
+        let row = tx.last_insert_rowid();
+        tail.len += 1;
+        tail.last_row = Some(row);
         let Some(kind) = EntryKind::of(entry) else {
             continue;
         };
         match kind {
             EntryKind::Created => {
                 tx.prepare_cached(
-                    "INSERT OR IGNORE INTO log_tables (id, first_row, in_play) VALUES (?1, last_insert_rowid(), 1)",
+                    "INSERT OR IGNORE INTO log_tables (id, first_row, in_play) VALUES (?1, ?2, 1)",
                 )?
-                .execute([table])?;
+                .execute(params![table, row])?;
             }
             EntryKind::HandFinished => records::project(tx, table, entry)?,
-            EntryKind::MatchFinished | EntryKind::Closed => {
-                tx.prepare_cached("UPDATE log_tables SET in_play = 0 WHERE id = ?1")?
-                    .execute([table])?;
-            }
+            EntryKind::MatchFinished | EntryKind::Closed => tail.ended = true,
             EntryKind::Seat
             | EntryKind::MatchStarted
             | EntryKind::Dealt
@@ -198,6 +217,11 @@ fn append_entries(tx: &Connection, table: &str, entries: &[Entry]) -> rusqlite::
             | EntryKind::Paused
             | EntryKind::Resumed => {}
         }
+    }
+    // An ended log's last row is kept where its readers start; rarely, an entry follows the end.
+    if tail.ended && !entries.is_empty() {
+        tx.prepare_cached("UPDATE log_tables SET in_play = 0, last_row = ?2 WHERE id = ?1")?
+            .execute(params![table, tail.last_row])?;
     }
     Ok(())
 }
