@@ -116,9 +116,14 @@ pub struct Store {
     tx: mpsc::Sender<Job>,
     path: PathBuf,
     wait_blocking: bool,
-    /// A read connection kept for session look-ups.
-    lookup: Arc<std::sync::Mutex<Option<Connection>>>,
+    /// Read connections kept between reads ([`Store::read`]): opening one parses the whole
+    /// schema (every store's tables in the file), which cost more than a table's log read.
+    readers: Arc<std::sync::Mutex<Vec<Connection>>>,
 }
+
+/// At most this many idle read connections are kept: reads run on the blocking pool, a few at
+/// once; more at a time open their own and close them after.
+const KEPT_READERS: usize = 4;
 
 /// The writer thread, joined at shutdown once every handle is dropped.
 #[derive(Debug)]
@@ -166,7 +171,7 @@ impl Store {
                 tx,
                 path,
                 wait_blocking,
-                lookup: Default::default(),
+                readers: Default::default(),
             },
             Writer(thread),
         ))
@@ -183,8 +188,34 @@ impl Store {
         done.await.ok()
     }
 
-    /// A read-only connection for queries.
+    /// A new connection to the store's file (a store of its own keeps one for its queries).
     pub fn reader(&self) -> Result<Connection, StoreError> {
         schema::connect(&self.path)
     }
+
+    /// Runs `f` on a kept read connection (opened the first time), on this thread: call it on
+    /// the blocking pool. A transaction `f` leaves open rolls back as it is dropped, so the
+    /// connection goes back clean.
+    fn read<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let kept = lock(&self.readers).pop();
+        let mut conn = match kept {
+            Some(conn) => conn,
+            None => self.reader()?,
+        };
+        let result = f(&mut conn);
+        let mut readers = lock(&self.readers);
+        if readers.len() < KEPT_READERS {
+            readers.push(conn);
+        }
+        result
+    }
+}
+
+/// The kept readers, even if a read panicked while taking or giving one back (the list itself is
+/// never left half-changed).
+fn lock(readers: &std::sync::Mutex<Vec<Connection>>) -> std::sync::MutexGuard<'_, Vec<Connection>> {
+    readers.lock().unwrap_or_else(|e| e.into_inner())
 }

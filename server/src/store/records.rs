@@ -34,11 +34,13 @@ impl Store {
     pub async fn table_records(&self, table: String) -> Result<String, StoreError> {
         let store = self.clone();
         tokio::task::spawn_blocking(move || {
-            let conn = store.reader()?;
-            let mut stmt =
-                conn.prepare("SELECT record FROM records WHERE table_id = ?1 ORDER BY hand")?;
-            let rows = stmt.query_map([table], |r| r.get::<_, String>(0))?;
-            json_array(rows)
+            store.read(|conn| {
+                let mut stmt = conn.prepare_cached(
+                    "SELECT record FROM records WHERE table_id = ?1 ORDER BY hand",
+                )?;
+                let rows = stmt.query_map([table], |r| r.get::<_, String>(0))?;
+                json_array(rows)
+            })
         })
         .await
         .map_err(|_| StoreError::Closed)?
@@ -48,14 +50,15 @@ impl Store {
     pub async fn player_records(&self, name: String) -> Result<String, StoreError> {
         let store = self.clone();
         tokio::task::spawn_blocking(move || {
-            let conn = store.reader()?;
-            let mut stmt = conn.prepare(
-                "SELECT r.record FROM record_players p JOIN records r
-                 ON r.table_id = p.table_id AND r.hand = p.hand WHERE p.name = ?1
-                 ORDER BY p.rowid LIMIT 1000",
-            )?;
-            let rows = stmt.query_map([name], |r| r.get::<_, String>(0))?;
-            json_array(rows)
+            store.read(|conn| {
+                let mut stmt = conn.prepare_cached(
+                    "SELECT r.record FROM record_players p JOIN records r
+                     ON r.table_id = p.table_id AND r.hand = p.hand WHERE p.name = ?1
+                     ORDER BY p.rowid LIMIT 1000",
+                )?;
+                let rows = stmt.query_map([name], |r| r.get::<_, String>(0))?;
+                json_array(rows)
+            })
         })
         .await
         .map_err(|_| StoreError::Closed)?

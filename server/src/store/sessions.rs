@@ -1,5 +1,5 @@
 //! Resume sessions: written through the writer thread (with the logs' appends, in its group
-//! commit) and looked up by token on a read connection kept for that.
+//! commit) and looked up by token on a kept read connection.
 
 use rusqlite::OptionalExtension;
 use tokio::sync::oneshot;
@@ -32,15 +32,12 @@ impl Store {
     pub async fn session(&self, token: String) -> Result<Option<(String, String)>, StoreError> {
         let store = self.clone();
         tokio::task::spawn_blocking(move || {
-            let mut cached = store.lookup.lock().unwrap_or_else(|e| e.into_inner());
-            if cached.is_none() {
-                *cached = Some(store.reader()?);
-            }
-            let conn = cached.as_ref().ok_or(StoreError::Closed)?;
-            Ok(conn
-                .prepare_cached("SELECT player, name FROM sessions WHERE token = ?1")?
-                .query_row([token], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()?)
+            store.read(|conn| {
+                Ok(conn
+                    .prepare_cached("SELECT player, name FROM sessions WHERE token = ?1")?
+                    .query_row([token], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()?)
+            })
         })
         .await
         .map_err(|_| StoreError::Closed)?

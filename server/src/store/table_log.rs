@@ -58,14 +58,16 @@ impl TableLog for Store {
     fn in_play(&self) -> LogFuture<'_, Vec<String>> {
         let store = self.clone();
         Box::pin(async move {
-            let tables = tokio::task::spawn_blocking(move || -> Result<_, StoreError> {
-                let conn = store.reader()?;
-                let mut stmt =
-                    conn.prepare("SELECT id FROM log_tables WHERE in_play = 1 ORDER BY first_row")?;
-                let ids = stmt
-                    .query_map([], |r| r.get::<_, String>(0))?
-                    .collect::<Result<Vec<_>, _>>()?;
-                Ok(ids)
+            let tables = tokio::task::spawn_blocking(move || {
+                store.read(|conn| {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT id FROM log_tables WHERE in_play = 1 ORDER BY first_row",
+                    )?;
+                    let ids = stmt
+                        .query_map([], |r| r.get::<_, String>(0))?
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(ids)
+                })
             })
             .await
             .map_err(|_| StoreError::Closed)??;
@@ -93,24 +95,59 @@ impl TableLog for Store {
     }
 }
 
+/// Up to this many tables named at once are each read along their links; more are read in one
+/// pass from the oldest first row among them. Following a link is a B-tree lookup per entry,
+/// a scan a step per row of any table: a few tables among hundreds in play cost far less by
+/// links, but a tournament round's tables read together (most of the rows the pass meets are
+/// theirs) cost less by the pass.
+const LINKED_READS_AT_MOST: usize = 8;
+
 impl Store {
     /// The logs of the tables named, in the order given (ended or not; empty for a table never
-    /// written), all as of one moment: each read by following its own rows back from its last,
-    /// so a read costs the table's entries, not every table's since it began.
+    /// written), all as of one moment.
     fn read_named(&self, tables: &[String]) -> Result<Vec<Vec<Entry>>, StoreError> {
-        let mut conn = self.reader()?;
-        let snapshot = conn.transaction()?;
-        tables
-            .iter()
-            .map(|table| read_linked(&snapshot, table))
-            .collect()
+        self.read(|conn| {
+            let snapshot = conn.transaction()?;
+            if tables.len() <= LINKED_READS_AT_MOST {
+                return tables
+                    .iter()
+                    .map(|table| read_linked(&snapshot, table))
+                    .collect();
+            }
+            let mut first_row =
+                snapshot.prepare_cached("SELECT first_row FROM log_tables WHERE id = ?1")?;
+            let mut from: Option<i64> = None;
+            let mut written = Vec::new();
+            for table in tables {
+                if let Some(first) = first_row
+                    .query_row([table], |r| r.get::<_, i64>(0))
+                    .optional()?
+                {
+                    from = Some(from.map_or(first, |from| from.min(first)));
+                    written.push(table.clone());
+                }
+            }
+            drop(first_row);
+            let mut logs: HashMap<String, Vec<Entry>> = match from {
+                Some(from) => written
+                    .iter()
+                    .cloned()
+                    .zip(scan_tables(&snapshot, from, &written)?)
+                    .map(|(table, (entries, _))| (table, entries))
+                    .collect(),
+                None => HashMap::new(),
+            };
+            Ok(tables
+                .iter()
+                .map(|table| logs.remove(table).unwrap_or_default())
+                .collect())
+        })
     }
 
-    /// Every table in play (oldest first), its log and where it stands, reading `table_log` once
-    /// from the oldest first row among them: one pass serves any number of tables.
+    /// Every table in play (oldest first), its log and where it stands, in one pass.
     fn read_in_play(&self) -> Result<Vec<(String, Vec<Entry>, Tail)>, StoreError> {
         let conn = self.reader()?;
-        let mut logs: Vec<(String, Vec<Entry>, Tail)> = Vec::new();
+        let mut tables = Vec::new();
         let mut from = None;
         {
             let mut stmt = conn.prepare(
@@ -119,32 +156,48 @@ impl Store {
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {
                 from = from.or(Some(row.get::<_, i64>(1)?));
-                logs.push((row.get(0)?, Vec::new(), Tail::default()));
+                tables.push(row.get::<_, String>(0)?);
             }
         }
         let Some(from) = from else {
-            return Ok(logs);
+            return Ok(Vec::new());
         };
-        let index: HashMap<String, usize> = logs
-            .iter()
-            .enumerate()
-            .map(|(i, (id, _, _))| (id.clone(), i))
-            .collect();
-        let mut stmt = conn.prepare(
-            "SELECT rowid, table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid",
-        )?;
-        let mut rows = stmt.query([from])?;
-        while let Some(row) = rows.next()? {
-            let table: String = row.get(1)?;
-            if let Some(&i) = index.get(&table) {
-                let (_, entries, tail) = &mut logs[i];
-                entries.push(row.get(2)?);
-                tail.len += 1;
-                tail.last_row = Some(row.get(0)?);
-            }
-        }
-        Ok(logs)
+        let logs = scan_tables(&conn, from, &tables)?;
+        Ok(tables
+            .into_iter()
+            .zip(logs)
+            .map(|(table, (entries, tail))| (table, entries, tail))
+            .collect())
     }
+}
+
+/// The logs of `tables` and where each stands, in the order given, reading `table_log` once from
+/// row `from` (at or before the first row of each).
+fn scan_tables(
+    conn: &Connection,
+    from: i64,
+    tables: &[String],
+) -> Result<Vec<(Vec<Entry>, Tail)>, StoreError> {
+    let index: HashMap<&str, usize> = tables
+        .iter()
+        .enumerate()
+        .map(|(i, table)| (table.as_str(), i))
+        .collect();
+    let mut logs: Vec<(Vec<Entry>, Tail)> = vec![Default::default(); tables.len()];
+    let mut stmt = conn.prepare_cached(
+        "SELECT rowid, table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid",
+    )?;
+    let mut rows = stmt.query([from])?;
+    while let Some(row) = rows.next()? {
+        let table = row.get_ref(1)?.as_str().map_err(rusqlite::Error::from)?;
+        if let Some(&i) = index.get(table) {
+            let (entries, tail) = &mut logs[i];
+            entries.push(row.get(2)?);
+            tail.len += 1;
+            tail.last_row = Some(row.get(0)?);
+        }
+    }
+    Ok(logs)
 }
 
 /// `table`'s log, followed back from its last row through each row's `prev_row`. A link that

@@ -253,3 +253,42 @@ async fn a_log_written_before_the_links_reads_back_whole() {
     drop(store);
     writer.join();
 }
+
+/// More tables than are read along their links, named at once, are read in one pass: the same
+/// logs, in the order asked, a table never written empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn many_tables_at_once_read_the_same_as_each_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (store, writer) = Store::open(dir.path(), false).expect("store");
+    let tables: Vec<String> = (0..12).map(|i| format!("t-many-{i}")).collect();
+    for (i, table) in tables.iter().enumerate() {
+        assert_eq!(store.append(table, 0, vec![created(i as i64)]).await, Ok(1));
+    }
+    for round in 0..5u64 {
+        for (i, table) in tables.iter().enumerate().skip(round as usize % 2) {
+            let len = store.load(table).await.expect("load").len() as u64;
+            let entry = draw((i % 4) as u8, round);
+            assert_eq!(store.append(table, len, vec![entry]).await, Ok(len + 1));
+        }
+    }
+    assert_eq!(
+        store
+            .append(&tables[3], 6, vec![TableEntry::Closed.encode()])
+            .await,
+        Ok(7)
+    );
+    let mut asked: Vec<String> = tables.iter().rev().cloned().collect();
+    asked.insert(5, "t-never".into());
+    let many = store.load_many(&asked).await.expect("load_many");
+    assert_eq!(many.len(), asked.len());
+    for (table, entries) in asked.iter().zip(&many) {
+        assert_eq!(*entries, store.load(table).await.expect("load"), "{table}");
+    }
+    assert!(many[5].is_empty());
+    assert_eq!(
+        many[asked.iter().position(|t| *t == tables[3]).expect("asked")].len(),
+        7
+    );
+    drop(store);
+    writer.join();
+}
