@@ -128,7 +128,7 @@ impl Store {
                 }
             }
             drop(first_row);
-            let mut logs: HashMap<String, Vec<Entry>> = match from {
+            let logs: HashMap<String, Vec<Entry>> = match from {
                 Some(from) => written
                     .iter()
                     .cloned()
@@ -139,7 +139,7 @@ impl Store {
             };
             Ok(tables
                 .iter()
-                .map(|table| logs.remove(table).unwrap_or_default())
+                .map(|table| logs.get(table).cloned().unwrap_or_default())
                 .collect())
         })
     }

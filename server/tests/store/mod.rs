@@ -255,7 +255,7 @@ async fn a_log_written_before_the_links_reads_back_whole() {
 }
 
 /// More tables than are read along their links, named at once, are read in one pass: the same
-/// logs, in the order asked, a table never written empty.
+/// logs, in the order asked (a table named twice twice), a table never written empty.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn many_tables_at_once_read_the_same_as_each_alone() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -279,6 +279,8 @@ async fn many_tables_at_once_read_the_same_as_each_alone() {
     );
     let mut asked: Vec<String> = tables.iter().rev().cloned().collect();
     asked.insert(5, "t-never".into());
+    // A table named twice comes back twice.
+    asked.push(tables[7].clone());
     let many = store.load_many(&asked).await.expect("load_many");
     assert_eq!(many.len(), asked.len());
     for (table, entries) in asked.iter().zip(&many) {
