@@ -10,7 +10,8 @@ use burraco_protocol::log::{LoggedInput, TableEntry};
 use burraco_server::log::{LogError, MemoryLog, TableLog};
 use burraco_server::store::Store;
 
-fn created(n: i64) -> Vec<u8> {
+/// A table's first entry (also the store's tests').
+pub fn created(n: i64) -> Vec<u8> {
     TableEntry::Created {
         settings: "{}".into(),
         private: false,

@@ -4,6 +4,8 @@ use burraco_protocol::log::{LoggedInput, TableEntry};
 use burraco_server::log::TableLog;
 use burraco_server::store::Store;
 
+use crate::log::created;
+
 /// The checkpointer thread copies the WAL into the database while the writer goes on appending,
 /// and the writer finishes each pass so that the WAL starts over: the file stays far smaller than
 /// everything appended. SQLite's own fallback checkpoint (10,000 pages, 40 MB) never comes into
@@ -47,17 +49,6 @@ async fn the_wal_starts_over_under_appends_that_never_pause() {
         rows, commits,
         "every acknowledged append is in the database"
     );
-}
-
-fn created(n: i64) -> Vec<u8> {
-    TableEntry::Created {
-        settings: "{}".into(),
-        private: false,
-        invite: None,
-        bots: None,
-        created_ms: n,
-    }
-    .encode()
 }
 
 fn draw(seat: u8, after_ms: u64) -> Vec<u8> {
