@@ -117,30 +117,20 @@ impl Store {
             let mut first_row =
                 snapshot.prepare_cached("SELECT first_row FROM log_tables WHERE id = ?1")?;
             let mut from: Option<i64> = None;
-            let mut written = Vec::new();
             for table in tables {
                 if let Some(first) = first_row
                     .query_row([table], |r| r.get::<_, i64>(0))
                     .optional()?
                 {
                     from = Some(from.map_or(first, |from| from.min(first)));
-                    written.push(table.clone());
                 }
             }
             drop(first_row);
-            let logs: HashMap<String, Vec<Entry>> = match from {
-                Some(from) => written
-                    .iter()
-                    .cloned()
-                    .zip(scan_tables(&snapshot, from, &written)?)
-                    .map(|(table, (entries, _))| (table, entries))
-                    .collect(),
-                None => HashMap::new(),
+            let Some(from) = from else {
+                return Ok(vec![Vec::new(); tables.len()]);
             };
-            Ok(tables
-                .iter()
-                .map(|table| logs.get(table).cloned().unwrap_or_default())
-                .collect())
+            let logs = scan_tables(&snapshot, from, tables)?;
+            Ok(logs.into_iter().map(|(entries, _)| entries).collect())
         })
     }
 
@@ -171,18 +161,19 @@ impl Store {
     }
 }
 
-/// The logs of `tables` and where each stands, in the order given, reading `table_log` once from
-/// row `from` (at or before the first row of each).
+/// The logs of `tables` and where each stands, in the order given (a table named twice twice, a
+/// table never written empty), reading `table_log` once from row `from` (at or before the first
+/// row of each).
 fn scan_tables(
     conn: &Connection,
     from: i64,
     tables: &[String],
 ) -> Result<Vec<(Vec<Entry>, Tail)>, StoreError> {
-    let index: HashMap<&str, usize> = tables
-        .iter()
-        .enumerate()
-        .map(|(i, table)| (table.as_str(), i))
-        .collect();
+    // Each name's first place in `tables`; a later place of the same name is copied at the end.
+    let mut index: HashMap<&str, usize> = HashMap::with_capacity(tables.len());
+    for (i, table) in tables.iter().enumerate() {
+        index.entry(table.as_str()).or_insert(i);
+    }
     let mut logs: Vec<(Vec<Entry>, Tail)> = vec![Default::default(); tables.len()];
     let mut stmt = conn.prepare_cached(
         "SELECT rowid, table_id, entry FROM table_log WHERE rowid >= ?1 ORDER BY rowid",
@@ -195,6 +186,12 @@ fn scan_tables(
             entries.push(row.get(2)?);
             tail.len += 1;
             tail.last_row = Some(row.get(0)?);
+        }
+    }
+    for (i, table) in tables.iter().enumerate() {
+        let first = index[table.as_str()];
+        if first != i {
+            logs[i] = logs[first].clone();
         }
     }
     Ok(logs)
