@@ -23,7 +23,7 @@ use crate::conn::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
 };
-use crate::directory::Session;
+use crate::directory::{ResumeKey, Session};
 use crate::outbound::{Frame, Outbox};
 use crate::table::Command;
 
@@ -165,19 +165,12 @@ pub(crate) async fn greet(
         }
     };
     let resumed = match resume {
-        Some(token) => Box::pin(resume_session(shared, token)).await,
+        Some(token) => Box::pin(resume_session(shared, token, &identity)).await,
         None => None,
     };
-    // A session resumed under another name is not this account's (nor a guest's, once signed
-    // in): a new session instead.
-    let resumed = resumed.filter(|(_, session)| {
-        identity
-            .account()
-            .is_none_or(|account| session.name == account.username)
-    });
     let (token, session, resumed) = match resumed {
         Some((token, session)) => (token, session, true),
-        None => match Box::pin(open_session(shared, name)).await {
+        None => match Box::pin(open_session(shared, name, &identity)).await {
             Some((token, session)) => (token, session, false),
             None => {
                 let message = error(None, ErrorCode::InternalError, "could not open a session");
@@ -186,7 +179,7 @@ pub(crate) async fn greet(
         },
     };
     if let Some(grant) = identity.grant()
-        && shared.live_tokens.reserve(&grant.id, conn).is_err()
+        && shared.sign_ins.reserve(&grant.id, conn).is_err()
     {
         let message = error(
             None,
@@ -225,26 +218,64 @@ async fn name_registered(shared: &Shared, name: &str) -> bool {
     }
 }
 
-/// The session of a resume token: in memory while its player is connected or seated, else in the
-/// store (a player who was neither). `None` for an unknown token: the client gets a new session.
-async fn resume_session(shared: &Shared, token: String) -> Option<(String, Session)> {
-    if let Some(session) = shared.directory.session(&token) {
-        return Some((token, session));
+/// The session of a resume token, when this connection may have it: in memory while its player
+/// is connected or seated, else in the store (a player who was neither). `None` for an unknown
+/// token, or a session this identity may not resume ([`Session::resumable_by`]: another
+/// account's, an account's for a guest, a guest's under a name registered since): the client
+/// gets a new session, and `welcome` says `resumed: false`.
+async fn resume_session(
+    shared: &Shared,
+    token: String,
+    identity: &Identity,
+) -> Option<(String, Session)> {
+    let (session, in_memory) = match shared.directory.session(&token) {
+        Some(session) => (session, true),
+        None => (
+            shared
+                .backplane
+                .sessions
+                .find(&ResumeKey::of(&token))
+                .await?,
+            false,
+        ),
+    };
+    let account = identity
+        .account()
+        .map(|a| (a.id.as_str(), a.username.as_str()));
+    let registered = account.is_none()
+        && session.account.is_none()
+        && Box::pin(name_registered(shared, &session.name)).await;
+    if !session.resumable_by(account, registered) {
+        tracing::info!(
+            player = %session.player,
+            by = identity.kind(),
+            "resume refused: not this connection's session"
+        );
+        return None;
     }
-    let session = shared.backplane.sessions.find(&token).await?;
-    shared.directory.open_session(&token, session.clone());
+    if !in_memory {
+        shared.directory.open_session(&token, session.clone());
+    }
     Some((token, session))
 }
 
-/// A new session, stored before it is used (a resume after a restart must find it); `None` when
-/// the store cannot take it.
-async fn open_session(shared: &Shared, name: String) -> Option<(String, Session)> {
+/// A new session, stored (under its token's key) before it is used: a resume after a restart
+/// must find it. `None` when the store cannot take it.
+async fn open_session(
+    shared: &Shared,
+    name: String,
+    identity: &Identity,
+) -> Option<(String, Session)> {
     let token = crate::ids::random_id("", 16);
     let session = Session {
         player: crate::ids::random_id("p", 6),
         name,
+        account: identity.account().map(|a| a.id.clone()),
     };
-    if !shared.backplane.sessions.open(&token, &session).await {
+    if !(shared.backplane.sessions)
+        .open(&ResumeKey::of(&token), &session)
+        .await
+    {
         return None;
     }
     shared.directory.open_session(&token, session.clone());

@@ -22,6 +22,12 @@ pub fn random_id(prefix: &str, n: usize) -> String {
     }
 }
 
+/// The SHA-256 of a secret (a token) in hex: what stores keep of it.
+pub fn secret_hash(secret: &str) -> String {
+    use sha2::{Digest, Sha256};
+    burraco_protocol::cards::to_hex(&Sha256::digest(secret.as_bytes()))
+}
+
 /// The wall clock in Unix milliseconds (0 before 1970).
 pub fn unix_ms() -> i64 {
     std::time::SystemTime::now()

@@ -89,8 +89,8 @@ pub struct Shared {
     pub bot_permits: Arc<tokio::sync::Semaphore>,
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
     pub stop_tables: CancellationToken,
-    /// The live connections of each personal token here (a revoke closes them).
-    pub live_tokens: Arc<accounts::live::LiveTokens>,
+    /// The live connections of each personal token and browser session here (an end closes them).
+    pub sign_ins: Arc<accounts::live::LiveSignIns>,
     /// Rated play's store (`ratings`): the accounts' store's kind.
     pub ratings: Arc<dyn ratings::Ratings>,
     /// Seasons' points ladders (`seasons`): the ratings' store's kind.
@@ -203,7 +203,7 @@ pub async fn run(
         bot_permits: Arc::new(tokio::sync::Semaphore::new(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
-        live_tokens: Arc::default(),
+        sign_ins: Arc::default(),
         ratings,
         seasons,
         moderation,
@@ -213,12 +213,7 @@ pub async fn run(
     });
     register_metrics();
     work.start(&shared);
-    accounts::live::LiveTokens::start(
-        &shared.live_tokens,
-        shared.backplane.accounts.clone(),
-        &shared.tracker,
-        shared.shutdown.clone(),
-    );
+    start_recheck(&shared);
     projections::start_sweep(
         &projections::Context {
             backplane: shared.backplane.clone(),
@@ -231,11 +226,6 @@ pub async fn run(
         shared.match_ends.take_receiver(),
     );
     arena::start(&shared);
-    moderation::connections::AccountConnections::start(
-        &shared.moderation,
-        &shared.tracker,
-        shared.shutdown.clone(),
-    );
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs
@@ -384,7 +374,7 @@ fn router(shared: Arc<Shared>) -> Router {
         .merge(seasons::http::routes(shared.seasons.clone()))
         .merge(accounts::routes::routes(
             shared.backplane.accounts.clone(),
-            shared.live_tokens.clone(),
+            shared.sign_ins.clone(),
             &shared.config,
         ))
         .merge(fairplay::http::routes(fairplay::http::Api {
@@ -401,6 +391,31 @@ fn router(shared: Arc<Shared>) -> Router {
             directory: shared.directory.clone(),
             backplane: shared.backplane.clone(),
         }))
+}
+
+/// Every [`accounts::live::RECHECK`], this node asks the stores about its signed-in connections
+/// and closes those whose right to be there ended through another node or another process
+/// (`burraco-server admin`), or by the clock: first the accounts barred (disabled, timed out:
+/// 4004, a token's 4003), then the tokens and browser sessions that ended (4003, 4005), in one
+/// pass so that a disabled account's connection is always told it was barred (the first reason
+/// given to a connection is the one it hears).
+fn start_recheck(shared: &Arc<Shared>) {
+    let (moderation, sign_ins) = (shared.moderation.clone(), shared.sign_ins.clone());
+    let accounts = shared.backplane.accounts.clone();
+    let shutdown = shared.shutdown.clone();
+    shared.tracker.spawn(async move {
+        let mut tick = tokio::time::interval(accounts::live::RECHECK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = shutdown.cancelled() => break,
+                _ = tick.tick() => {
+                    moderation.connections.recheck(&*moderation.store).await;
+                    sign_ins.recheck(&*accounts).await;
+                }
+            }
+        }
+    });
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {

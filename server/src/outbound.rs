@@ -227,6 +227,10 @@ pub enum Kicked {
     /// Its account was disabled or timed out by a moderator or an operator
     /// (`moderation::connections`): closed with 4004, not to be resumed until allowed back.
     AccountBarred,
+    /// The browser session it signed in with ended (a sign-out, anywhere; a password change; a
+    /// revoke; an operator's reset; its expiry: `accounts::live`): closed with 4005, not to be
+    /// resumed as that account without signing in again.
+    SignedOut,
 }
 
 /// The reason a receiver was kicked, shared by its [`Outbox`] clones and read by its writer; the
@@ -242,6 +246,7 @@ impl KickReason {
             Kicked::Moved => 3,
             Kicked::TokenRevoked => 4,
             Kicked::AccountBarred => 5,
+            Kicked::SignedOut => 6,
         };
         let _ = self
             .0
@@ -256,6 +261,7 @@ impl KickReason {
             3 => Some(Kicked::Moved),
             4 => Some(Kicked::TokenRevoked),
             5 => Some(Kicked::AccountBarred),
+            6 => Some(Kicked::SignedOut),
             _ => None,
         }
     }

@@ -35,6 +35,13 @@ mod clocks;
 mod cluster;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;
+/// One truth across every path: every sanction and identity change (playban, mute, time-out,
+/// disable, a token revoked or expired, a session expired, every sign-out, a password change, an
+/// operator's reset) crossed with every way in (the connections open before it, a cookie, a
+/// bearer token, `hello_token`, a resume, quick play, rated quick play, creating and joining
+/// tables, tournaments, the arena, chat, HTTP), on one node and through another node of a
+/// cluster on PostgreSQL.
+mod crossings;
 /// Fair play: outcomes and playbans on SQLite and PostgreSQL (one conformance suite); over a
 /// real server, a leaver playbanned and refused at quick play with the typed code, a drop back
 /// within the grace and a leaver's partner not blamed.

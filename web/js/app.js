@@ -1379,6 +1379,8 @@ export class App {
       case 'change-name-cancel': this.changingName = false; this.nameError = null; this.render(); break;
       // Take the game back from the tab that took it (that tab is then told the same).
       case 'use-here': if (this.conn && this.connState === 'taken_over') { this.conn.attempt = 0; this.conn.connect(); } break;
+      // Signed out elsewhere: the page starts again from what the server now says of it.
+      case 'reload': window.location.reload(); break;
       case 'leave':
         // Mid-match, leaving hands the seat to a server bot for good: ask first.
         if (st && !this.spectating && st.you && (st.status === 'playing' || st.status === 'between_hands') && this.overlay?.kind !== 'confirm-leave') {
@@ -1671,7 +1673,7 @@ export class App {
     const tag = (/** @type {HTMLElement} */ (e.target)).tagName;
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || e.ctrlKey || e.metaKey || e.altKey) return;
     // Another tab holds the game: no key plays here until "Use it here".
-    if (this.connState === 'taken_over') return;
+    if (this.connState === 'taken_over' || this.connState === 'signed_out') return;
     if (e.key === 'Escape') {
       if (this.overlay) { this.overlay = null; } else { this.selected.clear(); this.attachArmed = false; }
       this.render();
@@ -1809,7 +1811,8 @@ export class App {
       // The table's dialogs wait while the tournament page is shown over it.
       // (A tournament table's replay, opened from the results, is the tournament page's own.)
       const own = this.overlay?.kind === 'howto' || (this.overlay?.kind === 'replay' && !!this.overlay.hands);
-      const dialog = tourPage && !own && this.connState !== 'taken_over' ? '' : renderOverlay(this);
+      const blocked = this.connState === 'taken_over' || this.connState === 'signed_out';
+      const dialog = tourPage && !own && !blocked ? '' : renderOverlay(this);
       if (dialog !== this.lastOverlayHtml) { overlay.innerHTML = dialog; this.lastOverlayHtml = dialog; }
       overlay.hidden = !dialog;
     }
@@ -1930,7 +1933,7 @@ export class App {
 
   headerHtml() {
     const s = this.connState;
-    const label = { connecting: t('conn_connecting'), online: t('conn_online'), reconnecting: t('conn_reconnecting'), offline: t('conn_offline'), taken_over: t('conn_taken_over') }[s];
+    const label = { connecting: t('conn_connecting'), online: t('conn_online'), reconnecting: t('conn_reconnecting'), offline: t('conn_offline'), taken_over: t('conn_taken_over'), signed_out: t('conn_signed_out') }[s];
     const lang = getLang();
     return `<div class="brand"><span class="logo" aria-hidden="true">♥♠</span><span>${t('app_title')}</span></div>
       <div class="header-right">

@@ -8,7 +8,7 @@ export const PROTOCOL_VERSION = '1.8';
 const TOKEN_KEY = 'burraco.session';
 
 /** @typedef {Record<string, any> & {type: string}} Message */
-/** @typedef {'connecting'|'online'|'reconnecting'|'offline'|'taken_over'} ConnState */
+/** @typedef {'connecting'|'online'|'reconnecting'|'offline'|'taken_over'|'signed_out'} ConnState */
 
 /** The WebSocket URL: `?server=ws://...` overrides; otherwise ws(s)://<this host>/ws. */
 export function serverUrl() {
@@ -23,8 +23,9 @@ export function serverUrl() {
 export const ErrorCode = Object.freeze({ IllegalAction: 'illegal_action', InvalidName: 'invalid_name', RepeatedCreate: 'repeated_create', RegistrationClosed: 'registration_closed' });
 /** The rule codes of illegal moves the page acts on. */
 export const RuleCode = Object.freeze({ WildPositionAmbiguous: 'wild_position_ambiguous' });
-/** Close codes (PROTOCOL.md section 7): 4001, this session was resumed by another connection. */
-export const CloseCode = Object.freeze({ TakenOver: 4001 });
+/** Close codes (PROTOCOL.md section 7): 4001, this session was resumed by another connection;
+ * 4005, the browser session this connection signed in with ended (signed out, here or elsewhere). */
+export const CloseCode = Object.freeze({ TakenOver: 4001, SignedOut: 4005 });
 
 /** A request the server refused: `code`, `message`, and for illegal moves `rule`. */
 export class ServerError extends Error {
@@ -110,6 +111,9 @@ export class Connection {
       // 4001: this session was resumed elsewhere (another tab). Resuming here would take it back,
       // and the other tab would do the same, for ever: stop and say so (PROTOCOL.md section 7).
       if (ev.code === CloseCode.TakenOver) { this.setState('taken_over'); return; }
+      // 4005: signed out (in another tab, on another device, or the session ended): a reconnect
+      // would come back as a guest under the account's name, refused. The page says so and reloads.
+      if (ev.code === CloseCode.SignedOut) { this.setState('signed_out'); return; }
       this.scheduleRetry();
     };
     ws.onerror = () => { /* onclose follows */ };

@@ -28,6 +28,13 @@ export function renderOverlay(app) {
       <div class="dialog-body"><p>${t('taken_over_text')}</p>
         <button class="btn primary" data-action="use-here" data-testid="use-here" data-focus="use-here">${t('use_here')}</button></div></div>`;
   }
+  // The browser session ended (4005): nothing here acts as the account any more.
+  if (app.connState === 'signed_out') {
+    return `<div class="dialog" role="alertdialog" aria-modal="true" aria-labelledby="dlg-title" data-testid="signed-out-dialog">
+      <div class="dialog-head"><h2 id="dlg-title">${t('signed_out_title')}</h2></div>
+      <div class="dialog-body"><p>${t('signed_out_text')}</p>
+        <button class="btn primary" data-action="reload" data-testid="reload" data-focus="reload">${t('reload')}</button></div></div>`;
+  }
   const o = app.overlay;
   if (!o) return '';
   if (o.kind === 'help') return dialog(t('shortcuts'), `<p>${t('shortcuts_text')}</p>`, 'help');

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use super::audit::{Entry, Kind};
 use super::ceremonies::Passkeys;
 use super::identity::COOKIE;
-use super::live::LiveTokens;
+use super::live::LiveSignIns;
 use super::password::{self, Hasher};
 use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, username};
 
@@ -383,7 +383,7 @@ impl Backoff {
 #[derive(Debug)]
 pub struct Api {
     accounts: Arc<dyn Accounts>,
-    pub(super) live_tokens: Arc<LiveTokens>,
+    pub(super) sign_ins: Arc<LiveSignIns>,
     trust_forwarded_for: bool,
     secure_cookies: bool,
     hasher: Hasher,
@@ -398,12 +398,12 @@ impl Api {
     /// limits, its passkeys' relying party).
     pub(super) fn new(
         accounts: Arc<dyn Accounts>,
-        live_tokens: Arc<LiveTokens>,
+        sign_ins: Arc<LiveSignIns>,
         config: &crate::config::ServerConfig,
     ) -> Api {
         Api {
             accounts,
-            live_tokens,
+            sign_ins,
             trust_forwarded_for: config.trust_forwarded_for,
             secure_cookies: config.secure_cookies,
             backoff: Backoff::new(config.login_backoff),
@@ -725,6 +725,7 @@ pub(super) fn private(body: impl IntoResponse) -> Response {
 pub(super) async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Refusal> {
     if let Ok((account, session)) = api.signed_in(headers).await {
         api.accounts().revoke(&account.id, &session.id).await?;
+        api.sign_ins.end_session(&session.id);
     }
     Ok(())
 }
@@ -839,6 +840,7 @@ pub(super) async fn logout_everywhere(
     let headers = request.headers().clone();
     let (account, _) = api.signed_in(&headers).await?;
     let ended = api.accounts().revoke_all(&account.id, None).await?;
+    api.sign_ins.end_sessions_of(&account.id, None);
     tracing::info!(account = %account.id, sessions = ended, "signed out everywhere");
     api.audit(Entry::new(
         &account.id,
@@ -896,6 +898,7 @@ pub(super) async fn revoke(
 ) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(&headers).await?;
     if api.accounts().revoke(&account.id, &id).await? {
+        api.sign_ins.end_session(&id);
         Ok(StatusCode::NO_CONTENT.into_response())
     } else {
         Err(ApiCode::NoSuchSession.into())
@@ -925,6 +928,7 @@ pub(super) async fn change_password(
     api.accounts()
         .revoke_all(&account.id, Some(&session.id))
         .await?;
+    api.sign_ins.end_sessions_of(&account.id, Some(&session.id));
     tracing::info!(account = %account.id, "password changed");
     api.audit(Entry::new(
         &account.id,

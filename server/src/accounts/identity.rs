@@ -24,10 +24,19 @@ pub enum Identity {
     Account {
         account: Account,
         bot: bool,
-        /// The personal token it signed in with (`None`: the browser session, which may do
-        /// everything).
-        token: Option<Grant>,
+        /// What it signed in with: its end (a sign-out, a revoke, an expiry) ends the
+        /// connection (`accounts::live`).
+        via: Credential,
     },
+}
+
+/// What a connection signed in with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// A browser session (its cookie), by the session's public id: it may do everything.
+    Session(String),
+    /// A personal token, held to its scopes.
+    Token(Grant),
 }
 
 /// A personal token's id and what it may do.
@@ -42,7 +51,7 @@ impl Identity {
         Identity::Account {
             account: holder.account,
             bot: holder.bot,
-            token: Some(Grant {
+            via: Credential::Token(Grant {
                 id: holder.token.id,
                 scopes: holder.token.scopes,
             }),
@@ -69,8 +78,20 @@ impl Identity {
     pub fn grant(&self) -> Option<&Grant> {
         match self {
             Identity::Account {
-                token: Some(grant), ..
+                via: Credential::Token(grant),
+                ..
             } => Some(grant),
+            _ => None,
+        }
+    }
+
+    /// The browser session's id, for a connection opened with its cookie.
+    pub fn browser_session(&self) -> Option<&str> {
+        match self {
+            Identity::Account {
+                via: Credential::Session(id),
+                ..
+            } => Some(id),
             _ => None,
         }
     }
@@ -116,12 +137,12 @@ pub async fn at_upgrade(
         .session(&token_hash(&cookie), crate::ids::unix_ms())
         .await
     {
-        Ok(Some((account, _))) => {
+        Ok(Some((account, session))) => {
             let bot = accounts.is_bot(&account.id).await.ok().flatten() == Some(true);
             Ok(Identity::Account {
                 account,
                 bot,
-                token: None,
+                via: Credential::Session(session.id),
             })
         }
         Ok(None) => Ok(Identity::Guest),
@@ -311,7 +332,7 @@ mod tests {
         let token = Identity::Account {
             account: account.clone(),
             bot: true,
-            token: Some(Grant {
+            via: Credential::Token(Grant {
                 id: "tk-1".into(),
                 scopes: Scopes::new(vec![Scope::Play]),
             }),
@@ -322,7 +343,7 @@ mod tests {
         let session = Identity::Account {
             account,
             bot: false,
-            token: None,
+            via: Credential::Session("0123456789abcdef".into()),
         };
         assert!(session.allows(Scope::CreateTables));
         assert_eq!(session.kind(), "player");

@@ -1,15 +1,18 @@
-//! The live connections of each personal token on this node, so that revoking a token closes
-//! them at once, and the limits per token (connections, requests per second) that its
-//! connections share.
+//! The live connections of each sign-in on this node: each personal token's and each browser
+//! session's (the cookie's), so that the end of either closes them at once, and the limits per
+//! token (connections, requests per second) that its connections share.
 //!
-//! A revoke through this node closes the token's connections here at once ([`LiveTokens::revoke`]).
-//! Other nodes learn it by asking: every [`RECHECK`] each node asks the accounts' store which of
-//! its connected tokens are still live ([`LiveTokens::recheck`]), and closes the connections of
-//! any that is not (revoked anywhere, or expired). No broadcast is needed: the store is the one
-//! truth every node already shares.
+//! An end through this node closes the connections here at once: a token revoked
+//! ([`LiveSignIns::revoke`], close 4003), a browser session ended by a sign-out, a sign-out
+//! everywhere, a password change, a revoke from the sessions list or a new sign-in in the same
+//! browser ([`LiveSignIns::end_session`], [`LiveSignIns::end_sessions_of`], close 4005). Other
+//! nodes, and `burraco-server admin` (another process), are learnt by asking: every [`RECHECK`]
+//! each node asks the accounts' store which of its connected tokens and sessions are still live
+//! ([`LiveSignIns::recheck`]), and closes the connections of the others (ended anywhere, or
+//! expired).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::outbound::{Kicked, Outbox};
@@ -29,10 +32,18 @@ pub const BURST: f64 = 80.0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TooManyConnections;
 
-/// The registry: token id to its connections here and its shared request bucket.
+/// The registry: token id to its connections here and its shared request bucket; browser
+/// session id to its account and connections here.
 #[derive(Debug, Default)]
-pub struct LiveTokens {
+pub struct LiveSignIns {
     tokens: Mutex<HashMap<String, Entry>>,
+    sessions: Mutex<HashMap<String, SessionEntry>>,
+}
+
+#[derive(Debug)]
+struct SessionEntry {
+    account: String,
+    conns: HashMap<u64, Outbox>,
 }
 
 #[derive(Debug)]
@@ -43,7 +54,7 @@ struct Entry {
     bucket: TokenBucket,
 }
 
-impl LiveTokens {
+impl LiveSignIns {
     fn tokens(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
         self.tokens.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -118,49 +129,104 @@ impl LiveTokens {
         self.tokens().get(token).map_or(0, |e| e.conns.len())
     }
 
-    /// Asks the store which tokens with connections here are still live, and closes the
-    /// connections of the others. A store that cannot answer closes nothing (a database
-    /// outage does not end every bot's game; the next answer does).
-    pub async fn recheck(&self, accounts: &dyn super::Accounts) {
-        let ids = self.ids();
-        if ids.is_empty() {
-            return;
-        }
-        match accounts.live_tokens(&ids, crate::ids::unix_ms()).await {
-            Ok(live) => {
-                for id in ids.iter().filter(|id| !live.contains(id)) {
-                    let closed = self.revoke(id);
-                    if closed > 0 {
-                        tracing::info!(token = %id, closed, "token no longer live: connections closed");
-                    }
-                }
+    fn sessions(&self) -> std::sync::MutexGuard<'_, HashMap<String, SessionEntry>> {
+        self.sessions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Counts connection `out` of `account`'s browser session `session` (from its welcome to
+    /// its end).
+    pub fn add_session(&self, session: &str, account: &str, out: &Outbox) {
+        self.sessions()
+            .entry(session.to_owned())
+            .or_insert_with(|| SessionEntry {
+                account: account.to_owned(),
+                conns: HashMap::new(),
+            })
+            .conns
+            .insert(out.id(), out.clone());
+    }
+
+    /// Forgets a session's connection that ended.
+    pub fn remove_session(&self, session: &str, conn: u64) {
+        let mut sessions = self.sessions();
+        if let Some(entry) = sessions.get_mut(session) {
+            entry.conns.remove(&conn);
+            if entry.conns.is_empty() {
+                sessions.remove(session);
             }
-            Err(e) => tracing::warn!("cannot recheck tokens: {e}"),
         }
     }
 
-    /// Rechecks `live`'s tokens against `accounts` every [`RECHECK`], on a task of `tracker`,
-    /// until `shutdown`.
-    pub fn start(
-        live: &Arc<LiveTokens>,
-        accounts: Arc<dyn super::Accounts>,
-        tracker: &tokio_util::task::TaskTracker,
-        shutdown: tokio_util::sync::CancellationToken,
-    ) {
-        let live = live.clone();
-        tracker.spawn(async move {
-            let mut tick = tokio::time::interval(RECHECK);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    _ = tick.tick() => {
-                        live.recheck(&*accounts).await;
+    /// The browser session `session` ended: its connections here are closed (4005); returns
+    /// how many.
+    pub fn end_session(&self, session: &str) -> usize {
+        let entry = self.sessions().remove(session);
+        entry.map_or(0, |entry| kick_all(entry.conns.values()))
+    }
+
+    /// Every browser session of `account` but `except` ended (a sign-out everywhere, a new
+    /// password): their connections here are closed; returns how many.
+    pub fn end_sessions_of(&self, account: &str, except: Option<&str>) -> usize {
+        let mut ended = Vec::new();
+        self.sessions().retain(|id, entry| {
+            let ends = entry.account == account && Some(id.as_str()) != except;
+            if ends {
+                ended.extend(entry.conns.drain().map(|(_, out)| out));
+            }
+            !ends
+        });
+        kick_all(ended.iter())
+    }
+
+    /// The browser sessions with connections here.
+    pub fn session_ids(&self) -> Vec<String> {
+        self.sessions().keys().cloned().collect()
+    }
+
+    /// Asks the store which tokens and browser sessions with connections here are still live,
+    /// and closes the connections of the others. A store that cannot answer closes nothing (a
+    /// database outage does not end every bot's game; the next answer does).
+    pub async fn recheck(&self, accounts: &dyn super::Accounts) {
+        let now = crate::ids::unix_ms();
+        let ids = self.ids();
+        if !ids.is_empty() {
+            match accounts.live_tokens(&ids, now).await {
+                Ok(live) => {
+                    for id in ids.iter().filter(|id| !live.contains(id)) {
+                        let closed = self.revoke(id);
+                        if closed > 0 {
+                            tracing::info!(token = %id, closed, "token no longer live: connections closed");
+                        }
                     }
                 }
+                Err(e) => tracing::warn!("cannot recheck tokens: {e}"),
             }
-        });
+        }
+        let sessions = self.session_ids();
+        if !sessions.is_empty() {
+            match accounts.live_sessions(&sessions, now).await {
+                Ok(live) => {
+                    for id in sessions.iter().filter(|id| !live.contains(id)) {
+                        let closed = self.end_session(id);
+                        if closed > 0 {
+                            tracing::info!(session = %id, closed, "browser session ended: connections closed");
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!("cannot recheck browser sessions: {e}"),
+            }
+        }
     }
+}
+
+/// Closes each connection as signed out; returns how many.
+fn kick_all<'a>(conns: impl Iterator<Item = &'a Outbox>) -> usize {
+    let mut closed = 0;
+    for out in conns {
+        out.kick_for(Kicked::SignedOut);
+        closed += 1;
+    }
+    closed
 }
 
 #[cfg(test)]
@@ -169,7 +235,7 @@ mod tests {
 
     #[test]
     fn a_token_holds_at_most_its_connections_and_a_revoke_closes_them_all() {
-        let live = LiveTokens::default();
+        let live = LiveSignIns::default();
         for conn in 0..MAX_CONNECTIONS as u64 {
             assert_eq!(live.reserve("tk-a", conn), Ok(()));
         }
@@ -187,8 +253,33 @@ mod tests {
     }
 
     #[test]
+    fn ending_a_browser_session_closes_its_connections_and_no_others() {
+        let live = LiveSignIns::default();
+        let (a1, _i1, k1) = Outbox::channel(1, 4);
+        let (a2, _i2, k2) = Outbox::channel(2, 4);
+        let (b1, _i3, k3) = Outbox::channel(3, 4);
+        let (c1, _i4, k4) = Outbox::channel(4, 4);
+        live.add_session("s-a", "u-1", &a1);
+        live.add_session("s-a", "u-1", &a2);
+        live.add_session("s-b", "u-1", &b1);
+        live.add_session("s-c", "u-2", &c1);
+        assert_eq!(live.end_session("s-a"), 2);
+        assert!(k1.is_cancelled() && k2.is_cancelled());
+        assert_eq!(a1.kick_reason().get(), Some(Kicked::SignedOut));
+        assert!(!k3.is_cancelled() && !k4.is_cancelled());
+        // Everywhere but the current session; another account's are untouched.
+        let (b2, _i5, k5) = Outbox::channel(5, 4);
+        live.add_session("s-keep", "u-1", &b2);
+        assert_eq!(live.end_sessions_of("u-1", Some("s-keep")), 1);
+        assert!(k3.is_cancelled() && !k5.is_cancelled() && !k4.is_cancelled());
+        live.remove_session("s-keep", 5);
+        live.remove_session("s-c", 4);
+        assert!(live.session_ids().is_empty());
+    }
+
+    #[test]
     fn a_tokens_connections_share_one_rate() {
-        let live = LiveTokens::default();
+        let live = LiveSignIns::default();
         live.reserve("tk-a", 1).expect("reserved");
         live.reserve("tk-a", 2).expect("reserved");
         let taken = (0..200).filter(|_| live.take("tk-a")).count();

@@ -24,8 +24,6 @@ pub mod tokens;
 pub mod tokens_http;
 pub mod username;
 
-use sha2::{Digest, Sha256};
-
 use crate::backplane::port::{PortError, PortFuture};
 use tokens::{NewToken, TokenHolder, TokenInfo};
 
@@ -259,6 +257,15 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
+    /// Which of these browser session ids are still live at `now_ms` (neither ended nor
+    /// expired, and their account not disabled): what a node asks every half second about the
+    /// sessions its connections signed in with, so a sign-out through another node, or an
+    /// operator's reset, closes them.
+    fn live_sessions<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
 }
 
 /// Accounts switched off: a cluster started without `--database-url` (one node's SQLite file
@@ -375,6 +382,13 @@ impl Accounts for Unconfigured {
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
         off()
     }
+    fn live_sessions<'a>(
+        &'a self,
+        _: &'a [String],
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        off()
+    }
     fn add_passkey<'a>(&'a self, _: &'a StoredPasskey) -> PortFuture<'a, Result<bool, PortError>> {
         off()
     }
@@ -469,7 +483,7 @@ pub fn new_token() -> String {
 /// What is stored of a token: its SHA-256, in hex. A stolen database gives no usable token
 /// (the token has 256 random bits: no dictionary to try).
 pub fn token_hash(token: &str) -> String {
-    burraco_protocol::cards::to_hex(&Sha256::digest(token.as_bytes()))
+    crate::ids::secret_hash(token)
 }
 
 /// The versioned schema changes of the accounts' tables, applied in order at start by both

@@ -534,6 +534,28 @@ impl Accounts for PostgresAccounts {
         })
     }
 
+    fn live_sessions<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        Box::pin(async move {
+            if ids.is_empty() {
+                return Ok(Vec::new());
+            }
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    "SELECT s.id FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+                     WHERE s.id = ANY($1) AND s.expires_ms > $2 AND NOT a.disabled",
+                    &[&ids as Param, &now_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows.iter().map(|r| r.get(0)).collect())
+        })
+    }
+
     // passkeys, audit and administration
 
     fn add_passkey<'a>(

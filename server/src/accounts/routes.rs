@@ -8,7 +8,7 @@ use axum::Router;
 use axum::routing::{delete, get, post};
 
 use super::http::{self, Api};
-use super::live::LiveTokens;
+use super::live::LiveSignIns;
 use super::{Accounts, passkeys, tokens_http};
 use crate::config::ServerConfig;
 
@@ -16,10 +16,10 @@ use crate::config::ServerConfig;
 /// live tokens (a revoke closes their connections) and the settings they read.
 pub fn routes(
     accounts: Arc<dyn Accounts>,
-    live_tokens: Arc<LiveTokens>,
+    sign_ins: Arc<LiveSignIns>,
     config: &ServerConfig,
 ) -> Router {
-    let api = Arc::new(Api::new(accounts, live_tokens, config));
+    let api = Arc::new(Api::new(accounts, sign_ins, config));
     Router::new()
         .route("/api/signup", post(http::signup))
         .route("/api/login", post(http::login))

@@ -449,6 +449,27 @@ impl Accounts for SqliteAccounts {
         }))
     }
 
+    fn live_sessions<'a>(
+        &'a self,
+        ids: &'a [String],
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
+        let ids = ids.to_vec();
+        Box::pin(self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+                 WHERE s.id = ?1 AND s.expires_ms > ?2 AND NOT a.disabled)",
+            )?;
+            let mut live = Vec::new();
+            for id in ids {
+                if stmt.query_row(params![id, now_ms], |r| r.get::<_, bool>(0))? {
+                    live.push(id);
+                }
+            }
+            Ok(live)
+        }))
+    }
+
     // passkeys, audit and administration
 
     fn add_passkey<'a>(

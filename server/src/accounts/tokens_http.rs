@@ -162,7 +162,7 @@ pub(crate) async fn revoke(
     if !api.accounts().revoke_token(&account.id, &id).await? {
         return Err(ApiCode::NoSuchToken.into());
     }
-    let closed = api.live_tokens.revoke(&id);
+    let closed = api.sign_ins.revoke(&id);
     tracing::info!(account = %account.id, token = %id, closed, "token revoked");
     Ok(StatusCode::NO_CONTENT.into_response())
 }

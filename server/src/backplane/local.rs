@@ -12,7 +12,7 @@ use super::{
     Backplane, Embargo, Leases, Listing, Listings, Node, Peers, PortError, PortFuture, Records,
     Sessions, TournamentListings,
 };
-use crate::directory::Session;
+use crate::directory::{ResumeKey, Session};
 use crate::outbound::Frame;
 use crate::store::{Store, Write};
 use crate::table::{TableHandle, TableInfo};
@@ -99,22 +99,18 @@ impl Leases for MemoryLeases {
 pub struct StoreSessions(pub Store);
 
 impl Sessions for StoreSessions {
-    fn open<'a>(&'a self, token: &'a str, session: &'a Session) -> PortFuture<'a, bool> {
+    fn open<'a>(&'a self, key: &'a ResumeKey, session: &'a Session) -> PortFuture<'a, bool> {
         Box::pin(async move {
             let write = Write::Session {
-                token: token.to_owned(),
-                player: session.player.clone(),
-                name: session.name.clone(),
+                key: key.as_str().to_owned(),
+                session: session.clone(),
             };
             self.0.write(vec![write]).await.is_ok()
         })
     }
 
-    fn find<'a>(&'a self, token: &'a str) -> PortFuture<'a, Option<Session>> {
-        Box::pin(async move {
-            let (player, name) = self.0.session(token.to_owned()).await.ok()??;
-            Some(Session { player, name })
-        })
+    fn find<'a>(&'a self, key: &'a ResumeKey) -> PortFuture<'a, Option<Session>> {
+        Box::pin(async move { self.0.session(key.as_str().to_owned()).await.ok()? })
     }
 }
 

@@ -24,7 +24,7 @@ use burraco_protocol::wire::{ClientMessage, SeatIdentity, ServerMessage, TableSu
 use burraco_rules::Seat;
 use serde::{Deserialize, Serialize};
 
-use crate::directory::Session;
+use crate::directory::{ResumeKey, Session};
 use crate::log::TableLog;
 use crate::outbound::Frame;
 use crate::table::{TableHandle, TableInfo};
@@ -76,10 +76,10 @@ pub trait Leases: Send + Sync + std::fmt::Debug {
 /// Resume tokens: written before a session is used, so a resume through any node (or after a
 /// restart) finds it.
 pub trait Sessions: Send + Sync + std::fmt::Debug {
-    /// Stores a new session; false when it could not be stored.
-    fn open<'a>(&'a self, token: &'a str, session: &'a Session) -> PortFuture<'a, bool>;
-    /// The session of a resume token; `None` for an unknown one (or an unreadable store).
-    fn find<'a>(&'a self, token: &'a str) -> PortFuture<'a, Option<Session>>;
+    /// Stores a new session under its resume token's key; false when it could not be stored.
+    fn open<'a>(&'a self, key: &'a ResumeKey, session: &'a Session) -> PortFuture<'a, bool>;
+    /// The session of a resume token's key; `None` for an unknown one (or an unreadable store).
+    fn find<'a>(&'a self, key: &'a ResumeKey) -> PortFuture<'a, Option<Session>>;
 }
 
 /// A table as the lobby of every node knows it.

@@ -26,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::{ClusterError, jetstream_error};
 pub use crate::backplane::Listing;
 use crate::config::ClusterConfig;
+use crate::directory::{ResumeKey, Session};
 
 pub const LOBBY_BUCKET: &str = "burraco_lobby";
 pub const SESSION_BUCKET: &str = "burraco_sessions";
@@ -38,6 +39,10 @@ const FLUSH_EVERY: Duration = Duration::from_millis(100);
 struct StoredSession {
     player: String,
     name: String,
+    /// The account that opened the session (absent: a guest's, or one a node before accounts
+    /// were bound to sessions stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    account: Option<String>,
 }
 
 /// A listing as the cache keeps it: on a node of a 3-node cluster, each table's parsed
@@ -354,22 +359,42 @@ impl Lobby {
         (listing.invite.as_deref() == Some(code.as_str())).then_some((table, listing))
     }
 
-    /// The session of a resume token.
-    pub async fn session(&self, token: &str) -> Option<(String, String)> {
-        let value = self.sessions.get(token).await.ok()??;
+    /// The session of a resume token's key: under its hash, else (a session a node of the
+    /// version before the hashes stored) under the token itself.
+    pub async fn session(&self, key: &ResumeKey) -> Option<Session> {
+        let value = match self.sessions.get(key.as_str()).await {
+            Ok(Some(value)) => value,
+            _ if valid_key(key.legacy()) => self.sessions.get(key.legacy()).await.ok()??,
+            _ => return None,
+        };
         let stored: StoredSession = serde_json::from_slice(&value).ok()?;
-        Some((stored.player, stored.name))
+        Some(Session {
+            player: stored.player,
+            name: stored.name,
+            account: stored.account,
+        })
     }
 
-    /// Stores a new session; false when NATS cannot take it.
-    pub async fn open_session(&self, token: &str, player: &str, name: &str) -> bool {
+    /// Stores a new session under its token's key; false when NATS cannot take it.
+    pub async fn open_session(&self, key: &ResumeKey, session: &Session) -> bool {
         let json = serde_json::to_vec(&StoredSession {
-            player: player.to_owned(),
-            name: name.to_owned(),
+            player: session.player.clone(),
+            name: session.name.clone(),
+            account: session.account.clone(),
         })
         .expect("a session serializes");
-        self.sessions.put(token, json.into()).await.is_ok()
+        self.sessions.put(key.as_str(), json.into()).await.is_ok()
     }
+}
+
+/// Whether `key` may be a KV key (a client's token is anything it sent).
+fn valid_key(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=' | b'.'))
+        && !key.starts_with('.')
+        && !key.ends_with('.')
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::lease::{Leases as KvLeases, node_of};
 use super::log::JetStreamLog;
 use crate::Shared;
 use crate::backplane::{self, Backplane, Listing, PortError, PortFuture};
-use crate::directory::Session;
+use crate::directory::{ResumeKey, Session};
 use crate::outbound::Frame;
 use crate::table::{TableHandle, TableInfo};
 use crate::tournament::{Refusal, Summary};
@@ -79,19 +79,12 @@ impl backplane::Leases for ClusterLeases {
 struct ClusterLobby(Arc<Cluster>);
 
 impl backplane::Sessions for ClusterLobby {
-    fn open<'a>(&'a self, token: &'a str, session: &'a Session) -> PortFuture<'a, bool> {
-        Box::pin(
-            self.0
-                .lobby
-                .open_session(token, &session.player, &session.name),
-        )
+    fn open<'a>(&'a self, key: &'a ResumeKey, session: &'a Session) -> PortFuture<'a, bool> {
+        Box::pin(self.0.lobby.open_session(key, session))
     }
 
-    fn find<'a>(&'a self, token: &'a str) -> PortFuture<'a, Option<Session>> {
-        Box::pin(async move {
-            let (player, name) = self.0.lobby.session(token).await?;
-            Some(Session { player, name })
-        })
+    fn find<'a>(&'a self, key: &'a ResumeKey) -> PortFuture<'a, Option<Session>> {
+        Box::pin(self.0.lobby.session(key))
     }
 }
 

@@ -43,11 +43,12 @@ impl KickWire {
         match why {
             Some(Kicked::TakenOver) => KickWire::TakenOver,
             Some(Kicked::Moved) => KickWire::Moved,
-            // A revoked token's kick is its own node's (accounts::live), never relayed, and so is
-            // a barred account's (moderation::connections).
-            Some(Kicked::TooSlow | Kicked::TokenRevoked | Kicked::AccountBarred) | None => {
-                KickWire::TooSlow
-            }
+            // A revoked token's or ended session's kick is its own node's (accounts::live),
+            // never relayed, and so is a barred account's (moderation::connections).
+            Some(
+                Kicked::TooSlow | Kicked::TokenRevoked | Kicked::AccountBarred | Kicked::SignedOut,
+            )
+            | None => KickWire::TooSlow,
         }
     }
 

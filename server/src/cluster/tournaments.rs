@@ -387,6 +387,7 @@ async fn answer(shared: &Arc<Shared>, call: Call) -> ServerMessage {
     let session = Session {
         player: call.player,
         name: call.name,
+        account: call.account.clone(),
     };
     let account = call.account.as_deref();
     crate::tournament::requests::reply_here(shared, &session, account, call.minor, request).await

@@ -17,6 +17,13 @@ impl Connection {
         if self.newer_than_hello(&request) {
             return;
         }
+        if crate::fairplay::starts_play(&request)
+            && !self.holds_seat_at(&request)
+            && let Some(id) = request.id()
+            && self.playbanned(id).await
+        {
+            return;
+        }
         match request {
             // A request for a table by id (a move, whatever its kind, included) goes to it as
             // the client sent it: the table reads it into its command (`TableRequest`), here or
@@ -80,7 +87,7 @@ impl Connection {
                 private,
                 bots,
             } => {
-                if self.playbanned(id).await || self.repeated_create(&request) {
+                if self.repeated_create(&request) {
                     return;
                 }
                 let bots = bots.map(crate::bots::level_from_wire);
@@ -154,18 +161,6 @@ impl Connection {
                 ref invite,
                 ..
             } => {
-                // Joining a table where the player holds a seat already (a tournament's round,
-                // a seat taken before a playban) is not starting play.
-                let seated = table.as_ref().is_some_and(|table| {
-                    self.shared
-                        .directory
-                        .seats_of(&self.session.player)
-                        .iter()
-                        .any(|(held, _)| held == table)
-                });
-                if !seated && self.playbanned(id).await {
-                    return;
-                }
                 let handle = match (table, invite) {
                     (_, Some(code)) => lobby::by_invite(&self.shared, code).await,
                     // A table just created through another node may not be in this node's
@@ -199,9 +194,6 @@ impl Connection {
                 preset,
                 players,
             } => {
-                if self.playbanned(id).await {
-                    return;
-                }
                 self.quick_play(id, preset, players, false).await;
             }
             C::QuickPlayRated {
@@ -222,13 +214,9 @@ impl Connection {
                 }
                 self.tournament_request(request).await;
             }
-            C::RegisterTournament { id, .. } | C::RegisterInvited { id, .. } => {
-                if self.playbanned(id).await {
-                    return;
-                }
-                self.tournament_request(request).await;
-            }
-            C::UnregisterTournament { .. }
+            C::RegisterTournament { .. }
+            | C::RegisterInvited { .. }
+            | C::UnregisterTournament { .. }
             | C::StartRound { .. }
             | C::AdjustScore { .. }
             | C::WithdrawEntrant { .. }
@@ -495,9 +483,23 @@ impl Connection {
         .await
     }
 
-    /// A request that starts play (quick play, creating or joining a table, registering for a
-    /// tournament: their arms ask) from a playbanned account is refused with `playbanned`
-    /// (`crate::fairplay`); true when it was.
+    /// Whether `request` is a `join` of a table where this player holds its seat already (a
+    /// tournament's round, an arena match's, a seat taken before a playban): not starting play.
+    fn holds_seat_at(&self, request: &ClientMessage) -> bool {
+        let ClientMessage::Join {
+            table: Some(table), ..
+        } = request
+        else {
+            return false;
+        };
+        lobby::seats_of(&self.shared, &self.session.player)
+            .iter()
+            .any(|(held, _)| held == table)
+    }
+
+    /// A request that starts play (`fairplay::starts_play`: quick play and rated quick play,
+    /// creating or joining a table, rated or not, registering for a tournament, the arena's
+    /// requests) from a playbanned account is refused with `playbanned`; true when it was.
     async fn playbanned(&mut self, id: u64) -> bool {
         let account = self.identity.account().map(|a| a.id.clone());
         let Some(replies) = crate::fairplay::gate(

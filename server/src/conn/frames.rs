@@ -43,6 +43,9 @@ pub(crate) const CLOSE_TAKEN_OVER: u16 = 4001;
 pub(crate) const CLOSE_TOKEN_REVOKED: u16 = 4003;
 /// The connection's account was disabled or timed out (docs/ACCOUNTS.md, "Moderation").
 pub(crate) const CLOSE_ACCOUNT_BARRED: u16 = 4004;
+/// The browser session the connection signed in with ended (signed out, anywhere; a password
+/// change; revoked; reset by an operator; expired): sign in again, or go on as a guest.
+pub(crate) const CLOSE_SIGNED_OUT: u16 = 4005;
 
 /// How long a connection the server closes goes on reading (and discarding) what the client
 /// still sends, until the client's close frame. Closing a TCP socket with unread input makes the

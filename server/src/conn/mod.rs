@@ -113,10 +113,16 @@ impl Connection {
         );
         hello::welcome(&shared, &greeted, &out).await;
         if let Some(grant) = greeted.identity.grant()
-            && !shared.live_tokens.attach(&grant.id, conn, &out)
+            && !shared.sign_ins.attach(&grant.id, conn, &out)
         {
             // Revoked between the hello and now: closed like any revoked token's connection.
             out.kick_for(Kicked::TokenRevoked);
+        }
+        if let (Some(session), Some(account)) = (
+            greeted.identity.browser_session(),
+            greeted.identity.account(),
+        ) {
+            shared.sign_ins.add_session(session, &account.id, &out);
         }
         if let Some(account) = greeted.identity.account() {
             let moderation = &shared.moderation;
@@ -294,7 +300,10 @@ async fn goodbye(
     }
     shared.backplane.peers.forget_conn(conn);
     if let Some(grant) = this.identity.grant() {
-        shared.live_tokens.release(&grant.id, conn);
+        shared.sign_ins.release(&grant.id, conn);
+    }
+    if let Some(session) = this.identity.browser_session() {
+        shared.sign_ins.remove_session(session, conn);
     }
     if let Some(account) = this.identity.account() {
         shared.moderation.connections.remove(&account.id, conn);
@@ -316,7 +325,7 @@ impl Connection {
         let token_over_rate = self
             .identity
             .grant()
-            .is_some_and(|g| !self.shared.live_tokens.take(&g.id));
+            .is_some_and(|g| !self.shared.sign_ins.take(&g.id));
         if token_over_rate || !self.bucket.take(tokio::time::Instant::now().into_std()) {
             self.strikes += 1;
             self.out.send_message(error(
@@ -367,8 +376,8 @@ mod writer;
 
 pub(crate) use frames::{
     CLOSE_ACCOUNT_BARRED, CLOSE_GOING_AWAY, CLOSE_MOVED, CLOSE_NORMAL, CLOSE_POLICY,
-    CLOSE_TAKEN_OVER, CLOSE_TOKEN_REVOKED, CLOSE_TOO_BIG, decode, decode_error, error, linger,
-    too_big_to_read,
+    CLOSE_SIGNED_OUT, CLOSE_TAKEN_OVER, CLOSE_TOKEN_REVOKED, CLOSE_TOO_BIG, decode, decode_error,
+    error, linger, too_big_to_read,
 };
 pub use frames::{MAX_READ_FRAME, MAX_WRITE_BUFFER, WebSocket};
 use writer::write_loop;

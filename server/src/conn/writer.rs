@@ -40,6 +40,10 @@ pub(super) async fn write_loop(
                         code: CLOSE_ACCOUNT_BARRED.into(),
                         reason: "account suspended".into(),
                     },
+                    Some(Kicked::SignedOut) => CloseFrame {
+                        code: CLOSE_SIGNED_OUT.into(),
+                        reason: "signed out".into(),
+                    },
                     Some(Kicked::TooSlow) | None => CloseFrame {
                         code: CLOSE_POLICY.into(),
                         reason: "too slow".into(),

@@ -18,7 +18,7 @@ pub mod sqlite;
 use std::sync::Arc;
 
 use burraco_protocol::ErrorCode;
-use burraco_protocol::wire::ServerMessage;
+use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
 use crate::accounts::Accounts;
 use crate::backplane::port::{PortError, PortFuture};
@@ -200,6 +200,70 @@ async fn judge_one(
             reason: reason.code().into(),
         })
         .await
+}
+
+/// Whether `request` would seat its player somewhere new (a table, a tournament's entry list,
+/// the arena's queue): refused to a playbanned account ([`gate`]). A `join` of a table where the
+/// player holds its seat already (a tournament's round, a seat taken before the ban) is not
+/// new: the caller knows the seats and asks first. The match names every request, so a new one
+/// does not compile until it is placed on one side.
+pub fn starts_play(request: &ClientMessage) -> bool {
+    use ClientMessage as C;
+    match request {
+        C::QuickPlay { .. }
+        | C::QuickPlayRated { .. }
+        | C::CreateTable { .. }
+        | C::CreateRatedTable { .. }
+        | C::Join { .. }
+        | C::RegisterTournament { .. }
+        | C::RegisterInvited { .. }
+        | C::ArenaReady { .. }
+        | C::ArenaChallenge { .. } => true,
+        // Playing on where one sits, watching, talking, directing a tournament (a director
+        // does not sit), and everything of the lobby: a ban keeps a player from new games,
+        // not from the one it owes.
+        C::Hello { .. }
+        | C::HelloToken { .. }
+        | C::ListTables { .. }
+        | C::Leave { .. }
+        | C::Ready { .. }
+        | C::Spectate { .. }
+        | C::Draw { .. }
+        | C::PickUp { .. }
+        | C::Open { .. }
+        | C::Attach { .. }
+        | C::Discard { .. }
+        | C::Sync { .. }
+        | C::Chat { .. }
+        | C::Ping { .. }
+        | C::AddBots { .. }
+        | C::CreateTournament { .. }
+        | C::UnregisterTournament { .. }
+        | C::StartRound { .. }
+        | C::AdjustScore { .. }
+        | C::WithdrawEntrant { .. }
+        | C::EndTournament { .. }
+        | C::ConfigureRegistration { .. }
+        | C::CheckInTournament { .. }
+        | C::PauseTournament { .. }
+        | C::ResumeTournament { .. }
+        | C::WarnEntrant { .. }
+        | C::DisqualifyEntrant { .. }
+        | C::ForbidPairing { .. }
+        | C::SeatEntrants { .. }
+        | C::SetRoundTime { .. }
+        | C::ExcuseEntrant { .. }
+        | C::SetLineup { .. }
+        | C::WatchTournament { .. }
+        | C::ListLobby { .. }
+        | C::TableLevels { .. }
+        | C::CreateRatedTournament { .. }
+        | C::SeatIdentities { .. }
+        | C::TournamentChat { .. }
+        | C::TournamentChatHistory { .. }
+        | C::Report { .. }
+        | C::TournamentReport { .. } => false,
+    }
 }
 
 /// The refusal of a request that starts play (quick play, joining or creating a table,

@@ -8,19 +8,15 @@
 //! A moderator's action through this node closes its connections here at once
 //! ([`AccountConnections::close`]). Other nodes, and `burraco-server admin disable` (another
 //! process), are learnt by asking, as personal tokens are (`accounts::live`): every
-//! [`RECHECK`] each node asks the store which of its connected accounts are barred (disabled,
+//! `accounts::live::RECHECK` each node asks the store which of its connected accounts are barred (disabled,
 //! or timed out) and closes their connections. A connection of an account barred already is
 //! closed as it arrives ([`AccountConnections::admit`]).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Mutex;
 
 use crate::outbound::{Kicked, Outbox};
-
-/// How often a node asks which of its connected accounts are barred.
-pub const RECHECK: Duration = Duration::from_millis(500);
 
 #[derive(Debug, Default)]
 pub struct AccountConnections {
@@ -131,28 +127,6 @@ impl AccountConnections {
             }
             Err(e) => tracing::warn!("cannot recheck barred accounts: {e}"),
         }
-    }
-
-    /// Rechecks `moderation`'s connections every [`RECHECK`], on a task of `tracker`, until
-    /// `shutdown`.
-    pub fn start(
-        moderation: &Arc<super::Moderation>,
-        tracker: &tokio_util::task::TaskTracker,
-        shutdown: tokio_util::sync::CancellationToken,
-    ) {
-        let moderation = moderation.clone();
-        tracker.spawn(async move {
-            let mut tick = tokio::time::interval(RECHECK);
-            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            loop {
-                tokio::select! {
-                    _ = shutdown.cancelled() => break,
-                    _ = tick.tick() => {
-                        moderation.connections.recheck(&*moderation.store).await;
-                    }
-                }
-            }
-        });
     }
 }
 

@@ -180,7 +180,7 @@ async fn session_matches(
         Some(session) => session,
         None => api
             .sessions
-            .find(token)
+            .find(&crate::directory::ResumeKey::of(token))
             .await
             .ok_or(PlayerApiCode::NoSession)?,
     };

@@ -13,11 +13,14 @@ use super::StoreError;
 /// upgraded mid-match does not resume that match (records and sessions are kept). Version 3
 /// links each log row to its table's row before it (`prev_row`) and keeps an ended table's last
 /// row (`last_row`): rows written before it have no link, and their tables are read by a scan.
-pub(super) const SCHEMA_VERSION: i64 = 3;
+/// Version 4 keeps resume sessions by their token's SHA-256 (`resume_sessions.key`), never the
+/// token, with the account that opened each; version 3's `sessions` (tokens in clear) are
+/// hashed into it on upgrade.
+pub(super) const SCHEMA_VERSION: i64 = 4;
 
 pub(super) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS sessions (
-    token TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS resume_sessions (
+    key TEXT PRIMARY KEY, player TEXT NOT NULL, name TEXT NOT NULL, account TEXT);
 CREATE TABLE IF NOT EXISTS table_log (
     table_id TEXT NOT NULL, entry BLOB NOT NULL, prev_row INTEGER);
 CREATE TABLE IF NOT EXISTS log_tables (
@@ -58,6 +61,50 @@ pub(super) fn migrate(conn: &Connection) -> Result<(), StoreError> {
              ALTER TABLE log_tables ADD COLUMN last_row INTEGER;",
         )?;
     }
+    hash_resume_tokens(conn)?;
     conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    Ok(())
+}
+
+/// Version 3's `sessions` kept each resume token in clear: each becomes its key in
+/// `resume_sessions` (a guest's session, as every session before accounts were bound to them
+/// was presumed; an account's connection still resumes it under its own name), in one
+/// transaction, and the old table goes.
+fn hash_resume_tokens(conn: &Connection) -> Result<(), StoreError> {
+    let old = conn
+        .prepare("SELECT token, player, name FROM sessions")
+        .and_then(|mut rows| {
+            rows.query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                ))
+            })?
+            .collect::<Result<Vec<_>, _>>()
+        });
+    // No such table: a database made at version 4, or one whose upgrade already ran.
+    let Ok(old) = old else { return Ok(()) };
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let moved = (|| {
+        let mut insert = conn.prepare(
+            "INSERT OR IGNORE INTO resume_sessions (key, player, name) VALUES (?1, ?2, ?3)",
+        )?;
+        for (token, player, name) in &old {
+            insert.execute(rusqlite::params![
+                crate::ids::secret_hash(token),
+                player,
+                name
+            ])?;
+        }
+        conn.execute_batch("DROP TABLE sessions")
+    })();
+    match moved {
+        Ok(()) => conn.execute_batch("COMMIT")?,
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            return Err(e.into());
+        }
+    }
     Ok(())
 }

@@ -5,15 +5,13 @@ use rusqlite::OptionalExtension;
 use tokio::sync::oneshot;
 
 use super::{Job, Store, StoreError};
+use crate::directory::Session;
 
-/// A resume session to persist (the tables' logs go through [`TableLog`]).
+/// A resume session to persist (the tables' logs go through [`TableLog`]), under its token's
+/// key ([`crate::directory::ResumeKey`]: the store never sees the token).
 #[derive(Debug, Clone)]
 pub enum Write {
-    Session {
-        token: String,
-        player: String,
-        name: String,
-    },
+    Session { key: String, session: Session },
 }
 
 impl Store {
@@ -27,15 +25,23 @@ impl Store {
         self.wait(done).await.ok_or(StoreError::Closed)?
     }
 
-    /// The session of a resume token, from the database: sessions live in memory only while
-    /// their player is connected or seated, so a token from long ago is found here.
-    pub async fn session(&self, token: String) -> Result<Option<(String, String)>, StoreError> {
+    /// The session of a resume token's key, from the database: sessions live in memory only
+    /// while their player is connected or seated, so a token from long ago is found here.
+    pub async fn session(&self, key: String) -> Result<Option<Session>, StoreError> {
         let store = self.clone();
         tokio::task::spawn_blocking(move || {
             store.read(|conn| {
                 Ok(conn
-                    .prepare_cached("SELECT player, name FROM sessions WHERE token = ?1")?
-                    .query_row([token], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .prepare_cached(
+                        "SELECT player, name, account FROM resume_sessions WHERE key = ?1",
+                    )?
+                    .query_row([key], |r| {
+                        Ok(Session {
+                            player: r.get(0)?,
+                            name: r.get(1)?,
+                            account: r.get(2)?,
+                        })
+                    })
                     .optional()?)
             })
         })

@@ -97,53 +97,50 @@ fn commit_batch(conn: &mut Connection, tails: &mut LogTails, batch: &mut Vec<Job
         // gets SQLITE_BUSY at once, without waiting, when that connection committed in between.
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         for job in batch.iter() {
-            let verdict = match job {
-                Job::Append {
-                    table,
-                    expected,
-                    entries,
-                    ..
-                } => {
-                    let mut tail = match after.get(table) {
-                        Some(&tail) => tail,
-                        None => tails.get(&tx, table)?,
-                    };
-                    if tail.len == *expected {
-                        append_entries(&tx, table, &mut tail, entries)?;
-                        after.insert(table.clone(), tail);
-                        if tail.ended {
-                            ended.push(table.clone());
+            let verdict =
+                match job {
+                    Job::Append {
+                        table,
+                        expected,
+                        entries,
+                        ..
+                    } => {
+                        let mut tail = match after.get(table) {
+                            Some(&tail) => tail,
+                            None => tails.get(&tx, table)?,
+                        };
+                        if tail.len == *expected {
+                            append_entries(&tx, table, &mut tail, entries)?;
+                            after.insert(table.clone(), tail);
+                            if tail.ended {
+                                ended.push(table.clone());
+                            }
+                            Some(Ok(tail.len))
+                        } else {
+                            Some(Err(LogError::Conflict {
+                                table: table.clone(),
+                                expected: *expected,
+                                found: tail.len,
+                            }))
                         }
-                        Some(Ok(tail.len))
-                    } else {
-                        Some(Err(LogError::Conflict {
-                            table: table.clone(),
-                            expected: *expected,
-                            found: tail.len,
-                        }))
                     }
-                }
-                Job::Sessions { writes, .. } => {
-                    for Write::Session {
-                        token,
-                        player,
-                        name,
-                    } in writes
-                    {
-                        tx.prepare_cached(
-                            "INSERT OR REPLACE INTO sessions (token, player, name) VALUES (?1, ?2, ?3)",
+                    Job::Sessions { writes, .. } => {
+                        for Write::Session { key, session } in writes {
+                            tx.prepare_cached(
+                            "INSERT OR REPLACE INTO resume_sessions (key, player, name, account) \
+                             VALUES (?1, ?2, ?3, ?4)",
                         )?
-                        .execute(params![token, player, name])?;
+                        .execute(params![key, session.player, session.name, session.account])?;
+                        }
+                        None
                     }
-                    None
-                }
-                Job::Known(known) => {
-                    for (table, tail) in known {
-                        tails.0.entry(table.clone()).or_insert(*tail);
+                    Job::Known(known) => {
+                        for (table, tail) in known {
+                            tails.0.entry(table.clone()).or_insert(*tail);
+                        }
+                        None
                     }
-                    None
-                }
-            };
+                };
             verdicts.push(verdict);
         }
         tx.commit()

@@ -287,6 +287,28 @@ impl Client {
         version: &str,
         headers: &[(&str, &str)],
     ) -> Result<(Client, ServerMessage), String> {
+        let hello = ClientMessage::Hello {
+            version: version.into(),
+            name: name.into(),
+            resume: resume.map(str::to_owned),
+        };
+        let (client, first) = Client::open(addr, name, binary, headers, &hello).await?;
+        match first {
+            Some(welcome @ ServerMessage::Welcome { .. }) => Ok((client, welcome)),
+            other => Err(format!("expected welcome, got {other:?}")),
+        }
+    }
+
+    /// Upgrades (with extra headers: a `Cookie` and its `Origin`, an `Authorization`) and sends
+    /// `hello` (a `hello` or a `hello_token`); returns the client and what came first (`None`:
+    /// closed at once). A welcome fills in the session and player.
+    pub async fn open(
+        addr: SocketAddr,
+        name: &str,
+        binary: bool,
+        headers: &[(&str, &str)],
+        hello: &ClientMessage,
+    ) -> Result<(Client, Option<ServerMessage>), String> {
         use tokio_tungstenite::tungstenite::client::IntoClientRequest;
         let mut request = format!("ws://{addr}/ws")
             .into_client_request()
@@ -318,28 +340,18 @@ impl Client {
             barriers: BARRIERS.with(|b| b.get()),
             closed_with: None,
         };
-        let hello = ClientMessage::Hello {
-            version: version.into(),
-            name: name.into(),
-            resume: resume.map(str::to_owned),
-        };
-        if !client.try_send(&hello).await {
+        if !client.try_send(hello).await {
             return Err(format!("{addr} closed before the hello"));
         }
-        let welcome = client
-            .read()
-            .await
-            .ok_or_else(|| format!("{addr} closed before the welcome"))?;
-        match &welcome {
-            ServerMessage::Welcome {
-                session, player, ..
-            } => {
-                client.session = session.clone();
-                client.player = player.clone();
-            }
-            other => return Err(format!("expected welcome, got {other:?}")),
+        let first = client.read().await;
+        if let Some(ServerMessage::Welcome {
+            session, player, ..
+        }) = &first
+        {
+            client.session = session.clone();
+            client.player = player.clone();
         }
-        Ok((client, welcome))
+        Ok((client, first))
     }
 
     pub async fn send(&mut self, message: &ClientMessage) {
@@ -405,7 +417,11 @@ impl Client {
             let left = deadline.saturating_duration_since(tokio::time::Instant::now());
             match tokio::time::timeout(left, self.ws.next()).await {
                 Err(_) => return false,
-                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return true,
+                Ok(Some(Ok(Message::Close(frame)))) => {
+                    self.closed_with = frame.map(|f| (f.code.into(), f.reason.to_string()));
+                    return true;
+                }
+                Ok(None) | Ok(Some(Err(_))) => return true,
                 Ok(Some(Ok(Message::Text(text)))) => {
                     if let Ok(m) =
                         codec::from_json::<ServerMessage>(text.as_str(), usize::MAX).result

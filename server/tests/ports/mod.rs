@@ -17,6 +17,7 @@ use burraco_server::backplane::local::{
 use burraco_server::backplane::{Embargo, Leases, Listing, Listings, Sessions, TournamentListings};
 use burraco_server::cluster::Cluster;
 use burraco_server::config::ClusterConfig;
+use burraco_server::directory::ResumeKey;
 use burraco_server::store::Store;
 use burraco_server::tournament::Summary;
 
@@ -64,17 +65,26 @@ pub async fn sessions(a: &dyn Sessions, b: &dyn Sessions) {
     let session = Session {
         player: "p-0a1b2c".into(),
         name: "Anna Maria".into(),
+        account: None,
     };
-    assert!(a.open("0123456789abcdef0123456789abcdef", &session).await);
+    let key = ResumeKey::of("0123456789abcdef0123456789abcdef");
+    assert!(a.open(&key, &session).await);
     // Written before it is used: readable through any node at once.
-    assert_eq!(
-        b.find("0123456789abcdef0123456789abcdef").await,
-        Some(session.clone())
-    );
-    assert_eq!(b.find("ffffffffffffffffffffffffffffffff").await, None);
+    assert_eq!(b.find(&key).await, Some(session.clone()));
+    let unknown = ResumeKey::of("ffffffffffffffffffffffffffffffff");
+    assert_eq!(b.find(&unknown).await, None);
     for odd in ["", "a.b", "*", ">", "with space"] {
-        assert_eq!(b.find(odd).await, None, "{odd:?}");
+        assert_eq!(b.find(&ResumeKey::of(odd)).await, None, "{odd:?}");
     }
+    // An account's session keeps its account.
+    let account = Session {
+        player: "p-3d4e5f".into(),
+        name: "Bruno".into(),
+        account: Some("u-1234".into()),
+    };
+    let key = ResumeKey::of("fedcba9876543210fedcba9876543210");
+    assert!(a.open(&key, &account).await);
+    assert_eq!(b.find(&key).await, Some(account));
 }
 
 fn listing(owner: &str, table: &str, invite: Option<&str>, players: &[(&str, Seat)]) -> Listing {

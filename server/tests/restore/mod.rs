@@ -247,9 +247,14 @@ async fn write_log(dir: &std::path::Path, script: &Script) {
             }),
         });
         sessions.push(Write::Session {
-            token: format!("token-{}", seat.code()),
-            player,
-            name: format!("name-{}", seat.code()),
+            key: burraco_server::directory::ResumeKey::of(&format!("token-{}", seat.code()))
+                .as_str()
+                .to_owned(),
+            session: burraco_server::Session {
+                player,
+                name: format!("name-{}", seat.code()),
+                account: None,
+            },
         });
     }
     entries.push(TableEntry::MatchStarted {
