@@ -160,8 +160,16 @@ pub async fn listings(a: &dyn Listings, b: &dyn Listings) {
     b.publish("t-y", y.clone());
     a.flush().await;
     b.flush().await;
-    assert_eq!(b.listing("t-x").await, Some(x2.clone()));
-    assert_eq!(a.listing("t-y").await, Some(y.clone()));
+    // Another node's cache learns a change through its watch: a moment after the write (a read
+    // straight after it may still see the listing before; a CI run did).
+    eventually("b sees t-x's change", || async {
+        b.listing("t-x").await == Some(x2.clone())
+    })
+    .await;
+    eventually("a sees t-y", || async {
+        a.listing("t-y").await == Some(y.clone())
+    })
+    .await;
     eventually("a sees p-2 at b's table", || async {
         a.seats_of("p-2").contains(&("t-y".to_owned(), Seat::South))
     })
