@@ -101,6 +101,12 @@ pub enum TableEntry {
     /// Protocol 1.6: the director lifted the pause at `at_ms`; the round clock's deadline moves
     /// on by the pause's length, as the tournament's does.
     Resumed { at_ms: i64 },
+    /// An arena table's start deadline (wall time, Unix ms): a match not started by then ends
+    /// the table unplayed, each seat not ready marked [`ConductMark::NoShow`], then `Closed`
+    /// (the server's `arena`, docs/BOTS.md "The arena"). Logged with the first table's creation,
+    /// and at the second when the first ends. In the log, so a restart or another node keeps
+    /// the deadline.
+    StartBy { deadline_ms: i64 },
 }
 
 /// What a [`TableEntry::Conduct`] marks. Only ever added at the end, as [`TableEntry`].
@@ -113,6 +119,9 @@ pub enum ConductMark {
     /// A long think on a forced move while the player's side was losing (fair play's stalling
     /// rule, the server's `fairplay::outcome::is_forced_long_think`).
     ForcedLongThink,
+    /// An arena table's seat not ready when its start deadline ([`TableEntry::StartBy`])
+    /// passed: its bot never came (or never said ready).
+    NoShow,
 }
 
 /// The account that holds a seat.
@@ -226,11 +235,12 @@ pub enum EntryKind {
     Conduct,
     Paused,
     Resumed,
+    StartBy,
 }
 
 impl EntryKind {
     /// In the order of [`TableEntry`]'s variants, which is postcard's numbering.
-    const ALL: [EntryKind; 16] = [
+    const ALL: [EntryKind; 17] = [
         EntryKind::Created,
         EntryKind::Seat,
         EntryKind::MatchStarted,
@@ -247,6 +257,7 @@ impl EntryKind {
         EntryKind::Conduct,
         EntryKind::Paused,
         EntryKind::Resumed,
+        EntryKind::StartBy,
     ];
 
     /// The kind of an encoded entry: postcard writes a variant's index first, as a varint, one
@@ -319,6 +330,7 @@ impl TableEntry {
             TableEntry::Conduct { .. } => EntryKind::Conduct,
             TableEntry::Paused { .. } => EntryKind::Paused,
             TableEntry::Resumed { .. } => EntryKind::Resumed,
+            TableEntry::StartBy { .. } => EntryKind::StartBy,
         }
     }
 }
@@ -491,6 +503,9 @@ mod tests {
             },
             TableEntry::Paused { at_ms: 1_000 },
             TableEntry::Resumed { at_ms: 61_000 },
+            TableEntry::StartBy {
+                deadline_ms: 1_764_163_800_000,
+            },
         ]
     }
 
@@ -499,9 +514,20 @@ mod tests {
         // Stored logs hold these first bytes: a variant added at the end takes the next one, and
         // an old entry still decodes as it did.
         let numbers: Vec<u8> = every_kind().iter().map(|e| e.encode()[0]).collect();
-        assert_eq!(numbers, (0..16).collect::<Vec<u8>>());
+        assert_eq!(numbers, (0..17).collect::<Vec<u8>>());
         let old_seat = [1, 2, 1, 1, b'p', 4, b'A', b'n', b'n', b'a', 0];
         assert_eq!(TableEntry::decode(&old_seat), Ok(every_kind()[1].clone()));
+        // The conduct marks too: a mark added at the end takes the next number.
+        let marks = [
+            ConductMark::GraceRanOut,
+            ConductMark::ClockExpired,
+            ConductMark::ForcedLongThink,
+            ConductMark::NoShow,
+        ];
+        for (number, mark) in marks.into_iter().enumerate() {
+            let bytes = TableEntry::Conduct { seat: 1, mark }.encode();
+            assert_eq!(bytes, [13, 1, number as u8], "{mark:?}");
+        }
     }
 
     #[test]

@@ -102,7 +102,8 @@ pub struct ServerConfig {
     /// How long a bot ready for the arena waits for another before it meets a server bot.
     pub arena_wait: Duration,
     /// How long an arena table waits for its bots to start its match (from the match's making,
-    /// or the first table's end for the second) before it closes unplayed.
+    /// or the first table's end for the second): its logged start deadline, past which the
+    /// no-show rule ends it (docs/BOTS.md, "The arena").
     pub arena_start_limit: Duration,
 }
 
@@ -313,6 +314,9 @@ pub struct Cli {
     /// Test only: milliseconds a ready bot waits before it meets a server bot (default 30 s).
     #[arg(long, env = "BURRACO_TEST_ARENA_WAIT_MS", hide = true)]
     pub test_arena_wait_ms: Option<u64>,
+    /// Test only: milliseconds an arena table waits for its bots to start (default 10 min).
+    #[arg(long, env = "BURRACO_TEST_ARENA_START_LIMIT_MS", hide = true)]
+    pub test_arena_start_limit_ms: Option<u64>,
 }
 
 /// What `burraco-server` does besides serving.
@@ -491,6 +495,9 @@ impl Cli {
                 arena_wait: self
                     .test_arena_wait_ms
                     .map_or(defaults.arena_wait, Duration::from_millis),
+                arena_start_limit: self
+                    .test_arena_start_limit_ms
+                    .map_or(defaults.arena_start_limit, Duration::from_millis),
                 ..defaults
             },
         })

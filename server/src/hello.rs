@@ -286,7 +286,9 @@ async fn open_session(
 /// connection: the tables drop an older connection of the same player from them.
 pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbox) {
     let session = &greeted.session;
-    let seats = crate::lobby::seats_of(shared, &session.player);
+    // A bot account's arena seats are the account's, whichever session it comes with.
+    let arena = crate::arena::reclaim::Reclaim::find(shared, &greeted.identity).await;
+    let seats = arena.with_seats(crate::lobby::seats_of(shared, &session.player));
     tracing::debug!(player = %session.player, resumed = greeted.resumed, "hello");
     out.send_message(ServerMessage::Welcome {
         version: protocol_version(),
@@ -320,6 +322,7 @@ pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbo
                 .await;
         }
     }
+    arena.claim(shared, session, out).await;
 }
 
 /// Sends one frame directly on a socket that has no writer task yet, then closes it (and lingers

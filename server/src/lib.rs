@@ -219,6 +219,7 @@ pub async fn run(
             backplane: shared.backplane.clone(),
             ratings: shared.ratings.clone(),
             reports: shared.moderation.store.clone(),
+            arena: shared.arena_store.clone(),
             config: shared.config.clone(),
             tracker: shared.tracker.clone(),
             shutdown: shared.shutdown.clone(),

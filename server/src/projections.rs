@@ -10,7 +10,10 @@
 //!    account; a ban judged as of the match's end);
 //! 2. the ratings ([`crate::ratings::settle_log`], keyed by table), which need the outcomes: a
 //!    leaver loses the match 0-20 and nobody else is rated by it;
-//! 3. the players' index ([`crate::players::index_log`], keyed by table, match and seat);
+//! 3. the players' index ([`crate::players::index_log`], keyed by table, match and seat; a
+//!    leaver's row a loss, as the ratings count it);
+//! 4. an arena match's settlement ([`crate::arena::settle::settle_log`], keyed by the arena,
+//!    once its tables' logs allow it);
 //!
 //! and deletes the pending row only when all are done. Each is idempotent by its key, so a run
 //! cut short by a crash is simply run again, whole, by the next one: right after the end (the
@@ -47,6 +50,8 @@ pub struct Context {
     pub ratings: Arc<dyn Ratings>,
     /// The moderation's store: a match refused as farming is reported there.
     pub reports: Arc<dyn ModerationStore>,
+    /// The arena's store: a void arena match leaves the daily cap there.
+    pub arena: Arc<dyn crate::arena::store::ArenaStore>,
     pub config: Arc<ServerConfig>,
     pub tracker: TaskTracker,
     pub shutdown: CancellationToken,
@@ -120,17 +125,24 @@ pub async fn settle(
         )
         .await;
     }
-    // 3. The players' index.
-    crate::players::index_log(&*context.backplane.players, table, &entries, ended_ms).await?;
-    // 4. An arena table's match, rated with its sibling's once both ended (keyed by the arena).
-    crate::arena::settle_log(
-        &*context.backplane.log,
-        &*context.backplane.embargo,
-        &*context.ratings,
+    // 3. The players' index: a leaver's row is a loss, whatever a stand-in did in the seat.
+    crate::players::index_log(
+        &*context.backplane.players,
         table,
         &entries,
+        ended_ms,
+        &left,
     )
     .await?;
+    // 4. An arena table's match, settled from its tables' logs once it can be (keyed by the
+    //    arena).
+    let stores = crate::arena::settle::Stores {
+        log: &*context.backplane.log,
+        embargo: &*context.backplane.embargo,
+        ratings: &*context.ratings,
+        arena: &*context.arena,
+    };
+    crate::arena::settle::settle_log(stores, table, &entries).await?;
     // All done: a failure here only leaves the row for a sweep, which redoes nothing.
     if let Err(e) = context.ratings.forget(table).await {
         tracing::debug!(%table, "pending row kept: {e}");

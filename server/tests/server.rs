@@ -10,7 +10,10 @@ mod common;
 mod accounts;
 /// The bot arena (protocol 1.7): two bot accounts ready, matched on duplicate boards, both
 /// tables played, rated once, on the arena's leaderboard and their player pages; the daily cap,
-/// a guest, a player account and a token without `play` refused; a challenge of a level.
+/// a guest, a player account and a token without `play` refused; a challenge of a level. A
+/// match survives its bot's restart and the server's kill -9 (its seats the accounts', its
+/// deadlines logged); a bot that never comes back loses as a leaver, a table nobody came to
+/// voids the match; the arena's store on SQLite and PostgreSQL.
 mod arena;
 /// The browser client embedded in the binary, served at `/`; no traversal.
 mod assets;

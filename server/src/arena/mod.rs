@@ -8,36 +8,41 @@
 //!
 //! An arena match is two tables created with their seats held (`table::create_held`, the
 //! tournaments' path), whose logs name the match (`TableEntry::Tournament` with an `A-` id, so
-//! each table tells nothing else and the projections find its sibling) and hold its boards. It
-//! is rated once both tables ended, by one more match-end projection ([`settle_log`], run by
-//! `crate::projections` for every table): whichever table ends last reads both logs and rates
-//! the pair as one head-to-head match in the bots' pool (`Ratings::apply`, keyed by the arena
-//! id, so exactly once). A server bot is its level's fixed anchor
-//! (`ratings::finished::ANCHORS`): it never moves.
+//! each table tells nothing else and the projections find its sibling), hold its boards, hold
+//! each seat for its bot account (not for the session that was ready: [`reclaim`] gives a new
+//! session of the account its seats and tells it the match again after every welcome) and the
+//! first table's start deadline (`TableEntry::StartBy`; the second's is logged when the first
+//! ends, [`table_ended`]). A table not started by its deadline ends by the no-show rule
+//! (`table/arena_table.rs`). The match is settled once, from its tables' logs, by one more
+//! match-end projection ([`settle::settle_log`], run by `crate::projections` for every table):
+//! rated as one head-to-head match in the bots' pool (`Ratings::apply`, keyed by the arena id,
+//! so exactly once), a leaver or a no-show losing it as a leaver does, or void when nobody came
+//! ([`result::settle`]). A server bot is its level's fixed anchor (`ratings::finished::ANCHORS`):
+//! it never moves.
 //!
 //! What the arena keeps in memory (the queue of ready bots) is lost with the node: a bot says
-//! ready again on its next connection. What it stores ([`store`]) counts the daily cap and lists
-//! the leaderboard's bots.
+//! ready again on its next connection. What it stores ([`store`]) counts the daily cap, lists
+//! the leaderboard's bots and finds a bot account's matches in play for [`reclaim`].
 
 pub mod http;
+pub mod reclaim;
 pub mod result;
+pub mod settle;
 pub mod store;
 
 use std::sync::{Arc, Mutex};
 
 use burraco_bot::Level;
 use burraco_protocol::ErrorCode;
+use burraco_protocol::log::SeatAccount;
 use burraco_protocol::wire::{ArenaTable, ServerMessage, WireSeat, WireSettings};
 use burraco_rules::Seat;
 use tokio::time::Instant;
 
 use crate::Shared;
-use crate::backplane::Embargo;
 use crate::backplane::port::PortError;
-use crate::log::TableLog;
 use crate::outbound::Outbox;
-use crate::ratings::{Applied, Policy, Ratings};
-use crate::table::{Boards, HeldSeat};
+use crate::table::{Boards, HeldExtras, HeldSeat};
 
 /// An arena match's id starts so (`A-` and 8 random bytes in hex); its tables are
 /// [`tables_of`] it.
@@ -58,12 +63,29 @@ pub fn tables_of(arena: &str) -> [String; 2] {
     [format!("t-a{key}1"), format!("t-a{key}2")]
 }
 
+/// The table of arena match `arena` played before `table` (`None` for the first).
+pub fn table_before(arena: &str, table: &str) -> Option<String> {
+    let tables = tables_of(arena);
+    let at = tables.iter().position(|t| t == table)?;
+    at.checked_sub(1).map(|before| tables[before].clone())
+}
+
+/// The seat `side` holds at each table of a match (0: the bot that asked, South first).
+pub fn seats_of_side(side: usize) -> [Seat; 2] {
+    if side == 0 {
+        [Seat::South, Seat::North]
+    } else {
+        [Seat::North, Seat::South]
+    }
+}
+
 /// A bot account in the queue, on the connection that said it is ready.
 #[derive(Debug, Clone)]
 pub struct Entrant {
     pub account: String,
     pub name: String,
-    /// Its session's player id: the seats are held for it.
+    /// Its session's player id: the match's seats name it first (they are the account's: any
+    /// session of the account takes them over, `reclaim`).
     pub player: String,
     pub out: Outbox,
 }
@@ -302,17 +324,15 @@ pub async fn make_match(
             crate::bots::name(*level),
         ),
     };
-    shared
-        .arena_store
-        .record(&store::MadeMatch {
-            arena: arena.clone(),
-            bot_a: a.account.clone(),
-            name_a: a.name.clone(),
-            bot_b: bot_b.clone(),
-            name_b: name_b.clone(),
-            created_ms: crate::ids::unix_ms(),
-        })
-        .await?;
+    let made = store::MadeMatch {
+        arena: arena.clone(),
+        bot_a: a.account.clone(),
+        name_a: a.name.clone(),
+        bot_b: bot_b.clone(),
+        name_b: name_b.clone(),
+        created_ms: crate::ids::unix_ms(),
+    };
+    shared.arena_store.record(&made).await?;
     // The deals: fixed in tests (`fixed_seed`), else fresh; the same at both tables.
     let seeds: Vec<[u8; 32]> = (0..hands)
         .map(|_| {
@@ -337,192 +357,145 @@ pub async fn make_match(
         let commitment = burraco_rules::Seed(*seed).commitment_hex();
         shared.backplane.embargo.set(&commitment, true);
     }
-    let held_a = |seat: Seat| HeldSeat {
+    // Each seat is held for its bot account (any session of it may claim it); a server bot's
+    // for the server's bots.
+    let bot_seat = |e: &Entrant, seat: Seat| HeldSeat {
         seat,
-        player: a.player.clone(),
-        name: a.name.clone(),
+        player: e.player.clone(),
+        name: e.name.clone(),
         bot: None,
+        account: Some(SeatAccount {
+            id: e.account.clone(),
+            bot: true,
+        }),
     };
     let server_bot_player = crate::bots::player_id();
     let held_b = |seat: Seat| match &b {
-        Opponent::Bot(e) => HeldSeat {
-            seat,
-            player: e.player.clone(),
-            name: e.name.clone(),
-            bot: None,
-        },
+        Opponent::Bot(e) => bot_seat(e, seat),
         Opponent::ServerBot(level) => HeldSeat {
             seat,
             player: server_bot_player.clone(),
             name: name_b.clone(),
             bot: Some(*level),
+            account: None,
         },
     };
     let ids = tables_of(&arena);
     let layouts = [
-        vec![held_a(Seat::South), held_b(Seat::North)],
-        vec![held_b(Seat::South), held_a(Seat::North)],
+        vec![bot_seat(&a, Seat::South), held_b(Seat::North)],
+        vec![held_b(Seat::South), bot_seat(&a, Seat::North)],
     ];
-    for (id, held) in ids.iter().zip(layouts) {
-        crate::table::create_held(
-            shared,
-            &arena,
-            id.clone(),
-            config,
-            held,
-            Some(boards.clone()),
-            None,
-            false,
-        )
-        .await
-        .map_err(|e| PortError(format!("an arena table: {e}")))?;
+    for (at, (id, held)) in ids.iter().zip(layouts).enumerate() {
+        // The first table's turn is now: its start deadline is logged with it. The second's
+        // comes with the first's end (`table_ended`).
+        let start_by_ms = (at == 0).then(|| made.created_ms.saturating_add(start_limit_ms(shared)));
+        let extras = HeldExtras {
+            boards: Some(boards.clone()),
+            round_clock_ms: None,
+            start_by_ms,
+        };
+        crate::table::create_held(shared, &arena, id.clone(), config, held, extras, false)
+            .await
+            .map_err(|e| PortError(format!("an arena table: {e}")))?;
     }
     shared.backplane.listings.flush().await;
-    let tables = |first: Seat, second: Seat| {
-        vec![
-            ArenaTable {
-                table: ids[0].clone(),
-                seat: WireSeat(first),
-            },
-            ArenaTable {
-                table: ids[1].clone(),
-                seat: WireSeat(second),
-            },
-        ]
+    let tables = |side: usize| {
+        ids.iter()
+            .zip(seats_of_side(side))
+            .map(|(table, seat)| ArenaTable {
+                table: table.clone(),
+                seat: WireSeat(seat),
+            })
+            .collect()
     };
-    let (server_bot, b_account) = match &b {
-        Opponent::Bot(e) => (None, Some(e.account.clone())),
-        Opponent::ServerBot(level) => (Some(level.short()), None),
-    };
-    a.out.send_message(ServerMessage::ArenaMatch {
-        arena: arena.clone(),
-        opponent: name_b,
-        opponent_account: b_account,
-        server_bot,
-        hands,
-        tables: tables(Seat::South, Seat::North),
-    });
+    a.out.send_message(notice(&made, 0, hands, tables(0)));
     if let Opponent::Bot(e) = &b {
-        e.out.send_message(ServerMessage::ArenaMatch {
-            arena: arena.clone(),
-            opponent: a.name.clone(),
-            opponent_account: Some(a.account.clone()),
-            server_bot: None,
-            hands,
-            tables: tables(Seat::North, Seat::South),
-        });
+        e.out.send_message(notice(&made, 1, hands, tables(1)));
     }
     tracing::info!(%arena, a = %a.account, b = %bot_b, "arena match made");
-    watch_start(shared, ids);
     Ok(arena)
 }
 
-/// A table of an arena match must start within `arena_start_limit` of its turn (the match's
-/// making for the first, the first's end for the second): a bot that never comes would hold
-/// its opponent's seat for ever. Past it, that table and the ones after it close (their logs
-/// end `Closed`: the match is never rated). This node's watch; a restart forgets it.
-fn watch_start(shared: &Arc<Shared>, ids: [String; 2]) {
+/// The start limit of an arena table, in milliseconds.
+fn start_limit_ms(shared: &Shared) -> i64 {
+    i64::try_from(shared.config.arena_start_limit.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// The `arena_match` telling side `side` of match `made` (0: the bot that asked) where to play:
+/// `tables`, those still to play, each with its seat.
+pub fn notice(
+    made: &store::MadeMatch,
+    side: usize,
+    hands: u8,
+    tables: Vec<ArenaTable>,
+) -> ServerMessage {
+    let server_bot = made
+        .bot_b
+        .strip_prefix(crate::ratings::finished::ANCHOR_PREFIX)
+        .map(str::to_owned);
+    let (opponent, opponent_account, server_bot) = if side == 0 {
+        let account = server_bot.is_none().then(|| made.bot_b.clone());
+        (made.name_b.clone(), account, server_bot)
+    } else {
+        (made.name_a.clone(), Some(made.bot_a.clone()), None)
+    };
+    ServerMessage::ArenaMatch {
+        arena: made.arena.clone(),
+        opponent,
+        opponent_account,
+        server_bot,
+        hands,
+        tables,
+    }
+}
+
+/// Table `table` of arena match `arena` (a table's tournament, when it is one) ended its match
+/// at `ended_ms`: the next table's turn came, and its start deadline is logged there (on
+/// whichever node serves it). A notice lost with a node is made up for when the next table is
+/// started again (`table/arena_table.rs`, `look_for_turn`).
+pub fn table_ended(shared: &Arc<Shared>, arena: &str, table: &str, ended_ms: i64) {
+    if !is_arena(arena) {
+        return;
+    }
+    let tables = tables_of(arena);
+    let Some(next) = tables
+        .iter()
+        .position(|t| t == table)
+        .and_then(|at| tables.get(at + 1))
+        .cloned()
+    else {
+        return;
+    };
+    let deadline_ms = ended_ms.saturating_add(start_limit_ms(shared));
     let shared = shared.clone();
     let tracker = shared.tracker.clone();
     tracker.spawn(async move {
-        let limit = shared.config.arena_start_limit;
-        let poll = (limit / 10).clamp(
-            std::time::Duration::from_millis(50),
-            std::time::Duration::from_secs(5),
-        );
-        for (at, id) in ids.iter().enumerate() {
-            let deadline = Instant::now() + limit;
-            loop {
-                tokio::select! {
-                    () = shared.shutdown.cancelled() => return,
-                    () = tokio::time::sleep(poll) => {}
-                }
-                let Some(handle) = crate::lobby::find(&shared, id).await else {
-                    break; // served no more: ended (or closed)
-                };
-                let info = handle.info();
-                if info.finished {
-                    break;
-                }
-                // Playing: the next table's turn starts at this one's end.
-                if info.waiting && Instant::now() >= deadline {
-                    for late in &ids[at..] {
-                        if let Some(handle) = crate::lobby::find(&shared, late).await {
-                            handle.send(crate::table::Command::Close).await;
-                        }
-                    }
-                    tracing::info!(table = %id, "an arena table not started in time: closed");
-                    return;
-                }
+        match crate::lobby::find_soon(&shared, &next).await {
+            Some(handle) => {
+                handle
+                    .send(crate::table::Command::ArenaTurn { deadline_ms })
+                    .await;
             }
+            None => tracing::warn!(table = %next, "an arena table's turn not told: not served"),
         }
     });
 }
 
-/// The arena's projection of a table's match end (`crate::projections`): for an arena table,
-/// once both of its match's tables ended, the pair rated as one match, exactly once by the
-/// arena's id, and its boards' records let out. Nothing for any other table, nor while the
-/// sibling plays (its own end runs this again). `log`: the tables' logs, `embargo`: the boards
-/// held back.
-pub async fn settle_log(
-    log: &dyn TableLog,
-    embargo: &dyn Embargo,
-    ratings: &dyn Ratings,
-    table: &str,
-    entries: &[Vec<u8>],
-) -> Result<Option<Applied>, PortError> {
-    let Some(arena) = result::arena_of(entries) else {
-        return Ok(None);
-    };
-    let ids = tables_of(&arena);
-    let mut outcomes = Vec::new();
-    for id in &ids {
-        let table_entries = if id == table {
-            entries.to_vec()
-        } else {
-            log.load(id).await.map_err(|e| PortError(e.to_string()))?
-        };
-        let Some(outcome) = result::table_outcome(&table_entries) else {
-            return Ok(None);
-        };
-        outcomes.push(outcome);
-    }
-    let Some(m) = result::duplicate(&arena, &outcomes[0], &outcomes[1]) else {
-        tracing::warn!(%arena, "an arena match's tables do not make a duplicate pair");
-        return Ok(None);
-    };
-    let policy = Policy {
-        // Bots play a match in seconds: the people's rule against a match thrown at once would
-        // leave every arena match unrated. The arena makes its matches itself (two duplicate
-        // tables, an opponent it chose or a challenge), so a throw costs the thrower both
-        // directions of the deal, and its daily cap bounds how often.
-        min_play_ms: 0,
-        // The arena's own cap limits matches when they are made; the same two bots meeting
-        // often is the arena's design, not farming.
-        daily_cap: u32::MAX,
-        now_ms: crate::ids::unix_ms(),
-    };
-    let applied = ratings.apply(&m, policy).await?;
-    if let Applied::NotRated(why) = &applied {
-        tracing::info!(%arena, reason = why.as_str(), "arena match not rated");
-    }
-    lift_embargo(log, embargo, &ids).await;
-    Ok(Some(applied))
-}
-
-/// Lets the boards' hand records out once both tables played them.
-async fn lift_embargo(log: &dyn TableLog, embargo: &dyn Embargo, ids: &[String; 2]) {
-    let Ok(first) = log.load(&ids[0]).await else {
+/// Table `table` of arena match `arena` ended unplayed (the no-show rule): the match's tables
+/// after it close too, unplayed.
+pub fn close_later_tables(shared: &Arc<Shared>, arena: &str, table: &str) {
+    let tables = tables_of(arena);
+    let Some(at) = tables.iter().position(|t| t == table) else {
         return;
     };
-    for bytes in &first {
-        if let Ok(burraco_protocol::log::TableEntry::Boards { seeds, .. }) =
-            burraco_protocol::log::TableEntry::decode(bytes)
-        {
-            for seed in seeds {
-                let commitment = burraco_rules::Seed(seed).commitment_hex();
-                embargo.set(&commitment, false);
+    let later: Vec<String> = tables[at + 1..].to_vec();
+    let shared = shared.clone();
+    let tracker = shared.tracker.clone();
+    tracker.spawn(async move {
+        for id in later {
+            if let Some(handle) = crate::lobby::find(&shared, &id).await {
+                handle.send(crate::table::Command::Close).await;
             }
         }
-    }
+    });
 }

@@ -1,5 +1,6 @@
-//! The arena's own storage: each arena match made (who played whom, when), for the daily cap
-//! and the leaderboard's list of bots. The ratings themselves are the ratings' store's (the bots'
+//! The arena's own storage: each arena match made (who played whom, when), for the daily cap,
+//! the leaderboard's list of bots and a bot account's matches in play (told again after its
+//! welcome); a void match is taken out. The ratings themselves are the ratings' store's (the bots'
 //! pool, category `two`). Tables of the accounts' migration 11 ([`MIGRATION`]), on the SQLite
 //! file of one node or on PostgreSQL; a cluster without a database URL has no arena.
 
@@ -47,7 +48,24 @@ pub trait ArenaStore: Send + Sync + std::fmt::Debug {
     ) -> PortFuture<'a, Result<u32, PortError>>;
     /// Every bot account that was ever matched, with the name it had then: (id, name).
     fn bots(&self) -> PortFuture<'_, Result<Vec<(String, String)>, PortError>>;
+    /// The matches `account` was made since `since_ms`, on either side, oldest first: those
+    /// still in play are told again after its welcome (`super::reclaim`).
+    fn matches_of<'a>(
+        &'a self,
+        account: &'a str,
+        since_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<MadeMatch>, PortError>>;
+    /// A match void (nobody came to a table): it no longer counts toward either bot's daily
+    /// cap. Idempotent.
+    fn void<'a>(&'a self, arena: &'a str) -> PortFuture<'a, Result<(), PortError>>;
 }
+
+const MATCHES_OF: &str =
+    "SELECT arena_id, bot_a, name_a, bot_b, name_b, created_ms FROM arena_matches
+     WHERE bot_a = ?1 AND created_ms > ?2
+     UNION SELECT arena_id, bot_a, name_a, bot_b, name_b, created_ms FROM arena_matches
+     WHERE bot_b = ?1 AND created_ms > ?2
+     ORDER BY created_ms";
 
 /// The arena's store this server uses: the accounts' store's kind.
 pub async fn open(
@@ -116,6 +134,39 @@ impl ArenaStore for SqliteArena {
                 .collect()
         }))
     }
+
+    fn matches_of<'a>(
+        &'a self,
+        account: &'a str,
+        since_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<MadeMatch>, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.prepare(MATCHES_OF)?
+                .query_map(params![account, since_ms], |r| {
+                    Ok(MadeMatch {
+                        arena: r.get(0)?,
+                        bot_a: r.get(1)?,
+                        name_a: r.get(2)?,
+                        bot_b: r.get(3)?,
+                        name_b: r.get(4)?,
+                        created_ms: r.get(5)?,
+                    })
+                })?
+                .collect()
+        }))
+    }
+
+    fn void<'a>(&'a self, arena: &'a str) -> PortFuture<'a, Result<(), PortError>> {
+        let arena = arena.to_owned();
+        Box::pin(self.with(move |conn| {
+            conn.execute(
+                "DELETE FROM arena_matches WHERE arena_id = ?1",
+                params![arena],
+            )
+            .map(|_| ())
+        }))
+    }
 }
 
 /// On PostgreSQL (`--database-url`), shared by a cluster's nodes.
@@ -180,6 +231,46 @@ impl ArenaStore for PostgresArena {
             Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
         })
     }
+
+    fn matches_of<'a>(
+        &'a self,
+        account: &'a str,
+        since_ms: i64,
+    ) -> PortFuture<'a, Result<Vec<MadeMatch>, PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            let rows = client
+                .query(
+                    "SELECT arena_id, bot_a, name_a, bot_b, name_b, created_ms FROM arena_matches
+                     WHERE (bot_a = $1 OR bot_b = $1) AND created_ms > $2 ORDER BY created_ms",
+                    &[&account, &since_ms],
+                )
+                .await
+                .map_err(port)?;
+            Ok(rows
+                .iter()
+                .map(|r| MadeMatch {
+                    arena: r.get(0),
+                    bot_a: r.get(1),
+                    name_a: r.get(2),
+                    bot_b: r.get(3),
+                    name_b: r.get(4),
+                    created_ms: r.get(5),
+                })
+                .collect())
+        })
+    }
+
+    fn void<'a>(&'a self, arena: &'a str) -> PortFuture<'a, Result<(), PortError>> {
+        Box::pin(async move {
+            let client = self.client().await?;
+            client
+                .execute("DELETE FROM arena_matches WHERE arena_id = $1", &[&arena])
+                .await
+                .map_err(port)?;
+            Ok(())
+        })
+    }
 }
 
 /// A cluster without a database URL: no arena (every call refused).
@@ -202,6 +293,16 @@ impl ArenaStore for Unconfigured {
         off()
     }
     fn bots(&self) -> PortFuture<'_, Result<Vec<(String, String)>, PortError>> {
+        off()
+    }
+    fn matches_of<'a>(
+        &'a self,
+        _: &'a str,
+        _: i64,
+    ) -> PortFuture<'a, Result<Vec<MadeMatch>, PortError>> {
+        off()
+    }
+    fn void<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<(), PortError>> {
         off()
     }
 }

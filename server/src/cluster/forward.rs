@@ -2,8 +2,9 @@
 //! (its frame in the protocol's binary encoding) with who sent it (the node, the connection and
 //! its format, the player), as a tournament's requests do, and the table's node reads it once,
 //! with the same conversion as its own connections' requests ([`TableRequest::into_command`]).
-//! Besides clients' requests a table hears three things no client frame says (a resumed
-//! connection taking its seat, a connection closed, its tournament closing it), which travel as
+//! Besides clients' requests a table hears what no client frame says (a resumed connection
+//! taking its seat, a connection closed, its tournament closing or pausing it, a bot account's
+//! new session claiming its arena seat, the arena telling it its turn came), which travel as
 //! themselves.
 //!
 //! On the node a player is connected to, a table served elsewhere has an ordinary
@@ -82,6 +83,12 @@ enum Carried {
         address: String,
         minor: u16,
     },
+    /// A connection of the bot account an arena seat is held for claims the seat for its
+    /// session's player (`Command::Claim`). Last, as above.
+    Claim { name: String, account: SeatAccount },
+    /// The arena match's table before this one ended: this one's start deadline
+    /// (`Command::ArenaTurn`). Last, as above.
+    ArenaTurn { deadline_ms: i64 },
 }
 
 /// The owner's answer to a forwarded request.
@@ -175,6 +182,13 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
             player,
             out: relay.stand_in(shared, &origin, conn, binary),
         },
+        Carried::Claim { name, account } => Command::Claim {
+            player,
+            name,
+            account,
+            out: relay.stand_in(shared, &origin, conn, binary),
+        },
+        Carried::ArenaTurn { deadline_ms } => Command::ArenaTurn { deadline_ms },
         Carried::Detach => {
             let out = relay.stand_in(shared, &origin, conn, binary);
             relay.forget_stand_in(&origin, conn);
@@ -332,6 +346,28 @@ impl Forwarder {
             // The stand-in on the owner is found by this node's connection id.
             Command::Detach { player, conn } => (player, Carried::Detach, None, conn, None),
             Command::Close => (String::new(), Carried::Close, None, 0, None),
+            Command::Claim {
+                player,
+                name,
+                account,
+                out,
+            } => {
+                let conn = out.id();
+                (
+                    player,
+                    Carried::Claim { name, account },
+                    Some(out),
+                    conn,
+                    None,
+                )
+            }
+            Command::ArenaTurn { deadline_ms } => (
+                String::new(),
+                Carried::ArenaTurn { deadline_ms },
+                None,
+                0,
+                None,
+            ),
             Command::TournamentPause { paused, at_ms } => (
                 String::new(),
                 Carried::TournamentPause { paused, at_ms },

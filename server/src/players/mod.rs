@@ -358,18 +358,21 @@ pub async fn open(
 /// Writes a finished match's rows, read from its table's log (the one account of each seat is
 /// there): one of the match-end projections (`crate::projections`), run again after a crash, so
 /// a row already written (its key: table, match, seat) is not written twice. `finished_ms`: the
-/// match's end, as its pending row holds it. Returns how many rows were new.
+/// match's end, as its pending row holds it. `left`: the seats whose players left the match
+/// (fair play's outcome `left`, from the table's fold: the projections judge it once for every
+/// reader), each a loss. Returns how many rows were new.
 pub async fn index_log(
     index: &dyn PlayerIndex,
     table: &str,
     entries: &[Vec<u8>],
     finished_ms: i64,
+    left: &[u8],
 ) -> Result<u64, PortError> {
     let decoded: Vec<_> = entries
         .iter()
         .filter_map(|bytes| burraco_protocol::log::TableEntry::decode(bytes).ok())
         .collect();
-    let rows = stats::played_matches(table, &decoded, finished_ms);
+    let rows = stats::played_matches(table, &decoded, finished_ms, left);
     if rows.is_empty() {
         return Ok(0);
     }

@@ -1,6 +1,7 @@
 //! A finished match's rows for the players' index, read from the table's log alone: who held
 //! each seat (the last person to hold it once the match began: a player who left and was
-//! replaced by a bot still played the match), the match's result as the table logged it, and
+//! replaced by a bot still played the match, and lost it), the match's result as the table
+//! logged it, and
 //! each hand's record (burraco and closings from its outcome; the pozzetto taken first from its
 //! replay). Pure: no IO, no clock.
 
@@ -29,8 +30,15 @@ impl Holder {
 
 /// The rows of the match `log` (table `table`'s decoded entries) ended with, one per seat a
 /// person held (accounts and guests; server bots have none); empty if the log holds no
-/// finished match. `finished_ms` is when it ended.
-pub fn played_matches(table: &str, log: &[TableEntry], finished_ms: i64) -> Vec<PlayedMatch> {
+/// finished match. `finished_ms` is when it ended. The seats in `left` (by `Seat::index`) were
+/// left by their players: a server bot finished the match for them, and their row is a loss
+/// whatever it scored (as the ratings count a leaver's match, docs/RATINGS.md "Leavers").
+pub fn played_matches(
+    table: &str,
+    log: &[TableEntry],
+    finished_ms: i64,
+    left: &[u8],
+) -> Vec<PlayedMatch> {
     let mut seats: [Option<Holder>; 4] = Default::default();
     let mut started_ms = None;
     let mut match_no = 0u32;
@@ -130,6 +138,7 @@ pub fn played_matches(table: &str, log: &[TableEntry], finished_ms: i64) -> Vec<
         let (us, them) = (side.index(), side.other().index());
         let label = players.side_label(side);
         let outcome = match &result.winner {
+            _ if left.contains(&(seat.index() as u8)) => Outcome::Lost,
             None => Outcome::Draw,
             Some(w) if w == label => Outcome::Won,
             Some(_) => Outcome::Lost,
@@ -340,7 +349,7 @@ mod tests {
         ];
         log.extend(finished(&records));
         log.push(result(["NS", "EW"], [900, 400], Some("NS"), [16, 4]));
-        let rows = played_matches("t-1", &log, 61_000);
+        let rows = played_matches("t-1", &log, 61_000, &[]);
         let by_seat = |code: &str| {
             rows.iter()
                 .find(|r| r.seat == code)
@@ -410,7 +419,7 @@ mod tests {
         ];
         log.extend(finished(&records));
         log.push(result(["S", "N"], [300, 300], None, [10, 10]));
-        let rows = played_matches("t-2", &log, 4_000);
+        let rows = played_matches("t-2", &log, 4_000, &[]);
         assert_eq!(rows.len(), 2);
         let sofia = rows.iter().find(|r| r.seat == "S").expect("South's row");
         assert_eq!(sofia.category, Category::Two);
@@ -426,6 +435,12 @@ mod tests {
             counted,
             "the board's seed came from the log, so the replay found the pozzetti"
         );
+        // Had Sofia left it (a server bot finishing the match for her), the draw is not hers:
+        // her row is a loss; Nino's stays a draw.
+        let rows = played_matches("t-2", &log, 4_000, &[Seat::South.index() as u8]);
+        let outcome = |seat: &str| rows.iter().find(|r| r.seat == seat).map(|r| r.outcome);
+        assert_eq!(outcome("S"), Some(Outcome::Lost));
+        assert_eq!(outcome("N"), Some(Outcome::Draw));
     }
 
     #[test]
@@ -439,7 +454,7 @@ mod tests {
             },
         ];
         log.extend(finished(&hands(Players::Four, &[5], &names)));
-        assert!(played_matches("t-3", &log, 1).is_empty());
-        assert!(played_matches("t-3", &[], 1).is_empty());
+        assert!(played_matches("t-3", &log, 1, &[]).is_empty());
+        assert!(played_matches("t-3", &[], 1, &[]).is_empty());
     }
 }

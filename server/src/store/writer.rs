@@ -212,7 +212,8 @@ fn append_entries(
             | EntryKind::Rated
             | EntryKind::Conduct
             | EntryKind::Paused
-            | EntryKind::Resumed => {}
+            | EntryKind::Resumed
+            | EntryKind::StartBy => {}
         }
     }
     // An ended log's last row is kept where its readers start; rarely, an entry follows the end.

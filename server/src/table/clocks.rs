@@ -1,7 +1,8 @@
 //! The table's clocks, all deadlines of the actor's one timer: the per-move clock (limit, then
 //! the announced grace, then `Input::ClockExpired`), the round clock (`Input::TimeOut`, and no new
 //! hand after the current one), the pause before the next deal, each disconnected seat's grace
-//! period, and how long a finished table lingers.
+//! period, an arena table's start deadline (`arena_table.rs`), and how long a finished table
+//! lingers.
 
 use burraco_protocol::wire::{ServerMessage, WireSeat};
 use burraco_rules::{Input, MoveClock, Seat};
@@ -35,6 +36,7 @@ impl TableActor {
             self.round_deadline,
             self.next_hand_at,
             self.linger_until,
+            self.start_deadline,
         ]
         .into_iter()
         .flatten()
@@ -72,6 +74,10 @@ impl TableActor {
         if self.next_hand_at.is_some_and(|t| t <= now) {
             self.next_hand_at = None;
             self.deal_hand().await;
+        }
+        if self.start_deadline.is_some_and(|t| t <= now) {
+            self.start_deadline = None;
+            self.start_deadline_passed().await;
         }
         false
     }

@@ -233,6 +233,21 @@ pub enum Command {
         note: Option<String>,
         req: Request,
     },
+    /// A connection of the bot account an arena seat is held for, under another session than
+    /// the one the seat names (a new connection after the bot's program restarted, or the
+    /// server did): the seat becomes this session's player's, and the connection takes it
+    /// (`crate::arena::reclaim`, after the welcome).
+    Claim {
+        player: String,
+        name: String,
+        account: SeatAccount,
+        out: Outbox,
+    },
+    /// The arena match's table before this one ended: this one's turn came, and its match must
+    /// start by `deadline_ms` (Unix ms).
+    ArenaTurn {
+        deadline_ms: i64,
+    },
 }
 
 impl Command {
@@ -255,7 +270,9 @@ impl Command {
             | Command::Detach { .. }
             | Command::StepDown
             | Command::Close
-            | Command::TournamentPause { .. } => None,
+            | Command::TournamentPause { .. }
+            | Command::Claim { .. }
+            | Command::ArenaTurn { .. } => None,
         }
     }
 }

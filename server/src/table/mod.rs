@@ -14,12 +14,14 @@
 //! - [`views`]: snapshots and the lobby's summary; [`chat`];
 //! - [`state`]: the table as a fold of its log, the one place its state changes from an entry;
 //!   [`restore`]: rebuilding from the log (fold, then resume); [`held_seats`]: a tournament's
-//!   table, created with its seats held.
+//!   table, created with its seats held; [`arena_table`]: an arena match's table (its seats its
+//!   bot accounts', its start deadline and the no-show rule).
 //!
 //! Every change a restart needs goes to the table's log ([`crate::log::TableLog`]) before anyone
 //! hears of it, and is folded into the table's [`TableState`] once durable ([`TableActor::append`]);
 //! an append the log refuses as stale (another writer) stops the actor at once.
 
+mod arena_table;
 mod bot_link;
 mod bot_seats;
 mod chat;
@@ -39,6 +41,7 @@ mod seating;
 mod state;
 mod views;
 
+pub use arena_table::{ArenaSeatFacts, ArenaTableFacts, arena_facts_of_log};
 pub use conduct::facts_of_log;
 
 use std::sync::{Arc, Mutex};
@@ -62,7 +65,7 @@ use replay_buffer::ReplayBuffer;
 use state::TableState;
 
 pub use handle::{Command, Request, TableHandle, TableInfo, TableRequest, Unavailable};
-pub use held_seats::{Boards, HeldSeat, create_held};
+pub use held_seats::{Boards, HeldExtras, HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
 /// After a restart the numbering jumps by this much, so no number a client saw before the crash
@@ -137,6 +140,9 @@ struct TableActor {
     move_timer: Option<MoveTimer>,
     round_deadline: Option<Instant>,
     next_hand_at: Option<Instant>,
+    /// An arena table's start deadline while it waits (`arena_table.rs`), from its log's
+    /// `StartBy`.
+    start_deadline: Option<Instant>,
     /// The clocks its tournament's pause holds (empty while play goes on).
     held: pause::HeldClocks,
     pending_time_out: bool,
@@ -200,6 +206,7 @@ async fn start_new(
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), state);
     actor.log_len = log_len;
     actor.register_seats_and_invite();
+    actor.arm_start_deadline(None);
     actor.start_seated_bots();
     actor.refresh_info();
     spawn(actor, handle.clone());
@@ -289,6 +296,7 @@ impl TableActor {
             move_timer: None,
             round_deadline: None,
             next_hand_at: None,
+            start_deadline: None,
             held: pause::HeldClocks::default(),
             pending_time_out: false,
             linger_until: None,
@@ -392,6 +400,13 @@ impl TableActor {
                 note,
                 req,
             } => self.report(&player, account, seat, seq, reason, note, req),
+            Command::Claim {
+                player,
+                name,
+                account,
+                out,
+            } => self.claim(player, name, account, out).await,
+            Command::ArenaTurn { deadline_ms } => self.arena_turn(deadline_ms).await,
             // Read into its command above.
             Command::Request(_) => {}
         }

@@ -279,6 +279,8 @@ impl TableActor {
             self.shared.match_ends.announce(&self.id, ended_ms);
             if let Some(tournament) = &self.state.tournament {
                 self.shared.tournaments.table_ended(tournament, &self.id);
+                // An arena match's next table: its turn came.
+                crate::arena::table_ended(&self.shared, tournament, &self.id, ended_ms);
             }
         }
         self.publish(None, |table, seq| ServerMessage::HandRecord {

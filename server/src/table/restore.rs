@@ -4,7 +4,8 @@
 //! Downtime is nobody's: the turn in play gets its move clock afresh, every seated player the
 //! disconnect grace again (but a tournament's table still waiting keeps its seats for its
 //! players, as it did when created), and the hand's time (`at_ms`) goes on from its last input; only the
-//! round clock is wall time from the match's start.
+//! round clock and an arena table's start deadline are wall time (a deadline passed meanwhile
+//! is moved to the disconnect grace).
 
 use std::sync::Arc;
 
@@ -37,6 +38,8 @@ pub fn restore(shared: &Arc<Shared>, id: String, log: Vec<Entry>) -> Result<(), 
         }
     }
     resume_clocks(&mut actor, now);
+    actor.arm_start_deadline(Some(now));
+    actor.look_for_turn();
     actor.start_seated_bots();
     actor.refresh_info();
     spawn(actor, handle);

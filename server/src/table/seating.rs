@@ -37,6 +37,12 @@ impl TableActor {
                     seat: WireSeat(seat),
                 },
             };
+        if let Some(account) = &account
+            && self.seat_of(&player).is_none()
+        {
+            // An arena seat is its bot account's: another session of the account takes it.
+            self.claim_arena_seat(&player, &name, account).await;
+        }
         if let Some(seat) = self.seat_of(&player) {
             // Already here: answer again and hand over the connection. A seat held for the
             // player (a tournament's) learns the account they come with.

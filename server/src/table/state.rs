@@ -37,6 +37,8 @@ pub(super) struct Marks {
     pub(super) grace_ran_out: bool,
     pub(super) clock_expiries: u32,
     pub(super) forced_long_thinks: u32,
+    /// Not ready at an arena table's start deadline (`arena_table.rs`).
+    pub(super) no_show: bool,
 }
 
 /// Why a table's log does not fold into a table.
@@ -97,6 +99,8 @@ pub(super) struct TableState {
     /// Its tournament's pauses (`TableEntry::Paused` / `Resumed`, protocol 1.6) as (from, to)
     /// Unix ms, the last one open while paused: the round clock does not count them.
     pub(super) pauses: Vec<(i64, Option<i64>)>,
+    /// An arena table's start deadline (`TableEntry::StartBy`, Unix ms): the no-show rule's.
+    pub(super) start_by_ms: Option<i64>,
 }
 
 impl TableState {
@@ -131,6 +135,7 @@ impl TableState {
             created_ms,
             marks: Default::default(),
             pauses: Vec::new(),
+            start_by_ms: None,
         })
     }
 
@@ -157,17 +162,20 @@ impl TableState {
                 account,
             } => {
                 let at = seat_of(*seat)?.index();
-                let held = self.seats[at]
-                    .as_ref()
-                    .is_some_and(|slot| slot.player == holder.player);
-                if held {
+                match self.seats[at].as_mut() {
                     // The player already holds the seat (held for them by a tournament, or
                     // taken before they signed in): it learns their account, the rest stays.
-                    if let Some(slot) = self.seats[at].as_mut() {
+                    Some(slot) if slot.player == holder.player => {
                         slot.account = Some(account.clone());
                     }
-                } else {
-                    self.seats[at] = Some(self.seat_slot(holder, Some(account.clone())));
+                    // The account already holds it: another session of the account claims it
+                    // (an arena seat is its bot account's, `arena_table.rs`), and the seat keeps
+                    // what the table knew of it.
+                    Some(slot) if slot.account.as_ref().is_some_and(|a| a.id == account.id) => {
+                        slot.player.clone_from(&holder.player);
+                        slot.name.clone_from(&holder.name);
+                    }
+                    _ => self.seats[at] = Some(self.seat_slot(holder, Some(account.clone()))),
                 }
             }
             TableEntry::MatchStarted {
@@ -217,6 +225,7 @@ impl TableState {
                     ConductMark::ForcedLongThink => {
                         marks.forced_long_thinks = marks.forced_long_thinks.saturating_add(1);
                     }
+                    ConductMark::NoShow => marks.no_show = true,
                 }
             }
             TableEntry::Paused { at_ms } => {
@@ -229,6 +238,7 @@ impl TableState {
                     *end = Some((*at_ms).max(*from));
                 }
             }
+            TableEntry::StartBy { deadline_ms } => self.start_by_ms = Some(*deadline_ms),
         }
         Ok(())
     }
@@ -430,7 +440,7 @@ mod tests {
     use tokio::time::Instant;
 
     use super::super::hand_log::HandLog;
-    use super::super::held_seats::{HeldSeat, held_entries};
+    use super::super::held_seats::{HeldExtras, HeldSeat, held_entries};
     use super::super::play::settle_hand;
     use super::super::{Boards, Status};
     use super::{RestoreError, TableState, fold};
@@ -626,19 +636,26 @@ mod tests {
                 player: "p1".into(),
                 name: "Ada".into(),
                 bot: None,
+                account: None,
             },
             HeldSeat {
                 seat: Seat::North,
                 player: "b1".into(),
                 name: "Bot".into(),
                 bot: Some(Level::Random),
+                account: None,
             },
         ];
         let boards = Boards {
             seeds: vec![[1; 32], [2; 32]],
             first_dealer: Seat::East,
         };
-        let entries = held_entries("u1", &config, &held, Some(&boards), Some(60_000));
+        let extras = HeldExtras {
+            boards: Some(boards.clone()),
+            round_clock_ms: Some(60_000),
+            start_by_ms: None,
+        };
+        let entries = held_entries("u1", &config, &held, &extras);
         let (state, _) = fold(entries.iter().map(TableEntry::encode), Instant::now()).unwrap();
         assert_eq!(state.tournament.as_deref(), Some("u1"));
         assert_eq!(state.round_clock, Some(60_000));

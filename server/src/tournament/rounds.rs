@@ -85,6 +85,7 @@ impl TournamentActor {
                     player: player.player.clone(),
                     name: player.name.clone(),
                     bot: entrant.server_bot.then_some(burraco_bot::Level::Expert),
+                    account: None,
                 })
             })
             .collect()
@@ -136,8 +137,11 @@ impl TournamentActor {
                 table.table.clone(),
                 config,
                 held,
-                boards.clone(),
-                self.state.round_secs.map(|s| u64::from(s) * 1000),
+                table::HeldExtras {
+                    boards: boards.clone(),
+                    round_clock_ms: self.state.round_secs.map(|s| u64::from(s) * 1000),
+                    start_by_ms: None,
+                },
                 self.state.rated,
             )
             .await

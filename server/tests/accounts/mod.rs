@@ -1,9 +1,11 @@
 //! The accounts port's conformance suite (`burraco_server::accounts::Accounts`), run on the
 //! SQLite store and on a real PostgreSQL 15 server this test starts (scripts/postgres.sh installs
-//! it when missing), and the HTTP API at the raw socket level (`http`).
+//! it when missing), and the HTTP API at the raw socket level (`http`); the scope table of
+//! docs/ACCOUNTS.md against the server's (`scopes`).
 
 mod admin;
 pub mod http;
+mod scopes;
 mod tokens;
 
 use std::net::TcpListener;

@@ -4,6 +4,11 @@
 //! `GET /api/arena/leaderboard` beside the server bots' anchors and on each bot's player page;
 //! the daily cap, a guest, a player account and a token without `play` are refused; a challenge
 //! of a server bot's level is made at once. Bounded: one hand a table, every wait capped.
+//! [`restarts`]: a match survives its bots' and the server's restarts, and one nobody finishes
+//! is settled. [`store`]: the arena's store's conformance on SQLite and PostgreSQL.
+
+mod restarts;
+mod store;
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -16,7 +21,7 @@ use crate::accounts::http::{http, http_post};
 use crate::common::{AsyncStep, Client, Mirror, Table, TestServer, http_get, settings};
 
 /// Signs `name` up; its session cookie header.
-async fn sign_up(addr: SocketAddr, name: &str) -> String {
+pub(super) async fn sign_up(addr: SocketAddr, name: &str) -> String {
     let body = json!({"username": name, "password": "correct horse"}).to_string();
     let reply = http_post(addr, "/api/signup", None, &body).await;
     assert_eq!(reply.status, 201, "{}", reply.body);
@@ -25,7 +30,7 @@ async fn sign_up(addr: SocketAddr, name: &str) -> String {
 
 /// A token of `scopes` for `name`'s account (made a bot account first when `bot`): its
 /// `Authorization` header.
-async fn token(addr: SocketAddr, name: &str, bot: bool, scopes: &[&str]) -> String {
+pub(super) async fn token(addr: SocketAddr, name: &str, bot: bool, scopes: &[&str]) -> String {
     let cookie = sign_up(addr, name).await;
     if bot {
         let made = http(addr, "POST", "/api/account/bot", &[("Cookie", &cookie)], "").await;
@@ -39,7 +44,7 @@ async fn token(addr: SocketAddr, name: &str, bot: bool, scopes: &[&str]) -> Stri
 }
 
 /// A 1.7 connection with this `Authorization`; the client and its account's id.
-async fn connect(addr: SocketAddr, name: &str, authorization: &str) -> (Client, String) {
+pub(super) async fn connect(addr: SocketAddr, name: &str, authorization: &str) -> (Client, String) {
     let headers = [("Authorization", authorization)];
     let (mut client, _) = Client::connect_with(addr, name, None, "1.7", &headers).await;
     let identity = client
@@ -51,21 +56,21 @@ async fn connect(addr: SocketAddr, name: &str, authorization: &str) -> (Client, 
     (client, account.expect("an account"))
 }
 
-fn code(reply: &ServerMessage) -> Option<&str> {
+pub(super) fn code(reply: &ServerMessage) -> Option<&str> {
     match reply {
         ServerMessage::Error { code, .. } => Some(code),
         _ => None,
     }
 }
 
-async fn ready(client: &mut Client) -> ServerMessage {
+pub(super) async fn ready(client: &mut Client) -> ServerMessage {
     client
         .request(|id| ClientMessage::ArenaReady { id, level: None })
         .await
 }
 
 /// The `arena_match` the client was sent: (arena, its tables).
-async fn matched(client: &mut Client) -> (String, Vec<ArenaTable>, ServerMessage) {
+pub(super) async fn matched(client: &mut Client) -> (String, Vec<ArenaTable>, ServerMessage) {
     let message = tokio::time::timeout(
         Duration::from_secs(10),
         client.wait(|m| matches!(m, ServerMessage::ArenaMatch { .. })),
@@ -79,7 +84,7 @@ async fn matched(client: &mut Client) -> (String, Vec<ArenaTable>, ServerMessage
 }
 
 /// Polls `path` until `done` holds (at most 15 s); the last body.
-async fn until(addr: SocketAddr, path: &str, done: impl Fn(&Value) -> bool) -> Value {
+pub(super) async fn until(addr: SocketAddr, path: &str, done: impl Fn(&Value) -> bool) -> Value {
     let start = Instant::now();
     loop {
         let (status, body) = http_get(addr, path).await;
@@ -94,7 +99,7 @@ async fn until(addr: SocketAddr, path: &str, done: impl Fn(&Value) -> bool) -> V
 
 /// A pause after each move: a personal token's connections share 40 requests a second
 /// (docs/ACCOUNTS.md), and the two bots' moves alternate, so each stays under its rate.
-struct Paced;
+pub(super) struct Paced;
 
 impl AsyncStep for Paced {
     async fn step(&mut self, _: &mut Table, _: &Mirror) {
@@ -102,7 +107,7 @@ impl AsyncStep for Paced {
     }
 }
 
-fn board_row<'a>(board: &'a Value, account: &str) -> Option<&'a Value> {
+pub(super) fn board_row<'a>(board: &'a Value, account: &str) -> Option<&'a Value> {
     board["rows"]
         .as_array()?
         .iter()

@@ -37,10 +37,20 @@ fn start(data: &std::path::Path) -> (ServerProcess, SocketAddr) {
 
 /// The real binary on `data`, with extra flags; returns it and the address it listens on.
 pub fn start_with(data: &std::path::Path, flags: &[&str]) -> (ServerProcess, SocketAddr) {
+    start_with_env(data, flags, &[])
+}
+
+/// [`start_with`], with extra environment variables (the hidden test settings).
+pub fn start_with_env(
+    data: &std::path::Path,
+    flags: &[&str],
+    env: &[(&str, &str)],
+) -> (ServerProcess, SocketAddr) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_burraco-server"))
         .args(["--listen", "127.0.0.1:0", "--data"])
         .arg(data)
         .args(flags)
+        .envs(env.iter().copied())
         .env(
             "BURRACO_INSECURE_FIXED_SEED",
             burraco_rules::Seed(SEED).to_hex(),
