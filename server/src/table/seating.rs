@@ -51,8 +51,8 @@ impl TableActor {
             self.send_pause_after_snapshot(&out);
             self.send_same_address_after_snapshot(&out);
             let _ = req.done.send(());
-            // A seat held for the player (a rated tournament's) is checked when they come.
-            self.seats_changed();
+            // A seat held for the player (a rated tournament's) was checked as they came
+            // (`attach`); so is the address they come back from.
             return;
         }
         if self.state.status != Status::Waiting {
@@ -291,6 +291,7 @@ impl TableActor {
             }
             req.reply(ServerMessage::Ok { id });
             self.refresh_info();
+            self.seats_changed();
             return;
         }
         self.shared.directory.forget_seat(player, &self.id);
@@ -350,6 +351,8 @@ impl TableActor {
             }
         }
         self.refresh_info();
+        // A seat's connection went (or the seat): the same address is of the connections now.
+        self.seats_changed();
     }
 
     pub(super) async fn ready(&mut self, player: &str, req: Request) {
@@ -460,6 +463,8 @@ impl TableActor {
             }
             self.refresh_info();
         }
+        // The player may be back from another address.
+        self.seats_changed();
     }
 
     /// A seated player's request through a connection the seat does not have, where the seat
@@ -508,6 +513,7 @@ impl TableActor {
             }
         }
         self.refresh_info();
+        self.seats_changed();
     }
 
     /// A disconnected seat's grace period ran out.
