@@ -3,6 +3,12 @@
 //! A dropped connection (or a server `goodbye`) is retried with exponential backoff and jitter;
 //! the new connection says hello with the resume token, gets its seat back and resyncs from the
 //! last sequence number it processed.
+//!
+//! Every request after the hello leaves at the runtime's pace ([`crate::pace`]): under the
+//! server's documented request limits (a personal token's, with a token), slowed by any
+//! `rate_limited` answer. A move refused so is asked again, and a seat whose every move was
+//! refused starts over from a snapshot at once ([`Session::unstick`]): a connected bot never
+//! lets its move clock run out.
 
 use std::time::Duration;
 
@@ -13,6 +19,9 @@ use tokio::time::{Instant, sleep, timeout};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
+use burraco_protocol::ErrorCode;
+
+use crate::pace::Pace;
 use crate::session::{Session, SessionStats, Stage};
 
 /// How the runtime paces itself and retries.
@@ -128,6 +137,8 @@ pub async fn run(
     let mut report = ClientReport::default();
     let mut failures = 0u32;
     let mut dropped_once = false;
+    // One pace across reconnections: the server's token bucket outlives a connection.
+    let mut pace = Pace::for_server(options.token.is_some(), Instant::now().into_std());
     loop {
         if started.elapsed() > options.deadline {
             return Err(ClientError::Deadline(options.deadline));
@@ -146,7 +157,7 @@ pub async fn run(
                 } else {
                     options.drop_after_actions
                 };
-                match drive(ws, session, options, started, drop_at).await {
+                match drive(ws, session, options, &mut pace, started, drop_at).await {
                     Ended::Finished => break,
                     Ended::Dropped(why) => {
                         if drop_at.is_some() && session.stats().actions >= drop_at.unwrap_or(0) {
@@ -195,10 +206,20 @@ async fn send(ws: &mut Ws, message: &ClientMessage) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Sends a request once `pace` lets it leave.
+async fn send_paced(ws: &mut Ws, pace: &mut Pace, message: &ClientMessage) -> Result<(), String> {
+    let wait = pace.reserve(Instant::now().into_std());
+    if !wait.is_zero() {
+        sleep(wait).await;
+    }
+    send(ws, message).await
+}
+
 async fn drive(
     mut ws: Ws,
     session: &mut Session,
     options: &ClientOptions,
+    pace: &mut Pace,
     started: Instant,
     drop_at: Option<u64>,
 ) -> Ended {
@@ -226,7 +247,7 @@ async fn drive(
             // A seat request refused for a lost race or the request limit: ask after a pause.
             sleep(pause).await;
             if let Some(again) = session.seat_request_after_pause()
-                && let Err(e) = send(&mut ws, &again).await
+                && let Err(e) = send_paced(&mut ws, pace, &again).await
             {
                 return Ended::Dropped(e);
             }
@@ -235,7 +256,7 @@ async fn drive(
             if !options.think.is_zero() {
                 sleep(options.think).await;
             }
-            if let Err(e) = send(&mut ws, &action).await {
+            if let Err(e) = send_paced(&mut ws, pace, &action).await {
                 return Ended::Dropped(e);
             }
         }
@@ -248,7 +269,7 @@ async fn drive(
                 }
                 out.push(ClientMessage::Ping { id: 0 });
                 for m in out.drain(..) {
-                    if let Err(e) = send(&mut ws, &m).await {
+                    if let Err(e) = send_paced(&mut ws, pace, &m).await {
                         return Ended::Dropped(e);
                     }
                 }
@@ -285,15 +306,22 @@ async fn drive(
         let Ok(message) = decoded.result else {
             continue;
         };
-        if matches!(message, ServerMessage::Welcome { .. }) {
-            welcomed = true;
+        match &message {
+            ServerMessage::Welcome { .. } => welcomed = true,
+            ServerMessage::Error { code, .. }
+                if ErrorCode::parse(code) == Some(ErrorCode::RateLimited) =>
+            {
+                pace.limited(Instant::now().into_std());
+            }
+            _ => {}
         }
         session.handle(&message, &mut out);
+        session.unstick(&mut out);
         if let (Some(tx), ServerMessage::TableCreated { .. }) = (&options.invite, &message) {
             let _ = tx.send(session.invite().map(str::to_owned));
         }
         for m in out.drain(..) {
-            if let Err(e) = send(&mut ws, &m).await {
+            if let Err(e) = send_paced(&mut ws, pace, &m).await {
                 return Ended::Dropped(e);
             }
         }

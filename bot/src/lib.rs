@@ -14,7 +14,8 @@
 //! Reading and writing the wire (events, snapshots, actions) is [`burraco_protocol::convert`]'s,
 //! shared with the server.
 //! - [`session`]: the client protocol as a state machine without IO.
-//! - [`client`]: that state machine over a WebSocket, with reconnection and backoff.
+//! - [`client`]: that state machine over a WebSocket, with reconnection and backoff, at the
+//!   [`pace`] of the server's request limits.
 //! - [`arena`], [`stats`]: duplicate matches and their confidence intervals.
 //! - [`cheat`]: L2 with one cheat each (for proving the fair-play detectors), played in process
 //!   into hand records.
@@ -22,6 +23,7 @@
 pub mod arena;
 pub mod cheat;
 pub mod client;
+pub mod pace;
 pub mod seat;
 pub mod session;
 pub mod stats;

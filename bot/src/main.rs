@@ -471,8 +471,16 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         .context("the bot stopped")?;
     let s = report.session;
     println!(
-        "{}: {} matches, {} hands, {} actions, {} errors ({} illegal), {} resyncs, {} reconnects",
-        args.name, s.matches, s.hands, s.actions, s.errors, s.illegal, s.resyncs, report.reconnects
+        "{}: {} matches, {} hands, {} actions, {} errors ({} illegal, {} rate limited), {} resyncs, {} reconnects",
+        args.name,
+        s.matches,
+        s.hands,
+        s.actions,
+        s.errors,
+        s.illegal,
+        s.rate_limited,
+        s.resyncs,
+        report.reconnects
     );
     Ok(())
 }

@@ -15,6 +15,7 @@ const words = {
     title: 'Reports', back: '← Back to the game', none: 'No open reports.', loading: 'Loading…',
     not_moderator: 'This page is for moderators.', not_signed_in: 'Sign in first (your account page).',
     reported_by: 'reported by {who}', server: 'the server', guest: 'guest',
+    found: 'Found {n} times, the latest on {last} (shown below).',
     table: 'Table {table}, hand {hand}, {status}', line: 'The line', chat: 'Chat around it',
     tournament: 'Tournament {tournament}, its chat, round {round}', tournament_early: 'Tournament {tournament}, its chat, before the first round',
     action: 'Action', minutes: 'Minutes', reason: 'Reason', act: 'Apply', done: 'Done: {action}.',
@@ -29,6 +30,7 @@ const words = {
     title: 'Segnalazioni', back: '← Torna al gioco', none: 'Nessuna segnalazione aperta.', loading: 'Caricamento…',
     not_moderator: 'Questa pagina è per i moderatori.', not_signed_in: 'Prima accedi (pagina del tuo account).',
     reported_by: 'segnalato da {who}', server: 'il server', guest: 'ospite',
+    found: 'Rilevato {n} volte, l\'ultima il {last} (qui sotto).',
     table: 'Tavolo {table}, mano {hand}, {status}', line: 'La frase', chat: 'La chat intorno',
     tournament: 'Torneo {tournament}, la sua chat, turno {round}', tournament_early: 'Torneo {tournament}, la sua chat, prima del primo turno',
     action: 'Azione', minutes: 'Minuti', reason: 'Motivo', act: 'Applica', done: 'Fatto: {action}.',
@@ -79,6 +81,7 @@ function reportHtml(r) {
       <h2>${subject} — ${escapeHtml(r.kind)}, ${escapeHtml(r.reason)}</h2>
       <p>${tm('reported_by', { who })} · ${new Date(r.created_ms).toLocaleString(getLang() === 'it' ? 'it-IT' : 'en-GB')}</p>
       ${r.note ? `<p>“${escapeHtml(r.note)}”</p>` : ''}
+      ${c.count > 1 ? `<p data-testid="report-count">${tm('found', { n: c.count, last: when(c.last_ms) })}</p>` : ''}
       ${c.detail ? `<p>${escapeHtml(c.detail)}</p>` : ''}
       ${c.table ? `<p>${tm('table', { table: c.table, hand: c.hand ?? '—', status: c.status ?? '' })}</p>` : ''}
       ${c.tournament ? `<p data-testid="report-tournament">${c.round ? tm('tournament', { tournament: c.tournament, round: c.round }) : tm('tournament_early', { tournament: c.tournament })}</p>` : ''}

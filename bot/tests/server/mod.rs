@@ -206,39 +206,7 @@ async fn http(addr: std::net::SocketAddr, head: &str, body: &str) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_with_a_personal_token_plays_as_its_account() {
     let server = TestServer::start(|c| c.next_hand_delay = HOUR).await;
-    let signup = http(
-        server.addr,
-        "POST /api/signup HTTP/1.1",
-        r#"{"username":"RoboTok","password":"correct horse"}"#,
-    )
-    .await;
-    assert!(signup.starts_with("HTTP/1.1 201"), "{signup}");
-    let cookie = signup
-        .lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .and_then(|c| c.split(';').next())
-        .expect("the session cookie")
-        .to_owned();
-    let bot = http(
-        server.addr,
-        &format!("POST /api/account/bot HTTP/1.1\r\nCookie: {cookie}"),
-        "",
-    )
-    .await;
-    assert!(bot.starts_with("HTTP/1.1 200"), "{bot}");
-    let created = http(
-        server.addr,
-        &format!("POST /api/tokens HTTP/1.1\r\nCookie: {cookie}"),
-        r#"{"scopes":["play","create_tables"]}"#,
-    )
-    .await;
-    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
-    let token = created
-        .split("\"token\":\"")
-        .nth(1)
-        .and_then(|rest| rest.split('"').next())
-        .expect("the token")
-        .to_owned();
+    let (cookie, token) = bot_account(server.addr, "RoboTok", r#"["play","create_tables"]"#).await;
     // Head to head, one hand: the token's bot opens a private table, a guest joins by invite.
     let settings = WireSettings {
         players: Some(2),
@@ -293,6 +261,134 @@ async fn a_bot_with_a_personal_token_plays_as_its_account() {
     assert!(
         listed.contains("\"last_address\":\"127.0.0.1\""),
         "{listed}"
+    );
+    server.stop().await;
+}
+
+/// Signs up `name`, makes it a bot account and gives it a token with `scopes`: its session
+/// cookie and the token.
+async fn bot_account(addr: std::net::SocketAddr, name: &str, scopes: &str) -> (String, String) {
+    let signup = http(
+        addr,
+        "POST /api/signup HTTP/1.1",
+        &format!(r#"{{"username":"{name}","password":"correct horse"}}"#),
+    )
+    .await;
+    assert!(signup.starts_with("HTTP/1.1 201"), "{signup}");
+    let cookie = signup
+        .lines()
+        .find_map(|l| l.strip_prefix("set-cookie: "))
+        .and_then(|c| c.split(';').next())
+        .expect("the session cookie")
+        .to_owned();
+    let bot = http(
+        addr,
+        &format!("POST /api/account/bot HTTP/1.1\r\nCookie: {cookie}"),
+        "",
+    )
+    .await;
+    assert!(bot.starts_with("HTTP/1.1 200"), "{bot}");
+    let created = http(
+        addr,
+        &format!("POST /api/tokens HTTP/1.1\r\nCookie: {cookie}"),
+        &format!(r#"{{"scopes":{scopes}}}"#),
+    )
+    .await;
+    assert!(created.starts_with("HTTP/1.1 201"), "{created}");
+    let token = created
+        .split("\"token\":\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .expect("the token")
+        .to_owned();
+    (cookie, token)
+}
+
+/// The pace the client keeps is the server's documented limits (issue 32): a connection's
+/// default bucket and a personal token's shared one. A change at the server must change it.
+#[test]
+fn the_clients_pace_starts_from_the_servers_limits() {
+    use burraco_bot::pace;
+    use burraco_server::accounts::live;
+    let config = burraco_server::ServerConfig::default();
+    assert_eq!(
+        f64::from(config.rate_per_sec),
+        pace::CONNECTION_RATE_PER_SEC
+    );
+    assert_eq!(f64::from(config.rate_burst), pace::CONNECTION_BURST);
+    assert_eq!(live::RATE_PER_SEC, pace::TOKEN_RATE_PER_SEC);
+    assert_eq!(live::BURST, pace::TOKEN_BURST);
+}
+
+/// A bot account's bot against a guest's, head to head on the federation's move clocks, at a
+/// server whose connections may send 12 requests a second in bursts of 12 (an eighth of
+/// the default): the bots are refused `rate_limited` and slow down; no move counts as refused and no
+/// move clock runs out (before issue 32 the refusals climbed the ladder to its pause, and the
+/// clock ran out on a connected bot).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_held_to_a_tight_rate_never_lets_its_move_clock_run_out() {
+    let server = TestServer::start(|c| {
+        c.next_hand_delay = HOUR;
+        c.rate_per_sec = 12;
+        c.rate_burst = 12;
+    })
+    .await;
+    let (_, token) = bot_account(server.addr, "RoboPace", r#"["play","create_tables"]"#).await;
+    let settings = WireSettings {
+        players: Some(2),
+        clocks: Some("federation".into()),
+        ..one_hand("fitab")
+    };
+    let mut host = Session::new(
+        "ignored",
+        SeatRequest::Create {
+            settings,
+            private: true,
+        },
+        1,
+        factory(Level::Expert, 5),
+        5,
+    );
+    let (tx, mut rx) = tokio::sync::watch::channel(None);
+    let mut options = ClientOptions::new(server.url());
+    options.deadline = Duration::from_secs(120);
+    options.token = Some(token);
+    options.invite = Some(tx);
+    let hosting = tokio::spawn(async move {
+        let report = client::run(&mut host, &options).await;
+        (report, host)
+    });
+    let code = rx.wait_for(Option::is_some).await.unwrap().clone().unwrap();
+    let mut guest = Session::new(
+        "paced",
+        SeatRequest::Invite { code },
+        1,
+        factory(Level::Expert, 6),
+        6,
+    );
+    let mut options = ClientOptions::new(server.url());
+    options.deadline = Duration::from_secs(120);
+    let guest_report = client::run(&mut guest, &options)
+        .await
+        .unwrap_or_else(|e| panic!("the guest: {e} ({guest:?})"));
+    let (report, host) = hosting.await.expect("the token's bot");
+    let report = report.unwrap_or_else(|e| panic!("the token's bot: {e} ({host:?})"));
+    for (who, report) in [("token", report), ("guest", guest_report)] {
+        let s = report.session;
+        assert_eq!(s.matches, 1, "{who}: {report:?}");
+        assert_eq!(s.refused, 0, "{who}: no move counts as refused: {report:?}");
+    }
+    let limited = report.session.rate_limited + guest_report.session.rate_limited;
+    assert!(
+        limited > 0,
+        "the limit was reached, or this test tests nothing"
+    );
+    let hands = http(server.addr, "GET /api/players/paced/hands HTTP/1.1", "").await;
+    assert!(hands.starts_with("HTTP/1.1 200"), "{hands}");
+    assert!(hands.contains("inputs"), "the hand's record: {hands}");
+    assert!(
+        !hands.contains("clock_expired"),
+        "a move clock ran out: {hands}"
     );
     server.stop().await;
 }

@@ -96,17 +96,10 @@ impl AccountConnections {
         self.accounts().keys().cloned().collect()
     }
 
-    /// The addresses `account` is connected from here.
-    pub fn addresses(&self, account: &str) -> Vec<IpAddr> {
-        let accounts = self.accounts();
-        let mut addresses: Vec<IpAddr> = accounts
-            .get(account)
-            .into_iter()
-            .flat_map(|conns| conns.values().filter_map(|l| l.address))
-            .collect();
-        addresses.sort();
-        addresses.dedup();
-        addresses
+    /// The address connection `conn` of `account` is connected from here; `None` for a
+    /// connection not of this node (or not of that account), or of an unknown address.
+    pub fn address_of(&self, account: &str, conn: u64) -> Option<IpAddr> {
+        self.accounts().get(account)?.get(&conn)?.address
     }
 
     /// Asks the store which connected accounts are barred and closes their connections. A store
@@ -153,7 +146,9 @@ mod tests {
         connections.add("u-a", &a1, Some(home), false);
         connections.add("u-a", &a2, None, true);
         connections.add("u-b", &b1, Some(home), false);
-        assert_eq!(connections.addresses("u-a"), vec![home]);
+        assert_eq!(connections.address_of("u-a", 1), Some(home));
+        assert_eq!(connections.address_of("u-a", 2), None, "no address known");
+        assert_eq!(connections.address_of("u-b", 1), None, "another account's");
         assert_eq!(connections.close("u-a"), 2);
         assert!(k1.is_cancelled() && k2.is_cancelled() && !k3.is_cancelled());
         assert_eq!(a1.kick_reason().get(), Some(Kicked::AccountBarred));

@@ -3,7 +3,8 @@
 //! moderators (a role on accounts; an administrator is one too) read the open reports and act
 //! with a reason (dismiss, warn, mute, time out, disable), each action in the account's audit
 //! log; a guest (who has no account) can be muted by its player id; a chat filter, a
-//! same-address signal and the ratings' farming rule file reports of their own ([`signals`]).
+//! same-address signal and the ratings' farming rule file reports of their own ([`signals`]),
+//! each case grouped into one open report that counts its findings ([`grouping`]).
 //! A player reports over HTTP or, from protocol 1.7, with the `report` request at its table
 //! (`crate::table`'s `reports.rs`: the table keeps the context), and from 1.8 a tournament's
 //! chat line with `tournament_report` (`crate::tournament`'s `chat.rs`: the tournament keeps
@@ -20,7 +21,9 @@ pub mod addresses;
 pub mod chat_filter;
 pub mod chat_memory;
 pub mod connections;
+pub mod grouping;
 pub mod http;
+mod port;
 pub mod postgres;
 pub mod signals;
 pub mod sqlite;
@@ -30,7 +33,9 @@ use std::sync::Arc;
 use burraco_protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::backplane::port::PortError;
+
+pub use port::{ModerationStore, Unconfigured};
 
 /// Reports one account may file in [`REPORT_WINDOW_MS`]: beyond them, `too_many_reports`.
 pub const REPORTS_PER_WINDOW: u32 = 10;
@@ -176,6 +181,16 @@ pub struct Context {
     /// first round, and for a table's report).
     #[serde(default)]
     pub round: Option<u32>,
+    /// An automatic report's findings ([`grouping`]): how many it counts, the context being
+    /// the latest's (`null` for a player's report)...
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// ...when the latest was found...
+    #[serde(default)]
+    pub last_ms: Option<i64>,
+    /// ...and the accounts they were about (a guest speaker by its player id), sorted.
+    #[serde(default)]
+    pub accounts: Vec<String>,
 }
 
 /// A report to file.
@@ -186,8 +201,8 @@ pub struct NewReport {
     pub kind: ReportKind,
     /// The reporting account; `None` for the server's own reports.
     pub reporter: Option<String>,
-    /// What the flood limit counts by: the reporter's account, or an automatic report's own
-    /// key (one per line, per pair of accounts at a table).
+    /// What the flood limit counts by: the reporter's account. An automatic report's is its
+    /// group's key, which the grouping writes ([`grouping::key_of`]): leave it empty.
     pub flood_key: String,
     /// The reported account; `None` for a guest.
     pub subject: Option<String>,
@@ -345,109 +360,6 @@ pub enum ActError {
     UnknownReport,
     #[error(transparent)]
     Port(#[from] PortError),
-}
-
-/// The moderation's storage, on the accounts' database.
-pub trait ModerationStore: Send + Sync + std::fmt::Debug {
-    /// Files a report unless its `flood_key` filed `limit` reports since `since_ms` (counted
-    /// and written in one transaction).
-    fn file<'a>(
-        &'a self,
-        report: &'a NewReport,
-        limit: u32,
-        since_ms: i64,
-    ) -> PortFuture<'a, Result<(), FileError>>;
-    /// The open reports, oldest first, at most `limit`.
-    fn open_reports<'a>(&'a self, limit: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>>;
-    fn report<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>>;
-    /// Stores an action, applies its sanction (mute, unmute, time-out, disable, enable, a
-    /// warning; to its guest's player id a mute or unmute) and closes its report, in one
-    /// transaction.
-    fn act<'a>(&'a self, action: &'a Action) -> PortFuture<'a, Result<(), ActError>>;
-    /// An account's actions, newest first, at most `limit`.
-    fn actions<'a>(
-        &'a self,
-        account: &'a str,
-        limit: u32,
-    ) -> PortFuture<'a, Result<Vec<Action>, PortError>>;
-    /// The account's role and sanctions; `None` for an unknown account.
-    fn standing<'a>(
-        &'a self,
-        account: &'a str,
-    ) -> PortFuture<'a, Result<Option<Standing>, PortError>>;
-    /// Grants or revokes the moderator role; false for an unknown account.
-    fn set_moderator<'a>(
-        &'a self,
-        account: &'a str,
-        moderator: bool,
-    ) -> PortFuture<'a, Result<bool, PortError>>;
-    /// Which of these accounts may not be connected at `now_ms` (disabled, or timed out): what
-    /// a node asks every half second about the accounts its connections belong to.
-    fn barred<'a>(
-        &'a self,
-        accounts: &'a [String],
-        now_ms: i64,
-    ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
-    /// The end of a guest's mute in force at `now_ms`, by its player id; `None` when it may
-    /// speak.
-    fn guest_muted_until<'a>(
-        &'a self,
-        player: &'a str,
-        now_ms: i64,
-    ) -> PortFuture<'a, Result<Option<i64>, PortError>>;
-}
-
-/// Moderation switched off (a cluster without `--database-url`): every call fails.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Unconfigured;
-
-fn off<T: Send + 'static>() -> PortFuture<'static, Result<T, PortError>> {
-    Box::pin(async { Err(PortError("moderation needs the accounts' database".into())) })
-}
-
-impl ModerationStore for Unconfigured {
-    fn file<'a>(
-        &'a self,
-        _: &'a NewReport,
-        _: u32,
-        _: i64,
-    ) -> PortFuture<'a, Result<(), FileError>> {
-        Box::pin(async { off::<()>().await.map_err(FileError::Port) })
-    }
-    fn open_reports<'a>(&'a self, _: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>> {
-        off()
-    }
-    fn report<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>> {
-        off()
-    }
-    fn act<'a>(&'a self, _: &'a Action) -> PortFuture<'a, Result<(), ActError>> {
-        Box::pin(async { off::<()>().await.map_err(ActError::Port) })
-    }
-    fn actions<'a>(&'a self, _: &'a str, _: u32) -> PortFuture<'a, Result<Vec<Action>, PortError>> {
-        off()
-    }
-    fn standing<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Standing>, PortError>> {
-        off()
-    }
-    fn set_moderator<'a>(&'a self, _: &'a str, _: bool) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn barred<'a>(
-        &'a self,
-        _: &'a [String],
-        _: i64,
-    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        off()
-    }
-    /// Nobody can mute without the store, so no guest is muted (and a guest's chat does not
-    /// log an error per line).
-    fn guest_muted_until<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<Option<i64>, PortError>> {
-        Box::pin(async { Ok(None) })
-    }
 }
 
 /// The moderation's state on this node: its store, the account's connections here, and the

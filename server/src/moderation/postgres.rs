@@ -4,9 +4,10 @@
 
 use tokio_postgres::types::ToSql;
 
+use super::grouping::{self, Finding, Grouped, OpenGroup, Plan};
 use super::sqlite::{ACTION_COLUMNS, REPORT_COLUMNS, action_kind, context, reason, report_kind};
 use super::{
-    ActError, Action, ActionKind, FileError, ModerationStore, NewReport, Report, Standing,
+    ActError, Action, ActionKind, Context, FileError, ModerationStore, NewReport, Report, Standing,
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port};
@@ -61,6 +62,40 @@ fn action(r: &tokio_postgres::Row) -> Action {
     }
 }
 
+/// Writes a new open report, under `flood_key`, its context `context` (JSON).
+async fn insert(
+    tx: &tokio_postgres::Transaction<'_>,
+    report: &NewReport,
+    flood_key: &str,
+    context: &str,
+) -> Result<(), PortError> {
+    tx.execute(
+        "INSERT INTO moderation_reports (id, kind, reporter_id, flood_key, subject_id,
+            subject_name, table_id, reason, note, context, created_ms, closed_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL)",
+        &[
+            &report.id as Param,
+            &report.kind.as_str(),
+            &report.reporter,
+            &flood_key,
+            &report.subject,
+            &report.subject_name,
+            &report.table,
+            &report.reason.as_str(),
+            &report.note,
+            &context,
+            &report.created_ms,
+        ],
+    )
+    .await
+    .map_err(port)?;
+    Ok(())
+}
+
+fn json(context: &Context) -> Result<String, PortError> {
+    serde_json::to_string(context).map_err(port)
+}
+
 impl ModerationStore for PostgresModeration {
     fn file<'a>(
         &'a self,
@@ -91,28 +126,76 @@ impl ModerationStore for PostgresModeration {
             if recent >= i64::from(limit) {
                 return Err(FileError::TooMany);
             }
+            insert(&tx, report, &report.flood_key, &context).await?;
+            tx.commit().await.map_err(port)?;
+            Ok(())
+        })
+    }
+
+    fn file_grouped<'a>(
+        &'a self,
+        finding: &'a Finding,
+    ) -> PortFuture<'a, Result<Grouped, PortError>> {
+        Box::pin(async move {
+            let kind = finding.report.kind.as_str();
+            let mut client = self.client().await?;
+            let tx = client.transaction().await.map_err(port)?;
+            // Two findings of one kind at once are grouped one after the other.
             tx.execute(
-                "INSERT INTO moderation_reports (id, kind, reporter_id, flood_key, subject_id,
-                    subject_name, table_id, reason, note, context, created_ms, closed_by)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, NULL)",
-                &[
-                    &report.id as Param,
-                    &report.kind.as_str(),
-                    &report.reporter,
-                    &report.flood_key,
-                    &report.subject,
-                    &report.subject_name,
-                    &report.table,
-                    &report.reason.as_str(),
-                    &report.note,
-                    &context,
-                    &report.created_ms,
-                ],
+                "SELECT pg_advisory_xact_lock(hashtext($1))",
+                &[&format!("moderation group {kind}")],
             )
             .await
             .map_err(port)?;
+            let open: Vec<OpenGroup> = tx
+                .query(
+                    "SELECT id, flood_key, context FROM moderation_reports
+                     WHERE kind = $1 AND closed_by IS NULL AND flood_key LIKE $2
+                     ORDER BY created_ms, id",
+                    &[&kind as Param, &grouping::KEY_PATTERN],
+                )
+                .await
+                .map_err(port)?
+                .iter()
+                .map(|r| OpenGroup {
+                    id: r.get(0),
+                    flood_key: r.get(1),
+                    context: context(r.get(2)),
+                })
+                .collect();
+            let grouped = match grouping::plan(&open, finding) {
+                Plan::Open { flood_key, context } => {
+                    insert(&tx, &finding.report, &flood_key, &json(&context)?).await?;
+                    Grouped::Opened
+                }
+                Plan::Count {
+                    id,
+                    flood_key,
+                    context,
+                    table,
+                    merged,
+                } => {
+                    tx.execute(
+                        "UPDATE moderation_reports SET flood_key = $2, context = $3, table_id = $4
+                         WHERE id = $1",
+                        &[&id as Param, &flood_key, &json(&context)?, &table],
+                    )
+                    .await
+                    .map_err(port)?;
+                    for other in &merged {
+                        // Closed by the report it went into.
+                        tx.execute(
+                            "UPDATE moderation_reports SET closed_by = $2 WHERE id = $1",
+                            &[other as Param, &id],
+                        )
+                        .await
+                        .map_err(port)?;
+                    }
+                    Grouped::Counted
+                }
+            };
             tx.commit().await.map_err(port)?;
-            Ok(())
+            Ok(grouped)
         })
     }
 

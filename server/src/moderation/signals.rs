@@ -1,10 +1,9 @@
 //! The server's own reports: a chat line the word filter catches ([`super::chat_filter`]), two
 //! accounts connected from one address seated at one rated table, and the same accounts' rated
 //! matches past the ratings' daily cap (rating farming). Filed in the background (a table's
-//! actor never waits on the store), each with the context the table had, and limited like a
-//! player's reports, by a key of their own: one same-address report per pair of accounts and
-//! table a day, one farming report per group of accounts a day, a few filter reports per
-//! speaker an hour.
+//! actor never waits on the store), each with the context the table had, and grouped
+//! ([`super::grouping`]): a finding about accounts an open report of its kind is about is
+//! counted there, so the moderators' queue shows each case once however often it is found.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -13,15 +12,12 @@ use burraco_rules::Seat;
 
 use tokio_util::task::TaskTracker;
 
+use super::grouping::{Finding, Grouped};
 use super::{
     ChatLine, Context, ContextSeat, Moderation, ModerationStore, NewReport, Reason, ReportKind,
 };
 use crate::accounts::Accounts;
 use crate::table::TableInfo;
-
-/// Filter reports of one speaker in [`super::REPORT_WINDOW_MS`].
-const FILTER_REPORTS_PER_WINDOW: u32 = 3;
-const DAY_MS: i64 = 24 * 3600 * 1000;
 
 /// What the lobby knows of a table, as a report's context (no chat yet).
 pub fn context_of(table: &str, info: &TableInfo) -> Context {
@@ -71,7 +67,9 @@ pub fn chat_line(
         .map(|(_, around)| around)
         .unwrap_or_default();
     context.detail = Some(format!("the filter's word: {word}"));
-    let speaker = line.account.clone().unwrap_or_else(|| line.name.clone());
+    // A guest by its player id (a mute names it), or by its name when the line has none.
+    let speaker =
+        (line.account.clone().or_else(|| line.player.clone())).unwrap_or_else(|| line.name.clone());
     if line.account.is_none() {
         context.guest = line.player.clone();
     }
@@ -80,7 +78,7 @@ pub fn chat_line(
         id: crate::ids::random_id("r", 8),
         kind: ReportKind::ChatFilter,
         reporter: None,
-        flood_key: format!("chat_filter:{speaker}"),
+        flood_key: String::new(),
         subject: line.account,
         subject_name: line.name,
         table: Some(table.to_owned()),
@@ -89,13 +87,11 @@ pub fn chat_line(
         context,
         created_ms: crate::ids::unix_ms(),
     };
-    file(
-        &moderation.store,
-        tracker,
+    let finding = Finding {
         report,
-        FILTER_REPORTS_PER_WINDOW,
-        super::REPORT_WINDOW_MS,
-    );
+        accounts: vec![speaker],
+    };
+    file(&moderation.store, tracker, finding);
 }
 
 /// An account's seat at a table, for the same-address signal.
@@ -104,74 +100,90 @@ pub struct SeatedAccount {
     pub seat: Seat,
     pub account: String,
     pub name: String,
+    /// The connection that holds the seat now (its outbox's id): `None` while the player is
+    /// away (disconnected, or a stand-in plays for them).
+    pub conn: Option<u64>,
 }
 
-/// Who sits at a rated table after a seat was taken. Two accounts from one address (an IPv6
-/// address by its /64) are reported, and their seats returned (in seat order, each once) for
-/// the table to show. An account's addresses are its connections' on this node and those it
-/// took a seat from through another node (`addresses.rs`: the forwarded join carries it).
-pub fn seated(
+/// The address of the connection `conn` of `account` now: its connection's on this node, or
+/// for one through another node of a cluster, the address its forwarded seat request carried
+/// (`addresses.rs`). `None` when unknown: an address is never guessed from an older connection.
+fn address_now(moderation: &Moderation, account: &str, conn: u64, now_ms: i64) -> Option<IpAddr> {
+    (moderation.connections)
+        .address_of(account, conn)
+        .or_else(|| moderation.seen.of_connection(account, conn, now_ms))
+}
+
+/// The pairs of seated accounts whose connections share an address now (an IPv6 address by
+/// its /64), in seat order. An account's address is the connection's that holds its seat, never
+/// one it was seen at before (a player who left from one network and came back from another is
+/// not at the first any more); a seat nobody holds now, or whose connection's address is not
+/// known, is not compared.
+pub fn sharing<'a>(
+    moderation: &Moderation,
+    seated: &'a [SeatedAccount],
+) -> Vec<(&'a SeatedAccount, &'a SeatedAccount)> {
+    let now = crate::ids::unix_ms();
+    let addressed: Vec<(&SeatedAccount, IpAddr)> = seated
+        .iter()
+        .filter_map(|s| {
+            let address = address_now(moderation, &s.account, s.conn?, now)?;
+            Some((s, block(address)))
+        })
+        .collect();
+    let mut pairs = Vec::new();
+    for (i, (a, a_block)) in addressed.iter().enumerate() {
+        for (b, b_block) in &addressed[i + 1..] {
+            if a.account != b.account && a_block == b_block {
+                pairs.push((*a, *b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Reports each pair [`sharing`] found at `table` to the moderators (in the background,
+/// grouped: the same accounts found again are the same case).
+pub fn report_sharing(
     moderation: &Moderation,
     tracker: &TaskTracker,
     table: &str,
-    seated: &[SeatedAccount],
+    pairs: &[(&SeatedAccount, &SeatedAccount)],
     info: &TableInfo,
-) -> Vec<Seat> {
+) {
     let now = crate::ids::unix_ms();
-    let addressed: Vec<(&SeatedAccount, Vec<IpAddr>)> = seated
-        .iter()
-        .map(|s| {
-            let mut blocks: Vec<IpAddr> = moderation
-                .connections
-                .addresses(&s.account)
-                .into_iter()
-                .chain(moderation.seen.of(&s.account, now))
-                .map(block)
-                .collect();
-            blocks.sort();
-            blocks.dedup();
-            (s, blocks)
-        })
-        .collect();
-    let mut sharing: Vec<Seat> = Vec::new();
-    for (i, (sa, a_blocks)) in addressed.iter().enumerate() {
-        for (sb, b_blocks) in &addressed[i + 1..] {
-            let (a, a_name, b, b_name) = (&sa.account, &sa.name, &sb.account, &sb.name);
-            if a == b || !a_blocks.iter().any(|x| b_blocks.contains(x)) {
-                continue;
-            }
-            sharing.extend([sa.seat, sb.seat]);
-            let mut context = context_of(table, info);
-            context.detail = Some(format!(
-                "{a_name} ({a}) and {b_name} ({b}) are connected from one address"
-            ));
-            let (first, second) = if a < b { (a, b) } else { (b, a) };
-            let report = NewReport {
-                id: crate::ids::random_id("r", 8),
-                kind: ReportKind::SameAddress,
-                reporter: None,
-                flood_key: format!("same_address:{table}:{first}:{second}"),
-                subject: Some(b.clone()),
-                subject_name: b_name.clone(),
-                table: Some(table.to_owned()),
-                reason: Reason::MultiAccount,
-                note: String::new(),
-                context,
-                created_ms: crate::ids::unix_ms(),
-            };
-            file(&moderation.store, tracker, report, 1, DAY_MS);
-        }
+    for (sa, sb) in pairs {
+        let (a, a_name, b, b_name) = (&sa.account, &sa.name, &sb.account, &sb.name);
+        let mut context = context_of(table, info);
+        context.detail = Some(format!(
+            "{a_name} ({a}) and {b_name} ({b}) are connected from one address"
+        ));
+        let report = NewReport {
+            id: crate::ids::random_id("r", 8),
+            kind: ReportKind::SameAddress,
+            reporter: None,
+            flood_key: String::new(),
+            subject: Some(b.clone()),
+            subject_name: b_name.clone(),
+            table: Some(table.to_owned()),
+            reason: Reason::MultiAccount,
+            note: String::new(),
+            context,
+            created_ms: now,
+        };
+        let finding = Finding {
+            report,
+            accounts: vec![a.clone(), b.clone()],
+        };
+        file(&moderation.store, tracker, finding);
     }
-    sharing.sort_by_key(|s| s.index());
-    sharing.dedup();
-    sharing
 }
 
 /// A rated match the ratings refused as farming (the same accounts past the daily cap,
-/// `crate::ratings::NotRated::DailyCap`): a report to the moderators, one per group of
-/// accounts a day, with the accounts' names. Awaited: a match-end projection calls it, off any
-/// table's task, and a second run after a crash is absorbed by the flood key. `names`: the
-/// accounts' store, which names them.
+/// `crate::ratings::NotRated::DailyCap`): a report to the moderators with the accounts' names,
+/// grouped with the open farming report about any of them. Awaited: a match-end projection
+/// calls it, off any table's task, and a second run after a crash finds its table's finding
+/// counted already. `names`: the accounts' store, which names them.
 pub async fn rating_farming(
     store: &dyn ModerationStore,
     names: &dyn Accounts,
@@ -206,7 +218,7 @@ pub async fn rating_farming(
         id: crate::ids::random_id("r", 8),
         kind: ReportKind::RatingFarming,
         reporter: None,
-        flood_key: format!("rating_farming:{}", ids.join(":")),
+        flood_key: String::new(),
         subject: Some(subject.clone()),
         subject_name: subject_name.clone(),
         table: Some(table.to_owned()),
@@ -215,30 +227,27 @@ pub async fn rating_farming(
         context,
         created_ms: crate::ids::unix_ms(),
     };
-    let since = report.created_ms - DAY_MS;
-    match store.file(&report, 1, since).await {
-        Ok(()) => tracing::info!(report = %report.id, %table, "rating farming reported"),
-        Err(super::FileError::TooMany) => {}
+    let finding = Finding {
+        report,
+        accounts: ids.iter().map(|id| (*id).to_owned()).collect(),
+    };
+    match store.file_grouped(&finding).await {
+        Ok(grouped) => tracing::info!(%table, ?grouped, "rating farming reported"),
         Err(e) => tracing::warn!(%table, "cannot file a farming report: {e}"),
     }
 }
 
-/// Files a report of the server's own in the background; one over its limit is dropped.
-fn file(
-    store: &Arc<dyn ModerationStore>,
-    tracker: &TaskTracker,
-    report: NewReport,
-    limit: u32,
-    window_ms: i64,
-) {
+/// Files a finding of the server's own in the background, grouped.
+fn file(store: &Arc<dyn ModerationStore>, tracker: &TaskTracker, finding: Finding) {
     let store = store.clone();
     tracker.spawn(async move {
-        let since = report.created_ms - window_ms;
-        match store.file(&report, limit, since).await {
-            Ok(()) => {
-                tracing::info!(report = %report.id, kind = report.kind.as_str(), "automatic report")
+        let kind = finding.report.kind.as_str();
+        match store.file_grouped(&finding).await {
+            // A new case; a case found again is counted quietly.
+            Ok(Grouped::Opened) => {
+                tracing::info!(report = %finding.report.id, kind, "automatic report")
             }
-            Err(super::FileError::TooMany) => {}
+            Ok(Grouped::Counted) => {}
             Err(e) => tracing::warn!("cannot file an automatic report: {e}"),
         }
     });

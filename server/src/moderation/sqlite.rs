@@ -4,6 +4,7 @@
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+use super::grouping::{self, Finding, Grouped, OpenGroup, Plan};
 use super::{
     ActError, Action, ActionKind, FileError, ModerationStore, NewReport, Reason, Report,
     ReportKind, Standing,
@@ -89,6 +90,91 @@ fn action(r: &rusqlite::Row<'_>) -> rusqlite::Result<Action> {
         at_ms: r.get(7)?,
         guest: r.get(8)?,
     })
+}
+
+/// Writes a new open report, under `flood_key`, its context `context` (JSON).
+fn insert(
+    tx: &rusqlite::Transaction<'_>,
+    report: &NewReport,
+    flood_key: &str,
+    context: &str,
+) -> rusqlite::Result<()> {
+    tx.execute(
+        "INSERT INTO moderation_reports (id, kind, reporter_id, flood_key, subject_id,
+            subject_name, table_id, reason, note, context, created_ms, closed_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL)",
+        params![
+            report.id,
+            report.kind.as_str(),
+            report.reporter,
+            flood_key,
+            report.subject,
+            report.subject_name,
+            report.table,
+            report.reason.as_str(),
+            report.note,
+            context,
+            report.created_ms
+        ],
+    )?;
+    Ok(())
+}
+
+fn json(context: &super::Context) -> rusqlite::Result<String> {
+    serde_json::to_string(context).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+}
+
+/// Files a finding grouped, in one immediate transaction (the open groups read and the plan's
+/// write together: two findings at once are grouped one after the other).
+fn file_grouped(conn: &mut Connection, finding: &Finding) -> rusqlite::Result<Grouped> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let open: Vec<OpenGroup> = {
+        let mut stmt = tx.prepare_cached(
+            "SELECT id, flood_key, context FROM moderation_reports
+             WHERE kind = ?1 AND closed_by IS NULL AND flood_key LIKE ?2
+             ORDER BY created_ms, id",
+        )?;
+        stmt.query_map(
+            params![finding.report.kind.as_str(), grouping::KEY_PATTERN],
+            |r| {
+                Ok(OpenGroup {
+                    id: r.get(0)?,
+                    flood_key: r.get(1)?,
+                    context: context(&r.get::<_, String>(2)?),
+                })
+            },
+        )?
+        .collect::<rusqlite::Result<_>>()?
+    };
+    let grouped = match grouping::plan(&open, finding) {
+        Plan::Open { flood_key, context } => {
+            insert(&tx, &finding.report, &flood_key, &json(&context)?)?;
+            Grouped::Opened
+        }
+        Plan::Count {
+            id,
+            flood_key,
+            context,
+            table,
+            merged,
+        } => {
+            tx.execute(
+                "UPDATE moderation_reports SET flood_key = ?2, context = ?3, table_id = ?4
+                 WHERE id = ?1",
+                params![id, flood_key, json(&context)?, table],
+            )?;
+            for other in merged {
+                // Closed by the report it went into.
+                tx.execute(
+                    "UPDATE moderation_reports SET closed_by = ?2 WHERE id = ?1",
+                    params![other, id],
+                )?;
+            }
+            Grouped::Counted
+        }
+    };
+    tx.commit()?;
+    Ok(grouped)
 }
 
 /// Stores an action in one transaction; a refusal (`Ok(Err(..))`) rolls it back.
@@ -191,25 +277,7 @@ impl ModerationStore for SqliteModeration {
                     if recent >= i64::from(limit) {
                         return Ok(false);
                     }
-                    tx.execute(
-                        "INSERT INTO moderation_reports (id, kind, reporter_id, flood_key,
-                            subject_id, subject_name, table_id, reason, note, context,
-                            created_ms, closed_by)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, NULL)",
-                        params![
-                            report.id,
-                            report.kind.as_str(),
-                            report.reporter,
-                            report.flood_key,
-                            report.subject,
-                            report.subject_name,
-                            report.table,
-                            report.reason.as_str(),
-                            report.note,
-                            context,
-                            report.created_ms
-                        ],
-                    )?;
+                    insert(&tx, &report, &report.flood_key, &context)?;
                     tx.commit()?;
                     Ok(true)
                 })
@@ -220,6 +288,14 @@ impl ModerationStore for SqliteModeration {
                 Err(FileError::TooMany)
             }
         })
+    }
+
+    fn file_grouped<'a>(
+        &'a self,
+        finding: &'a Finding,
+    ) -> PortFuture<'a, Result<Grouped, PortError>> {
+        let finding = finding.clone();
+        Box::pin(self.with(move |conn| file_grouped(conn, &finding)))
     }
 
     fn open_reports<'a>(&'a self, limit: u32) -> PortFuture<'a, Result<Vec<Report>, PortError>> {

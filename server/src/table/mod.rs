@@ -154,6 +154,8 @@ struct TableActor {
     /// (`reports.rs`): told to the table while each seat is still its account's. Memory only:
     /// found again at the next seat taken after a restart.
     same_address: Vec<(Seat, String)>,
+    /// Each seat's connection whose first request checked the addresses again (`reports.rs`).
+    same_address_checked: [Option<u64>; 4],
 }
 
 /// A new table in the waiting state; logs it, registers it and starts its actor.
@@ -302,6 +304,7 @@ impl TableActor {
             linger_until: None,
             staged: None,
             same_address: Vec::new(),
+            same_address_checked: [None; 4],
             shared,
         };
         (actor, handle)
@@ -350,6 +353,7 @@ impl TableActor {
         };
         if let Some((player, req)) = command.request_of_player() {
             self.attach_requester(player, &req.out);
+            self.first_request_through(player, &req.out);
         }
         match command {
             Command::Join {

@@ -1,7 +1,8 @@
 //! What a table tells the moderation (`crate::moderation`) and the moderation tells a table:
-//! each chat line it published (kept for reports, and read by the chat filter); who sits at it
-//! once a seat is taken (the same-address signal, at a rated table, and the seats it finds,
-//! told to the table); the addresses accounts ask for seats from; and a player's `report`
+//! each chat line it published (kept for reports, and read by the chat filter); who sits at it,
+//! and through which connection, once a seat is taken or a seat's connection comes or goes (the
+//! same-address signal, at a rated table, and the seats it finds, told to the table); the
+//! addresses accounts' connections ask for seats from; and a player's `report`
 //! (protocol 1.7), which the table answers because it holds the context: the seats, the hand,
 //! the chat lines (on the node serving it, whichever node the reporter is connected to).
 //! Nothing here waits on the store: reports are filed in the background.
@@ -44,23 +45,48 @@ impl TableActor {
         );
     }
 
-    /// A request about to be read: an account asking for a seat from a known address (its
-    /// connection's here, or its node's word for it in a cluster) is noted for the
-    /// same-address signal.
+    /// A request about to be read: an account's connection asking for a seat from a known
+    /// address (its own here, or its node's word for it in a cluster) is noted for the
+    /// same-address signal, by the connection.
     pub(super) fn note_address(&self, request: TableRequest) -> TableRequest {
         let takes_seat = matches!(
             request.message,
             ClientMessage::Join { .. } | ClientMessage::QuickPlay { .. }
         );
         if takes_seat && let (Some(account), Some(address)) = (&request.account, request.address) {
-            (self.shared.moderation.seen).note(&account.id, address, crate::ids::unix_ms());
+            let conn = request.req.out.id();
+            (self.shared.moderation.seen).note(&account.id, conn, address, crate::ids::unix_ms());
         }
         request
     }
 
-    /// A seat was taken: at a rated table, the accounts seated here are checked for a shared
-    /// address (reported to the moderators by `signals::seated`), and the seats found are told
-    /// to the table when they change.
+    /// A seated player's request through `out`: the first through a connection that holds its
+    /// seat checks the addresses again. A connection that comes back is attached to its seats
+    /// (`hello.rs`) before its address is registered (`conn`), so the check its attach made may
+    /// not have known it; by its first request it does.
+    pub(super) fn first_request_through(&mut self, player: &str, out: &Outbox) {
+        if !self.state.rated {
+            return;
+        }
+        let Some(seat) = self.seat_of(player) else {
+            return;
+        };
+        let holds = self.state.seats[seat.index()]
+            .as_ref()
+            .and_then(|slot| slot.out.as_ref())
+            .is_some_and(|o| o.id() == out.id());
+        let checked = &mut self.same_address_checked[seat.index()];
+        if !holds || *checked == Some(out.id()) {
+            return;
+        }
+        *checked = Some(out.id());
+        self.seats_changed();
+    }
+
+    /// A seat was taken, or a seat's connection came, went or made its first request: at a
+    /// rated table, the accounts seated here are checked for connections that share an address
+    /// now (`signals::sharing`), and when the seats found change they are reported to the
+    /// moderators and told to the table (an empty list when none share one any more).
     pub(super) fn seats_changed(&mut self) {
         if !self.state.rated {
             return;
@@ -69,36 +95,52 @@ impl TableActor {
             .into_iter()
             .filter_map(|seat| {
                 let slot = self.state.seats[seat.index()].as_ref()?;
+                let conn = slot
+                    .out
+                    .as_ref()
+                    .filter(|o| slot.bot.is_none() && !o.is_gone())
+                    .map(Outbox::id);
                 Some(SeatedAccount {
                     seat,
                     account: slot.account.as_ref()?.id.clone(),
                     name: slot.name.clone(),
+                    conn,
                 })
             })
             .collect();
-        if seated.len() < 2 {
+        if seated.len() < 2 && self.same_address.is_empty() {
             return;
         }
-        let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        let sharing: Vec<(Seat, String)> = signals::seated(
-            &self.shared.moderation,
-            &self.shared.tracker,
-            &self.id,
-            &seated,
-            &info,
-        )
-        .into_iter()
-        .filter_map(|seat| {
-            let s = seated.iter().find(|s| s.seat == seat)?;
-            Some((seat, s.account.clone()))
-        })
-        .collect();
+        let pairs = signals::sharing(&self.shared.moderation, &seated);
+        let mut sharing: Vec<(Seat, String)> = pairs
+            .iter()
+            .flat_map(|(a, b)| [(a.seat, a.account.clone()), (b.seat, b.account.clone())])
+            .collect();
+        sharing.sort_by_key(|(seat, _)| seat.index());
+        sharing.dedup();
         if sharing == self.same_address {
             return;
         }
+        // Reported when what the table is told changes: a seat taken again, a request, a
+        // connection that comes back find the same pairs without a word to the moderators.
+        let info = self.info.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        signals::report_sharing(
+            &self.shared.moderation,
+            &self.shared.tracker,
+            &self.id,
+            &pairs,
+            &info,
+        );
+        let told = !self.same_address.is_empty();
         self.same_address = sharing;
-        let Some(notice) = self.same_address_notice() else {
-            return;
+        let notice = match self.same_address_notice() {
+            Some(notice) => notice,
+            // What the table was told is no longer so: it hears that no seat shares one now.
+            None if told => ServerMessage::SameAddress {
+                table: self.id.to_string(),
+                seats: Vec::new(),
+            },
+            None => return,
         };
         let receivers = self
             .state

@@ -57,8 +57,8 @@ impl TableActor {
             self.send_pause_after_snapshot(&out);
             self.send_same_address_after_snapshot(&out);
             let _ = req.done.send(());
-            // A seat held for the player (a rated tournament's) is checked when they come.
-            self.seats_changed();
+            // A seat held for the player (a rated tournament's) was checked as they came
+            // (`attach`); so is the address they come back from.
             return;
         }
         if self.state.status != Status::Waiting {
@@ -297,6 +297,7 @@ impl TableActor {
             }
             req.reply(ServerMessage::Ok { id });
             self.refresh_info();
+            self.seats_changed();
             return;
         }
         self.shared.directory.forget_seat(player, &self.id);
@@ -356,6 +357,8 @@ impl TableActor {
             }
         }
         self.refresh_info();
+        // A seat's connection went (or the seat): the same address is of the connections now.
+        self.seats_changed();
     }
 
     pub(super) async fn ready(&mut self, player: &str, req: Request) {
@@ -466,6 +469,8 @@ impl TableActor {
             }
             self.refresh_info();
         }
+        // The player may be back from another address.
+        self.seats_changed();
     }
 
     /// A seated player's request through a connection the seat does not have, where the seat
@@ -514,6 +519,7 @@ impl TableActor {
             }
         }
         self.refresh_info();
+        self.seats_changed();
     }
 
     /// A disconnected seat's grace period ran out.

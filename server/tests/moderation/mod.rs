@@ -1,13 +1,16 @@
 //! The moderation's store (`burraco_server::moderation::ModerationStore`): one conformance
-//! suite run on the SQLite file and on a PostgreSQL 15 server this test starts; and the API on
-//! the raw socket (`http`), and at the table, protocol 1.7 (`table`).
+//! suite run on the SQLite file and on a PostgreSQL 15 server this test starts (the server's own
+//! findings grouped among it); and the API on the raw socket (`http`), at the table, protocol
+//! 1.7 (`table`), and the server's own reports at the table (`signals`).
 
 pub(crate) mod http;
+mod signals;
 pub(crate) mod table;
 
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::accounts::{AccountStatus, Accounts, NewAccount, username};
+use burraco_server::moderation::grouping::{Finding, Grouped};
 use burraco_server::moderation::postgres::PostgresModeration;
 use burraco_server::moderation::sqlite::SqliteModeration;
 use burraco_server::moderation::{
@@ -61,9 +64,119 @@ fn report(id: &str, reporter: &str, subject: &str, created_ms: i64) -> NewReport
             guest: None,
             tournament: None,
             round: None,
+            count: None,
+            last_ms: None,
+            accounts: Vec::new(),
         },
         created_ms,
     }
+}
+
+/// A same-address finding at `table` about `accounts` (the second its subject).
+fn finding(id: &str, table: &str, accounts: &[&str], created_ms: i64) -> Finding {
+    Finding {
+        report: NewReport {
+            kind: ReportKind::SameAddress,
+            reporter: None,
+            flood_key: String::new(),
+            table: Some(table.into()),
+            reason: Reason::MultiAccount,
+            note: String::new(),
+            context: Context {
+                table: Some(table.into()),
+                detail: Some(format!("{} share an address", accounts.join(" and "))),
+                ..Context::default()
+            },
+            ..report(id, "u-mod", accounts[1], created_ms)
+        },
+        accounts: accounts.iter().map(|a| (*a).to_owned()).collect(),
+    }
+}
+
+/// The server's own findings, grouped: one open report per case (a kind, and accounts linked by
+/// its findings), counting its findings at different tables, with the latest's context; a case
+/// closed opens anew; two cases a finding links are merged; two findings at once through two
+/// nodes make one case.
+async fn grouping(a: &dyn ModerationStore, b: &dyn ModerationStore) {
+    let cases = |open: Vec<burraco_server::moderation::Report>| -> Vec<_> {
+        open.into_iter().filter(|r| r.reporter.is_none()).collect()
+    };
+    let first = finding("r-g1", "t-1", &["u-rocco", "u-paola"], NOW);
+    assert_eq!(a.file_grouped(&first).await, Ok(Grouped::Opened));
+    let second = finding("r-g2", "t-2", &["u-paola", "u-rocco"], NOW + 1);
+    assert_eq!(b.file_grouped(&second).await, Ok(Grouped::Counted));
+    // Found again at the same table (a seat taken again there): not counted twice.
+    let again = finding("r-g3", "t-2", &["u-rocco", "u-paola"], NOW + 2);
+    assert_eq!(a.file_grouped(&again).await, Ok(Grouped::Counted));
+    // One of the case's accounts with another: the same case, one account more.
+    let third = finding("r-g4", "t-3", &["u-paola", "u-mod"], NOW + 3);
+    assert_eq!(b.file_grouped(&third).await, Ok(Grouped::Counted));
+    // Another kind about the same accounts is another case.
+    let farming = Finding {
+        report: NewReport {
+            kind: ReportKind::RatingFarming,
+            ..finding("r-f1", "t-3", &["u-rocco", "u-paola"], NOW + 4).report
+        },
+        accounts: vec!["u-rocco".into(), "u-paola".into()],
+    };
+    assert_eq!(a.file_grouped(&farming).await, Ok(Grouped::Opened));
+    let open = cases(b.open_reports(100).await.expect("listed"));
+    let ids: Vec<&str> = open.iter().map(|r| r.id.as_str()).collect();
+    assert_eq!(ids, ["r-g1", "r-f1"], "each case once");
+    let case = &open[0];
+    assert_eq!(case.kind, ReportKind::SameAddress);
+    assert_eq!(case.table.as_deref(), Some("t-3"), "the latest table");
+    assert_eq!(case.context, {
+        let mut latest = third.report.context.clone();
+        latest.count = Some(3);
+        latest.last_ms = Some(NOW + 3);
+        latest.accounts = vec!["u-mod".into(), "u-paola".into(), "u-rocco".into()];
+        latest
+    });
+    assert_eq!(
+        (case.subject.as_deref(), case.created_ms),
+        (Some("u-paola"), NOW),
+        "the first finding's subject and time"
+    );
+    // Closed by a moderator: the next finding opens the case anew.
+    a.act(&action("m-gd", ActionKind::Dismiss, None, Some("r-g1")))
+        .await
+        .expect("dismissed");
+    let after = finding("r-g5", "t-4", &["u-rocco", "u-paola"], NOW + 5);
+    assert_eq!(b.file_grouped(&after).await, Ok(Grouped::Opened));
+    let open = cases(a.open_reports(100).await.expect("listed"));
+    let reopened = open.iter().find(|r| r.id == "r-g5").expect("a new case");
+    assert_eq!(reopened.context.count, Some(1));
+    // A finding that links two open cases merges them into the older: counts and accounts
+    // added, the younger closed by it.
+    let left = finding("r-m1", "t-7", &["u-a1", "u-a2"], NOW + 7);
+    let right = finding("r-m2", "t-8", &["u-b1", "u-b2"], NOW + 8);
+    let link = finding("r-m3", "t-9", &["u-b1", "u-a2"], NOW + 9);
+    for f in [&left, &right] {
+        assert_eq!(a.file_grouped(f).await, Ok(Grouped::Opened));
+    }
+    assert_eq!(b.file_grouped(&link).await, Ok(Grouped::Counted));
+    let merged = b.report("r-m1").await.expect("read").expect("kept");
+    assert_eq!(merged.context.count, Some(3));
+    assert_eq!(merged.context.accounts, ["u-a1", "u-a2", "u-b1", "u-b2"]);
+    let gone = a.report("r-m2").await.expect("read").expect("kept");
+    assert_eq!(gone.closed_by.as_deref(), Some("r-m1"));
+    // Two findings of a new case at once, through both nodes: one report counting both.
+    let (gx, gy) = (
+        finding("r-gx", "t-5", &["u-x", "u-y"], NOW + 6),
+        finding("r-gy", "t-6", &["u-y", "u-x"], NOW + 6),
+    );
+    let (x, y) = tokio::join!(a.file_grouped(&gx), b.file_grouped(&gy));
+    let mut both = [x.expect("filed"), y.expect("filed")];
+    both.sort_by_key(|g| *g == Grouped::Counted);
+    assert_eq!(both, [Grouped::Opened, Grouped::Counted]);
+    let open = cases(b.open_reports(100).await.expect("listed"));
+    let xy: Vec<_> = open
+        .iter()
+        .filter(|r| r.context.accounts == ["u-x", "u-y"])
+        .collect();
+    assert_eq!(xy.len(), 1, "{open:?}");
+    assert_eq!(xy[0].context.count, Some(2));
 }
 
 fn action(id: &str, kind: ActionKind, account: Option<&str>, report: Option<&str>) -> Action {
@@ -277,6 +390,8 @@ async fn conformance(accounts: &dyn Accounts, a: &dyn ModerationStore, b: &dyn M
     };
     b.act(&unmute).await.expect("guest unmuted");
     assert_eq!(a.guest_muted_until(guest, NOW).await.expect("asked"), None);
+
+    grouping(a, b).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
