@@ -401,6 +401,12 @@ fn router(shared: Arc<Shared>) -> Router {
             directory: shared.directory.clone(),
             backplane: shared.backplane.clone(),
         }))
+        // Every state-changing `/api` route, whoever serves it: no page of another site acts
+        // with a player's cookie.
+        .layer(axum::middleware::from_fn_with_state(
+            accounts::origin::Origins::new(&shared.config),
+            accounts::origin::guard,
+        ))
 }
 
 fn header_has(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
