@@ -94,9 +94,12 @@ async fn an_account_with_rated_games_cannot_become_a_bot_account_on_postgres() {
     server.stop().await;
 }
 
-/// Every input that may carry a NUL, and the answer it gets: (what, status, code).
-async fn nul_answers(addr: SocketAddr) -> Vec<(&'static str, u16, String)> {
+/// Every input that may carry a NUL, and the answer it gets: (what, status, code). `store`:
+/// the server's store flags, for `admin` to make the account a moderator.
+async fn nul_answers(addr: SocketAddr, store: &[&str]) -> Vec<(&'static str, u16, String)> {
     let session = sign_up(addr, "Nula").await.token();
+    let (ok, out, err) = super::admin::admin(store, &["grant-moderator", "nula"], "");
+    assert!(ok, "{out}{err}");
     let cookie = cookie(&session);
     let with_cookie = [("Cookie", cookie.as_str())];
     let cases: Vec<(&'static str, &'static str, &'static str, String)> = vec![
@@ -166,6 +169,18 @@ async fn nul_answers(addr: SocketAddr) -> Vec<(&'static str, u16, String)> {
             "/api/ratings/u-%00",
             String::new(),
         ),
+        (
+            "a report a moderator answers",
+            "POST",
+            "/api/moderation/actions",
+            json!({"action": "dismiss", "report": "r-\u{0}", "reason": "spam"}).to_string(),
+        ),
+        (
+            "an account a moderator looks up",
+            "GET",
+            "/api/moderation/accounts/Nu%00la",
+            String::new(),
+        ),
     ];
     let mut answers = Vec::new();
     for (what, method, path, body) in cases {
@@ -183,12 +198,13 @@ async fn nul_answers(addr: SocketAddr) -> Vec<(&'static str, u16, String)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_nul_in_any_input_is_answered_alike_by_both_stores() {
     let sqlite = TestServer::start().await;
-    let on_sqlite = nul_answers(sqlite.addr).await;
+    let data = sqlite.dir.path().to_string_lossy().into_owned();
+    let on_sqlite = nul_answers(sqlite.addr, &["--data", &data]).await;
     sqlite.stop().await;
     let postgres = super::Postgres::start();
     let url = postgres.url();
     let server = TestServer::with(|config| config.database_url = Some(url.clone())).await;
-    let on_postgres = nul_answers(server.addr).await;
+    let on_postgres = nul_answers(server.addr, &["--database-url", &url]).await;
     server.stop().await;
     assert_eq!(on_sqlite, on_postgres);
     // Refused, or found to be nothing (an unknown account's ratings are `[]`); never a 5xx.
