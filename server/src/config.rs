@@ -398,7 +398,7 @@ impl Cli {
         let cluster = self.cluster()?;
         let public_origin = self.public_origin.clone().or(file.public_origin);
         if let Some(origin) = &public_origin {
-            crate::accounts::ceremonies::relying_party(origin).map_err(|detail| {
+            crate::accounts::ceremonies::check_origin(origin).map_err(|detail| {
                 ConfigFileError::PublicOrigin {
                     origin: origin.clone(),
                     detail,

@@ -392,6 +392,12 @@ fn router(shared: Arc<Shared>) -> Router {
             directory: shared.directory.clone(),
             backplane: shared.backplane.clone(),
         }))
+        // Every state-changing `/api` route, whoever serves it: no page of another site acts
+        // with a player's cookie.
+        .layer(axum::middleware::from_fn_with_state(
+            accounts::origin::Origins::new(&shared.config),
+            accounts::origin::guard,
+        ))
 }
 
 /// Every [`accounts::live::RECHECK`], this node asks the stores about its signed-in connections

@@ -21,15 +21,24 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn serve(loaded: burraco_server::config::Loaded) -> anyhow::Result<()> {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    // Whatever RUST_LOG asks: the PostgreSQL client logs each statement's parameters at debug
+    // level (names, password hashes, token hashes), which no log may hold.
+    let no_parameters = tracing_subscriber::filter::filter_fn(|meta| {
+        !(meta.target().starts_with("tokio_postgres") && *meta.level() > tracing::Level::INFO)
+    });
+    let registry = tracing_subscriber::registry()
+        .with(filter)
+        .with(no_parameters);
     if loaded.json_logs {
-        tracing_subscriber::fmt()
-            .json()
-            .with_env_filter(filter)
+        registry
+            .with(tracing_subscriber::fmt::layer().json())
             .init();
     } else {
-        tracing_subscriber::fmt().with_env_filter(filter).init();
+        registry.with(tracing_subscriber::fmt::layer()).init();
     }
     let listener = tokio::net::TcpListener::bind(loaded.listen).await?;
     // Tests and scripts read the bound address (useful with port 0) from this line.
@@ -43,6 +52,7 @@ async fn admin(
     command: &burraco_server::config::AdminCommand,
 ) -> anyhow::Result<()> {
     let config = &loaded.server;
+    burraco_server::accounts::admin::check_store(config)?;
     let database = match &config.database_url {
         Some(url) => Some(
             burraco_server::store::postgres::Database::connect(url, config.database_pool).await?,

@@ -1,7 +1,8 @@
 //! Operators' commands, `burraco-server admin ...`: make an administrator, disable and enable an
-//! account, reset a password. They work on the same store the server uses (the SQLite file of
-//! `--data`, or PostgreSQL by `--database-url`), running or not: a disabled account's sessions
-//! end at once, since every request reads the store. Each command is in the account's audit log.
+//! account, reset a password (every session and token of the account ended). They work on the
+//! same store the server uses (the SQLite file of `--data`, which must exist, or PostgreSQL by
+//! `--database-url`), running or not: a disabled account's sessions end at once, since every
+//! request reads the store. Each command is in the account's audit log.
 
 use std::io::BufRead;
 
@@ -28,6 +29,25 @@ pub enum AdminError {
     Hasher,
     #[error("accounts store: {0}")]
     Store(#[from] PortError),
+    #[error(
+        "no accounts' store in {0}: give the server's own --data (or --database-url); nothing was made"
+    )]
+    NoStore(std::path::PathBuf),
+}
+
+/// Refuses a command on a store that does not exist: a data directory without the server's
+/// SQLite file (a typo in `--data` would otherwise make an empty store and report success on
+/// it). A database URL is checked by connecting.
+pub fn check_store(config: &crate::config::ServerConfig) -> Result<(), AdminError> {
+    if config.database_url.is_some() || config.cluster.is_some() {
+        return Ok(());
+    }
+    let file = config.data_dir.join(crate::store::FILE_NAME);
+    if file.is_file() {
+        Ok(())
+    } else {
+        Err(AdminError::NoStore(config.data_dir.clone()))
+    }
 }
 
 /// What the audit log says did it.
@@ -165,10 +185,13 @@ pub async fn run(
             if !accounts.set_password_hash(&account.id, &hash).await? {
                 return Err(AdminError::NoSuchAccount(name.clone()));
             }
+            // Whoever took the account is out: every session and every personal token ends
+            // (a node closes the tokens' connections at its next check, within a second).
             let ended = accounts.revoke_all(&account.id, None).await?;
+            let revoked = accounts.revoke_tokens(&account.id).await?;
             audit(accounts, &account, Kind::AdminPasswordReset, OPERATOR).await?;
             Ok(format!(
-                "new password for {} ({}); {ended} sessions ended{}",
+                "new password for {} ({}); {ended} sessions ended, {revoked} tokens revoked{}",
                 account.username,
                 account.id,
                 shown_password(&password, shown)

@@ -25,6 +25,9 @@ pub const MAX_CEREMONIES: usize = 10_000;
 pub const MAX_BODY: usize = 16 * 1024;
 /// Passkeys one account may hold.
 pub const MAX_PER_ACCOUNT: usize = 20;
+/// Registrations one account may have waiting at once: a fourth start drops its oldest (a
+/// prompt dismissed and asked again), so one account holds a handful of the node's places.
+pub const WAITING_PER_ACCOUNT: usize = 3;
 /// The longest name of a passkey, in characters.
 pub const MAX_NAME_CHARS: usize = 64;
 
@@ -59,7 +62,19 @@ impl Passkeys {
     }
 }
 
-/// Checks `origin` as `--public-origin` takes it, and builds its relying party.
+/// Checks `origin` as `--public-origin` takes it: an `http(s)://` URL with a host. One WebAuthn
+/// cannot use (an IP address: the relying party is a host name) still serves, with passwords
+/// only: [`Passkeys::new`] turns the passkeys off and says why.
+pub fn check_origin(origin: &str) -> Result<(), String> {
+    let url = Url::parse(origin).map_err(|e| e.to_string())?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("not an http(s) origin".into());
+    }
+    url.host_str().ok_or("no host")?;
+    Ok(())
+}
+
+/// Builds the relying party of `origin`; its RP id is the host.
 pub fn relying_party(origin: &str) -> Result<Webauthn, String> {
     let url = Url::parse(origin).map_err(|e| e.to_string())?;
     let host = url.host_str().ok_or("no host")?.to_owned();
@@ -68,10 +83,18 @@ pub fn relying_party(origin: &str) -> Result<Webauthn, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Ceremonies waiting for their answer, by a random id handed to the client.
+/// Ceremonies waiting for their answer, by a random id handed to the client, each with whose
+/// it is when an account started it.
 #[derive(Debug)]
 pub(super) struct Ceremonies<T> {
-    waiting: Mutex<HashMap<String, (Instant, T)>>,
+    waiting: Mutex<HashMap<String, Waiting<T>>>,
+}
+
+#[derive(Debug)]
+struct Waiting<T> {
+    started: Instant,
+    owner: Option<String>,
+    state: T,
 }
 
 impl<T> Default for Ceremonies<T> {
@@ -85,23 +108,50 @@ impl<T> Default for Ceremonies<T> {
 impl<T> Ceremonies<T> {
     /// Keeps `state` under a new id; `None` when [`MAX_CEREMONIES`] live ones wait already.
     pub(super) fn start(&self, state: T, now: Instant) -> Option<String> {
+        self.start_for(None, state, now)
+    }
+
+    /// [`Ceremonies::start`] for `owner`, who keeps [`WAITING_PER_ACCOUNT`] at most: its
+    /// oldest goes to make room.
+    pub(super) fn start_owned(&self, owner: &str, state: T, now: Instant) -> Option<String> {
+        self.start_for(Some(owner), state, now)
+    }
+
+    fn start_for(&self, owner: Option<&str>, state: T, now: Instant) -> Option<String> {
         let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(owner) = owner {
+            let mut own: Vec<(Instant, String)> = waiting
+                .iter()
+                .filter(|(_, w)| w.owner.as_deref() == Some(owner))
+                .map(|(id, w)| (w.started, id.clone()))
+                .collect();
+            own.sort();
+            let extra = (own.len() + 1).saturating_sub(WAITING_PER_ACCOUNT);
+            for (_, id) in own.into_iter().take(extra) {
+                waiting.remove(&id);
+            }
+        }
         if waiting.len() >= MAX_CEREMONIES {
-            waiting.retain(|_, (started, _)| now.duration_since(*started) < CEREMONY_TTL);
+            waiting.retain(|_, w| now.duration_since(w.started) < CEREMONY_TTL);
             if waiting.len() >= MAX_CEREMONIES {
                 return None;
             }
         }
         let id = crate::ids::random_id("", 16);
-        waiting.insert(id.clone(), (now, state));
+        let entry = Waiting {
+            started: now,
+            owner: owner.map(str::to_owned),
+            state,
+        };
+        waiting.insert(id.clone(), entry);
         Some(id)
     }
 
     /// Takes the state of ceremony `id` (once: a replayed answer finds nothing), if it is live.
     pub(super) fn take(&self, id: &str, now: Instant) -> Option<T> {
         let mut waiting = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
-        let (started, state) = waiting.remove(id)?;
-        (now.duration_since(started) < CEREMONY_TTL).then_some(state)
+        let w = waiting.remove(id)?;
+        (now.duration_since(w.started) < CEREMONY_TTL).then_some(w.state)
     }
 
     #[cfg(test)]
@@ -151,10 +201,39 @@ mod tests {
     }
 
     #[test]
+    fn an_account_keeps_a_few_registrations_waiting_its_oldest_dropped() {
+        let ceremonies = Ceremonies::<u32>::default();
+        let t0 = Instant::now();
+        let ids: Vec<String> = (0..5)
+            .map(|i| {
+                let at = t0 + Duration::from_millis(i);
+                ceremonies.start_owned("u-a", i as u32, at).expect("room")
+            })
+            .collect();
+        let other = ceremonies.start_owned("u-b", 9, t0).expect("room");
+        assert_eq!(ceremonies.len(), WAITING_PER_ACCOUNT + 1);
+        assert_eq!(ceremonies.take(&ids[0], t0), None, "dropped");
+        assert_eq!(ceremonies.take(&ids[1], t0), None, "dropped");
+        assert_eq!(ceremonies.take(&ids[4], t0), Some(4));
+        assert_eq!(ceremonies.take(&other, t0), Some(9), "another's untouched");
+    }
+
+    #[test]
     fn the_relying_party_is_the_origin_and_its_host() {
         assert!(relying_party("http://localhost:8080").is_ok());
         assert!(relying_party("https://burraco.example").is_ok());
         assert!(relying_party("not a url").is_err());
+        assert!(
+            relying_party("http://127.0.0.1:8080").is_err(),
+            "no host name"
+        );
+        assert!(
+            check_origin("http://127.0.0.1:8080").is_ok(),
+            "served, passkeys off"
+        );
+        assert!(check_origin("https://burraco.example").is_ok());
+        assert!(check_origin("not a url").is_err());
+        assert!(check_origin("ftp://burraco.example").is_err());
         assert_eq!(user_handle("u-1"), user_handle("u-1"));
         assert_ne!(user_handle("u-1"), user_handle("u-2"));
     }

@@ -1,26 +1,28 @@
 //! The accounts' HTTP API (docs/ACCOUNTS.md): sign up, sign in, sign out (here or everywhere),
 //! who am I, the list of one's sessions with revoke, a new password. JSON in and out; every
-//! refusal is an [`ApiCode`] with its HTTP status.
+//! refusal is an [`ApiCode`] with its HTTP status (`codes.rs`).
 //!
 //! A browser session is a cookie carrying a 256-bit random token, `HttpOnly` and `SameSite=Lax`
 //! (`Secure` when served over TLS); the store keeps only its SHA-256. Signing in always makes a
-//! new token and ends the session the request came with (no session fixation). Wrong passwords
-//! are answered `too_many_attempts` (429) after a few, for a delay that doubles with each further
-//! failure, per account and per address ([`Backoff`]): the answer is immediate, nothing sleeps.
+//! new token and ends the session the request came with (no session fixation). Sign-ins and
+//! sign-ups are held to the limits of `limits/`: each attempt is counted in the store before its
+//! Argon2id work, and one held back is answered 429 at once, nothing sleeps.
 
-use std::collections::HashMap;
-use std::net::{IpAddr, SocketAddr};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::Duration;
 
-use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
+pub(crate) use super::address::{address, client_address};
 use super::audit::{Entry, Kind};
 use super::ceremonies::Passkeys;
+pub use super::codes::{ApiCode, Refusal, upgrade_refused};
 use super::identity::COOKIE;
+use super::limits::{Limit, Reserved, Settle};
 use super::live::LiveSignIns;
 use super::password::{self, Hasher};
 use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo, username};
@@ -29,357 +31,9 @@ use super::{Account, Accounts, CreateError, NewAccount, NewSession, SessionInfo,
 pub const SESSION_TTL: Duration = Duration::from_secs(30 * 24 * 3600);
 /// The largest request body read: a username and two passwords fit many times over.
 pub const MAX_BODY: usize = 4 * 1024;
-/// Wrong passwords allowed before the delays start: per account...
-const FREE_PER_ACCOUNT: u32 = 5;
-/// ...and per address (a club or a family may share one).
-const FREE_PER_ADDRESS: u32 = 20;
-/// Accounts created from one address before the delays start (each further one waits, as
-/// wrong passwords do): every account costs an Argon2id hash and a name.
-const FREE_SIGNUPS_PER_ADDRESS: u32 = 5;
-/// Passkey sign-ins started from one address before the delays start (a ceremony holds a
-/// challenge for 5 minutes).
-const FREE_CEREMONIES_PER_ADDRESS: u32 = 30;
-/// The longest delay.
-const MAX_DELAY: Duration = Duration::from_secs(15 * 60);
-/// Keys the backoff map keeps before forgetting those idle for [`IDLE`].
-const BACKOFF_KEYS: usize = 100_000;
-const IDLE: Duration = Duration::from_secs(3600);
-
-/// Every refusal of the accounts' API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ApiCode {
-    /// The body is not JSON of the expected shape.
-    BadJson,
-    /// The body is larger than [`MAX_BODY`].
-    BodyTooLarge,
-    /// A body without `Content-Type: application/json` (which also keeps plain cross-site
-    /// forms out).
-    NotJson,
-    /// Not 3 to 24 letters, digits, `_`, `-` or `.`, or no letter or digit among them.
-    InvalidUsername,
-    /// Shorter than 8 or longer than 256 bytes.
-    InvalidPassword,
-    /// The same name (after NFKC and case folding) is registered.
-    NameTaken,
-    /// A registered name looks the same (UTS #39 confusables).
-    NameConfusable,
-    /// No such account, or the wrong password (never told apart).
-    BadCredentials,
-    /// Too many wrong passwords: retry after the `Retry-After` seconds.
-    TooManyAttempts,
-    /// Too many accounts created from this address: retry after the `Retry-After` seconds.
-    TooManySignups,
-    /// No session cookie, or its session ended.
-    NotSignedIn,
-    /// None of the account's sessions has that id.
-    NoSuchSession,
-    /// The accounts' store cannot be reached (or a cluster has none).
-    AccountsUnavailable,
-    /// A personal token sent to an endpoint of the web pages (only the session cookie signs
-    /// in there).
-    CookieRequired,
-    /// A personal token that is malformed, unknown, revoked or expired.
-    InvalidToken,
-    /// The personal token lacks the scope the endpoint needs.
-    MissingScope,
-    /// None of the account's tokens has that id.
-    NoSuchToken,
-    /// An unknown scope, or none.
-    InvalidScopes,
-    /// An expiry outside 1 to 366 days, a label over 100 characters, or an account that
-    /// already holds 50 live tokens.
-    InvalidTokenSettings,
-    /// A WebSocket upgrade with a session cookie from a page of another origin.
-    OriginRefused,
-    // passkeys, audit and administration
-    /// The right password (or passkey), but an operator disabled the account.
-    AccountDisabled,
-    /// The server's `--public-origin` is no origin WebAuthn accepts: passwords only.
-    PasskeysUnavailable,
-    /// A passkey's name: 1 to 64 characters, no control characters.
-    InvalidPasskeyName,
-    /// The account holds the most passkeys it may (20).
-    TooManyPasskeys,
-    /// No live ceremony of that id for this client (unknown, used, or older than 5 minutes).
-    NoSuchCeremony,
-    /// The authenticator's answer did not verify (wrong origin, challenge or signature, or an
-    /// unknown passkey).
-    PasskeyRejected,
-    /// That credential is registered already.
-    PasskeyTaken,
-    /// None of the account's passkeys has that id.
-    NoSuchPasskey,
-    /// Too many ceremonies wait at once: retry after `Retry-After` seconds.
-    TooManyCeremonies,
-}
-
-impl ApiCode {
-    pub const ALL: [ApiCode; 29] = [
-        ApiCode::BadJson,
-        ApiCode::BodyTooLarge,
-        ApiCode::NotJson,
-        ApiCode::InvalidUsername,
-        ApiCode::InvalidPassword,
-        ApiCode::NameTaken,
-        ApiCode::NameConfusable,
-        ApiCode::BadCredentials,
-        ApiCode::TooManyAttempts,
-        ApiCode::TooManySignups,
-        ApiCode::NotSignedIn,
-        ApiCode::NoSuchSession,
-        ApiCode::AccountsUnavailable,
-        ApiCode::CookieRequired,
-        ApiCode::InvalidToken,
-        ApiCode::MissingScope,
-        ApiCode::NoSuchToken,
-        ApiCode::InvalidScopes,
-        ApiCode::InvalidTokenSettings,
-        ApiCode::OriginRefused,
-        ApiCode::AccountDisabled,
-        ApiCode::PasskeysUnavailable,
-        ApiCode::InvalidPasskeyName,
-        ApiCode::TooManyPasskeys,
-        ApiCode::NoSuchCeremony,
-        ApiCode::PasskeyRejected,
-        ApiCode::PasskeyTaken,
-        ApiCode::NoSuchPasskey,
-        ApiCode::TooManyCeremonies,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ApiCode::BadJson => "bad_json",
-            ApiCode::BodyTooLarge => "body_too_large",
-            ApiCode::NotJson => "not_json",
-            ApiCode::InvalidUsername => "invalid_username",
-            ApiCode::InvalidPassword => "invalid_password",
-            ApiCode::NameTaken => "name_taken",
-            ApiCode::NameConfusable => "name_confusable",
-            ApiCode::BadCredentials => "bad_credentials",
-            ApiCode::TooManyAttempts => "too_many_attempts",
-            ApiCode::TooManySignups => "too_many_signups",
-            ApiCode::NotSignedIn => "not_signed_in",
-            ApiCode::NoSuchSession => "no_such_session",
-            ApiCode::AccountsUnavailable => "accounts_unavailable",
-            ApiCode::CookieRequired => "cookie_required",
-            ApiCode::InvalidToken => "invalid_token",
-            ApiCode::MissingScope => "missing_scope",
-            ApiCode::NoSuchToken => "no_such_token",
-            ApiCode::InvalidScopes => "invalid_scopes",
-            ApiCode::InvalidTokenSettings => "invalid_token_settings",
-            ApiCode::OriginRefused => "origin_refused",
-            ApiCode::AccountDisabled => "account_disabled",
-            ApiCode::PasskeysUnavailable => "passkeys_unavailable",
-            ApiCode::InvalidPasskeyName => "invalid_passkey_name",
-            ApiCode::TooManyPasskeys => "too_many_passkeys",
-            ApiCode::NoSuchCeremony => "no_such_ceremony",
-            ApiCode::PasskeyRejected => "passkey_rejected",
-            ApiCode::PasskeyTaken => "passkey_taken",
-            ApiCode::NoSuchPasskey => "no_such_passkey",
-            ApiCode::TooManyCeremonies => "too_many_ceremonies",
-        }
-    }
-
-    pub fn status(self) -> StatusCode {
-        match self {
-            ApiCode::BadJson
-            | ApiCode::BodyTooLarge
-            | ApiCode::InvalidUsername
-            | ApiCode::InvalidPassword
-            | ApiCode::InvalidScopes
-            | ApiCode::InvalidTokenSettings => StatusCode::BAD_REQUEST,
-            ApiCode::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiCode::NameTaken | ApiCode::NameConfusable => StatusCode::CONFLICT,
-            ApiCode::BadCredentials
-            | ApiCode::NotSignedIn
-            | ApiCode::CookieRequired
-            | ApiCode::InvalidToken => StatusCode::UNAUTHORIZED,
-            ApiCode::MissingScope | ApiCode::OriginRefused => StatusCode::FORBIDDEN,
-            ApiCode::TooManyAttempts | ApiCode::TooManySignups => StatusCode::TOO_MANY_REQUESTS,
-            ApiCode::NoSuchSession | ApiCode::NoSuchToken => StatusCode::NOT_FOUND,
-            ApiCode::AccountsUnavailable | ApiCode::PasskeysUnavailable => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            ApiCode::AccountDisabled => StatusCode::FORBIDDEN,
-            ApiCode::InvalidPasskeyName | ApiCode::NoSuchCeremony | ApiCode::PasskeyRejected => {
-                StatusCode::BAD_REQUEST
-            }
-            ApiCode::TooManyPasskeys | ApiCode::PasskeyTaken => StatusCode::CONFLICT,
-            ApiCode::NoSuchPasskey => StatusCode::NOT_FOUND,
-            ApiCode::TooManyCeremonies => StatusCode::TOO_MANY_REQUESTS,
-        }
-    }
-
-    fn message(self) -> &'static str {
-        match self {
-            ApiCode::BadJson => "the body is not the JSON this endpoint takes",
-            ApiCode::BodyTooLarge => "the body is too large",
-            ApiCode::NotJson => "send Content-Type: application/json",
-            ApiCode::InvalidUsername => "a username is 3 to 24 letters, digits, '_', '-' or '.'",
-            ApiCode::InvalidPassword => "a password is 8 to 256 bytes",
-            ApiCode::NameTaken => "that name is taken",
-            ApiCode::NameConfusable => "that name looks like a taken one",
-            ApiCode::BadCredentials => "wrong username or password",
-            ApiCode::TooManyAttempts => "too many wrong passwords: wait and retry",
-            ApiCode::TooManySignups => "too many new accounts from this address: wait and retry",
-            ApiCode::NotSignedIn => "not signed in",
-            ApiCode::NoSuchSession => "no such session",
-            ApiCode::AccountsUnavailable => "accounts are unavailable",
-            ApiCode::CookieRequired => "sign in with a password: a token cannot sign in here",
-            ApiCode::InvalidToken => "the token is malformed, unknown, revoked or expired",
-            ApiCode::MissingScope => "the token has no scope for this",
-            ApiCode::NoSuchToken => "no such token",
-            ApiCode::InvalidScopes => {
-                "scopes are one or more of play, create_tables, join_tournaments, read_account"
-            }
-            ApiCode::InvalidTokenSettings => {
-                "a token expires in 1 to 366 days, its label is at most 100 characters, and an account holds at most 50"
-            }
-            ApiCode::OriginRefused => "a page of another site cannot use your session",
-            ApiCode::AccountDisabled => "this account is disabled",
-            ApiCode::PasskeysUnavailable => "passkeys are unavailable on this server",
-            ApiCode::InvalidPasskeyName => "a passkey's name is 1 to 64 characters",
-            ApiCode::TooManyPasskeys => "this account holds the most passkeys it may",
-            ApiCode::NoSuchCeremony => "no such ceremony (it expired or was used): start again",
-            ApiCode::PasskeyRejected => "the passkey was not accepted",
-            ApiCode::PasskeyTaken => "that passkey is registered already",
-            ApiCode::NoSuchPasskey => "no such passkey",
-            ApiCode::TooManyCeremonies => "too many passkey ceremonies at once: wait and retry",
-        }
-    }
-}
-
-/// A refusal as a response: `{"code": ..., "message": ...}` with the code's status.
-#[derive(Debug)]
-pub struct Refusal {
-    pub(super) code: ApiCode,
-    pub(super) retry_after: Option<Duration>,
-}
-
-impl From<ApiCode> for Refusal {
-    fn from(code: ApiCode) -> Self {
-        Refusal {
-            code,
-            retry_after: None,
-        }
-    }
-}
-
-impl IntoResponse for Refusal {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({"code": self.code, "message": self.code.message()});
-        let mut response = (self.code.status(), axum::Json(body)).into_response();
-        if let Some(wait) = self.retry_after {
-            // Whole seconds, rounded up: a client that waits that long is let in.
-            let secs = wait.as_millis().div_ceil(1000).max(1);
-            if let Ok(value) = HeaderValue::from_str(&secs.to_string()) {
-                response.headers_mut().insert(header::RETRY_AFTER, value);
-            }
-        }
-        response
-    }
-}
-
-/// A refused WebSocket upgrade, as a typed JSON answer (docs/ACCOUNTS.md).
-pub fn upgrade_refused(refused: super::identity::Refused) -> Response {
-    use super::identity::Refused;
-    let code = match refused {
-        Refused::InvalidToken => ApiCode::InvalidToken,
-        Refused::OriginRefused => ApiCode::OriginRefused,
-        Refused::Unavailable => ApiCode::AccountsUnavailable,
-    };
-    Refusal::from(code).into_response()
-}
-
-impl From<crate::backplane::PortError> for Refusal {
-    fn from(e: crate::backplane::PortError) -> Self {
-        tracing::warn!("accounts store: {e}");
-        ApiCode::AccountsUnavailable.into()
-    }
-}
-
-impl From<password::Unavailable> for Refusal {
-    fn from(_: password::Unavailable) -> Self {
-        ApiCode::AccountsUnavailable.into()
-    }
-}
-
-/// Failures counted per key; after the free ones, each failure locks the key for a delay that
-/// doubles (from `base`, at most [`MAX_DELAY`]).
-#[derive(Debug)]
-pub struct Backoff {
-    base: Duration,
-    keys: Mutex<HashMap<String, Strikes>>,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Strikes {
-    failures: u32,
-    locked_until: Instant,
-    last: Instant,
-}
-
-impl Backoff {
-    pub fn new(base: Duration) -> Backoff {
-        Backoff {
-            base,
-            keys: Mutex::default(),
-        }
-    }
-
-    fn keys(&self) -> std::sync::MutexGuard<'_, HashMap<String, Strikes>> {
-        self.keys.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// How long `key` stays locked, if it is.
-    pub fn locked(&self, key: &str, now: Instant) -> Option<Duration> {
-        let keys = self.keys();
-        let strikes = keys.get(key)?;
-        (strikes.locked_until > now).then(|| strikes.locked_until - now)
-    }
-
-    /// Counts a failure; returns the lock it starts, if any.
-    pub fn fail(&self, key: &str, free: u32, now: Instant) -> Option<Duration> {
-        let mut keys = self.keys();
-        if keys.len() >= BACKOFF_KEYS {
-            keys.retain(|_, s| now.duration_since(s.last) < IDLE || s.locked_until > now);
-            // Still full (a flood of names within the hour): keep only the keys held back now,
-            // so the map stays bounded and a held key stays held.
-            if keys.len() >= BACKOFF_KEYS {
-                keys.retain(|_, s| s.locked_until > now);
-            }
-        }
-        let strikes = keys.entry(key.to_owned()).or_insert(Strikes {
-            failures: 0,
-            locked_until: now,
-            last: now,
-        });
-        // An hour of quiet forgives: a typo next month does not start where this one ended.
-        if now.duration_since(strikes.last) >= IDLE {
-            strikes.failures = 0;
-        }
-        strikes.failures = strikes.failures.saturating_add(1);
-        strikes.last = now;
-        let over = strikes
-            .failures
-            .checked_sub(free)
-            .filter(|over| *over > 0)?;
-        let delay = self
-            .base
-            .saturating_mul(1u32 << (over - 1).min(20))
-            .min(MAX_DELAY);
-        strikes.locked_until = now + delay;
-        Some(delay)
-    }
-
-    pub fn clear(&self, key: &str) {
-        self.keys().remove(key);
-    }
-}
 
 /// What the accounts' routes share: the handles and settings they read (not the server's hub,
-/// so this module depends on what it uses), and their own hasher, backoff and passkeys.
+/// so this module depends on what it uses), and their own hasher and passkeys.
 #[derive(Debug)]
 pub struct Api {
     accounts: Arc<dyn Accounts>,
@@ -387,7 +41,8 @@ pub struct Api {
     trust_forwarded_for: bool,
     secure_cookies: bool,
     hasher: Hasher,
-    backoff: Backoff,
+    /// The limits' first delay (`ServerConfig::login_backoff`).
+    backoff: Duration,
     pub(super) passkeys: Passkeys,
 }
 
@@ -406,7 +61,7 @@ impl Api {
             sign_ins,
             trust_forwarded_for: config.trust_forwarded_for,
             secure_cookies: config.secure_cookies,
-            backoff: Backoff::new(config.login_backoff),
+            backoff: config.login_backoff,
             hasher: Hasher::new(),
             passkeys: Passkeys::new(
                 config
@@ -457,23 +112,41 @@ impl Api {
         Ok(())
     }
 
-    /// Counts a passkey sign-in started from `request`'s address: after
-    /// [`FREE_CEREMONIES_PER_ADDRESS`] in an hour each further one waits, as wrong passwords do,
-    /// so one address cannot fill the ceremonies' room and lock everybody else out.
-    pub(super) fn count_ceremony(&self, request: &Request) -> Result<(), Refusal> {
-        let Some(ip) = address(request, self.trust_forwarded_for()) else {
+    /// Counts an attempt against `limits` in the store, before the work it guards: `Err` with
+    /// `held_back` (and `Retry-After`) while one of them waits. None to count (no address known)
+    /// lets the request through.
+    pub(super) async fn hold(&self, limits: &[Limit], held_back: ApiCode) -> Result<(), Refusal> {
+        if limits.is_empty() {
             return Ok(());
-        };
-        let key = format!("ceremonies:{ip}");
-        let now = Instant::now();
-        if let Some(wait) = self.backoff.locked(&key, now) {
-            return Err(Refusal {
-                code: ApiCode::TooManyCeremonies,
-                retry_after: Some(wait),
-            });
         }
-        self.backoff.fail(&key, FREE_CEREMONIES_PER_ADDRESS, now);
-        Ok(())
+        let now = crate::ids::unix_ms();
+        match self.accounts().reserve(limits, now, self.backoff).await? {
+            Reserved::Granted => Ok(()),
+            Reserved::HeldBack { wait } => Err(Refusal {
+                code: held_back,
+                retry_after: Some(wait),
+            }),
+        }
+    }
+
+    /// Settles attempts [`Api::hold`] counted. A failure is logged, not answered: the attempt
+    /// stays counted, which errs on the side of the limit.
+    pub(super) async fn settle(&self, settled: &[(Limit, Settle)]) {
+        if let Err(e) = self.accounts().settle(settled).await {
+            tracing::warn!("accounts' limits not settled: {e}");
+        }
+    }
+
+    /// Counts a passkey ceremony started from `address` against `limit`: after the free ones
+    /// each further one waits, as wrong passwords do, so one address cannot fill the node's
+    /// ceremonies and lock everybody else out.
+    pub(super) async fn count_ceremony(
+        &self,
+        address: Option<IpAddr>,
+        limit: fn(IpAddr) -> Limit,
+    ) -> Result<(), Refusal> {
+        let limits: Vec<Limit> = address.map(limit).into_iter().collect();
+        self.hold(&limits, ApiCode::TooManyCeremonies).await
     }
 
     /// The signed-in account and session of a request's cookie. A request that carries a
@@ -543,8 +216,9 @@ impl Api {
     }
 
     /// Checks `password` for `account` (`None`: no such account, checked against a decoy all
-    /// the same), under the backoff of the account's key and of the address. Ok(account) on a
-    /// match.
+    /// the same) after counting it against the limits of the account's name key and of the
+    /// address: held back (`too_many_attempts`) while either waits, with no check run. A right
+    /// password clears the account's count and gives the address its attempt back.
     async fn check_password(
         &self,
         account: Option<Account>,
@@ -552,21 +226,17 @@ impl Api {
         password: String,
         address: Option<IpAddr>,
     ) -> Result<Account, Refusal> {
-        let account_key = format!("account:{name_key}");
-        let address_key = address.map(|ip| format!("address:{ip}"));
-        let now = Instant::now();
-        let locked = [Some(&account_key), address_key.as_ref()]
-            .into_iter()
-            .flatten()
-            .filter_map(|key| self.backoff.locked(key, now))
-            .max();
-        if let Some(wait) = locked {
-            metrics::counter!("burraco_account_signins_total", "result" => "throttled")
-                .increment(1);
-            return Err(Refusal {
-                code: ApiCode::TooManyAttempts,
-                retry_after: Some(wait),
-            });
+        let of_account = Limit::sign_ins_of(name_key);
+        let from_address = address.map(Limit::sign_ins_from);
+        let limits: Vec<Limit> = std::iter::once(of_account.clone())
+            .chain(from_address.clone())
+            .collect();
+        if let Err(refusal) = self.hold(&limits, ApiCode::TooManyAttempts).await {
+            if refusal.code == ApiCode::TooManyAttempts {
+                metrics::counter!("burraco_account_signins_total", "result" => "throttled")
+                    .increment(1);
+            }
+            return Err(refusal);
         }
         let hash = match &account {
             Some(account) => self.accounts().password_hash(&account.id).await?,
@@ -575,68 +245,16 @@ impl Api {
         if self.hasher.verify(password, hash).await?
             && let Some(account) = account
         {
-            self.backoff.clear(&account_key);
+            let settled: Vec<(Limit, Settle)> = std::iter::once((of_account, Settle::Clear))
+                .chain(from_address.map(|limit| (limit, Settle::Refund)))
+                .collect();
+            self.settle(&settled).await;
             metrics::counter!("burraco_account_signins_total", "result" => "ok").increment(1);
             return Ok(account);
         }
         metrics::counter!("burraco_account_signins_total", "result" => "bad_credentials")
             .increment(1);
-        let now = Instant::now();
-        self.backoff.fail(&account_key, FREE_PER_ACCOUNT, now);
-        if let Some(key) = &address_key {
-            self.backoff.fail(key, FREE_PER_ADDRESS, now);
-        }
         Err(ApiCode::BadCredentials.into())
-    }
-}
-
-/// Whom the per-address limits count: the peer, or (`--trust-forwarded-for`, behind a proxy
-/// that appends it) the last address of `X-Forwarded-For`; an IPv6 address by its /64, the
-/// block one subscriber holds (counting each of its addresses apart would count nothing).
-pub(crate) fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
-    client_ip(request, trust_forwarded_for).map(limit_block)
-}
-
-/// The client's whole address, as the audit log records it.
-pub(super) fn client_address(request: &Request, trust_forwarded_for: bool) -> Option<String> {
-    client_ip(request, trust_forwarded_for).map(|ip| ip.to_canonical().to_string())
-}
-
-fn client_ip(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
-    // Only the last entry is the proxy's own: any before it came from the client. A last entry
-    // that is no address counts the peer instead.
-    let forwarded = trust_forwarded_for
-        .then(|| {
-            request
-                .headers()
-                .get_all("x-forwarded-for")
-                .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(','))
-                .next_back()
-                .and_then(|a| a.trim().parse::<IpAddr>().ok())
-        })
-        .flatten();
-    let peer = || {
-        request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|ConnectInfo(addr)| addr.ip())
-    };
-    forwarded.or_else(peer)
-}
-
-fn limit_block(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let mut octets = v6.octets();
-                octets[8..].fill(0);
-                IpAddr::V6(octets.into())
-            }
-        },
-        v4 => v4,
     }
 }
 
@@ -733,44 +351,52 @@ pub(super) async fn end_current(api: &Api, headers: &HeaderMap) -> Result<(), Re
 pub(super) async fn signup(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let headers = request.headers().clone();
     let client = client_address(&request, api.trust_forwarded_for());
-    let signups_key =
-        address(&request, api.trust_forwarded_for()).map(|ip| format!("signups:{ip}"));
-    if let Some(wait) = signups_key
-        .as_ref()
-        .and_then(|key| api.backoff.locked(key, Instant::now()))
-    {
-        return Err(Refusal {
-            code: ApiCode::TooManySignups,
-            retry_after: Some(wait),
-        });
-    }
+    let from_address: Vec<Limit> = address(&request, api.trust_forwarded_for())
+        .map(Limit::sign_ups_from)
+        .into_iter()
+        .collect();
     let body: Credentials = json_body(request, MAX_BODY).await?;
     let name = username::normalize(&body.username).map_err(|_| ApiCode::InvalidUsername)?;
     check_password_length(&body.password)?;
-    // Refused before hashing: a taken name costs no Argon2 run.
+    if username::reserved(&name) {
+        return Err(ApiCode::NameReserved.into());
+    }
+    // Refused before hashing and counting: a taken name costs no Argon2 run.
     if api.accounts().by_name(&name).await?.is_some() {
         return Err(ApiCode::NameTaken.into());
     }
-    let new = NewAccount {
-        id: crate::ids::random_id("u", 8),
-        key: username::key(&name),
-        skeleton: username::skeleton(&name),
-        password_hash: api.hasher.hash(body.password).await?,
-        username: name,
-        created_ms: crate::ids::unix_ms(),
+    // Counted before the hash, so sign-ups sent at once cannot all pass the count.
+    api.hold(&from_address, ApiCode::TooManySignups).await?;
+    let made = async {
+        let new = NewAccount {
+            id: crate::ids::random_id("u", 8),
+            key: username::key(&name),
+            skeleton: username::skeleton(&name),
+            password_hash: api.hasher.hash(body.password).await?,
+            username: name,
+            created_ms: crate::ids::unix_ms(),
+        };
+        api.accounts().create(&new).await.map_err(|e| match e {
+            CreateError::NameTaken => ApiCode::NameTaken.into(),
+            CreateError::NameConfusable => ApiCode::NameConfusable.into(),
+            CreateError::Port(e) => Refusal::from(e),
+        })
     };
-    let account = api.accounts().create(&new).await.map_err(|e| match e {
-        CreateError::NameTaken => ApiCode::NameTaken.into(),
-        CreateError::NameConfusable => ApiCode::NameConfusable.into(),
-        CreateError::Port(e) => Refusal::from(e),
-    })?;
+    let account = match made.await {
+        Ok(account) => account,
+        Err(refusal) => {
+            // No account made: the address gets its attempt back.
+            let refund: Vec<(Limit, Settle)> = from_address
+                .into_iter()
+                .map(|limit| (limit, Settle::Refund))
+                .collect();
+            api.settle(&refund).await;
+            return Err(refusal);
+        }
+    };
     tracing::info!(account = %account.id, "account created");
     api.audit(Entry::new(&account.id, Kind::SignedUp, client, "password"))
         .await;
-    if let Some(key) = &signups_key {
-        api.backoff
-            .fail(key, FREE_SIGNUPS_PER_ADDRESS, Instant::now());
-    }
     end_current(&api, &headers).await?;
     let cookie = api.open_session(&account, &headers).await?;
     Ok(with_cookie(
@@ -958,76 +584,6 @@ pub(super) async fn own_audit(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn codes_are_distinct_snake_case_strings() {
-        let names: std::collections::HashSet<_> = ApiCode::ALL.iter().map(|c| c.as_str()).collect();
-        assert_eq!(names.len(), ApiCode::ALL.len());
-        for code in ApiCode::ALL {
-            let json = serde_json::to_string(&code).expect("json");
-            assert_eq!(json, format!("\"{}\"", code.as_str()));
-        }
-    }
-
-    #[test]
-    fn the_backoff_doubles_after_the_free_failures_and_clears() {
-        let backoff = Backoff::new(Duration::from_secs(1));
-        let t0 = Instant::now();
-        for _ in 0..3 {
-            assert_eq!(backoff.fail("k", 3, t0), None);
-        }
-        assert_eq!(backoff.locked("k", t0), None);
-        assert_eq!(backoff.fail("k", 3, t0), Some(Duration::from_secs(1)));
-        assert_eq!(backoff.locked("k", t0), Some(Duration::from_secs(1)));
-        let t1 = t0 + Duration::from_secs(3);
-        assert_eq!(backoff.locked("k", t1), None);
-        assert_eq!(backoff.fail("k", 3, t1), Some(Duration::from_secs(2)));
-        assert_eq!(backoff.fail("k", 3, t1), Some(Duration::from_secs(4)));
-        for _ in 0..40 {
-            backoff.fail("k", 3, t1);
-        }
-        assert_eq!(backoff.locked("k", t1), Some(MAX_DELAY));
-        // An hour of quiet after the delay forgives the failures.
-        let later = t1 + MAX_DELAY + IDLE;
-        assert_eq!(backoff.fail("k", 3, later), None);
-        assert_eq!(backoff.locked("k", later), None);
-        assert_eq!(backoff.locked("other", t1), None);
-        backoff.clear("k");
-        assert_eq!(backoff.locked("k", t1), None);
-    }
-
-    #[test]
-    fn addresses_are_counted_by_peer_or_trusted_proxy_and_ipv6_by_its_64() {
-        let request = |forwarded: Option<&str>, peer: &str| {
-            let mut request = Request::new(axum::body::Body::empty());
-            if let Some(f) = forwarded {
-                request
-                    .headers_mut()
-                    .insert("x-forwarded-for", HeaderValue::from_str(f).expect("header"));
-            }
-            let peer: SocketAddr = peer.parse().expect("peer");
-            request.extensions_mut().insert(ConnectInfo(peer));
-            request
-        };
-        let ip = |s: &str| Some(s.parse::<IpAddr>().expect("ip"));
-        let proxied = request(Some("203.0.113.9, 198.51.100.7"), "10.0.0.2:5000");
-        assert_eq!(
-            address(&proxied, false),
-            ip("10.0.0.2"),
-            "not trusted: the peer"
-        );
-        assert_eq!(
-            address(&proxied, true),
-            ip("198.51.100.7"),
-            "the proxy's own entry"
-        );
-        let junk = request(Some("198.51.100.7, not an address"), "10.0.0.2:5000");
-        assert_eq!(address(&junk, true), ip("10.0.0.2"));
-        let v6 = request(None, "[2001:db8:1:2:3:4:5:6]:443");
-        assert_eq!(address(&v6, false), ip("2001:db8:1:2::"));
-        let mapped = request(None, "[::ffff:192.0.2.1]:443");
-        assert_eq!(address(&mapped, false), ip("192.0.2.1"));
-    }
 
     #[test]
     fn only_a_well_formed_cookie_is_read() {

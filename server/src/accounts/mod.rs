@@ -9,20 +9,28 @@
 //! ([`password`]) and a session token as its SHA-256 ([`token_hash`]). The HTTP API is in
 //! [`http`]. Guests (a name and play) do not touch any of this.
 
+pub mod address;
 pub mod admin;
 pub mod audit;
 pub mod ceremonies;
+pub mod codes;
 pub mod http;
 pub mod identity;
+pub mod limits;
 pub mod live;
+pub mod origin;
 pub mod passkeys;
 pub mod password;
 pub mod postgres;
+mod rekey;
 pub mod routes;
 pub mod sqlite;
 pub mod tokens;
 pub mod tokens_http;
+mod unconfigured;
 pub mod username;
+
+pub use unconfigured::Unconfigured;
 
 use crate::backplane::port::{PortError, PortFuture};
 use tokens::{NewToken, TokenHolder, TokenInfo};
@@ -96,6 +104,16 @@ pub struct AccountStatus {
     pub admin: bool,
 }
 
+/// What [`Accounts::make_bot`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MadeBot {
+    /// The account is a bot account (now, or already).
+    Made,
+    NoSuchAccount,
+    /// The account has a rating (it played rated games as a person): it stays a player.
+    HasRatedGames,
+}
+
 /// Why an account was not created.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CreateError {
@@ -110,8 +128,9 @@ pub enum CreateError {
 }
 
 /// The accounts' storage. Every method answers from the shared state at once (no cache), so a
-/// session revoked through one node is refused by every node on its next request.
-pub trait Accounts: Send + Sync + std::fmt::Debug {
+/// session revoked through one node is refused by every node on its next request. The limits'
+/// counts ([`limits::Limits`]) are kept beside them, for the same reason.
+pub trait Accounts: limits::Limits + Send + Sync + std::fmt::Debug {
     fn create<'a>(
         &'a self,
         account: &'a NewAccount,
@@ -215,14 +234,28 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
     // tokens and bot accounts
     /// Whether the account is a bot account; `None` for an unknown account.
     fn is_bot<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>>;
-    /// Makes the account a bot account, for good (there is no way back); false for an unknown
-    /// account. Making a bot account a bot again changes nothing and answers true.
-    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>>;
-    /// Whether `name` is a registered account's name or looks like one: its
-    /// [`username::key`] or its [`username::skeleton`] is taken.
+    /// Makes the account a bot account, for good (there is no way back), unless it has a
+    /// rating (a row in `ratings`: it played rated games as a person). Making a bot account a
+    /// bot again changes nothing and answers [`MadeBot::Made`].
+    fn make_bot<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<MadeBot, PortError>>;
+    /// Whether `name` is a registered account's name or looks like one (its
+    /// [`username::key`] or its [`username::skeleton`] is taken), or is kept for the server's
+    /// own ([`username::reserved`], answered without asking the store).
     fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>>;
-    /// Stores a new personal token (its hash only).
-    fn create_token<'a>(&'a self, token: &'a NewToken) -> PortFuture<'a, Result<(), PortError>>;
+    /// Stores a new personal token (its hash only), unless its account holds `max_live` live
+    /// tokens already (false): counted and inserted in one transaction, so tokens created at
+    /// once through any nodes never exceed it.
+    fn create_token<'a>(
+        &'a self,
+        token: &'a NewToken,
+        max_live: usize,
+    ) -> PortFuture<'a, Result<bool, PortError>>;
+    /// Revokes (deletes) every token of `account`; returns how many.
+    fn revoke_tokens<'a>(&'a self, account: &'a str) -> PortFuture<'a, Result<u64, PortError>>;
     /// The account's live tokens at `now_ms`, oldest first.
     fn tokens<'a>(
         &'a self,
@@ -266,179 +299,6 @@ pub trait Accounts: Send + Sync + std::fmt::Debug {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>>;
-}
-
-/// Accounts switched off: a cluster started without `--database-url` (one node's SQLite file
-/// would not be shared). Every call fails, the API answers `accounts_unavailable`, and guests
-/// play as ever.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Unconfigured;
-
-fn off<T: Send + 'static>() -> PortFuture<'static, Result<T, PortError>> {
-    Box::pin(async {
-        Err(PortError(
-            "accounts need --database-url in a cluster".into(),
-        ))
-    })
-}
-
-impl Accounts for Unconfigured {
-    fn create<'a>(&'a self, _: &'a NewAccount) -> PortFuture<'a, Result<Account, CreateError>> {
-        Box::pin(async { off::<Account>().await.map_err(CreateError::Port) })
-    }
-    fn by_id<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
-        off()
-    }
-    fn by_name<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
-        off()
-    }
-    fn password_hash<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<Option<String>, PortError>> {
-        off()
-    }
-    fn set_password_hash<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn open_session<'a>(&'a self, _: &'a NewSession) -> PortFuture<'a, Result<(), PortError>> {
-        off()
-    }
-    fn session<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<Option<(Account, SessionInfo)>, PortError>> {
-        off()
-    }
-    fn sessions<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<Vec<SessionInfo>, PortError>> {
-        off()
-    }
-    fn revoke<'a>(&'a self, _: &'a str, _: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn revoke_all<'a>(
-        &'a self,
-        _: &'a str,
-        _: Option<&'a str>,
-    ) -> PortFuture<'a, Result<u64, PortError>> {
-        off()
-    }
-
-    // tokens and bot accounts
-    fn is_bot<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Option<bool>, PortError>> {
-        off()
-    }
-    fn make_bot<'a>(&'a self, _: &'a str, _: i64) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn name_registered<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn create_token<'a>(&'a self, _: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
-        off()
-    }
-    fn tokens<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<Vec<TokenInfo>, PortError>> {
-        off()
-    }
-    fn revoke_token<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn token<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<Option<TokenHolder>, PortError>> {
-        off()
-    }
-    fn token_used<'a>(
-        &'a self,
-        _: &'a str,
-        _: i64,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<(), PortError>> {
-        off()
-    }
-    fn live_tokens<'a>(
-        &'a self,
-        _: &'a [String],
-        _: i64,
-    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        off()
-    }
-    fn live_sessions<'a>(
-        &'a self,
-        _: &'a [String],
-        _: i64,
-    ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        off()
-    }
-    fn add_passkey<'a>(&'a self, _: &'a StoredPasskey) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn passkeys<'a>(&'a self, _: &'a str) -> PortFuture<'a, Result<Vec<StoredPasskey>, PortError>> {
-        off()
-    }
-    fn passkey_by_credential<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>> {
-        off()
-    }
-    fn touch_passkey<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-        _: i64,
-    ) -> PortFuture<'a, Result<(), PortError>> {
-        off()
-    }
-    fn remove_passkey<'a>(
-        &'a self,
-        _: &'a str,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
-    fn record<'a>(&'a self, _: &'a audit::Entry) -> PortFuture<'a, Result<(), PortError>> {
-        off()
-    }
-    fn audit<'a>(
-        &'a self,
-        _: &'a str,
-        _: u32,
-    ) -> PortFuture<'a, Result<Vec<audit::Entry>, PortError>> {
-        off()
-    }
-    fn status<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> PortFuture<'a, Result<Option<AccountStatus>, PortError>> {
-        off()
-    }
-    fn set_status<'a>(
-        &'a self,
-        _: &'a str,
-        _: AccountStatus,
-    ) -> PortFuture<'a, Result<bool, PortError>> {
-        off()
-    }
 }
 
 /// The accounts' store this server uses, its migrations applied (every store's tables: the
@@ -687,4 +547,17 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     ),
     // The arena's matches made (`crate::arena::store`): the daily cap and the board's bots.
     (11, crate::arena::store::MIGRATION),
+    // The accounts' limits (`limits`): each key's attempts and delay, shared by the nodes.
+    (
+        12,
+        "CREATE TABLE account_limits (
+        limit_key TEXT PRIMARY KEY,
+        attempts BIGINT NOT NULL,
+        locked_until_ms BIGINT NOT NULL,
+        last_ms BIGINT NOT NULL);
+     CREATE INDEX account_limits_idle ON account_limits (last_ms);",
+    ),
+    // Every skeleton made again without the quiet punctuation `_-.` (`rekey.rs`, run in Rust
+    // by both stores after this version's SQL, which is none).
+    (rekey::VERSION, ""),
 ];

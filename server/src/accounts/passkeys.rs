@@ -22,6 +22,7 @@ use super::ceremonies::{
     MAX_BODY, MAX_NAME_CHARS, MAX_PER_ACCOUNT, Passkeys, Registration, credential_key, user_handle,
 };
 use super::http::{self, ApiCode, ApiState, Refusal};
+use super::limits::Limit;
 use super::{Account, StoredPasskey};
 
 /// The relying party, or `passkeys_unavailable` when the public origin is none WebAuthn takes.
@@ -83,6 +84,7 @@ fn too_many_ceremonies() -> Refusal {
 pub async fn register_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(request.headers()).await?;
     let webauthn = webauthn(&api.passkeys)?;
+    let from = http::address(&request, api.trust_forwarded_for());
     let body: StartRegistration = http::json_body(request, http::MAX_BODY).await?;
     let name = body.name.trim();
     if name.is_empty()
@@ -95,6 +97,7 @@ pub async fn register_start(State(api): ApiState, request: Request) -> Result<Re
     if existing.len() >= MAX_PER_ACCOUNT {
         return Err(ApiCode::TooManyPasskeys.into());
     }
+    api.count_ceremony(from, Limit::registrations_from).await?;
     let exclude: Vec<CredentialID> = existing
         .iter()
         .filter_map(|p| serde_json::from_str::<Passkey>(&p.credential).ok())
@@ -119,7 +122,7 @@ pub async fn register_start(State(api): ApiState, request: Request) -> Result<Re
     let ceremony = api
         .passkeys
         .registrations
-        .start(registration, Instant::now())
+        .start_owned(&account.id, registration, Instant::now())
         .ok_or_else(too_many_ceremonies)?;
     let mut options = serde_json::to_value(&options).map_err(|_| ApiCode::PasskeysUnavailable)?;
     // webauthn-rs leaves the resident key to the authenticator; signing in without a name needs
@@ -184,7 +187,8 @@ pub async fn register_finish(State(api): ApiState, request: Request) -> Result<R
 /// account (the authenticator offers its passkeys for this site).
 pub async fn login_start(State(api): ApiState, request: Request) -> Result<Response, Refusal> {
     let webauthn = webauthn(&api.passkeys)?;
-    api.count_ceremony(&request)?;
+    let from = http::address(&request, api.trust_forwarded_for());
+    api.count_ceremony(from, Limit::ceremonies_from).await?;
     let (options, state) = webauthn.start_discoverable_authentication().map_err(|e| {
         tracing::warn!("passkey sign-in start: {e}");
         ApiCode::PasskeysUnavailable

@@ -11,11 +11,11 @@ type Param<'a> = &'a (dyn ToSql + Sync);
 
 use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
 use super::{
-    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo,
-    StoredPasskey, audit,
+    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, MadeBot, NewAccount, NewSession,
+    SessionInfo, StoredPasskey, audit, rekey,
 };
 use crate::backplane::port::{PortError, PortFuture};
-use crate::store::postgres::{Database, OnDatabase, port};
+use crate::store::postgres::{Database, OnDatabase, port, unstorable};
 
 /// The advisory lock key the migrations take: "burraco" in ASCII.
 const MIGRATION_LOCK: i64 = 0x0062_7572_7261_636f;
@@ -62,6 +62,9 @@ impl PostgresAccounts {
                 .is_some();
             if !done {
                 tx.batch_execute(sql).await.map_err(port)?;
+                if *version == rekey::VERSION {
+                    rekey::postgres(&tx).await.map_err(port)?;
+                }
                 tx.execute(
                     "INSERT INTO account_migrations (version, applied_ms) VALUES ($1, $2)",
                     &[version as Param, &crate::ids::unix_ms()],
@@ -181,6 +184,9 @@ impl Accounts for PostgresAccounts {
 
     fn by_id<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
         Box::pin(async move {
+            if unstorable(id) {
+                return Ok(None);
+            }
             let client = self.client().await?;
             let row = client
                 .query_opt(
@@ -195,6 +201,9 @@ impl Accounts for PostgresAccounts {
 
     fn by_name<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<Option<Account>, PortError>> {
         Box::pin(async move {
+            if unstorable(name) {
+                return Ok(None);
+            }
             let key = super::username::key(name);
             let client = self.client().await?;
             let row = client
@@ -321,6 +330,9 @@ impl Accounts for PostgresAccounts {
         session: &'a str,
     ) -> PortFuture<'a, Result<bool, PortError>> {
         Box::pin(async move {
+            if unstorable(session) {
+                return Ok(false);
+            }
             let client = self.client().await?;
             let gone = client
                 .execute(
@@ -365,22 +377,45 @@ impl Accounts for PostgresAccounts {
         })
     }
 
-    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>> {
+    fn make_bot<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<MadeBot, PortError>> {
         Box::pin(async move {
             let client = self.client().await?;
-            let changed = client
-                .execute(
-                    "UPDATE accounts SET bot_since_ms = COALESCE(bot_since_ms, $2) WHERE id = $1",
+            // One statement: a rating written meanwhile is either seen or written after.
+            let row = client
+                .query_opt(
+                    "WITH a AS (SELECT id, bot_since_ms IS NOT NULL AS bot,
+                        EXISTS (SELECT 1 FROM ratings WHERE member_a = $1 OR member_b = $1) AS rated
+                        FROM accounts WHERE id = $1 FOR UPDATE),
+                     made AS (UPDATE accounts SET bot_since_ms = $2
+                        WHERE id = $1 AND id IN (SELECT id FROM a WHERE NOT bot AND NOT rated)
+                        RETURNING id)
+                     SELECT bot, rated FROM a",
                     &[&id as Param, &now_ms],
                 )
                 .await
                 .map_err(port)?;
-            Ok(changed == 1)
+            Ok(
+                match row.map(|r| (r.get::<_, bool>(0), r.get::<_, bool>(1))) {
+                    None => MadeBot::NoSuchAccount,
+                    Some((false, true)) => MadeBot::HasRatedGames,
+                    Some(_) => MadeBot::Made,
+                },
+            )
         })
     }
 
     fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
         Box::pin(async move {
+            if super::username::reserved(name) {
+                return Ok(true);
+            }
+            if unstorable(name) {
+                return Ok(false);
+            }
             let (key, skeleton) = (super::username::key(name), super::username::skeleton(name));
             let client = self.client().await?;
             let row = client
@@ -394,36 +429,76 @@ impl Accounts for PostgresAccounts {
         })
     }
 
-    fn create_token<'a>(&'a self, new: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
+    fn create_token<'a>(
+        &'a self,
+        new: &'a NewToken,
+        max_live: usize,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
+        Box::pin(async move {
+            let mut client = self.client().await?;
+            let t = &new.info;
+            let tx = client.transaction().await.map_err(port)?;
+            // The account's row locked: tokens asked for at once through any node are counted
+            // one after another, so they never pass the limit together.
+            let exists = tx
+                .query_opt(
+                    "SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE",
+                    &[&t.account],
+                )
+                .await
+                .map_err(port)?;
+            if exists.is_none() {
+                return Err(PortError(format!("no account {}", t.account)));
+            }
+            // The account's expired tokens go as a new one comes: the table holds live ones.
+            tx.execute(
+                "DELETE FROM account_tokens WHERE account_id = $1 AND expires_ms <= $2",
+                &[&t.account as Param, &t.created_ms],
+            )
+            .await
+            .map_err(port)?;
+            let live: i64 = tx
+                .query_one(
+                    "SELECT COUNT(*) FROM account_tokens WHERE account_id = $1",
+                    &[&t.account],
+                )
+                .await
+                .map_err(port)?
+                .get(0);
+            if usize::try_from(live).unwrap_or(usize::MAX) >= max_live {
+                return Ok(false);
+            }
+            tx.execute(
+                "INSERT INTO account_tokens
+                    (id, account_id, token_hash, label, scopes, created_ms, expires_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &t.id as Param,
+                    &t.account,
+                    &new.token_hash,
+                    &t.label,
+                    &t.scopes.to_text(),
+                    &t.created_ms,
+                    &t.expires_ms,
+                ],
+            )
+            .await
+            .map_err(port)?;
+            tx.commit().await.map_err(port)?;
+            Ok(true)
+        })
+    }
+
+    fn revoke_tokens<'a>(&'a self, account: &'a str) -> PortFuture<'a, Result<u64, PortError>> {
         Box::pin(async move {
             let client = self.client().await?;
-            let t = &new.info;
-            // The account's expired tokens go as a new one comes: the table holds live ones.
             client
                 .execute(
-                    "DELETE FROM account_tokens WHERE account_id = $1 AND expires_ms <= $2",
-                    &[&t.account as Param, &t.created_ms],
+                    "DELETE FROM account_tokens WHERE account_id = $1",
+                    &[&account],
                 )
                 .await
-                .map_err(port)?;
-            client
-                .execute(
-                    "INSERT INTO account_tokens
-                        (id, account_id, token_hash, label, scopes, created_ms, expires_ms)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                    &[
-                        &t.id as Param,
-                        &t.account,
-                        &new.token_hash,
-                        &t.label,
-                        &t.scopes.to_text(),
-                        &t.created_ms,
-                        &t.expires_ms,
-                    ],
-                )
-                .await
-                .map_err(port)?;
-            Ok(())
+                .map_err(port)
         })
     }
 
@@ -454,6 +529,9 @@ impl Accounts for PostgresAccounts {
         token: &'a str,
     ) -> PortFuture<'a, Result<bool, PortError>> {
         Box::pin(async move {
+            if unstorable(token) {
+                return Ok(false);
+            }
             let client = self.client().await?;
             let gone = client
                 .execute(
@@ -612,6 +690,9 @@ impl Accounts for PostgresAccounts {
         credential_id: &'a str,
     ) -> PortFuture<'a, Result<Option<StoredPasskey>, PortError>> {
         Box::pin(async move {
+            if unstorable(credential_id) {
+                return Ok(None);
+            }
             let client = self.client().await?;
             let row = client
                 .query_opt(
@@ -651,6 +732,9 @@ impl Accounts for PostgresAccounts {
         id: &'a str,
     ) -> PortFuture<'a, Result<bool, PortError>> {
         Box::pin(async move {
+            if unstorable(id) {
+                return Ok(false);
+            }
             let client = self.client().await?;
             let gone = client
                 .execute(

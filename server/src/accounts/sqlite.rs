@@ -6,8 +6,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::tokens::{NewToken, Scopes, TokenHolder, TokenInfo};
 use super::{
-    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, NewAccount, NewSession, SessionInfo,
-    StoredPasskey, audit,
+    Account, AccountStatus, Accounts, CreateError, MIGRATIONS, MadeBot, NewAccount, NewSession,
+    SessionInfo, StoredPasskey, audit, rekey,
 };
 use crate::backplane::port::{PortError, PortFuture};
 use crate::store::Store;
@@ -58,6 +58,9 @@ fn migrate(conn: &mut Connection) -> rusqlite::Result<()> {
         )?;
         if !done {
             tx.execute_batch(sql)?;
+            if *version == rekey::VERSION {
+                rekey::sqlite(&tx)?;
+            }
             tx.execute(
                 "INSERT INTO account_migrations (version, applied_ms) VALUES (?1, ?2)",
                 params![version, crate::ids::unix_ms()],
@@ -310,18 +313,44 @@ impl Accounts for SqliteAccounts {
         }))
     }
 
-    fn make_bot<'a>(&'a self, id: &'a str, now_ms: i64) -> PortFuture<'a, Result<bool, PortError>> {
+    fn make_bot<'a>(
+        &'a self,
+        id: &'a str,
+        now_ms: i64,
+    ) -> PortFuture<'a, Result<MadeBot, PortError>> {
         let id = id.to_owned();
         Box::pin(self.with(move |conn| {
-            conn.execute(
-                "UPDATE accounts SET bot_since_ms = COALESCE(bot_since_ms, ?2) WHERE id = ?1",
-                params![id, now_ms],
-            )
-            .map(|changed| changed == 1)
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let found: Option<(bool, bool)> = tx
+                .query_row(
+                    "SELECT bot_since_ms IS NOT NULL,
+                        EXISTS (SELECT 1 FROM ratings WHERE member_a = ?1 OR member_b = ?1)
+                     FROM accounts WHERE id = ?1",
+                    [&id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            let made = match found {
+                None => MadeBot::NoSuchAccount,
+                Some((true, _)) => MadeBot::Made,
+                Some((false, true)) => MadeBot::HasRatedGames,
+                Some((false, false)) => {
+                    tx.execute(
+                        "UPDATE accounts SET bot_since_ms = ?2 WHERE id = ?1",
+                        params![id, now_ms],
+                    )?;
+                    MadeBot::Made
+                }
+            };
+            tx.commit()?;
+            Ok(made)
         }))
     }
 
     fn name_registered<'a>(&'a self, name: &'a str) -> PortFuture<'a, Result<bool, PortError>> {
+        if super::username::reserved(name) {
+            return Box::pin(async { Ok(true) });
+        }
         let (key, skeleton) = (super::username::key(name), super::username::skeleton(name));
         Box::pin(self.with(move |conn| {
             conn.prepare_cached(
@@ -331,16 +360,31 @@ impl Accounts for SqliteAccounts {
         }))
     }
 
-    fn create_token<'a>(&'a self, new: &'a NewToken) -> PortFuture<'a, Result<(), PortError>> {
+    fn create_token<'a>(
+        &'a self,
+        new: &'a NewToken,
+        max_live: usize,
+    ) -> PortFuture<'a, Result<bool, PortError>> {
         let new = new.clone();
         Box::pin(self.with(move |conn| {
             let t = &new.info;
+            // Counted and inserted under the file's write lock: tokens asked for at once never
+            // pass the limit together.
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             // The account's expired tokens go as a new one comes: the table holds live ones.
-            conn.execute(
+            tx.execute(
                 "DELETE FROM account_tokens WHERE account_id = ?1 AND expires_ms <= ?2",
                 params![t.account, t.created_ms],
             )?;
-            conn.execute(
+            let live: i64 = tx.query_row(
+                "SELECT COUNT(*) FROM account_tokens WHERE account_id = ?1",
+                [&t.account],
+                |r| r.get(0),
+            )?;
+            if usize::try_from(live).unwrap_or(usize::MAX) >= max_live {
+                return Ok(false);
+            }
+            tx.execute(
                 "INSERT INTO account_tokens
                     (id, account_id, token_hash, label, scopes, created_ms, expires_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -354,7 +398,19 @@ impl Accounts for SqliteAccounts {
                     t.expires_ms
                 ],
             )?;
-            Ok(())
+            tx.commit()?;
+            Ok(true)
+        }))
+    }
+
+    fn revoke_tokens<'a>(&'a self, account: &'a str) -> PortFuture<'a, Result<u64, PortError>> {
+        let account = account.to_owned();
+        Box::pin(self.with(move |conn| {
+            let gone = conn.execute(
+                "DELETE FROM account_tokens WHERE account_id = ?1",
+                [account],
+            )?;
+            Ok(gone as u64)
         }))
     }
 

@@ -9,6 +9,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
+use super::MadeBot;
 use super::http::{ApiCode, ApiState, MAX_BODY, Refusal, json_body, private};
 use super::identity::{self, Identity, Refused};
 use super::tokens::{self, NewToken, Scope, Scopes, TokenInfo};
@@ -24,19 +25,20 @@ pub const MAX_TOKENS: usize = 50;
 const DAY: Duration = Duration::from_secs(24 * 3600);
 
 /// `POST /api/account/bot`: the signed-in account becomes a bot account, for good. Only an
-/// account with no rated games may; no rated game exists yet, so every account may (the check
-/// belongs here once ratings do).
+/// account with no rated games (no rating) may: its games and rating stay a person's.
 pub(crate) async fn become_bot(
     State(api): ApiState,
     headers: HeaderMap,
 ) -> Result<Response, Refusal> {
     let (account, _) = api.signed_in(&headers).await?;
-    if !api
+    match api
         .accounts()
         .make_bot(&account.id, crate::ids::unix_ms())
         .await?
     {
-        return Err(ApiCode::NotSignedIn.into());
+        MadeBot::Made => {}
+        MadeBot::NoSuchAccount => return Err(ApiCode::NotSignedIn.into()),
+        MadeBot::HasRatedGames => return Err(ApiCode::HasRatedGames.into()),
     }
     tracing::info!(account = %account.id, "became a bot account");
     Ok(private(axum::Json(serde_json::json!({
@@ -87,6 +89,16 @@ struct TokenRequest {
     expires_days: Option<u32>,
 }
 
+/// A label as stored: none, or a line under the protocol's text rule (no control, format or
+/// invisible character, runs of spaces made one) of at most 100 characters; `None` if it is
+/// neither.
+fn token_label(label: &str) -> Option<String> {
+    if label.trim().is_empty() {
+        return Some(String::new());
+    }
+    burraco_protocol::text::normalise_line(label, MAX_LABEL_CHARS)
+}
+
 fn view(t: &TokenInfo) -> serde_json::Value {
     serde_json::json!({
         "id": t.id,
@@ -110,30 +122,30 @@ pub(crate) async fn create(State(api): ApiState, request: Request) -> Result<Res
         _ => return Err(ApiCode::InvalidScopes.into()),
     };
     let days = body.expires_days.unwrap_or(DEFAULT_TOKEN_DAYS);
-    if !(1..=MAX_TOKEN_DAYS).contains(&days) || body.label.chars().count() > MAX_LABEL_CHARS {
+    if !(1..=MAX_TOKEN_DAYS).contains(&days) {
         return Err(ApiCode::InvalidTokenSettings.into());
     }
+    let label = token_label(&body.label).ok_or(ApiCode::InvalidTokenSettings)?;
     let now = crate::ids::unix_ms();
-    if api.accounts().tokens(&account.id, now).await?.len() >= MAX_TOKENS {
-        return Err(ApiCode::InvalidTokenSettings.into());
-    }
     let token = tokens::new_token();
     let info = TokenInfo {
         id: crate::ids::random_id("tk", 8),
         account: account.id.clone(),
-        label: body.label,
+        label,
         scopes,
         created_ms: now,
         expires_ms: now + (DAY.as_millis() as i64) * i64::from(days),
         last_used_ms: None,
         last_address: None,
     };
-    api.accounts()
-        .create_token(&NewToken {
-            info: info.clone(),
-            token_hash: super::token_hash(&token),
-        })
-        .await?;
+    let new = NewToken {
+        info: info.clone(),
+        token_hash: super::token_hash(&token),
+    };
+    // Counted with the insert, in the store: tokens asked for at once never pass the limit.
+    if !api.accounts().create_token(&new, MAX_TOKENS).await? {
+        return Err(ApiCode::InvalidTokenSettings.into());
+    }
     tracing::info!(account = %account.id, token = %info.id, "token created");
     let mut body = view(&info);
     body["token"] = serde_json::Value::String(token);

@@ -1,6 +1,7 @@
-//! Usernames: what a name may be, its unique key (NFKC and case folding) and its UTS #39
-//! confusable skeleton, so that neither `ANNA` nor `Аnna` (a Cyrillic `А`) can be taken
-//! beside `anna`.
+//! Usernames: what a name may be, its unique key (NFKC and case folding), its UTS #39
+//! confusable skeleton (the quiet punctuation `_-.` left out), so that neither `ANNA`, `Аnna`
+//! (a Cyrillic `А`) nor `Anna.` can be taken beside `anna`, and the names kept for the
+//! server's own (`admin`, `Bot (expert)`).
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_security::confusable_detection::skeleton as uts39_skeleton;
@@ -48,12 +49,73 @@ pub fn key(name: &str) -> String {
     folded.nfkc().collect()
 }
 
-/// The confusable skeleton (UTS #39 section 4) of the name, case folded after the mapping and
-/// mapped again: the mapping sees the case as typed (`I` and `l` look alike, `i` and `l` do not),
-/// and folding after it makes `ANNA`, `anna` and the Greek `ΑΝΝΑ` one skeleton.
+/// Punctuation a name may hold that does not tell two names apart to a reader: `Anna.`,
+/// `An.na` and `an_na` are `Anna` to the eye.
+fn is_quiet(c: char) -> bool {
+    matches!(c, '_' | '-' | '.')
+}
+
+/// The confusable skeleton (UTS #39 section 4) of the name without its quiet punctuation
+/// (`_-.`), case folded after the mapping and mapped again: the mapping sees the case as typed
+/// (`I` and `l` look alike, `i` and `l` do not), and folding after it makes `ANNA`, `anna`, the
+/// Greek `ΑΝΝΑ` and `an.na` one skeleton. The punctuation goes before the mapping (`r.n` reads
+/// as `rn`, which looks like `m`) and after it (whatever the mapping makes of a character).
+/// Accounts made before the punctuation went keep theirs until migration 13 (`rekey.rs`).
 pub fn skeleton(name: &str) -> String {
-    let first: String = uts39_skeleton(&name.nfkc().collect::<String>()).collect();
-    uts39_skeleton(&key(&first)).collect()
+    let quiet: String = name.nfkc().filter(|c| !is_quiet(*c)).collect();
+    let first: String = uts39_skeleton(&quiet).collect();
+    uts39_skeleton(&key(&first))
+        .filter(|c| !is_quiet(*c))
+        .collect()
+}
+
+/// Words kept for the server's own people and voice: nobody may sign up as one, nor play as
+/// one as a guest (an operator may still make such an account: `burraco-server admin`).
+const STAFF: &[&str] = &[
+    "admin",
+    "administrator",
+    "moderator",
+    "mod",
+    "system",
+    "root",
+    "burraco",
+    "server",
+    "staff",
+    "support",
+    "operator",
+    "official",
+    "bot",
+];
+
+/// A name as compared with the reserved ones: its skeleton's letters and digits alone, so
+/// `Bot (expert)`, `bot_expert` and `BOT-EXPERT` are one.
+fn bare(name: &str) -> String {
+    skeleton(name)
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect()
+}
+
+/// Whether `name` (a username, or a guest's name) is kept for the server's own: a staff word
+/// or a server bot's seat name (`Bot (expert)`, `Bot (L2)`: `crate::bots::name`), whatever its
+/// case, punctuation, spaces or look-alike letters.
+pub fn reserved(name: &str) -> bool {
+    // As typed (`Adm1n` looks like `admin`) and folded first (`ADMIN` is `admin`, though a
+    // capital `I` alone would look like an `l`).
+    let forms = [bare(name), bare(&key(name))];
+    if forms.iter().all(String::is_empty) {
+        return false;
+    }
+    let bots = burraco_bot::Level::ALL
+        .into_iter()
+        .flat_map(|level| [level.code().to_owned(), level.short()])
+        .map(|code| format!("Bot ({code})"));
+    STAFF
+        .iter()
+        .map(|word| (*word).to_owned())
+        .chain(bots)
+        .map(|kept| bare(&kept))
+        .any(|kept| forms.contains(&kept))
 }
 
 #[cfg(test)]
@@ -118,5 +180,41 @@ mod tests {
         );
         assert_eq!(skeleton("rn_rn"), skeleton("m_m"), "r n and m");
         assert_ne!(skeleton("anna"), skeleton("anne"));
+    }
+
+    #[test]
+    fn quiet_punctuation_does_not_tell_names_apart() {
+        for lookalike in ["Anna.", "An.na", "_anna_", "a-n-n-a", "ANNA__", "an.n_a-"] {
+            assert_eq!(skeleton(lookalike), skeleton("Anna"), "{lookalike}");
+        }
+        assert_eq!(skeleton("r.n"), skeleton("m"), "read as rn");
+        assert_ne!(skeleton("Anna"), skeleton("Annabel"));
+        assert_ne!(
+            skeleton("Anna Maria"),
+            skeleton("AnnaMaria"),
+            "a space is no dot"
+        );
+    }
+
+    #[test]
+    fn staff_words_and_server_bot_names_are_reserved() {
+        for name in [
+            "admin",
+            "ADMIN",
+            "Admin.",
+            "Moderator",
+            "system",
+            "Bot (expert)",
+            "bot (greedy)",
+            "Bot (L2)",
+            "bot_expert",
+            "BOT-DEEP",
+            "Bot",
+        ] {
+            assert!(reserved(name), "{name}");
+        }
+        for name in ["Anna", "administrators", "Bottom", "Bot (Anna)", "", "..."] {
+            assert!(!reserved(name), "{name}");
+        }
     }
 }

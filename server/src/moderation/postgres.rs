@@ -218,6 +218,9 @@ impl ModerationStore for PostgresModeration {
 
     fn report<'a>(&'a self, id: &'a str) -> PortFuture<'a, Result<Option<Report>, PortError>> {
         Box::pin(async move {
+            if crate::store::postgres::unstorable(id) {
+                return Ok(None);
+            }
             let client = self.client().await?;
             let row = client
                 .query_opt(

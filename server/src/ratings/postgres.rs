@@ -15,7 +15,7 @@ use super::{
     WeeklyRow, decide, subjects,
 };
 use crate::backplane::port::{PortError, PortFuture};
-use crate::store::postgres::{Database, OnDatabase, port};
+use crate::store::postgres::{Database, OnDatabase, port, unstorable};
 
 #[derive(Debug, Clone)]
 pub struct PostgresRatings {
@@ -284,6 +284,9 @@ impl Ratings for PostgresRatings {
         account: &'a str,
     ) -> PortFuture<'a, Result<Vec<RatingRow>, PortError>> {
         Box::pin(async move {
+            if unstorable(account) {
+                return Ok(Vec::new());
+            }
             let rows = self
                 .client()
                 .await?
@@ -307,6 +310,9 @@ impl Ratings for PostgresRatings {
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<HistoryPoint>, PortError>> {
         Box::pin(async move {
+            if unstorable(account) {
+                return Ok(Vec::new());
+            }
             let rows = self
                 .client()
                 .await?

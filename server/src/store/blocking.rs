@@ -34,10 +34,13 @@ impl BlockingConnection {
     /// A connection to the store's file in data directory `dir` without the store itself (no
     /// writer thread: `burraco-server admin` beside a running server, tests): the directory
     /// made if missing, WAL mode, and a busy timeout, so it waits for the server's writer
-    /// instead of failing.
+    /// instead of failing. Made as the server makes them: for its user alone.
     pub fn open_dir(dir: &Path) -> Result<BlockingConnection, PortError> {
-        std::fs::create_dir_all(dir).map_err(port)?;
-        let conn = Connection::open(dir.join(FILE_NAME)).map_err(port)?;
+        let path = dir.join(FILE_NAME);
+        super::schema::private_dir(dir)
+            .and_then(|()| super::schema::private_file(&path))
+            .map_err(port)?;
+        let conn = Connection::open(path).map_err(port)?;
         conn.busy_timeout(Duration::from_secs(5)).map_err(port)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(port)?;

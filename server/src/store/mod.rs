@@ -153,9 +153,10 @@ impl Store {
         wait_blocking: bool,
         wal_pages: u32,
     ) -> Result<(Store, Writer), StoreError> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError::Sqlite(format!("{}: {e}", dir.display())))?;
         let path = dir.join(FILE_NAME);
+        schema::private_dir(dir)
+            .and_then(|()| schema::private_file(&path))
+            .map_err(|e| StoreError::Sqlite(format!("{}: {e}", dir.display())))?;
         let conn = schema::connect(&path)?;
         conn.pragma_update(None, "wal_autocheckpoint", wal_pages.max(1))?;
         conn.execute_batch(schema::SCHEMA)?;

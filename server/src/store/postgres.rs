@@ -23,6 +23,14 @@ pub fn port(e: impl std::fmt::Display) -> PortError {
     PortError(format!("postgres: {e}"))
 }
 
+/// Whether `text` matches nothing PostgreSQL can hold: a NUL, which its text type refuses (a
+/// query naming one fails instead of finding nothing). A lookup by such a text answers "none"
+/// without asking, as SQLite, which finds nothing, does; no store is ever given one to keep
+/// (the edges refuse control characters in what they store).
+pub fn unstorable(text: &str) -> bool {
+    text.contains('\0')
+}
+
 /// A node's pool of connections to the database; cloning shares the pool.
 #[derive(Debug, Clone)]
 pub struct Database {

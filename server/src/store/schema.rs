@@ -1,5 +1,6 @@
-//! The database's schema, its version and the upgrade from older versions, and how every
-//! connection is opened (WAL, `synchronous=NORMAL`, a busy timeout).
+//! The database's schema, its version and the upgrade from older versions, how every
+//! connection is opened (WAL, `synchronous=NORMAL`, a busy timeout), and the data directory and
+//! file made for the server's user alone.
 
 use std::path::Path;
 use std::time::Duration;
@@ -31,6 +32,40 @@ CREATE TABLE IF NOT EXISTS record_players (
     name TEXT NOT NULL, table_id TEXT NOT NULL, hand INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS record_players_name ON record_players (name);
 ";
+
+/// Makes the data directory if missing, for the server's user alone (0700 on Unix): it holds
+/// the accounts' password hashes, the tables' logs and the hands' records.
+pub(super) fn private_dir(dir: &Path) -> std::io::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+/// Makes the database file if missing, for the server's user alone (0600 on Unix), before
+/// SQLite opens it: SQLite gives the WAL and shared-memory files it makes beside it the
+/// database file's permissions.
+pub(super) fn private_file(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
 
 /// A connection to the database file, in WAL mode.
 pub(super) fn connect(path: &Path) -> Result<Connection, StoreError> {

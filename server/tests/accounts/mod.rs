@@ -4,7 +4,10 @@
 //! docs/ACCOUNTS.md against the server's (`scopes`).
 
 mod admin;
+mod edges;
+mod hardening;
 pub mod http;
+mod limits;
 mod scopes;
 mod tokens;
 
@@ -13,11 +16,12 @@ use std::path::Path;
 use std::process::Command;
 
 use burraco_server::accounts::audit::{Entry, Kind};
+use burraco_server::accounts::limits::{Limit, Reserved, Settle};
 use burraco_server::accounts::postgres::PostgresAccounts;
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::accounts::tokens::{NewToken, Scope, Scopes, TokenInfo};
 use burraco_server::accounts::{
-    Account, AccountStatus, Accounts, CreateError, NewAccount, NewSession, SessionInfo,
+    Account, AccountStatus, Accounts, CreateError, MadeBot, NewAccount, NewSession, SessionInfo,
     StoredPasskey, token_hash, username,
 };
 use burraco_server::store::Store;
@@ -238,17 +242,32 @@ async fn tokens_and_bot_accounts(a: &dyn Accounts, b: &dyn Accounts) {
     // A bot account for good: set once, unknown accounts refused.
     assert_eq!(a.is_bot("u-0001").await, Ok(Some(false)));
     assert_eq!(a.is_bot("u-none").await, Ok(None));
-    assert_eq!(b.make_bot("u-0001", now).await, Ok(true));
-    assert_eq!(b.make_bot("u-0001", now + 1).await, Ok(true), "already one");
+    assert_eq!(b.make_bot("u-0001", now).await, Ok(MadeBot::Made));
+    assert_eq!(
+        b.make_bot("u-0001", now + 1).await,
+        Ok(MadeBot::Made),
+        "already one"
+    );
     assert_eq!(a.is_bot("u-0001").await, Ok(Some(true)));
-    assert_eq!(a.make_bot("u-none", now).await, Ok(false));
+    assert_eq!(a.make_bot("u-none", now).await, Ok(MadeBot::NoSuchAccount));
     assert_eq!(
         a.is_bot("u-0007").await,
         Ok(Some(false)),
         "others untouched"
     );
     // Registered names, by key or by look-alike, for the guests' check.
-    for name in ["anna", "ANNA", "\u{0430}nn\u{0430}", "Bruno"] {
+    for name in [
+        "anna",
+        "ANNA",
+        "\u{0430}nn\u{0430}",
+        "Bruno",
+        "Anna.",
+        "b_r_u_n_o",
+    ] {
+        assert_eq!(a.name_registered(name).await, Ok(true), "{name}");
+    }
+    // The server's own names, whoever holds an account.
+    for name in ["admin", "Bot (expert)", "SYSTEM"] {
         assert_eq!(a.name_registered(name).await, Ok(true), "{name}");
     }
     for name in ["Anna Maria", "carla", "'; --"] {
@@ -256,15 +275,25 @@ async fn tokens_and_bot_accounts(a: &dyn Accounts, b: &dyn Accounts) {
     }
     // Tokens: found by hash on any node with their account, listed, used, revoked.
     let (k1, k2, k3) = ("brc_one", "brc_two", "brc_three");
-    a.create_token(&new_token("tk-1", "u-0001", k1, now, 365))
-        .await
-        .expect("tk-1");
-    b.create_token(&new_token("tk-2", "u-0001", k2, now + 1, 1))
-        .await
-        .expect("tk-2");
-    a.create_token(&new_token("tk-3", "u-0007", k3, now, 365))
-        .await
-        .expect("tk-3");
+    let made = |created: Result<bool, _>| created == Ok(true);
+    assert!(made(
+        a.create_token(&new_token("tk-1", "u-0001", k1, now, 365), 2)
+            .await
+    ));
+    assert!(made(
+        b.create_token(&new_token("tk-2", "u-0001", k2, now + 1, 1), 2)
+            .await
+    ));
+    assert_eq!(
+        a.create_token(&new_token("tk-x", "u-0001", "brc_x", now + 2, 1), 2)
+            .await,
+        Ok(false),
+        "the account holds the most live tokens it may"
+    );
+    assert!(made(
+        a.create_token(&new_token("tk-3", "u-0007", k3, now, 365), 2)
+            .await
+    ));
     let holder = b
         .token(&token_hash(k1), now + 10)
         .await
@@ -318,6 +347,76 @@ async fn tokens_and_bot_accounts(a: &dyn Accounts, b: &dyn Accounts) {
     assert_eq!(a.revoke_token("u-0001", "tk-1").await, Ok(false));
     assert_eq!(b.token(&token_hash(k1), now).await, Ok(None));
     assert_eq!(b.live_tokens(&all, now).await.expect("asked").len(), 2);
+    // Another account: expired tokens make room, and an operator revokes them all.
+    b.create(&new_account("u-0008", "Carla"))
+        .await
+        .expect("created");
+    let (k5, k6, k7) = ("brc_five", "brc_six", "brc_seven");
+    for (id, token, days) in [("tk-5", k5, 1), ("tk-6", k6, 365)] {
+        assert!(made(
+            a.create_token(&new_token(id, "u-0008", token, now, days), 2)
+                .await
+        ));
+    }
+    assert!(made(
+        b.create_token(&new_token("tk-7", "u-0008", k7, day_later, 1), 2)
+            .await
+    ));
+    assert_eq!(a.revoke_tokens("u-0008").await, Ok(2));
+    assert_eq!(a.token(&token_hash(k6), day_later).await, Ok(None));
+    assert_eq!(b.revoke_tokens("u-0008").await, Ok(0));
+    assert_eq!(
+        ids(a.tokens("u-0001", now).await.expect("listed")),
+        ["tk-2"],
+        "others untouched"
+    );
+    limits(a, b).await;
+}
+
+/// The limits' counts (`account_limits`): seen alike through both handles, held back while a
+/// key waits, settled.
+async fn limits(a: &dyn Accounts, b: &dyn Accounts) {
+    let now = 1_700_000_000_000;
+    let base = std::time::Duration::from_secs(1);
+    let ip = "192.0.2.7".parse().expect("ip");
+    let both = [Limit::sign_ins_of("anna"), Limit::sign_ins_from(ip)];
+    for i in 0..5 {
+        let handle = if i % 2 == 0 { a } else { b };
+        assert_eq!(
+            handle.reserve(&both, now, base).await,
+            Ok(Reserved::Granted),
+            "{i}"
+        );
+    }
+    let held = Reserved::HeldBack { wait: base };
+    assert_eq!(b.reserve(&both, now, base).await, Ok(held));
+    // The address alone is not held: it counted 5 of its 20.
+    let from = [Limit::sign_ins_from(ip)];
+    assert_eq!(a.reserve(&from, now, base).await, Ok(Reserved::Granted));
+    // A right password: the account's count cleared, the address's attempt given back.
+    let settled = [
+        (Limit::sign_ins_of("anna"), Settle::Clear),
+        (Limit::sign_ins_from(ip), Settle::Refund),
+    ];
+    b.settle(&settled).await.expect("settled");
+    assert_eq!(a.reserve(&both, now, base).await, Ok(Reserved::Granted));
+    // Fifteen more from the address (6 + 15 = 21, one refunded): the twentieth waits.
+    for i in 0..14 {
+        let name = format!("nobody{i}");
+        let limits = [Limit::sign_ins_of(&name), Limit::sign_ins_from(ip)];
+        assert_eq!(
+            b.reserve(&limits, now, base).await,
+            Ok(Reserved::Granted),
+            "{i}"
+        );
+    }
+    let other = [Limit::sign_ins_of("bruno"), Limit::sign_ins_from(ip)];
+    assert_eq!(a.reserve(&other, now, base).await, Ok(held));
+    // An hour of quiet later, forgiven (and a refund of a key never counted is nothing).
+    let later = now + 3_600_000 + 1_000;
+    assert_eq!(a.reserve(&other, later, base).await, Ok(Reserved::Granted));
+    let nothing = [(Limit::sign_ups_from(ip), Settle::Refund)];
+    a.settle(&nothing).await.expect("nothing to give back");
 }
 
 fn passkey(id: &str, account: &str, credential_id: &str, created_ms: i64) -> StoredPasskey {
@@ -597,4 +696,74 @@ async fn the_postgres_accounts_conform() {
             .is_err(),
         "no server: an error, not a hang"
     );
+}
+
+/// Accounts as an older server made them, before the skeleton dropped `_-.`: `Anna` and
+/// `Anna.` both taken (their skeletons differed then).
+async fn made_under_the_old_rule(accounts: &dyn Accounts) {
+    for (id, name) in [("u-0101", "Anna"), ("u-0102", "Anna."), ("u-0103", "b.o.b")] {
+        let mut new = new_account(id, name);
+        // The old rule kept the punctuation: any skeleton of its own stands for it.
+        new.skeleton = format!("old:{}", name.to_lowercase());
+        accounts.create(&new).await.expect("made");
+    }
+}
+
+/// After migration 13: every old account still found and signed in by its name, and a new name
+/// like any of them (punctuation aside) refused.
+async fn rekeyed(accounts: &dyn Accounts) {
+    for name in ["Anna", "anna.", "B.O.B"] {
+        assert!(
+            accounts.by_name(name).await.expect("asked").is_some(),
+            "{name}"
+        );
+    }
+    for (id, name) in [("u-0104", "An.na"), ("u-0105", "bob"), ("u-0106", "Anna_")] {
+        assert_eq!(
+            accounts.create(&new_account(id, name)).await,
+            Err(CreateError::NameConfusable),
+            "{name}"
+        );
+    }
+    assert_eq!(accounts.name_registered("b-o-b").await, Ok(true));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migration_13_makes_the_sqlite_skeletons_again_and_keeps_old_accounts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    {
+        let (store, writer) = Store::open(dir.path(), false).expect("store");
+        let accounts = SqliteAccounts::open(&store).expect("accounts");
+        made_under_the_old_rule(&accounts).await;
+        store
+            .reader()
+            .expect("reader")
+            .execute("DELETE FROM account_migrations WHERE version = 13", [])
+            .expect("as before migration 13");
+        drop((accounts, store));
+        writer.join();
+    }
+    let (store, writer) = Store::open(dir.path(), false).expect("store");
+    let accounts = SqliteAccounts::open(&store).expect("migration 13 applied");
+    rekeyed(&accounts).await;
+    drop((accounts, store));
+    writer.join();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn migration_13_makes_the_postgres_skeletons_again_and_keeps_old_accounts() {
+    let postgres = Postgres::start();
+    let db = postgres.node().await;
+    let accounts = PostgresAccounts::open(&db).await.expect("accounts");
+    made_under_the_old_rule(&accounts).await;
+    db.client()
+        .await
+        .expect("a connection")
+        .execute("DELETE FROM account_migrations WHERE version = 13", &[])
+        .await
+        .expect("as before migration 13");
+    let again = PostgresAccounts::open(&db)
+        .await
+        .expect("migration 13 applied");
+    rekeyed(&again).await;
 }
