@@ -56,6 +56,9 @@ mod moderation;
 /// frame, flooding (its replies, then 1008), a resume taking a session over (4001), the id of
 /// `frame_too_large`, names, `/metrics` from the start.
 mod newcomer;
+/// One outcome for a match (issue 32): a rated match ending -5 to -55, 10-10 VP, is a draw in
+/// `match_ended` (the browser's fixture), on the player page, in the season and in the ratings.
+mod outcome;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;

@@ -673,4 +673,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     ),
     // The arena's matches made (`crate::arena::store`): the daily cap and the board's bots.
     (11, crate::arena::store::MIGRATION),
+    // The players' index's outcomes decided by the VP, as every reader now decides them
+    // (issue 32): the older rows and their counts.
+    (12, crate::players::OUTCOMES_BY_VP),
 ];

@@ -1,12 +1,14 @@
 //! An arena match's result read from its two tables' logs (the one source of its rating): the
-//! same deals played twice, the seats swapped, so the bot's score is the mean of its two VP
-//! shares and the luck of the cards cancels. Pure, unit-tested without a server.
+//! same deals played twice, the seats swapped, so the bot's VP are the sum of its VP at the two
+//! tables (its score the share of that sum, the mean of its two VP shares) and the luck of the
+//! cards cancels; who won is decided by that sum, by the one rule (`FinishedMatch::outcomes`).
+//! Pure, unit-tested without a server.
 
 use burraco_protocol::log::{MatchResult, TableEntry};
 use burraco_ratings::Category;
-use burraco_rules::{Config as GameConfig, MatchLength, Seat, VpTable};
+use burraco_rules::{Config as GameConfig, Seat};
 
-use crate::ratings::finished::{FinishedMatch, RatedSeat, anchor_account};
+use crate::ratings::finished::{FinishedMatch, RatedSeat, anchor_account, logged_vp};
 
 /// Who held a seat of an arena table, as its log says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,12 +19,13 @@ pub enum Holder {
     ServerBot(String),
 }
 
-/// One arena table's finished match: who sat South and North, South's VP share, its play time.
+/// One arena table's finished match: who sat South and North, their VP (South's first), its
+/// play time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableOutcome {
     pub south: Holder,
     pub north: Holder,
-    pub south_score: f64,
+    pub vp: [u8; 2],
     pub play_ms: u64,
 }
 
@@ -66,22 +69,20 @@ pub fn table_outcome(entries: &[Vec<u8>]) -> Option<TableOutcome> {
             TableEntry::Input { after_ms, .. } => play_ms = play_ms.saturating_add(after_ms),
             TableEntry::MatchFinished { result } => {
                 let result = MatchResult::from_json(&result).ok()?;
-                let config = config?;
-                let hands = match config.match_length() {
-                    MatchLength::Hands(n) => n,
-                    MatchLength::Points(_) => u8::try_from(result.hands).unwrap_or(u8::MAX),
-                };
-                let table = VpTable::for_match(config.preset(), hands, false);
-                let first = burraco_ratings::match_score(result.vp, result.totals, table);
+                let [first, second] = logged_vp(&config?, &result);
                 // The result's first side is South's head to head; read it rather than assume.
                 let south_first = result.sides.first().is_none_or(|s| s == "S");
-                let south_score = if south_first { first } else { 1.0 - first };
+                let vp = if south_first {
+                    [first, second]
+                } else {
+                    [second, first]
+                };
                 let [south, north] =
                     [Seat::South, Seat::North].map(|seat| holders[seat.index()].clone());
                 return Some(TableOutcome {
                     south: south?,
                     north: north?,
-                    south_score,
+                    vp,
                     play_ms,
                 });
             }
@@ -104,9 +105,9 @@ fn subject(holder: &Holder) -> Option<String> {
 }
 
 /// The arena match `arena` as one rated head-to-head match: the first table's South (the bot
-/// that asked) against its North, scoring the mean of its VP share at the first table (South)
-/// and at the second (North, the same deals). `None` unless both tables finished with the
-/// seats swapped.
+/// that asked) against its North, with its VP at the first table (South) and at the second
+/// (North, the same deals) summed, out of 40. `None` unless both tables finished with the seats
+/// swapped.
 pub fn duplicate(
     arena: &str,
     first: &TableOutcome,
@@ -116,7 +117,11 @@ pub fn duplicate(
         return None;
     }
     let (a, b) = (subject(&first.south)?, subject(&first.north)?);
-    let score = (first.south_score + (1.0 - second.south_score)) / 2.0;
+    // Each side's VP over both tables: at most 20 + 20.
+    let vp = [
+        first.vp[0].saturating_add(second.vp[1]),
+        first.vp[1].saturating_add(second.vp[0]),
+    ];
     Some(FinishedMatch {
         key: arena.to_owned(),
         category: Category::Two,
@@ -132,7 +137,7 @@ pub fn duplicate(
                 bot: true,
             },
         ],
-        score,
+        vp,
         play_ms: first.play_ms.saturating_add(second.play_ms),
         left: Vec::new(),
     })
@@ -142,8 +147,13 @@ pub fn duplicate(
 mod tests {
     use super::*;
     use burraco_protocol::log::{MatchEndCode, SeatAccount, SeatHolder};
+    use burraco_ratings::MatchOutcome;
 
     fn log(south: &Holder, north: &Holder, vp: [u8; 2]) -> Vec<Vec<u8>> {
+        log_of(south, north, [900, 300], vp)
+    }
+
+    fn log_of(south: &Holder, north: &Holder, totals: [i32; 2], vp: [u8; 2]) -> Vec<Vec<u8>> {
         let sit = |seat: Seat, holder: &Holder| match holder {
             Holder::Account(id) => TableEntry::AccountSeat {
                 seat: seat.index() as u8,
@@ -168,8 +178,9 @@ mod tests {
         };
         let result = MatchResult {
             sides: vec!["S".into(), "N".into()],
-            totals: [900, 300],
-            winner: Some("S".into()),
+            totals,
+            // As tables logged it before issue 32: the higher total, whatever the VP.
+            winner: Some(if totals[0] >= totals[1] { "S" } else { "N" }.into()),
             vp: Some(vp),
             end: MatchEndCode::Hands,
             hands: 1,
@@ -203,7 +214,13 @@ mod tests {
         // At the second table B holds South's cards and scores 12-8.
         let second = table_outcome(&log(&b, &a, [12, 8])).expect("finished");
         let m = duplicate("A-1", &first, &second).expect("a match");
-        assert!((m.score - (0.8 + 0.4) / 2.0).abs() < 1e-9, "{}", m.score);
+        assert_eq!(m.vp, [24, 16]);
+        assert!(
+            (m.score() - (0.8 + 0.4) / 2.0).abs() < 1e-9,
+            "{}",
+            m.score()
+        );
+        assert_eq!(m.outcomes(), [MatchOutcome::Won, MatchOutcome::Lost]);
         assert_eq!(m.players_key(), "u-a,u-b");
         // The same seats at both tables is no duplicate pair.
         let same = table_outcome(&log(&a, &b, [12, 8])).expect("finished");
@@ -223,5 +240,18 @@ mod tests {
         let mut open = log(&a, &bot, [10, 10]);
         open.pop();
         assert_eq!(table_outcome(&open), None);
+    }
+
+    /// Issue 32: a table ending -5 to -55 is 10-10 VP; two such tables are a 20-20 draw, scored a
+    /// half, whatever the totals (and the `winner` tables used to log by them).
+    #[test]
+    fn two_tables_of_10_10_are_a_drawn_arena_match_whatever_the_totals() {
+        let (a, b) = (Holder::Account("u-a".into()), Holder::Account("u-b".into()));
+        let first = table_outcome(&log_of(&a, &b, [-5, -55], [10, 10])).expect("finished");
+        let second = table_outcome(&log_of(&b, &a, [-55, -5], [10, 10])).expect("finished");
+        let m = duplicate("A-1", &first, &second).expect("a match");
+        assert_eq!(m.vp, [20, 20]);
+        assert_eq!(m.outcomes(), [MatchOutcome::Draw, MatchOutcome::Draw]);
+        assert_eq!(m.score(), 0.5);
     }
 }

@@ -85,7 +85,8 @@ pub fn changes(
     if !m.left.is_empty() {
         return leavers_changes(m, &aged, weight, cfg);
     }
-    let score_of = |side: usize| if side == 0 { m.score } else { 1.0 - m.score };
+    let score = m.score();
+    let score_of = |side: usize| if side == 0 { score } else { 1.0 - score };
     let bot_of = |account: &str| m.seats.iter().any(|s| s.account == account && s.bot);
     let mut out = Vec::new();
     match m.category {
@@ -121,8 +122,7 @@ pub fn changes(
                 .collect();
             let before: Vec<Rating> = subjects.iter().map(aged).collect();
             if let Ok(four) = <[Rating; 4]>::try_from(before.clone()) {
-                let after =
-                    burraco_ratings::pairs::update_four_weighted(four, m.score, weight, cfg);
+                let after = burraco_ratings::pairs::update_four_weighted(four, score, weight, cfg);
                 for (at, subject) in subjects.into_iter().enumerate() {
                     out.push(Change {
                         bot: by_seat[at].bot,
@@ -502,7 +502,7 @@ mod tests {
             key: "t-1".into(),
             category: Category::Two,
             seats: vec![seat(0, "u-n", false), seat(2, "u-s", false)],
-            score: 0.8,
+            vp: [16, 4],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -529,7 +529,7 @@ mod tests {
                 seat(2, "u-s", false),
                 seat(3, "u-w", false),
             ],
-            score: 0.3,
+            vp: [6, 14],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -556,7 +556,7 @@ mod tests {
             key: "A-1".into(),
             category: Category::Two,
             seats: vec![seat(2, "u-bot"), seat(0, &anchor)],
-            score: 0.75,
+            vp: [15, 5],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -599,7 +599,7 @@ mod tests {
                 seat(2, "u-s"),
                 seat(3, "u-w"),
             ],
-            score: 0.7,
+            vp: [14, 6],
             play_ms: 600_000,
             left: vec![0],
         };
@@ -608,7 +608,7 @@ mod tests {
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(got[0].subject, Subject::one(Category::Four, "u-n"));
         let as_routed = FinishedMatch {
-            score: 0.0,
+            vp: [0, 20],
             left: Vec::new(),
             ..four.clone()
         };
@@ -624,7 +624,7 @@ mod tests {
             key: "t-4".into(),
             category: Category::Two,
             seats: vec![seat(0, "u-n"), seat(2, "u-s")],
-            score: 0.2,
+            vp: [4, 16],
             play_ms: 600_000,
             left: vec![2],
         };
@@ -683,7 +683,8 @@ mod tests {
             panic!("finished")
         };
         assert_eq!(m.category, Category::Two);
-        assert!((m.score - 0.8).abs() < 1e-9, "South's 16 of 20 VP");
+        assert_eq!(m.vp, [16, 4], "South's 16 of 20 VP");
+        assert!((m.score() - 0.8).abs() < 1e-9);
         assert_eq!(m.players_key(), "u-n,u-s");
         // Not rated: no `Rated` entry; a guest's seat; closed before the end.
         let casual: Vec<TableEntry> = log

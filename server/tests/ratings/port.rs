@@ -25,13 +25,13 @@ fn seat(seat: u8, account: &str) -> RatedSeat {
     }
 }
 
-/// Head to head: South (`a`, side 0) scores `score`.
-fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
+/// Head to head: South (`a`, side 0) scores `vp`, North `b` the rest.
+fn two(key: &str, a: &str, b: &str, vp: [u8; 2]) -> FinishedMatch {
     FinishedMatch {
         key: key.into(),
         category: Category::Two,
         seats: vec![seat(2, a), seat(0, b)],
-        score,
+        vp,
         play_ms: 600_000,
         left: Vec::new(),
     }
@@ -93,7 +93,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(r.expected(1).await.expect("read").len(), 1, "limited");
 
     // Anna beats Bruno 15-5: both move, once.
-    let first = two("t-1", "u-anna", "u-bruno", 0.75);
+    let first = two("t-1", "u-anna", "u-bruno", [15, 5]);
     assert_eq!(
         rated(&r.apply(&first, policy(NOW, 5)).await.expect("apply")),
         2
@@ -130,7 +130,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(r.match_applied("t-none").await.expect("read"), None);
 
     // Two nodes applying one match at the same moment: one rates it, the other finds it.
-    let racing = two("t-race", "u-carla", "u-dario", 0.5);
+    let racing = two("t-race", "u-carla", "u-dario", [10, 10]);
     let (x, y) = tokio::join!(
         r.apply(&racing, policy(NOW, 5)),
         other_node.apply(&racing, policy(NOW, 5))
@@ -149,7 +149,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     // Thrown away in seconds: recorded, not rated.
     let short = FinishedMatch {
         play_ms: 5_000,
-        ..two("t-short", "u-anna", "u-bruno", 1.0)
+        ..two("t-short", "u-anna", "u-bruno", [20, 0])
     };
     assert_eq!(
         r.apply(&short, policy(NOW, 5)).await.expect("apply"),
@@ -159,7 +159,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(rating(r, Category::Two, "u-anna").await, (anna, 1));
 
     // The same two accounts: at most 2 rated matches a day here (t-1 was the first).
-    let second = two("t-2", "u-bruno", "u-anna", 0.5);
+    let second = two("t-2", "u-bruno", "u-anna", [10, 10]);
     assert_eq!(
         rated(
             &r.apply(&second, policy(NOW + 60_000, 2))
@@ -170,7 +170,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     );
     assert_eq!(
         r.apply(
-            &two("t-3", "u-anna", "u-bruno", 0.9),
+            &two("t-3", "u-anna", "u-bruno", [18, 2]),
             policy(NOW + 120_000, 2)
         )
         .await
@@ -178,7 +178,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
         Applied::NotRated(NotRated::DailyCap)
     );
     // A day later the count starts again.
-    let later = two("t-4", "u-anna", "u-bruno", 0.6);
+    let later = two("t-4", "u-anna", "u-bruno", [12, 8]);
     assert_eq!(
         rated(
             &r.apply(&later, policy(NOW + DAY_MS + 1, 2))
@@ -207,7 +207,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
             seat(2, "u-sud"),
             seat(3, "u-ovest"),
         ],
-        score: 0.8,
+        vp: [16, 4],
         play_ms: 600_000,
         left: Vec::new(),
     };
@@ -247,7 +247,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     // Established ratings reach the board: many matches between Gina and Ugo.
     let mut now = NOW + 2 * DAY_MS;
     for n in 0..30 {
-        let m = two(&format!("t-g{n}"), "u-gina", "u-ugo", 0.7);
+        let m = two(&format!("t-g{n}"), "u-gina", "u-ugo", [14, 6]);
         now += 60_000;
         rated(&r.apply(&m, policy(now, 1000)).await.expect("apply"));
     }
