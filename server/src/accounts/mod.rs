@@ -676,4 +676,7 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     // The players' index's outcomes decided by the VP, as every reader now decides them
     // (issue 32): the older rows and their counts.
     (12, crate::players::OUTCOMES_BY_VP),
+    // The weekly board kept by each rated match's transaction (`crate::ratings::weekly`), filled
+    // from the history rated before it.
+    (13, crate::ratings::weekly::MIGRATION),
 ];

@@ -17,9 +17,6 @@ use serde_json::{Value, json};
 use super::Ratings;
 use super::{ACTIVE_DAYS, BOARD_SIZE, RatingRow};
 
-/// A week, for the weekly board.
-const WEEK_MS: i64 = 7 * 86_400_000;
-
 /// History points `GET /api/ratings/{account}` gives at most (the newest).
 const HISTORY_POINTS: u32 = 500;
 
@@ -33,7 +30,7 @@ pub fn routes(ratings: Arc<dyn Ratings>) -> Router {
 
 #[derive(Debug, Deserialize)]
 pub struct BoardQuery {
-    /// `week`: the weekly board (rating gained in the last 7 days).
+    /// `week`: the weekly board (rating gained this calendar week, from Monday 00:00 UTC).
     period: Option<String>,
     /// `true`: bot accounts' board.
     #[serde(default)]
@@ -94,9 +91,10 @@ async fn leaderboard(
             );
         }
     };
+    let week_ms = super::weekly::week_of(now);
     let rows: Vec<Value> = if weekly {
         match ratings
-            .weekly(category, query.bots, now - WEEK_MS, BOARD_SIZE)
+            .weekly(category, query.bots, week_ms, BOARD_SIZE)
             .await
         {
             Ok(rows) => rows
@@ -129,13 +127,17 @@ async fn leaderboard(
             Err(e) => return unavailable(e),
         }
     };
-    Json(json!({
+    let mut body = json!({
         "category": category.as_str(),
         "period": if weekly { "week" } else { "all" },
         "bots": query.bots,
         "rows": rows,
-    }))
-    .into_response()
+    });
+    if weekly {
+        // The week's first millisecond (Monday 00:00 UTC), for the page to say since when.
+        body["week_ms"] = json!(week_ms);
+    }
+    Json(body).into_response()
 }
 
 async fn ratings_of(

@@ -26,6 +26,7 @@ pub mod http;
 pub mod postgres;
 pub mod sqlite;
 pub mod tournament_levels;
+pub mod weekly;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -282,7 +283,7 @@ pub struct HistoryPoint {
     pub deviation: f64,
 }
 
-/// A line of the weekly board: the rating gained since `since_ms` and the matches played.
+/// A line of the weekly board: the rating gained in a calendar week and the matches played.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WeeklyRow {
     pub subject: Subject,
@@ -321,8 +322,8 @@ pub trait Ratings: Send + Sync + std::fmt::Debug {
     /// Forgets a pending table: every projection of its match is done, or it has none.
     fn forget<'a>(&'a self, key: &'a str) -> PortFuture<'a, Result<(), PortError>>;
     /// In one transaction: unless `m.key` is stored already, stores it with what [`decide`]
-    /// says (the new ratings and a history point each). The pending row stays (the other
-    /// projections may not be done).
+    /// says (the new ratings, a history point each, each change added to its subject's row of
+    /// the week, [`weekly`]). The pending row stays (the other projections may not be done).
     fn apply<'a>(
         &'a self,
         m: &'a FinishedMatch,
@@ -353,12 +354,14 @@ pub trait Ratings: Send + Sync + std::fmt::Debug {
         active_since_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<RatingRow>, PortError>>;
-    /// The rating gained since `since_ms` in `category`, highest first.
+    /// The rating gained in `category` in the calendar week starting at `week_ms`
+    /// ([`weekly::week_of`]), highest first (then by subject): the top of its rows in
+    /// `rating_weeks`, which [`Ratings::apply`] keeps.
     fn weekly<'a>(
         &'a self,
         category: Category,
         bots: bool,
-        since_ms: i64,
+        week_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<WeeklyRow>, PortError>>;
     /// Whether the match `key` is stored, and whether it was rated.

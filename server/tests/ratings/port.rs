@@ -6,9 +6,11 @@
 use burraco_ratings::{Category, Level};
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::ratings::postgres::PostgresRatings;
-use burraco_server::ratings::sqlite::SqliteRatings;
+use burraco_server::ratings::sqlite::{SqliteRatings, WEEKLY_BOARD};
+use burraco_server::ratings::weekly::{BACKFILL, week_of};
 use burraco_server::ratings::{
-    Applied, FinishedMatch, NotRated, Pending, Policy, RatedSeat, Ratings, Subject, levels,
+    Applied, FinishedMatch, NotRated, Pending, Policy, RatedSeat, Ratings, Subject, WeeklyRow,
+    levels,
 };
 use burraco_server::store::Store;
 
@@ -274,13 +276,62 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
             .expect("board")
             .is_empty()
     );
+    let week = week_of(now);
     let weekly = r
-        .weekly(Category::Two, false, now - DAY_MS, 10)
+        .weekly(Category::Two, false, week, 10)
         .await
         .expect("weekly");
     assert_eq!(weekly[0].subject.members, ["u-gina"]);
     assert_eq!(weekly[0].matches, 30);
     assert!(weekly[0].gain > 0.0);
+    // The week's rows are kept by each match's transaction: Gina's gain is her history's.
+    let gained: f64 = r
+        .history("u-gina", 500)
+        .await
+        .expect("history")
+        .iter()
+        .filter(|p| p.category == Category::Two && week_of(p.at_ms) == week)
+        .map(|p| p.rating - p.before)
+        .sum();
+    assert!((weekly[0].gain - gained).abs() < 1e-6, "{weekly:?}");
+    let gains = |rows: &[WeeklyRow]| -> Vec<(String, i64)> {
+        rows.iter().map(|w| (w.subject.key(), w.matches)).collect()
+    };
+    // A match in the next week starts that week's board and leaves this one as it was.
+    let next_week = week + 7 * DAY_MS;
+    let upset = two("t-next", "u-ugo", "u-gina", [20, 0]);
+    rated(
+        &r.apply(&upset, policy(next_week + 3_600_000, 1000))
+            .await
+            .expect("apply"),
+    );
+    let next = r
+        .weekly(Category::Two, false, next_week, 10)
+        .await
+        .expect("weekly");
+    assert_eq!(
+        gains(&next),
+        [("u-ugo".into(), 1), ("u-gina".into(), 1)],
+        "the winner first"
+    );
+    let again = r
+        .weekly(Category::Two, false, week, 10)
+        .await
+        .expect("weekly");
+    assert_eq!(gains(&again), gains(&weekly));
+    // Bots' board is their own; a week with nothing rated is empty.
+    assert!(
+        r.weekly(Category::Two, true, week, 10)
+            .await
+            .expect("weekly")
+            .is_empty()
+    );
+    assert!(
+        r.weekly(Category::Two, false, week - 7 * DAY_MS, 10)
+            .await
+            .expect("weekly")
+            .is_empty()
+    );
     let found = levels(
         r,
         &[
@@ -306,6 +357,28 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert!(r.expected(10).await.expect("read").is_empty());
 }
 
+/// Every weekly board the conformance suite wrote (its two weeks, every category, people's and
+/// bots'): subject, matches and gain (to a millionth).
+async fn weekly_boards(r: &dyn Ratings) -> Vec<(String, i64, i64)> {
+    let mut rows = Vec::new();
+    for week in [week_of(NOW), week_of(NOW) + 7 * DAY_MS] {
+        for category in [Category::Two, Category::Four, Category::FixedPair] {
+            for bots in [false, true] {
+                for row in r.weekly(category, bots, week, 100).await.expect("weekly") {
+                    let gain = (row.gain * 1e6).round() as i64;
+                    rows.push((row.subject.key(), row.matches, gain));
+                }
+            }
+        }
+    }
+    assert!(rows.len() > 6, "{rows:?}");
+    rows
+}
+
+/// The accounts' migration 13 fills the weeks from the history alone (`weekly::BACKFILL`): run
+/// again on emptied weeks, it finds the boards the matches' transactions kept.
+const REFILL: &str = "DELETE FROM rating_weeks;";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_ratings_conform() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -314,6 +387,30 @@ async fn the_sqlite_ratings_conform() {
     let r = SqliteRatings::open(&store).expect("ratings");
     let other = SqliteRatings::open_dir(dir.path()).expect("a second connection");
     conformance(&r, &other).await;
+    let kept = weekly_boards(&r).await;
+    let conn = store.reader().expect("a connection");
+    conn.execute_batch(&format!("{REFILL} {BACKFILL}"))
+        .expect("the backfill");
+    assert_eq!(weekly_boards(&r).await, kept);
+    // The weekly board walks its index from the top: no temporary B-tree (a sort).
+    let plan: Vec<String> = conn
+        .prepare(&format!("EXPLAIN QUERY PLAN {WEEKLY_BOARD}"))
+        .expect("plan")
+        .query_map(rusqlite::params![week_of(NOW), "two", false, 100], |r| {
+            r.get::<_, String>(3)
+        })
+        .expect("plan")
+        .collect::<Result<_, _>>()
+        .expect("plan");
+    assert!(
+        plan.iter().all(|step| !step.contains("TEMP B-TREE")),
+        "read in the index's order: {plan:?}"
+    );
+    assert!(
+        plan.iter().any(|step| step.contains("rating_weeks_board")),
+        "{plan:?}"
+    );
+    drop(conn);
     drop((r, other, store));
     writer.join();
 }
@@ -322,7 +419,18 @@ async fn the_sqlite_ratings_conform() {
 async fn the_postgres_ratings_conform() {
     let postgres = Postgres::start();
     let (a, b) = tokio::join!(postgres.node(), postgres.node());
-    conformance(&PostgresRatings::new(&a), &PostgresRatings::new(&b)).await;
+    let r = PostgresRatings::new(&a);
+    conformance(&r, &PostgresRatings::new(&b)).await;
+    let kept = weekly_boards(&r).await;
+    let (client, connection) = tokio_postgres::connect(&postgres.url(), tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    client
+        .batch_execute(&format!("{REFILL} {BACKFILL}"))
+        .await
+        .expect("the backfill");
+    assert_eq!(weekly_boards(&r).await, kept);
 }
 
 /// Ratings rows for the leaderboard measurement.
