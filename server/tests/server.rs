@@ -35,6 +35,9 @@ mod clocks;
 mod cluster;
 /// kill -9 of the real binary mid-hand, restart on the same data, resume: nothing accepted lost.
 mod crash;
+/// The `/api` routes' edge: a malformed query or path answered with the route's typed JSON error
+/// (never plain text); an account's ratings found by its id or its username.
+mod edge;
 /// Fair play: outcomes and playbans on SQLite and PostgreSQL (one conformance suite); over a
 /// real server, a leaver playbanned and refused at quick play with the typed code, a drop back
 /// within the grace and a leaver's partner not blamed.
