@@ -1,7 +1,10 @@
 //! The `Ratings` port's conformance suite, on SQLite and on a PostgreSQL server the test starts:
 //! a match applied once by its key (a retry and a racing second node change nothing), the
 //! expectations the sweep reads, matches too short or over the daily cap recorded unrated, the
-//! 4-player and fixed-pair ratings, history, the leaderboards and levels.
+//! 4-player and fixed-pair ratings, history, the leaderboards (the weekly board's weeks as the
+//! matches keep them, and as the migration's backfill finds them; both boards' SQLite plans read
+//! their index in order) and levels. The boards' reads at a million ratings are measured by
+//! `server/examples/leaderboards.rs` (docs/PERFORMANCE.md).
 
 use burraco_ratings::{Category, Level};
 use burraco_server::accounts::sqlite::SqliteAccounts;
@@ -392,24 +395,30 @@ async fn the_sqlite_ratings_conform() {
     conn.execute_batch(&format!("{REFILL} {BACKFILL}"))
         .expect("the backfill");
     assert_eq!(weekly_boards(&r).await, kept);
-    // The weekly board walks its index from the top: no temporary B-tree (a sort).
-    let plan: Vec<String> = conn
-        .prepare(&format!("EXPLAIN QUERY PLAN {WEEKLY_BOARD}"))
-        .expect("plan")
-        .query_map(rusqlite::params![week_of(NOW), "two", false, 100], |r| {
-            r.get::<_, String>(3)
-        })
-        .expect("plan")
-        .collect::<Result<_, _>>()
-        .expect("plan");
-    assert!(
-        plan.iter().all(|step| !step.contains("TEMP B-TREE")),
-        "read in the index's order: {plan:?}"
-    );
-    assert!(
-        plan.iter().any(|step| step.contains("rating_weeks_board")),
-        "{plan:?}"
-    );
+    // Both boards walk their index from the top: no temporary B-tree (a sort). The all-time
+    // board's filter and order, as `SqliteRatings::leaderboard` reads them.
+    let all_time = "SELECT rating FROM ratings INDEXED BY ratings_board
+        WHERE category = ?2 AND bot = ?3 AND deviation < 110 AND last_ms >= ?1
+        ORDER BY rating DESC LIMIT ?4";
+    for (board, query) in [
+        ("rating_weeks_board", WEEKLY_BOARD),
+        ("ratings_board", all_time),
+    ] {
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {query}"))
+            .expect("plan")
+            .query_map(rusqlite::params![week_of(NOW), "two", false, 100], |r| {
+                r.get::<_, String>(3)
+            })
+            .expect("plan")
+            .collect::<Result<_, _>>()
+            .expect("plan");
+        assert!(
+            plan.iter().all(|step| !step.contains("TEMP B-TREE")),
+            "read in the index's order: {plan:?}"
+        );
+        assert!(plan.iter().any(|step| step.contains(board)), "{plan:?}");
+    }
     drop(conn);
     drop((r, other, store));
     writer.join();
@@ -431,97 +440,4 @@ async fn the_postgres_ratings_conform() {
         .await
         .expect("the backfill");
     assert_eq!(weekly_boards(&r).await, kept);
-}
-
-/// Ratings rows for the leaderboard measurement.
-const SYNTHETIC: i64 = 1_000_000;
-
-/// The `INSERT ... SELECT` of [`SYNTHETIC`] ratings in category `two` (both stores accept it,
-/// after their own source of numbers `n(i)`): ratings spread over 1000..2500, deviations
-/// 50..349 (a fifth established), last played up to 59 days ago, one in twenty a bot account.
-fn synthetic_rows(now_ms: i64) -> String {
-    format!(
-        "INSERT INTO ratings (subject, category, member_a, member_b, bot, rating, deviation,
-            volatility, matches, last_ms)
-         SELECT 'u-' || i, 'two', 'u-' || i, NULL, (i % 20 = 0),
-            1000.0 + ((i * 7919) % 15000) / 10.0, 50.0 + (i % 300), 0.06, 1 + (i % 200),
-            {now_ms} - (i % 60) * 86400000
-         FROM n"
-    )
-}
-
-/// p50 and p99 of `reads` leaderboard reads (the people's board, 100 rows), in milliseconds.
-async fn board_latency(r: &dyn Ratings, now_ms: i64, reads: usize) -> (f64, f64) {
-    let mut times = Vec::with_capacity(reads);
-    for _ in 0..reads {
-        let start = std::time::Instant::now();
-        let rows = r
-            .leaderboard(Category::Two, false, now_ms - 30 * DAY_MS, 100)
-            .await
-            .expect("board");
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-        assert_eq!(rows.len(), 100);
-    }
-    times.sort_by(f64::total_cmp);
-    (times[reads / 2], times[reads * 99 / 100])
-}
-
-/// docs/PERFORMANCE.md, "Leaderboards": a board read with a million ratings, on SQLite and on
-/// PostgreSQL. Ignored (it fills a million rows): `cargo test --release -p burraco-server
-/// --test server -- --ignored leaderboard_reads`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
-async fn leaderboard_reads_at_a_million_ratings() {
-    let now = NOW;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (store, writer) = Store::open(dir.path(), false).expect("store");
-    SqliteAccounts::open(&store).expect("migrations");
-    {
-        let conn = store.reader().expect("reader");
-        let fill = format!(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {SYNTHETIC}) {}",
-            synthetic_rows(now)
-        );
-        conn.execute_batch(&format!("BEGIN IMMEDIATE; {fill}; COMMIT; ANALYZE;"))
-            .expect("fill");
-        let plan: Vec<String> = conn
-            .prepare(
-                "EXPLAIN QUERY PLAN SELECT rating FROM ratings INDEXED BY ratings_board
-                 WHERE category = 'two' AND bot = 0 AND deviation < 110 AND last_ms >= 0
-                 ORDER BY rating DESC LIMIT 100",
-            )
-            .expect("plan")
-            .query_map([], |r| r.get::<_, String>(3))
-            .expect("plan")
-            .collect::<Result<_, _>>()
-            .expect("plan");
-        assert!(
-            plan.iter().all(|step| !step.contains("TEMP B-TREE")),
-            "read in the index's order, no sort: {plan:?}"
-        );
-    }
-    let sqlite = SqliteRatings::open(&store).expect("ratings");
-    let (p50, p99) = board_latency(&sqlite, now, 1000).await;
-    println!("sqlite, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
-    drop((sqlite, store));
-    writer.join();
-
-    let postgres = Postgres::start();
-    let url = postgres.url();
-    let pg = PostgresRatings::new(&postgres.node().await);
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .expect("connect");
-    tokio::spawn(connection);
-    let fill = format!(
-        "WITH n(i) AS (SELECT generate_series(1, {SYNTHETIC})::bigint) {}",
-        synthetic_rows(now)
-    );
-    client.batch_execute(&fill).await.expect("fill");
-    client
-        .batch_execute("ANALYZE ratings")
-        .await
-        .expect("analyze");
-    let (p50, p99) = board_latency(&pg, now, 1000).await;
-    println!("postgres, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
 }
