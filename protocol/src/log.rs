@@ -184,7 +184,10 @@ pub struct MatchResult {
     pub sides: Vec<String>,
     /// Each side's total, in the order of `sides`.
     pub totals: [i32; 2],
-    /// The label of the side with the higher total; `None` for equal totals.
+    /// The label of the side that won the match by its VP (`burraco_ratings::match_outcomes`:
+    /// a 10-10 is a draw whatever the totals; a match by points by its preset's column); `None`
+    /// for a draw. Tables before issue 32 logged the higher total here, so the server's readers
+    /// decide from `vp` and `totals` and never read this field.
     pub winner: Option<String>,
     /// Victory points by side; `None` for a match by points played to its target.
     pub vp: Option<[u8; 2]>,

@@ -831,7 +831,8 @@ pub enum ServerMessage {
         hand: u32,
         record: String,
     },
-    /// `totals` and `vp` by side, in the order of `sides`.
+    /// `totals` and `vp` by side, in the order of `sides`; `winner` the side that won by the VP
+    /// (a 10-10 is a draw, `null`, whatever the totals).
     MatchEnded {
         table: String,
         seq: u64,

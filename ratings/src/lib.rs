@@ -8,7 +8,8 @@
 //! - [`glicko2`]: [`Rating`], [`Config`], [`Outcome`], [`update`], [`expected_score`],
 //!   [`expected_vp`]: Glickman's "Example of the Glicko-2 system" (2013), with a weight per game.
 //! - [`pairs`]: [`pair`] and [`update_four`]: seats 0 and 2 against seats 1 and 3.
-//! - [`score`]: a match's score, its VP share ([`vp_share`], [`match_score`]).
+//! - [`score`]: a match's VP, its outcome for each side ([`match_outcomes`]: the one decision of
+//!   who won, by the VP) and its score, the VP share ([`vp_share`], [`match_score`]).
 //! - [`levels`]: [`Level`] and [`Category`].
 //! - [`elo`]: [`Elo`], the baseline the quality measurement compares with (docs/RATINGS.md).
 
@@ -25,4 +26,7 @@ pub use glicko2::{
 };
 pub use levels::{Category, Level, ParseCategoryError, level};
 pub use pairs::{pair, update_fixed_pair, update_four, update_four_weighted};
-pub use score::{match_score, match_vp, vp_share};
+pub use score::{
+    MatchOutcome, match_outcomes, match_score, match_vp, scoring_column, vp_outcomes, vp_share,
+    winning_side,
+};

@@ -1,10 +1,11 @@
 //! The ratings crate against its oracles: Glickman's worked example and the `skillratings`
-//! crate's Glicko-2; the VP share, aging, provisional ratings, the 4-player pairs and the levels.
+//! crate's Glicko-2; the VP share, a match's outcome, aging, provisional ratings, the 4-player
+//! pairs and the levels.
 
 use burraco_ratings::{
-    Category, Config, Elo, Level, Outcome, Rating, expected_score, expected_vp, level, match_score,
-    match_vp, pair, predicted_score, update, update_four, update_four_weighted, update_two,
-    vp_share,
+    Category, Config, Elo, Level, MatchOutcome, Outcome, Rating, expected_score, expected_vp,
+    level, match_outcomes, match_score, match_vp, pair, predicted_score, scoring_column, update,
+    update_four, update_four_weighted, update_two, vp_outcomes, vp_share, winning_side,
 };
 use burraco_rules::VpTable;
 use proptest::prelude::*;
@@ -232,6 +233,72 @@ fn a_match_by_points_is_scored_by_its_presets_table() {
         match_score(Some([10, 10]), [0, 0], VpTable::FitabTwoHands),
         0.5
     );
+}
+
+/// Issue 32: totals -5 against -55 in a match of FITAB's 2-hands column are 10-10 VP, a draw for
+/// both sides, though one total is higher.
+#[test]
+fn a_match_is_won_by_its_vp_and_a_10_10_is_a_draw_whatever_the_totals() {
+    use MatchOutcome::{Draw, Lost, Won};
+    let column = VpTable::FitabTwoHands;
+    assert_eq!(
+        match_outcomes(Some([10, 10]), [-5, -55], column),
+        [Draw, Draw]
+    );
+    assert_eq!(
+        match_outcomes(Some([10, 10]), [-55, -5], column),
+        [Draw, Draw]
+    );
+    assert_eq!(winning_side([Draw, Draw]), None);
+    assert_eq!(match_score(Some([10, 10]), [-5, -55], column), 0.5);
+    // One row up is a win.
+    assert_eq!(match_outcomes(Some([11, 9]), [50, -5], column), [Won, Lost]);
+    assert_eq!(match_outcomes(Some([9, 11]), [-5, 50], column), [Lost, Won]);
+    assert_eq!(winning_side([Lost, Won]), Some(1));
+    // An award's VP that do not add up to 20 (a late arrival's 14-8) and two absent sides.
+    assert_eq!(vp_outcomes([14, 8]), [Won, Lost]);
+    assert_eq!(vp_outcomes([0, 0]), [Draw, Draw]);
+    // A match by points, no VP logged: its preset's column for the difference. FEDIBUR's 10-10
+    // row is 0-50: 2010 against 1965 is a draw, 2010 against 1955 a win.
+    assert_eq!(
+        match_outcomes(None, [2010, 1965], VpTable::Fedibur),
+        [Draw, Draw]
+    );
+    assert_eq!(
+        match_outcomes(None, [1955, 2010], VpTable::Fedibur),
+        [Lost, Won]
+    );
+    for outcome in [Won, Draw, Lost] {
+        assert_eq!(MatchOutcome::parse(outcome.as_str()), Some(outcome));
+    }
+    assert_eq!(MatchOutcome::parse("drawn"), None);
+    assert_eq!(serde_json::to_string(&Draw).unwrap(), "\"draw\"");
+}
+
+/// The column of a match without logged VP: a match by points is scored by its preset's column
+/// for the hands it played; a match by hands by its own length's.
+#[test]
+fn the_scoring_column_is_the_presets_for_the_hands_played() {
+    use burraco_rules::{Config as GameConfig, MatchLength, Preset, TableSettings};
+    let config = |preset, match_length| {
+        GameConfig::new(&TableSettings {
+            preset,
+            players: None,
+            match_length: Some(match_length),
+            clocks: None,
+            semipulito: None,
+            close_requires_pulito: None,
+        })
+        .expect("valid")
+    };
+    let by_points = config(Preset::Fitab, MatchLength::Points(1500));
+    assert_eq!(scoring_column(&by_points, 2), VpTable::FitabTwoHands);
+    assert_eq!(scoring_column(&by_points, 3), VpTable::FitabThreeHands);
+    assert_eq!(scoring_column(&by_points, 7), VpTable::FitabFourHands);
+    let by_hands = config(Preset::Feburit, MatchLength::Hands(4));
+    assert_eq!(scoring_column(&by_hands, 2), VpTable::FeburitFourHands);
+    let fedibur = config(Preset::Fedibur, MatchLength::Points(2000));
+    assert_eq!(scoring_column(&fedibur, 9), VpTable::Fedibur);
 }
 
 #[test]

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -37,6 +37,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub mod accounts;
+pub mod api_edge;
 pub mod arena;
 pub mod assets;
 pub mod backplane;
@@ -46,6 +47,7 @@ pub mod config;
 pub mod conn;
 pub mod directory;
 pub mod fairplay;
+pub mod hands_http;
 pub mod hello;
 pub mod ids;
 pub mod lobby;
@@ -347,8 +349,8 @@ fn router(shared: Arc<Shared>) -> Router {
         .route("/healthz", get(|| async { "ok" }))
         .route("/healthz/ready", get(ready))
         .route("/metrics", get(metrics_text))
-        .route("/api/tables/{id}/hands", get(table_hands))
-        .route("/api/players/{name}/hands", get(player_hands))
+        .route("/api/tables/{id}/hands", get(hands_http::of_table))
+        .route("/api/players/{name}/hands", get(hands_http::of_player))
         .route("/api/tournaments", get(tournament::http::list))
         .route("/api/tournaments/{id}", get(tournament::http::record))
         .fallback(assets::serve)
@@ -360,7 +362,10 @@ fn router(shared: Arc<Shared>) -> Router {
             directory: shared.directory.clone(),
             sessions: shared.backplane.sessions.clone(),
         }))
-        .merge(ratings::http::routes(shared.ratings.clone()))
+        .merge(ratings::http::routes(ratings::http::Api {
+            ratings: shared.ratings.clone(),
+            accounts: shared.backplane.accounts.clone(),
+        }))
         .merge(ratings::expected::routes(ratings::expected::Api {
             directory: shared.directory.clone(),
             backplane: shared.backplane.clone(),
@@ -540,40 +545,6 @@ async fn metrics_text(State(shared): State<Arc<Shared>>) -> Response {
         shared.metrics.render(),
     )
         .into_response()
-}
-
-// Both leave out the hand records of duplicate boards still being played at other tables.
-async fn table_hands(State(shared): State<Arc<Shared>>, Path(id): Path<String>) -> Response {
-    let records = shared
-        .backplane
-        .records
-        .of_table(&id)
-        .await
-        .map_err(|e| e.to_string());
-    match records {
-        Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
-        Err(e) => json_or_500(Err(e)),
-    }
-}
-
-async fn player_hands(State(shared): State<Arc<Shared>>, Path(name): Path<String>) -> Response {
-    let records = shared
-        .backplane
-        .records
-        .of_player(&name)
-        .await
-        .map_err(|e| e.to_string());
-    match records {
-        Ok(records) => json_or_500(Ok(shared.tournaments.hide_embargoed(records).await)),
-        Err(e) => json_or_500(Err(e)),
-    }
-}
-
-fn json_or_500(result: Result<String, String>) -> Response {
-    match result {
-        Ok(json) => ([(header::CONTENT_TYPE, "application/json")], json).into_response(),
-        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-    }
 }
 
 /// The process-wide Prometheus recorder (installed once; later servers in the same process, as in

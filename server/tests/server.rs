@@ -45,6 +45,9 @@ mod crash;
 /// tables, tournaments, the arena, chat, HTTP), on one node and through another node of a
 /// cluster on PostgreSQL.
 mod crossings;
+/// The `/api` routes' edge: a malformed query or path answered with the route's typed JSON error
+/// (never plain text); an account's ratings found by its id or its username.
+mod edge;
 /// Fair play: outcomes and playbans on SQLite and PostgreSQL (one conformance suite); over a
 /// real server, a leaver playbanned and refused at quick play with the typed code, a drop back
 /// within the grace and a leaver's partner not blamed.
@@ -66,6 +69,9 @@ mod moderation;
 /// frame, flooding (its replies, then 1008), a resume taking a session over (4001), the id of
 /// `frame_too_large`, names, `/metrics` from the start.
 mod newcomer;
+/// One outcome for a match (issue 32): a rated match ending -5 to -55, 10-10 VP, is a draw in
+/// `match_ended` (the browser's fixture), on the player page, in the season and in the ratings.
+mod outcome;
 /// A full 4-player hand and a 2-player match, driven by the rules enumerators, with every
 /// receiver's frames numbered without gaps and no hidden card in any party's raw frames.
 mod play;

@@ -9,6 +9,7 @@ import { replayRecord } from './replay.js';
 import { localBotName } from './i18n.js';
 import { howToHtml } from './howto.js';
 import { busyAttr } from './view-lobby.js';
+import { matchVerdict } from './match-end.js';
 
 /** @param {string} title @param {string} body @param {string} [testid] @param {string} [cls] */
 function dialog(title, body, testid = '', cls = '') {
@@ -170,18 +171,15 @@ function scoreHtml(app, n) {
   return dialog(title, body, 'score-dialog', 'wide');
 }
 
-/** The match's end: who won, from the viewer's side; every hand; a new match. @param {import('./app.js').App} app */
+/** The match's end: the server's outcome from the viewer's side (`matchVerdict`); every hand; a new match. @param {import('./app.js').App} app */
 function matchOverHtml(app) {
   const st = /** @type {import('./state.js').TableState} */ (app.table);
   const me = /** @type {any} */ (st.matchEnded);
   const side = mySide(st);
-  let verdict;
-  if (!me.winner) verdict = t('draw_result');
-  else if (side) verdict = me.winner === side ? t('you_won') : t('you_lost');
-  else verdict = t('winner', { side: me.winner });
+  const verdict = matchVerdict(me, side);
   const sides = /** @type {string[]} */ (me.sides);
   const rows = app.hands.map((x) => `<tr data-testid="match-hand-row"><th scope="row">${t('hand_n', { n: x.hand })}</th>${sides.map((s) => `<td>${signed(x.rec.outcome?.score.find((/** @type {any} */ y) => y.side === s)?.total ?? 0)}</td>`).join('')}</tr>`).join('');
-  return `<div class="match-over" data-testid="match-over"><p class="winner ${side && me.winner ? (me.winner === side ? 'won' : 'lost') : ''}" data-testid="match-verdict">${side && me.winner === side ? '★ ' : ''}${verdict}</p>
+  return `<div class="match-over" data-testid="match-over"><p class="winner ${verdict.outcome === 'won' || verdict.outcome === 'lost' ? verdict.outcome : ''}" data-testid="match-verdict">${verdict.outcome === 'won' ? '★ ' : ''}${verdict.text}</p>
     <table class="score-table" data-testid="match-hands"><thead><tr><th></th>${sides.map((s) => `<th>${escapeHtml(s)}${s === side ? ` <span class="muted small">(${t('you')})</span>` : ''}</th>`).join('')}</tr></thead>
     <tbody>${rows}<tr class="match"><th scope="row">${t('sc_match')}</th>${me.totals.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>
     ${me.vp ? `<tr><th scope="row">${t('vp')}</th>${me.vp.map((/** @type {number} */ x) => `<td><b>${x}</b></td>`).join('')}</tr>` : ''}</tbody></table>

@@ -560,4 +560,10 @@ pub const MIGRATIONS: &[(i64, &str)] = &[
     // Every skeleton made again without the quiet punctuation `_-.` (`rekey.rs`, run in Rust
     // by both stores after this version's SQL, which is none).
     (rekey::VERSION, ""),
+    // The players' index's outcomes decided by the VP, as every reader now decides them
+    // (issue 32): the older rows and their counts.
+    (14, crate::players::OUTCOMES_BY_VP),
+    // The weekly board kept by each rated match's transaction (`crate::ratings::weekly`), filled
+    // from the history rated before it.
+    (15, crate::ratings::weekly::MIGRATION),
 ];

@@ -2,7 +2,9 @@
 //! same deals played twice, the seats swapped, so the bot's score is the mean of its two VP
 //! shares and the luck of the cards cancels. Who held each seat, who left it and who never came
 //! are the tables' fold's (`table::arena_facts_of_log`), read as a restart reads them. Pure,
-//! unit-tested without a server.
+//! unit-tested without a server. A finished table's VP are summed over the two tables (the
+//! bot's score the share of that sum, the mean of its two VP shares), and who won is decided by
+//! that sum, by the one rule (`FinishedMatch::outcomes`).
 //!
 //! The settlement ([`settle`], docs/BOTS.md "The arena"):
 //! - both tables finished and nobody left: one head-to-head match scored by the mean share;
@@ -15,9 +17,9 @@
 
 use burraco_protocol::log::{MatchResult, TableEntry};
 use burraco_ratings::Category;
-use burraco_rules::{Config as GameConfig, MatchLength, Seat, VpTable};
+use burraco_rules::{Config as GameConfig, Seat};
 
-use crate::ratings::finished::{FinishedMatch, RatedSeat, anchor_account};
+use crate::ratings::finished::{FinishedMatch, RatedSeat, anchor_account, logged_vp};
 use crate::table::ArenaSeatFacts;
 
 /// Who held a seat of an arena table, as its log says.
@@ -44,8 +46,8 @@ impl Holder {
 pub enum Standing {
     /// Not ended: waiting for its bots, or playing.
     InPlay,
-    /// Finished: South's VP share and the time its moves took.
-    Finished { south_score: f64, play_ms: u64 },
+    /// Finished: its VP, South's first, and the time its moves took.
+    Finished { vp: [u8; 2], play_ms: u64 },
     /// Closed unplayed (its start deadline passed, or an earlier table's did).
     Closed,
 }
@@ -122,18 +124,16 @@ fn finished_score(entries: &[Vec<u8>]) -> Option<Standing> {
             TableEntry::Input { after_ms, .. } => play_ms = play_ms.saturating_add(after_ms),
             TableEntry::MatchFinished { result } => {
                 let result = MatchResult::from_json(&result).ok()?;
-                let config = config?;
-                let hands = match config.match_length() {
-                    MatchLength::Hands(n) => n,
-                    MatchLength::Points(_) => u8::try_from(result.hands).unwrap_or(u8::MAX),
-                };
-                let table = VpTable::for_match(config.preset(), hands, false);
-                let first = burraco_ratings::match_score(result.vp, result.totals, table);
+                let [first, second] = logged_vp(&config?, &result);
                 // The result's first side is South's head to head; read it rather than assume.
                 let south_first = result.sides.first().is_none_or(|s| s == "S");
-                let south_score = if south_first { first } else { 1.0 - first };
+                let vp = if south_first {
+                    [first, second]
+                } else {
+                    [second, first]
+                };
                 return Some(Standing::Finished {
-                    south_score,
+                    vp,
                     play_ms,
                 });
             }
@@ -161,7 +161,9 @@ fn subject(holder: &Holder) -> Option<String> {
 pub fn settle(arena: &str, tables: &[TableReading]) -> Option<Settlement> {
     let first = tables.first()?;
     let (a, b) = (first.south.clone()?, first.north.clone()?);
-    let mut scores = Vec::new();
+    // Each side's VP over the tables finished (side 0: South at the first table).
+    let mut vp = [0u8; 2];
+    let mut finished = 0;
     let mut play_ms = 0u64;
     let mut leavers: Vec<&Holder> = Vec::new();
     let mut closed = false;
@@ -174,15 +176,17 @@ pub fn settle(arena: &str, tables: &[TableReading]) -> Option<Settlement> {
         match &table.standing {
             Standing::InPlay => return None,
             Standing::Finished {
-                south_score,
+                vp: [south, north],
                 play_ms: ms,
             } => {
-                // Side 0's share: South's at the first table, North's at the second.
-                scores.push(if at % 2 == 0 {
-                    *south_score
+                // Side 0 holds South's cards at the first table, North's at the second.
+                let (ours, theirs) = if at % 2 == 0 {
+                    (south, north)
                 } else {
-                    1.0 - south_score
-                });
+                    (north, south)
+                };
+                vp = [vp[0].saturating_add(*ours), vp[1].saturating_add(*theirs)];
+                finished += 1;
                 play_ms = play_ms.saturating_add(*ms);
             }
             Standing::Closed if table.nobody_came => return Some(Settlement::Void),
@@ -200,15 +204,10 @@ pub fn settle(arena: &str, tables: &[TableReading]) -> Option<Settlement> {
     }
     // A table closed with nobody at fault (no log is written so, but a log is not trusted to
     // be): nothing to rate.
-    if left.is_empty() && (closed || scores.len() < 2) {
+    // Only a match's leavers are rated when one left (by the 0-20 they lost, not its VP).
+    if left.is_empty() && (closed || finished < 2) {
         return Some(Settlement::Void);
     }
-    let score = if scores.is_empty() {
-        // Only its leavers are rated: by the 0-20 they lost, not by a score.
-        0.5
-    } else {
-        scores.iter().sum::<f64>() / scores.len() as f64
-    };
     Some(Settlement::Rated(FinishedMatch {
         key: arena.to_owned(),
         category: Category::Two,
@@ -224,7 +223,7 @@ pub fn settle(arena: &str, tables: &[TableReading]) -> Option<Settlement> {
                 bot: true,
             },
         ],
-        score,
+        vp,
         play_ms,
         left,
     }))
@@ -234,6 +233,7 @@ pub fn settle(arena: &str, tables: &[TableReading]) -> Option<Settlement> {
 mod tests {
     use super::*;
     use burraco_protocol::log::{ConductMark, MatchEndCode, SeatAccount, SeatHolder};
+    use burraco_ratings::MatchOutcome;
 
     fn sit(seat: Seat, holder: &Holder) -> TableEntry {
         match holder {
@@ -279,10 +279,16 @@ mod tests {
     }
 
     fn finished(vp: [u8; 2]) -> TableEntry {
+        finished_with([900, 300], vp)
+    }
+
+    /// A match finished with `totals` and `vp`, its `winner` the higher total, as tables logged
+    /// it before issue 32, whatever the VP.
+    fn finished_with(totals: [i32; 2], vp: [u8; 2]) -> TableEntry {
         let result = MatchResult {
             sides: vec!["S".into(), "N".into()],
-            totals: [900, 300],
-            winner: Some("S".into()),
+            totals,
+            winner: Some(if totals[0] >= totals[1] { "S" } else { "N" }.into()),
             vp: Some(vp),
             end: MatchEndCode::Hands,
             hands: 1,
@@ -319,7 +325,13 @@ mod tests {
         // At the second table B holds South's cards and scores 12-8.
         let second = read(&table(&b, &a, &[finished([12, 8])]));
         let m = rated(settle("A-1", &[first.clone(), second]));
-        assert!((m.score - (0.8 + 0.4) / 2.0).abs() < 1e-9, "{}", m.score);
+        assert_eq!(m.vp, [24, 16]);
+        assert!(
+            (m.score() - (0.8 + 0.4) / 2.0).abs() < 1e-9,
+            "{}",
+            m.score()
+        );
+        assert_eq!(m.outcomes(), [MatchOutcome::Won, MatchOutcome::Lost]);
         assert_eq!(m.players_key(), "u-a,u-b");
         assert!(m.left.is_empty());
         // The same seats at both tables is no duplicate pair.
@@ -401,5 +413,18 @@ mod tests {
         let nobody = read(&table(&b, &a, &no_show(&[Seat::South, Seat::North])));
         assert!(nobody.nobody_came);
         assert_eq!(settle("A-1", &[played, nobody]), Some(Settlement::Void));
+    }
+
+    /// Issue 32: a table ending -5 to -55 is 10-10 VP; two such tables are a 20-20 draw, scored a
+    /// half, whatever the totals (and the `winner` tables used to log by them).
+    #[test]
+    fn two_tables_of_10_10_are_a_drawn_arena_match_whatever_the_totals() {
+        let (a, b) = (Holder::Account("u-a".into()), Holder::Account("u-b".into()));
+        let first = read(&table(&a, &b, &[finished_with([-5, -55], [10, 10])]));
+        let second = read(&table(&b, &a, &[finished_with([-55, -5], [10, 10])]));
+        let m = rated(settle("A-1", &[first, second]));
+        assert_eq!(m.vp, [20, 20]);
+        assert_eq!(m.outcomes(), [MatchOutcome::Draw, MatchOutcome::Draw]);
+        assert_eq!(m.score(), 0.5);
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -18,6 +18,7 @@ use super::{
     ReportKind, Standing,
 };
 use crate::accounts::{Account, identity, token_hash};
+use crate::api_edge::Path;
 use crate::backplane::Backplane;
 use crate::directory::Directory;
 
@@ -128,6 +129,13 @@ impl Code {
             Code::TooManyReports => "too many reports: wait and retry",
             Code::AccountsUnavailable => "accounts are unavailable",
         }
+    }
+}
+
+/// The one route with a path, an account's name: a path that does not read names none.
+impl From<crate::api_edge::Malformed> for Code {
+    fn from(_: crate::api_edge::Malformed) -> Code {
+        Code::UnknownAccount
     }
 }
 
@@ -565,7 +573,11 @@ struct AccountView {
 }
 
 /// `GET /api/moderation/accounts/{name}`: an account's standing and its latest actions.
-async fn account(State(api): State<Api>, Path(name): Path<String>, headers: HeaderMap) -> Response {
+async fn account(
+    State(api): State<Api>,
+    Path(name, _): Path<String, Code>,
+    headers: HeaderMap,
+) -> Response {
     let answer = async {
         moderator(&api, &headers).await?;
         let account = api

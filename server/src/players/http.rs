@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 
 use super::{Category, CategoryTotals, Cursor, PlayedMatch, PlayerIndex, guest_key};
 use crate::accounts::Accounts;
+use crate::api_edge::{Malformed, Path, Query};
 use crate::backplane::Sessions;
 use crate::backplane::port::PortError;
 use crate::directory::Directory;
@@ -52,7 +53,7 @@ pub const RESUME_HEADER: &str = "x-burraco-resume";
 pub enum PlayerApiCode {
     /// No account of that id or name.
     NoSuchPlayer,
-    /// `before` is not a cursor this API wrote, or `limit` is outside 1 to 50.
+    /// `before` is not a cursor this API wrote, or `limit` is outside 1 to 50 or not a number.
     BadPage,
     /// No resume token, or none the server knows.
     NoSession,
@@ -74,6 +75,17 @@ impl PlayerApiCode {
 impl IntoResponse for PlayerApiCode {
     fn into_response(self) -> Response {
         (self.status(), axum::Json(json!({ "code": self }))).into_response()
+    }
+}
+
+/// A query that does not read can only be the page's (`?limit=abc`); a path that does not read
+/// names no player.
+impl From<Malformed> for PlayerApiCode {
+    fn from(what: Malformed) -> PlayerApiCode {
+        match what {
+            Malformed::Query => PlayerApiCode::BadPage,
+            Malformed::Path => PlayerApiCode::NoSuchPlayer,
+        }
     }
 }
 
@@ -122,8 +134,8 @@ fn fresh(body: Value) -> Response {
 
 async fn player(
     State(api): State<Api>,
-    Path(name): Path<String>,
-    Query(page): Query<PageQuery>,
+    Path(name, _): Path<String, PlayerApiCode>,
+    Query(page, _): Query<PageQuery, PlayerApiCode>,
 ) -> Result<Response, PlayerApiCode> {
     let (before, limit) = page.read()?;
     let accounts = &api.accounts;
@@ -168,7 +180,7 @@ async fn player(
 async fn session_matches(
     State(api): State<Api>,
     headers: HeaderMap,
-    Query(page): Query<PageQuery>,
+    Query(page, _): Query<PageQuery, PlayerApiCode>,
 ) -> Result<Response, PlayerApiCode> {
     let (before, limit) = page.read()?;
     let token = headers

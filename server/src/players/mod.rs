@@ -10,7 +10,8 @@
 //! [`stats::played_matches`]) by the match-end projections (`crate::projections`, exactly once); a row is written once per (table, match, seat), so a retry is a
 //! no-op, and the per-account totals, partners and tournaments are kept beside the rows in the
 //! same transaction: the page reads a few rows by key, never the account's whole history.
-//! Its tables are the accounts' migration 5 (`crate::accounts::MIGRATIONS`).
+//! Its tables are the accounts' migration 5 (`crate::accounts::MIGRATIONS`); migration 14
+//! ([`OUTCOMES_BY_VP`]) decided the older rows' outcomes again by their VP.
 
 pub mod http;
 pub mod postgres;
@@ -81,6 +82,27 @@ pub const MIGRATION: &str = "CREATE TABLE player_matches (
         PRIMARY KEY (account_id, tournament_id));
      CREATE INDEX player_tournaments_latest ON player_tournaments (account_id, last_ms);";
 
+/// The accounts' migration 14 (issue 32): the rows indexed before the match's outcome was
+/// decided by its VP (they said "won" for the higher total of a 10-10) take the one rule's
+/// outcome from their own VP, and the won and drawn counts beside them are counted again from
+/// the rows. A match by points has no VP in its row (its outcome needs the preset's column, which
+/// the row does not keep): those rows keep what they said. Idempotent, plain SQL both stores run.
+pub const OUTCOMES_BY_VP: &str = "UPDATE player_matches SET outcome = CASE
+        WHEN vp_for > vp_against THEN 'won' WHEN vp_for < vp_against THEN 'lost' ELSE 'draw' END
+        WHERE vp_for IS NOT NULL AND vp_against IS NOT NULL;
+     UPDATE player_totals SET
+        won = (SELECT COUNT(*) FROM player_matches m WHERE m.account_id = player_totals.account_id
+            AND m.category = player_totals.category AND m.outcome = 'won'),
+        drawn = (SELECT COUNT(*) FROM player_matches m WHERE m.account_id = player_totals.account_id
+            AND m.category = player_totals.category AND m.outcome = 'draw');
+     UPDATE player_partners SET
+        won = (SELECT COUNT(*) FROM player_matches m WHERE m.account_id = player_partners.account_id
+            AND m.partner_id = player_partners.partner_id AND m.outcome = 'won');
+     UPDATE player_tournaments SET
+        won = (SELECT COUNT(*) FROM player_matches m
+            WHERE m.account_id = player_tournaments.account_id
+            AND m.tournament_id = player_tournaments.tournament_id AND m.outcome = 'won');";
+
 /// Which rating pool a match belongs to: head to head or in partnerships.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -106,33 +128,9 @@ impl Category {
     }
 }
 
-/// How the match ended for the row's player (by the match's totals, as the table decides it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Won,
-    Lost,
-    Draw,
-}
-
-impl Outcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-            Outcome::Draw => "draw",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Outcome> {
-        match text {
-            "won" => Some(Outcome::Won),
-            "lost" => Some(Outcome::Lost),
-            "draw" => Some(Outcome::Draw),
-            _ => None,
-        }
-    }
-}
+/// How the match ended for the row's player: the one rule's outcome, decided by the match's VP
+/// (`burraco_ratings::match_outcomes`), stored as its code (`won`, `draw`, `lost`).
+pub use burraco_ratings::MatchOutcome as Outcome;
 
 /// The key of a guest's rows: its session's player id, which only its resume token finds
 /// (`GET /api/session/matches`), so no page lists a guest's games to anyone else.

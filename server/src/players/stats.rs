@@ -1,15 +1,16 @@
 //! A finished match's rows for the players' index, read from the table's log alone: who held
 //! each seat (the last person to hold it once the match began: a player who left and was
 //! replaced by a bot still played the match, and lost it), the match's result as the table
-//! logged it, and
+//! logged it (its outcome by the one rule, from its VP: `crate::ratings::finished::logged_outcomes`), and
 //! each hand's record (burraco and closings from its outcome; the pozzetto taken first from its
 //! replay). Pure: no IO, no clock.
 
+use burraco_ratings::MatchOutcome;
 use burraco_protocol::log::{MatchResult, TableEntry};
 use burraco_protocol::record::HandRecord;
 use burraco_rules::{Event, Players, Seat, Seed, Side};
 
-use super::{Category, Outcome, PlayedMatch, guest_key};
+use super::{Category, PlayedMatch, guest_key};
 
 /// A person at a seat.
 #[derive(Debug, Clone)]
@@ -117,6 +118,12 @@ pub fn played_matches(
     } else {
         Players::Four
     };
+    // The outcome by side in the result's order: its VP decide (a log's `winner` named the higher
+    // total before issue 32, and is not read).
+    let Ok(config) = first.config() else {
+        return Vec::new();
+    };
+    let outcomes = crate::ratings::finished::logged_outcomes(&config, &result);
     let hands: Vec<HandFigures> = records
         .iter()
         .map(|r| HandFigures::of(r, players))
@@ -136,12 +143,10 @@ pub fn played_matches(
         };
         let side = players.side_of(seat);
         let (us, them) = (side.index(), side.other().index());
-        let label = players.side_label(side);
-        let outcome = match &result.winner {
-            _ if left.contains(&(seat.index() as u8)) => Outcome::Lost,
-            None => Outcome::Draw,
-            Some(w) if w == label => Outcome::Won,
-            Some(_) => Outcome::Lost,
+        let outcome = if left.contains(&(seat.index() as u8)) {
+            MatchOutcome::Lost
+        } else {
+            outcomes[us]
         };
         let partner = match players {
             Players::Four => seats[seat.partner().index()]
@@ -219,6 +224,7 @@ mod tests {
     use burraco_rules::{Config, Preset, TableSettings};
 
     use super::*;
+    use crate::players::Outcome;
 
     fn holder(player: &str, name: &str, bot: Option<&str>) -> SeatHolder {
         SeatHolder {
@@ -441,6 +447,38 @@ mod tests {
         let outcome = |seat: &str| rows.iter().find(|r| r.seat == seat).map(|r| r.outcome);
         assert_eq!(outcome("S"), Some(Outcome::Lost));
         assert_eq!(outcome("N"), Some(Outcome::Draw));
+    }
+
+    /// Issue 32: totals -5 against -55 in two hands of FITAB are 10-10 VP, a draw for both, as
+    /// the rating and the season count it; the log's `winner` (the higher total, as tables
+    /// logged it before) is not what decides.
+    #[test]
+    fn a_10_10_is_a_draw_for_both_whatever_the_totals_and_the_logged_winner() {
+        let names = ["Nino", "", "Sofia", ""].map(String::from);
+        let records = hands(Players::Two, &[11], &names);
+        let mut log = vec![
+            account_seat(Seat::South, "p-s", "Sofia", "u-sofia"),
+            account_seat(Seat::North, "p-n", "Nino", "u-nino"),
+            TableEntry::MatchStarted {
+                first_dealer: 2,
+                round_started_ms: 5_000,
+            },
+        ];
+        log.extend(finished(&records));
+        log.push(result(["S", "N"], [-5, -55], Some("S"), [10, 10]));
+        let rows = played_matches("t-4", &log, 65_000, &[]);
+        let mut outcomes: Vec<(&str, Outcome)> =
+            rows.iter().map(|r| (r.seat.as_str(), r.outcome)).collect();
+        outcomes.sort_by_key(|o| o.0);
+        assert_eq!(outcomes, [("N", Outcome::Draw), ("S", Outcome::Draw)]);
+        let south = rows.iter().find(|r| r.seat == "S").expect("South's row");
+        assert_eq!((south.vp, south.points), (Some([10, 10]), [-5, -55]));
+        // One VP less is a loss.
+        log.pop();
+        log.push(result(["S", "N"], [-5, 50], Some("N"), [9, 11]));
+        let rows = played_matches("t-4", &log, 65_000, &[]);
+        let south = rows.iter().find(|r| r.seat == "S").expect("South's row");
+        assert_eq!(south.outcome, Outcome::Lost);
     }
 
     #[test]

@@ -9,8 +9,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use burraco_ratings::{Category, Config, Rating};
@@ -18,7 +17,9 @@ use burraco_rules::Seat;
 use serde_json::json;
 
 use super::Ratings;
+use super::http::RatingsApiCode;
 use super::{Stored, Subject, category_of};
+use crate::api_edge::Path;
 use crate::backplane::Backplane;
 use crate::directory::Directory;
 
@@ -101,16 +102,15 @@ fn round1(x: f64) -> f64 {
 }
 
 /// `{"table", "rated", "category", "expected": [{"seat": "S", "vp": 12.4}, ...]}`; `expected` is
-/// empty at a casual table and while a seat is free. `404 unknown_table`, `503
-/// ratings_unavailable`.
-async fn expected(State(api): State<Api>, Path(id): Path<String>) -> Response {
-    let Some(handle) = crate::lobby::find_in(&api.directory, &api.backplane, &id).await else {
-        return (
-            StatusCode::NOT_FOUND,
-            Json(json!({"code": "unknown_table", "message": "no such table"})),
-        )
-            .into_response();
-    };
+/// empty at a casual table and while a seat is free. Refusals: `404 unknown_table`, `400
+/// bad_path`, `503 ratings_unavailable` ([`RatingsApiCode`]).
+async fn expected(
+    State(api): State<Api>,
+    Path(id, _): Path<String, RatingsApiCode>,
+) -> Result<Response, RatingsApiCode> {
+    let handle = crate::lobby::find_in(&api.directory, &api.backplane, &id)
+        .await
+        .ok_or(RatingsApiCode::UnknownTable)?;
     let info = handle.info();
     let players = info.summary.players;
     let category: Category = category_of(players);
@@ -121,17 +121,7 @@ async fn expected(State(api): State<Api>, Path(id): Path<String>) -> Response {
             .iter()
             .map(|(_, account)| Subject::one(category, account))
             .collect();
-        let stored = match api.ratings.ratings(&subjects).await {
-            Ok(stored) => stored,
-            Err(e) => {
-                tracing::warn!("ratings' store: {e}");
-                return (
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    Json(json!({"code": "ratings_unavailable", "message": "the ratings cannot be read now"})),
-                )
-                    .into_response();
-            }
-        };
+        let stored = api.ratings.ratings(&subjects).await?;
         expected_by_seat(
             players,
             &info.accounts,
@@ -146,13 +136,13 @@ async fn expected(State(api): State<Api>, Path(id): Path<String>) -> Response {
         .iter()
         .map(|(seat, vp)| json!({"seat": seat.to_string(), "vp": round1(*vp)}))
         .collect();
-    Json(json!({
+    Ok(Json(json!({
         "table": id,
         "rated": info.rated,
         "category": category.as_str(),
         "expected": expected,
     }))
-    .into_response()
+    .into_response())
 }
 
 #[cfg(test)]

@@ -1,11 +1,26 @@
 //! A finished match as the ratings read it from its table's log (`FinishedMatch::from_log`, the
 //! one source of a rating change) and the subjects it rates: apart from the ratings' port, so
 //! that what else a match's end feeds in the same transaction (the season's points) reads the
-//! same facts without importing the stores.
+//! same facts without importing the stores. [`logged_vp`] and [`logged_outcomes`] read a logged
+//! match's VP and outcome for every reader of a table's log (the players' index, the arena).
 
 use burraco_protocol::log::{MatchResult, SeatAccount, TableEntry};
-use burraco_ratings::Category;
-use burraco_rules::{Config as GameConfig, MatchLength, Seat, VpTable};
+use burraco_ratings::{Category, MatchOutcome};
+use burraco_rules::{Config as GameConfig, Seat};
+
+/// A logged match's VP by side (the order of its `sides`): the VP the table logged, or for a
+/// match by points its preset's column (`burraco_ratings::match_vp`, `scoring_column`).
+pub fn logged_vp(config: &GameConfig, result: &MatchResult) -> [u8; 2] {
+    let column = burraco_ratings::scoring_column(config, result.hands);
+    burraco_ratings::match_vp(result.vp, result.totals, column)
+}
+
+/// A logged match's outcome by side (the order of its `sides`), by the one rule
+/// (`burraco_ratings::match_outcomes`): its VP decide, never its totals, so a table's log written
+/// when `winner` still named the higher total reads as the match is told today.
+pub fn logged_outcomes(config: &GameConfig, result: &MatchResult) -> [MatchOutcome; 2] {
+    burraco_ratings::vp_outcomes(logged_vp(config, result))
+}
 
 /// The rating category of a table of `players` seats (2 or 4).
 pub fn category_of(players: u8) -> Category {
@@ -34,8 +49,9 @@ pub struct FinishedMatch {
     pub category: Category,
     /// The accounts at its seats, by seat: South and North head to head, N E S W with four.
     pub seats: Vec<RatedSeat>,
-    /// Side 0's (North-South; South head to head) score: its VP share.
-    pub score: f64,
+    /// The VP by side, side 0 (North-South; South head to head) first: the logged VP, or a match
+    /// by points' by its preset's column ([`logged_vp`]). An arena match sums its two tables'.
+    pub vp: [u8; 2],
     /// The time its moves took (between inputs, summed over its hands).
     pub play_ms: u64,
     /// The seats ([`Seat::index`]) whose players left the match (fair play's outcome `left`):
@@ -135,21 +151,25 @@ impl FinishedMatch {
         if ids.len() != seats.len() {
             return LoggedEnd::NotAllAccounts;
         }
-        // A match by points has no VP of its own: the preset's column for the hands played.
-        let hands = match config.match_length() {
-            MatchLength::Hands(n) => n,
-            MatchLength::Points(_) => u8::try_from(result.hands).unwrap_or(u8::MAX),
-        };
-        let table = VpTable::for_match(config.preset(), hands, false);
-        let score = burraco_ratings::match_score(result.vp, result.totals, table);
         LoggedEnd::Finished(FinishedMatch {
             key: key.to_owned(),
             category: category_of(players.count() as u8),
             seats,
-            score,
+            vp: logged_vp(&config, &result),
             play_ms,
             left: Vec::new(),
         })
+    }
+
+    /// Side 0's score for the rating: its VP share.
+    pub fn score(&self) -> f64 {
+        burraco_ratings::vp_share(self.vp[0], self.vp[1])
+    }
+
+    /// Each side's outcome, side 0 first: the one rule, by the VP
+    /// (`burraco_ratings::vp_outcomes`), which the season's points count.
+    pub fn outcomes(&self) -> [MatchOutcome; 2] {
+        burraco_ratings::vp_outcomes(self.vp)
     }
 
     /// The accounts of the match, sorted and joined by `,`: the same accounts' matches (the
@@ -263,4 +283,101 @@ pub fn subjects(m: &FinishedMatch) -> Vec<Subject> {
         }
     }
     subjects
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use burraco_protocol::log::{MatchEndCode, SeatHolder};
+
+    /// A rated head-to-head table's log of one `fitab` hand, South `u-s` and North `u-n`, ended
+    /// with `totals` and `vp` (South's first) and `winner` as the table logged it.
+    pub(crate) fn rated_log(totals: [i32; 2], vp: [u8; 2], winner: Option<&str>) -> Vec<Vec<u8>> {
+        let sit = |seat: u8, id: &str| TableEntry::AccountSeat {
+            seat,
+            holder: SeatHolder {
+                player: format!("p-{id}"),
+                name: id.into(),
+                bot: None,
+            },
+            account: SeatAccount {
+                id: id.into(),
+                bot: false,
+            },
+        };
+        let result = MatchResult {
+            sides: vec!["S".into(), "N".into()],
+            totals,
+            winner: winner.map(String::from),
+            vp: Some(vp),
+            end: MatchEndCode::Hands,
+            hands: 1,
+        };
+        [
+            TableEntry::Created {
+                settings: r#"{"preset":"fitab","players":2,"hands":1,"target":null,"clocks":"off","semipulito":null,"close_requires_pulito":null}"#.into(),
+                private: false,
+                invite: None,
+                bots: None,
+                created_ms: 1,
+            },
+            TableEntry::Rated,
+            sit(2, "u-s"),
+            sit(0, "u-n"),
+            TableEntry::MatchFinished {
+                result: result.to_json(),
+            },
+        ]
+        .iter()
+        .map(TableEntry::encode)
+        .collect()
+    }
+
+    /// Issue 32: -5 against -55 in FITAB's 2-hands column is 10-10, a draw: a half each for the
+    /// rating, whatever the totals and the `winner` a table logged by them before.
+    #[test]
+    fn a_logged_10_10_is_a_drawn_match_whatever_the_totals() {
+        let log = rated_log([-5, -55], [10, 10], Some("S"));
+        let LoggedEnd::Finished(m) = FinishedMatch::from_log("t-1", &log) else {
+            panic!("finished")
+        };
+        assert_eq!(m.vp, [10, 10]);
+        assert_eq!(m.outcomes(), [MatchOutcome::Draw, MatchOutcome::Draw]);
+        assert_eq!(m.score(), 0.5);
+        // Two new players drawing: neither rating moves.
+        let changes = crate::ratings::changes(
+            &m,
+            &std::collections::HashMap::new(),
+            0,
+            &burraco_ratings::Config::new(),
+        );
+        assert_eq!(changes.len(), 2);
+        for change in &changes {
+            assert_eq!(change.after.rating, change.before.rating, "{change:?}");
+        }
+    }
+
+    /// A match by points logs no VP: its preset's column decides, for every reader alike.
+    #[test]
+    fn a_match_by_points_is_decided_by_its_presets_column() {
+        let config = GameConfig::of(burraco_rules::Preset::Fedibur);
+        let result = |totals: [i32; 2]| MatchResult {
+            sides: vec!["NS".into(), "EW".into()],
+            totals,
+            winner: Some("NS".into()),
+            vp: None,
+            end: MatchEndCode::Target,
+            hands: 6,
+        };
+        // FEDIBUR's 10-10 row is 0-50 points.
+        assert_eq!(logged_vp(&config, &result([2010, 1965])), [10, 10]);
+        assert_eq!(
+            logged_outcomes(&config, &result([2010, 1965])),
+            [MatchOutcome::Draw, MatchOutcome::Draw]
+        );
+        assert_eq!(
+            logged_outcomes(&config, &result([2010, 1500])),
+            [MatchOutcome::Won, MatchOutcome::Lost]
+        );
+    }
 }

@@ -26,6 +26,7 @@ pub mod http;
 pub mod postgres;
 pub mod sqlite;
 pub mod tournament_levels;
+pub mod weekly;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -85,7 +86,8 @@ pub fn changes(
     if !m.left.is_empty() {
         return leavers_changes(m, &aged, weight, cfg);
     }
-    let score_of = |side: usize| if side == 0 { m.score } else { 1.0 - m.score };
+    let score = m.score();
+    let score_of = |side: usize| if side == 0 { score } else { 1.0 - score };
     let bot_of = |account: &str| m.seats.iter().any(|s| s.account == account && s.bot);
     let mut out = Vec::new();
     match m.category {
@@ -121,8 +123,7 @@ pub fn changes(
                 .collect();
             let before: Vec<Rating> = subjects.iter().map(aged).collect();
             if let Ok(four) = <[Rating; 4]>::try_from(before.clone()) {
-                let after =
-                    burraco_ratings::pairs::update_four_weighted(four, m.score, weight, cfg);
+                let after = burraco_ratings::pairs::update_four_weighted(four, score, weight, cfg);
                 for (at, subject) in subjects.into_iter().enumerate() {
                     out.push(Change {
                         bot: by_seat[at].bot,
@@ -282,7 +283,7 @@ pub struct HistoryPoint {
     pub deviation: f64,
 }
 
-/// A line of the weekly board: the rating gained since `since_ms` and the matches played.
+/// A line of the weekly board: the rating gained in a calendar week and the matches played.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WeeklyRow {
     pub subject: Subject,
@@ -321,8 +322,8 @@ pub trait Ratings: Send + Sync + std::fmt::Debug {
     /// Forgets a pending table: every projection of its match is done, or it has none.
     fn forget<'a>(&'a self, key: &'a str) -> PortFuture<'a, Result<(), PortError>>;
     /// In one transaction: unless `m.key` is stored already, stores it with what [`decide`]
-    /// says (the new ratings and a history point each). The pending row stays (the other
-    /// projections may not be done).
+    /// says (the new ratings, a history point each, each change added to its subject's row of
+    /// the week, [`weekly`]). The pending row stays (the other projections may not be done).
     fn apply<'a>(
         &'a self,
         m: &'a FinishedMatch,
@@ -353,12 +354,14 @@ pub trait Ratings: Send + Sync + std::fmt::Debug {
         active_since_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<RatingRow>, PortError>>;
-    /// The rating gained since `since_ms` in `category`, highest first.
+    /// The rating gained in `category` in the calendar week starting at `week_ms`
+    /// ([`weekly::week_of`]), highest first (then by subject): the top of its rows in
+    /// `rating_weeks`, which [`Ratings::apply`] keeps.
     fn weekly<'a>(
         &'a self,
         category: Category,
         bots: bool,
-        since_ms: i64,
+        week_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<WeeklyRow>, PortError>>;
     /// Whether the match `key` is stored, and whether it was rated.
@@ -502,7 +505,7 @@ mod tests {
             key: "t-1".into(),
             category: Category::Two,
             seats: vec![seat(0, "u-n", false), seat(2, "u-s", false)],
-            score: 0.8,
+            vp: [16, 4],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -529,7 +532,7 @@ mod tests {
                 seat(2, "u-s", false),
                 seat(3, "u-w", false),
             ],
-            score: 0.3,
+            vp: [6, 14],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -556,7 +559,7 @@ mod tests {
             key: "A-1".into(),
             category: Category::Two,
             seats: vec![seat(2, "u-bot"), seat(0, &anchor)],
-            score: 0.75,
+            vp: [15, 5],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -599,7 +602,7 @@ mod tests {
                 seat(2, "u-s"),
                 seat(3, "u-w"),
             ],
-            score: 0.7,
+            vp: [14, 6],
             play_ms: 600_000,
             left: vec![0],
         };
@@ -608,7 +611,7 @@ mod tests {
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(got[0].subject, Subject::one(Category::Four, "u-n"));
         let as_routed = FinishedMatch {
-            score: 0.0,
+            vp: [0, 20],
             left: Vec::new(),
             ..four.clone()
         };
@@ -624,7 +627,7 @@ mod tests {
             key: "t-4".into(),
             category: Category::Two,
             seats: vec![seat(0, "u-n"), seat(2, "u-s")],
-            score: 0.2,
+            vp: [4, 16],
             play_ms: 600_000,
             left: vec![2],
         };
@@ -683,7 +686,8 @@ mod tests {
             panic!("finished")
         };
         assert_eq!(m.category, Category::Two);
-        assert!((m.score - 0.8).abs() < 1e-9, "South's 16 of 20 VP");
+        assert_eq!(m.vp, [16, 4], "South's 16 of 20 VP");
+        assert!((m.score() - 0.8).abs() < 1e-9);
         assert_eq!(m.players_key(), "u-n,u-s");
         // Not rated: no `Rated` entry; a guest's seat; closed before the end.
         let casual: Vec<TableEntry> = log

@@ -1,5 +1,6 @@
 //! Ratings in PostgreSQL (`--database-url`): what the nodes of a cluster share. The tables are
-//! the accounts' migration 4 (run by `PostgresAccounts::open` under its advisory lock).
+//! the accounts' migrations 4, 9 and 13 (run by `PostgresAccounts::open` under its advisory
+//! lock).
 //!
 //! Exactly once across nodes: [`Ratings::apply`] inserts the match's key first (`ON CONFLICT DO
 //! NOTHING`); a second node applying the same match at the same time waits on the key's unique
@@ -256,6 +257,22 @@ impl Ratings for PostgresRatings {
                     )
                     .await
                     .map_err(port)?;
+                    tx.execute(
+                        "INSERT INTO rating_weeks (week_ms, category, subject, bot, gain, matches)
+                         VALUES ($1, $2, $3, $4, $5, 1)
+                         ON CONFLICT (week_ms, category, subject) DO UPDATE SET
+                            gain = rating_weeks.gain + excluded.gain,
+                            matches = rating_weeks.matches + 1, bot = excluded.bot",
+                        &[
+                            &super::weekly::week_of(policy.now_ms),
+                            &s.category.as_str(),
+                            &s.key(),
+                            &change.bot,
+                            &(r.rating - change.before.rating),
+                        ],
+                    )
+                    .await
+                    .map_err(port)?;
                 }
                 // The season's points in the same transaction: awarded exactly when rated.
                 let award = crate::seasons::match_award(m, policy.now_ms);
@@ -376,24 +393,26 @@ impl Ratings for PostgresRatings {
         &'a self,
         category: Category,
         bots: bool,
-        since_ms: i64,
+        week_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<WeeklyRow>, PortError>> {
         Box::pin(async move {
+            // The week's index from the top (`rating_weeks_board`), then a row of `ratings` and
+            // the names by key for each of the `limit` rows.
             let rows = self
                 .client()
                 .await?
                 .query(
-                    "SELECT h.subject, SUM(h.rating - h.rating_before) AS gain, COUNT(*),
-                        MAX(r.rating), MAX(r.member_a), MAX(r.member_b),
-                        MAX(COALESCE(a.username, r.member_a)), MAX(COALESCE(b.username, r.member_b))
-                     FROM rating_history h
-                     JOIN ratings r ON r.subject = h.subject AND r.category = h.category
+                    "SELECT w.subject, w.gain, w.matches,
+                        r.rating, r.member_a, r.member_b,
+                        COALESCE(a.username, r.member_a), COALESCE(b.username, r.member_b)
+                     FROM rating_weeks w
+                     JOIN ratings r ON r.subject = w.subject AND r.category = w.category
                      LEFT JOIN accounts a ON a.id = r.member_a
                      LEFT JOIN accounts b ON b.id = r.member_b
-                     WHERE h.category = $1 AND h.at_ms >= $2 AND h.bot = $3
-                     GROUP BY h.subject ORDER BY gain DESC, h.subject LIMIT $4",
-                    &[&category.as_str(), &since_ms, &bots, &i64::from(limit)],
+                     WHERE w.week_ms = $1 AND w.category = $2 AND w.bot = $3
+                     ORDER BY w.gain DESC, w.subject LIMIT $4",
+                    &[&week_ms, &category.as_str(), &bots, &i64::from(limit)],
                 )
                 .await
                 .map_err(port)?;

@@ -1,5 +1,5 @@
 //! Ratings in the embedded store's SQLite file (one node), beside the accounts (their
-//! migrations create the tables: `accounts::MIGRATIONS` versions 4 and 9). A connection of its own on
+//! migrations create the tables: `accounts::MIGRATIONS` versions 4, 9 and 15). A connection of its own on
 //! the blocking pool; every write transaction is `IMMEDIATE`, since the log's writer and the
 //! accounts write the same file (a deferred one that read first would fail at once with
 //! "database is locked" when another committed in between).
@@ -127,6 +127,20 @@ fn write_change(
         r.rating,
         r.deviation
     ])?;
+    tx.prepare_cached(
+        "INSERT INTO rating_weeks (week_ms, category, subject, bot, gain, matches)
+         VALUES (?1, ?2, ?3, ?4, ?5, 1)
+         ON CONFLICT (week_ms, category, subject) DO UPDATE SET
+            gain = rating_weeks.gain + excluded.gain, matches = rating_weeks.matches + 1,
+            bot = excluded.bot",
+    )?
+    .execute(params![
+        super::weekly::week_of(now_ms),
+        s.category.as_str(),
+        s.key(),
+        change.bot,
+        r.rating - change.before.rating
+    ])?;
     Ok(())
 }
 
@@ -175,6 +189,19 @@ fn apply(conn: &mut Connection, m: &FinishedMatch, policy: Policy) -> rusqlite::
         Err(why) => Applied::NotRated(why),
     })
 }
+
+/// The weekly board's read (`?1` the week, `?2` the category, `?3` bots, `?4` the rows): walks
+/// the week's index `rating_weeks_board` from the top, no scan of the week's results and no sort
+/// (the conformance suite reads its plan), then a row of `ratings` and the names by key.
+pub const WEEKLY_BOARD: &str = "SELECT w.subject, w.gain, w.matches,
+        r.rating, r.member_a, r.member_b,
+        COALESCE(a.username, r.member_a), COALESCE(b.username, r.member_b)
+     FROM rating_weeks w INDEXED BY rating_weeks_board
+     JOIN ratings r ON r.subject = w.subject AND r.category = w.category
+     LEFT JOIN accounts a ON a.id = r.member_a
+     LEFT JOIN accounts b ON b.id = r.member_b
+     WHERE w.week_ms = ?1 AND w.category = ?2 AND w.bot = ?3
+     ORDER BY w.gain DESC, w.subject LIMIT ?4";
 
 const ROW_COLUMNS: &str = "r.category, r.member_a, r.member_b, r.bot, r.rating, r.deviation, \
      r.volatility, r.matches, r.last_ms, COALESCE(a.username, r.member_a), \
@@ -353,36 +380,26 @@ impl Ratings for SqliteRatings {
         &'a self,
         category: Category,
         bots: bool,
-        since_ms: i64,
+        week_ms: i64,
         limit: u32,
     ) -> PortFuture<'a, Result<Vec<WeeklyRow>, PortError>> {
         Box::pin(self.with(move |conn| {
-            conn.prepare_cached(
-                "SELECT h.subject, SUM(h.rating - h.rating_before) AS gain, COUNT(*),
-                    r.rating, r.member_a, r.member_b,
-                    COALESCE(a.username, r.member_a), COALESCE(b.username, r.member_b)
-                 FROM rating_history h
-                 JOIN ratings r ON r.subject = h.subject AND r.category = h.category
-                 LEFT JOIN accounts a ON a.id = r.member_a
-                 LEFT JOIN accounts b ON b.id = r.member_b
-                 WHERE h.category = ?1 AND h.at_ms >= ?2 AND h.bot = ?3
-                 GROUP BY h.subject ORDER BY gain DESC, h.subject LIMIT ?4",
-            )?
-            .query_map(params![category.as_str(), since_ms, bots, limit], |r| {
-                let member_b: Option<String> = r.get(5)?;
-                let name_b: Option<String> = r.get(7)?;
-                Ok(WeeklyRow {
-                    subject: Subject {
-                        category,
-                        members: std::iter::once(r.get(4)?).chain(member_b).collect(),
-                    },
-                    gain: r.get(1)?,
-                    matches: r.get(2)?,
-                    rating: r.get(3)?,
-                    names: std::iter::once(r.get(6)?).chain(name_b).collect(),
-                })
-            })?
-            .collect()
+            conn.prepare_cached(WEEKLY_BOARD)?
+                .query_map(params![week_ms, category.as_str(), bots, limit], |r| {
+                    let member_b: Option<String> = r.get(5)?;
+                    let name_b: Option<String> = r.get(7)?;
+                    Ok(WeeklyRow {
+                        subject: Subject {
+                            category,
+                            members: std::iter::once(r.get(4)?).chain(member_b).collect(),
+                        },
+                        gain: r.get(1)?,
+                        matches: r.get(2)?,
+                        rating: r.get(3)?,
+                        names: std::iter::once(r.get(6)?).chain(name_b).collect(),
+                    })
+                })?
+                .collect()
         }))
     }
 

@@ -10,8 +10,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{Path, State};
-use axum::http::StatusCode;
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use burraco_protocol::tournament_log::{TournamentEntry, is_tournament};
@@ -19,6 +18,8 @@ use burraco_ratings::{Category, Level};
 use serde_json::{Value, json};
 
 use super::Ratings;
+use super::http::RatingsApiCode;
+use crate::api_edge::Path;
 use crate::log::TableLog;
 use crate::tournament::settings::Kind;
 use crate::tournament::state::TournamentState;
@@ -67,44 +68,27 @@ pub fn entrant_levels(
         .collect()
 }
 
-fn refusal(status: StatusCode, code: &str, message: &str) -> Response {
-    (status, Json(json!({"code": code, "message": message}))).into_response()
-}
-
 /// `{"tournament", "category", "entrants": [{"entrant": 0, "bot": false, "levels":
-/// ["advanced", null]}]}`. `404 unknown_tournament`, `503 ratings_unavailable`.
-async fn levels(State(api): State<Api>, Path(id): Path<String>) -> Response {
-    let unknown = || {
-        refusal(
-            StatusCode::NOT_FOUND,
-            "unknown_tournament",
-            "no such tournament",
-        )
-    };
+/// ["advanced", null]}]}`. Refusals ([`RatingsApiCode`]): `404 unknown_tournament`, `400
+/// bad_path`, `503 ratings_unavailable`.
+async fn levels(
+    State(api): State<Api>,
+    Path(id, _): Path<String, RatingsApiCode>,
+) -> Result<Response, RatingsApiCode> {
     if !is_tournament(&id) {
-        return unknown();
+        return Err(RatingsApiCode::UnknownTournament);
     }
-    let log = match api.log.load(&id).await {
-        Ok(log) => log,
-        Err(e) => {
-            tracing::warn!("tournament log {id}: {e}");
-            return refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "ratings_unavailable",
-                "the tournament cannot be read now",
-            );
-        }
-    };
-    let Ok(entries) = log
+    let log = api.log.load(&id).await.map_err(|e| {
+        tracing::warn!("tournament log {id}: {e}");
+        RatingsApiCode::RatingsUnavailable
+    })?;
+    let entries = log
         .iter()
         .map(|e| TournamentEntry::decode(e))
         .collect::<Result<Vec<_>, _>>()
-    else {
-        return unknown();
-    };
-    let Ok(state) = TournamentState::fold(id.clone(), &entries) else {
-        return unknown();
-    };
+        .map_err(|_| RatingsApiCode::UnknownTournament)?;
+    let state = TournamentState::fold(id.clone(), &entries)
+        .map_err(|_| RatingsApiCode::UnknownTournament)?;
     let category = category_of(state.settings.kind);
     let wanted: Vec<(String, Category)> = state
         .entrants
@@ -115,17 +99,7 @@ async fn levels(State(api): State<Api>, Path(id): Path<String>) -> Response {
                 .map(|(_, account)| (account.clone(), category))
         })
         .collect();
-    let known = match super::levels(&*api.ratings, &wanted).await {
-        Ok(known) => known,
-        Err(e) => {
-            tracing::warn!("ratings' store: {e}");
-            return refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "ratings_unavailable",
-                "the ratings cannot be read now",
-            );
-        }
-    };
+    let known = super::levels(&*api.ratings, &wanted).await?;
     let level_of = |account: &str| known.get(&(account.to_owned(), category)).copied();
     let entrants: Vec<Value> = entrant_levels(&state, level_of)
         .into_iter()
@@ -134,10 +108,10 @@ async fn levels(State(api): State<Api>, Path(id): Path<String>) -> Response {
             json!({"entrant": entrant, "bot": bot, "levels": levels})
         })
         .collect();
-    Json(json!({
+    Ok(Json(json!({
         "tournament": id,
         "category": category.as_str(),
         "entrants": entrants,
     }))
-    .into_response()
+    .into_response())
 }

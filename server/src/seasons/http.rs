@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::{LadderRow, MAX_PAGE, Season, Seasons, season_of};
+use crate::api_edge::{Malformed, Path, Query};
 use crate::backplane::port::PortError;
 
 /// Rows a page has unless asked for fewer or more.
@@ -31,7 +32,8 @@ pub enum SeasonApiCode {
     UnknownSeason,
     /// Not `two`, `four` or `pair`.
     UnknownCategory,
-    /// `limit` outside 1 to 100, or `offset` over 100,000.
+    /// `limit` outside 1 to 100, `offset` over 100,000, or a query that does not read
+    /// (`?limit=abc`, `?bots=maybe`).
     BadPage,
     /// The store cannot be reached, or a cluster has none.
     SeasonsUnavailable,
@@ -50,6 +52,16 @@ impl SeasonApiCode {
 impl IntoResponse for SeasonApiCode {
     fn into_response(self) -> Response {
         (self.status(), axum::Json(json!({ "code": self }))).into_response()
+    }
+}
+
+/// A query that does not read is the page's; a path that does not read names no season.
+impl From<Malformed> for SeasonApiCode {
+    fn from(what: Malformed) -> SeasonApiCode {
+        match what {
+            Malformed::Query => SeasonApiCode::BadPage,
+            Malformed::Path => SeasonApiCode::UnknownSeason,
+        }
     }
 }
 
@@ -121,8 +133,8 @@ fn row_json(rank: u32, row: &LadderRow) -> Value {
 
 async fn ladder(
     State(seasons): State<Arc<dyn Seasons>>,
-    Path((season, category)): Path<(String, String)>,
-    Query(query): Query<LadderQuery>,
+    Path((season, category), _): Path<(String, String), SeasonApiCode>,
+    Query(query, _): Query<LadderQuery, SeasonApiCode>,
 ) -> Result<Response, SeasonApiCode> {
     let current = season_of(crate::ids::unix_ms());
     let season = if season == "current" {

@@ -2,7 +2,8 @@
 //! rating, per category (two, four, fixed pair) and with bot accounts on their own ladder, as
 //! the leaderboards are. Points (docs/RATINGS.md, "Seasons"):
 //!
-//! - a rated match: [`WIN_POINTS`], [`DRAW_POINTS`] or [`LOSS_POINTS`] by its VP share, for
+//! - a rated match: [`WIN_POINTS`], [`DRAW_POINTS`] or [`LOSS_POINTS`] by its outcome (the one
+//!   rule, by the VP: `burraco_ratings::match_outcomes`), for
 //!   each account at its table (and each fixed pair, with four); written by the ratings' own
 //!   transaction ([`crate::ratings::Ratings::apply`]) keyed by the table, so the sweep's replay
 //!   of a match cannot award it twice;
@@ -19,12 +20,12 @@ pub mod tournament;
 
 use std::sync::Arc;
 
-use burraco_ratings::Category;
+use burraco_ratings::{Category, MatchOutcome};
 
 use crate::backplane::port::{PortError, PortFuture};
 use crate::ratings::finished::{FinishedMatch, Subject};
 
-/// Points for a rated match won (a VP share over one half), drawn (10-10) and lost. Three for
+/// Points for a rated match won (more VP), drawn (10-10) and lost. Three for
 /// a win, one for a draw, as football's leagues: playing often helps, winning helps more, and
 /// a loss costs nothing (the rating already measures strength; the ladder rewards taking part).
 pub const WIN_POINTS: i64 = 3;
@@ -144,15 +145,12 @@ pub struct Award {
     pub rows: Vec<AwardRow>,
 }
 
-/// The points of a VP share: over a half wins, a half draws.
-pub fn match_points(score: f64) -> i64 {
-    const EVEN: f64 = 1e-9;
-    if score > 0.5 + EVEN {
-        WIN_POINTS
-    } else if score < 0.5 - EVEN {
-        LOSS_POINTS
-    } else {
-        DRAW_POINTS
+/// The points of a match's outcome.
+pub fn match_points(outcome: MatchOutcome) -> i64 {
+    match outcome {
+        MatchOutcome::Won => WIN_POINTS,
+        MatchOutcome::Draw => DRAW_POINTS,
+        MatchOutcome::Lost => LOSS_POINTS,
     }
 }
 
@@ -173,23 +171,21 @@ pub fn match_award(m: &FinishedMatch, now_ms: i64) -> Award {
             .iter()
             .any(|s| s.account == account && m.left.contains(&s.seat))
     };
+    let outcomes = m.outcomes();
     let rows = crate::ratings::finished::subjects(m)
         .into_iter()
         .filter(|subject| {
             m.left.is_empty() || (subject.members.len() == 1 && left(&subject.members[0]))
         })
         .map(|subject| {
-            let side = side_of_account(&subject.members[0]);
-            let score = if !m.left.is_empty() {
-                0.0
-            } else if side == 0 {
-                m.score
+            let outcome = if m.left.is_empty() {
+                outcomes[side_of_account(&subject.members[0])]
             } else {
-                1.0 - m.score
+                MatchOutcome::Lost
             };
             AwardRow {
                 bot: subject.members.iter().any(|a| bot_of(a)),
-                points: match_points(score),
+                points: match_points(outcome),
                 matches: 1,
                 subject,
             }
@@ -365,7 +361,7 @@ mod tests {
                 seat(2, "u-s", false),
                 seat(3, "u-w", false),
             ],
-            score: 0.3,
+            vp: [6, 14],
             play_ms: 600_000,
             left: vec![1],
         };
@@ -384,15 +380,15 @@ mod tests {
 
     #[test]
     fn a_rated_match_gives_three_to_the_winners_one_each_for_a_draw_and_none_to_the_losers() {
-        assert_eq!(match_points(0.8), WIN_POINTS);
-        assert_eq!(match_points(0.5), DRAW_POINTS);
-        assert_eq!(match_points(0.2), LOSS_POINTS);
-        // Head to head: South is side 0 and scored 0.75.
+        assert_eq!(match_points(MatchOutcome::Won), WIN_POINTS);
+        assert_eq!(match_points(MatchOutcome::Draw), DRAW_POINTS);
+        assert_eq!(match_points(MatchOutcome::Lost), LOSS_POINTS);
+        // Head to head: South is side 0 and won 15-5.
         let two = FinishedMatch {
             key: "t-1".into(),
             category: Category::Two,
             seats: vec![seat(2, "u-s", false), seat(0, "u-n", true)],
-            score: 0.75,
+            vp: [15, 5],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -419,7 +415,7 @@ mod tests {
                 seat(2, "u-s", false),
                 seat(3, "u-w", false),
             ],
-            score: 0.3,
+            vp: [6, 14],
             play_ms: 600_000,
             left: Vec::new(),
         };
@@ -441,6 +437,23 @@ mod tests {
                 ("u-w".into(), "four", 3),
             ]
         );
+    }
+
+    /// Issue 32: a rated match folded from its log, -5 against -55 and 10-10 VP, gives each
+    /// player a draw's point, whatever the totals and the `winner` its table logged by them.
+    #[test]
+    fn a_logged_10_10_gives_each_player_a_draws_point() {
+        let log = crate::ratings::finished::tests::rated_log([-5, -55], [10, 10], Some("S"));
+        let crate::ratings::LoggedEnd::Finished(m) = FinishedMatch::from_log("t-5", &log) else {
+            panic!("finished")
+        };
+        let award = match_award(&m, JAN_2026);
+        let points: Vec<(String, i64)> = award
+            .rows
+            .iter()
+            .map(|r| (r.subject.key(), r.points))
+            .collect();
+        assert_eq!(points, [("u-n".into(), 1), ("u-s".into(), 1)]);
     }
 
     #[test]

@@ -246,6 +246,15 @@ impl TableActor {
             names,
         }];
         let result = matc.result();
+        // Who won, by the one rule every reader of the match uses (its VP; a 10-10 is a draw
+        // whatever the totals): the log and `match_ended` say the same as the player's page,
+        // the season and the rating.
+        let winner = result.as_ref().and_then(|result| {
+            let column = burraco_ratings::scoring_column(matc.config(), result.hands);
+            let outcomes = burraco_ratings::match_outcomes(result.vp, result.totals, column);
+            let side = burraco_ratings::winning_side(outcomes)?;
+            Some(players.side_label(Side::BOTH[side]).to_owned())
+        });
         if let Some(result) = &result {
             let logged = MatchResult {
                 sides: Side::BOTH
@@ -253,7 +262,7 @@ impl TableActor {
                     .map(|&s| players.side_label(s).to_owned())
                     .collect(),
                 totals: result.totals,
-                winner: result.winner.map(|s| players.side_label(s).to_owned()),
+                winner: winner.clone(),
                 vp: result.vp,
                 end: match result.end {
                     MatchEnd::Hands => MatchEndCode::Hands,
@@ -299,7 +308,7 @@ impl TableActor {
                         .map(|&s| players.side_label(s).to_owned())
                         .collect(),
                     totals: result.totals.to_vec(),
-                    winner: result.winner.map(|s| players.side_label(s).to_owned()),
+                    winner: winner.clone(),
                     vp: result.vp.map(|v| v.to_vec()),
                 });
                 // Folded from `MatchFinished` on appending; set here also when that append

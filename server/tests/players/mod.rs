@@ -203,6 +203,84 @@ pub async fn conformance(a: &dyn PlayerIndex, b: &dyn PlayerIndex) {
     assert_eq!(a.recent("u-nobody", None, 3).await, Ok(Vec::new()));
 }
 
+/// Rows as the index wrote them before issue 32: a 10-10 head to head (-5 against -55) said
+/// "won" for the higher total and "lost" for the other, a 4-player 10-10 likewise, with their
+/// counts; and a match by points (no VP), which keeps what it said.
+async fn rows_indexed_by_totals(index: &dyn PlayerIndex) {
+    let mut gina = row("u-gina", "t-old", "S", 9_000);
+    gina.outcome = Outcome::Won;
+    gina.vp = Some([10, 10]);
+    gina.points = [-5, -55];
+    let mut ugo = row("u-ugo", "t-old", "N", 9_000);
+    ugo.outcome = Outcome::Lost;
+    ugo.vp = Some([10, 10]);
+    ugo.points = [-55, -5];
+    // Lia and Ezra (an account each) drew 10-10 with two guests, but for the higher total.
+    let mut four = partnership("t-old4", 9_500);
+    for r in &mut four {
+        r.vp = Some([10, 10]);
+        r.tournament = Some("T-old".into());
+        let rename = |id: &str| id.replace("u-anna", "u-lia").replace("u-bruno", "u-ezra");
+        r.account = rename(&r.account);
+        r.partner = r.partner.take().map(|(id, name)| (rename(&id), name));
+    }
+    let mut by_points = row("u-gina", "t-target", "S", 9_800);
+    by_points.outcome = Outcome::Won;
+    by_points.points = [2010, 1990];
+    let rows = [vec![gina, ugo, by_points], four].concat();
+    assert_eq!(index.record(&rows).await, Ok(6));
+}
+
+/// After the accounts' migration 14 (`players::OUTCOMES_BY_VP`, run again by the test):
+/// every row with VP tells its outcome by them, and the counts beside the rows follow.
+async fn outcomes_are_decided_again_by_the_vp(index: &dyn PlayerIndex) {
+    let outcomes = |rows: Vec<PlayedMatch>| -> Vec<(String, Outcome)> {
+        rows.into_iter().map(|r| (r.table, r.outcome)).collect()
+    };
+    let gina = index.recent("u-gina", None, 10).await.expect("rows");
+    assert_eq!(
+        outcomes(gina),
+        [
+            ("t-target".into(), Outcome::Won),
+            ("t-old".into(), Outcome::Draw)
+        ]
+    );
+    let ugo = index.recent("u-ugo", None, 10).await.expect("rows");
+    assert_eq!(outcomes(ugo), [("t-old".into(), Outcome::Draw)]);
+    let totals = index.totals("u-gina").await.expect("totals");
+    assert_eq!(
+        totals
+            .iter()
+            .map(|(_, t)| (t.won, t.drawn))
+            .collect::<Vec<_>>(),
+        [(1, 1)],
+        "the match by points still won, the 10-10 drawn"
+    );
+    let ezra = index.totals("u-ezra").await.expect("totals");
+    assert_eq!(
+        ezra.iter()
+            .map(|(c, t)| (*c, t.matches, t.won, t.drawn))
+            .collect::<Vec<_>>(),
+        [(Category::Four, 1, 0, 1)]
+    );
+    let partners = index.partners("u-ezra", 5).await.expect("partners");
+    assert_eq!(
+        partners
+            .iter()
+            .map(|p| (p.partner.as_str(), p.matches, p.won))
+            .collect::<Vec<_>>(),
+        [("u-lia", 1, 0)]
+    );
+    let tournaments = index.tournaments("u-ezra", 5).await.expect("tournaments");
+    assert_eq!(
+        tournaments
+            .iter()
+            .map(|t| (t.tournament.as_str(), t.won))
+            .collect::<Vec<_>>(),
+        [("T-old", 0)]
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_players_index_conforms() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -213,6 +291,13 @@ async fn the_sqlite_players_index_conforms() {
         SqlitePlayers::open(&store).expect("b"),
     );
     conformance(&a, &b).await;
+    rows_indexed_by_totals(&a).await;
+    store
+        .reader()
+        .expect("a connection")
+        .execute_batch(burraco_server::players::OUTCOMES_BY_VP)
+        .expect("migration 14");
+    outcomes_are_decided_again_by_the_vp(&a).await;
     drop((accounts, a, b, store));
     writer.join();
 }
@@ -223,6 +308,16 @@ async fn the_postgres_players_index_conforms() {
     let (a, b) = tokio::join!(postgres.node(), postgres.node());
     let (a, b) = (PostgresPlayers::new(&a), PostgresPlayers::new(&b));
     conformance(&a, &b).await;
+    rows_indexed_by_totals(&a).await;
+    let (client, connection) = tokio_postgres::connect(&postgres.url(), tokio_postgres::NoTls)
+        .await
+        .expect("connect");
+    tokio::spawn(connection);
+    client
+        .batch_execute(burraco_server::players::OUTCOMES_BY_VP)
+        .await
+        .expect("migration 14");
+    outcomes_are_decided_again_by_the_vp(&a).await;
     // Printed, not asserted: a figure for docs/PERFORMANCE.md, never a timed test.
     page_reads_with_many_matches(&a, "PostgreSQL").await;
 }

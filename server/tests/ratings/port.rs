@@ -1,14 +1,19 @@
 //! The `Ratings` port's conformance suite, on SQLite and on a PostgreSQL server the test starts:
 //! a match applied once by its key (a retry and a racing second node change nothing), the
 //! expectations the sweep reads, matches too short or over the daily cap recorded unrated, the
-//! 4-player and fixed-pair ratings, history, the leaderboards and levels.
+//! 4-player and fixed-pair ratings, history, the leaderboards (the weekly board's weeks as the
+//! matches keep them, and as the migration's backfill finds them; both boards' SQLite plans read
+//! their index in order) and levels. The boards' reads at a million ratings are measured by
+//! `server/examples/leaderboards.rs` (docs/PERFORMANCE.md).
 
 use burraco_ratings::{Category, Level};
 use burraco_server::accounts::sqlite::SqliteAccounts;
 use burraco_server::ratings::postgres::PostgresRatings;
-use burraco_server::ratings::sqlite::SqliteRatings;
+use burraco_server::ratings::sqlite::{SqliteRatings, WEEKLY_BOARD};
+use burraco_server::ratings::weekly::{BACKFILL, week_of};
 use burraco_server::ratings::{
-    Applied, FinishedMatch, NotRated, Pending, Policy, RatedSeat, Ratings, Subject, levels,
+    Applied, FinishedMatch, NotRated, Pending, Policy, RatedSeat, Ratings, Subject, WeeklyRow,
+    levels,
 };
 use burraco_server::store::Store;
 
@@ -25,13 +30,13 @@ fn seat(seat: u8, account: &str) -> RatedSeat {
     }
 }
 
-/// Head to head: South (`a`, side 0) scores `score`.
-fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
+/// Head to head: South (`a`, side 0) scores `vp`, North `b` the rest.
+fn two(key: &str, a: &str, b: &str, vp: [u8; 2]) -> FinishedMatch {
     FinishedMatch {
         key: key.into(),
         category: Category::Two,
         seats: vec![seat(2, a), seat(0, b)],
-        score,
+        vp,
         play_ms: 600_000,
         left: Vec::new(),
     }
@@ -93,7 +98,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(r.expected(1).await.expect("read").len(), 1, "limited");
 
     // Anna beats Bruno 15-5: both move, once.
-    let first = two("t-1", "u-anna", "u-bruno", 0.75);
+    let first = two("t-1", "u-anna", "u-bruno", [15, 5]);
     assert_eq!(
         rated(&r.apply(&first, policy(NOW, 5)).await.expect("apply")),
         2
@@ -130,7 +135,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(r.match_applied("t-none").await.expect("read"), None);
 
     // Two nodes applying one match at the same moment: one rates it, the other finds it.
-    let racing = two("t-race", "u-carla", "u-dario", 0.5);
+    let racing = two("t-race", "u-carla", "u-dario", [10, 10]);
     let (x, y) = tokio::join!(
         r.apply(&racing, policy(NOW, 5)),
         other_node.apply(&racing, policy(NOW, 5))
@@ -149,7 +154,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     // Thrown away in seconds: recorded, not rated.
     let short = FinishedMatch {
         play_ms: 5_000,
-        ..two("t-short", "u-anna", "u-bruno", 1.0)
+        ..two("t-short", "u-anna", "u-bruno", [20, 0])
     };
     assert_eq!(
         r.apply(&short, policy(NOW, 5)).await.expect("apply"),
@@ -159,7 +164,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert_eq!(rating(r, Category::Two, "u-anna").await, (anna, 1));
 
     // The same two accounts: at most 2 rated matches a day here (t-1 was the first).
-    let second = two("t-2", "u-bruno", "u-anna", 0.5);
+    let second = two("t-2", "u-bruno", "u-anna", [10, 10]);
     assert_eq!(
         rated(
             &r.apply(&second, policy(NOW + 60_000, 2))
@@ -170,7 +175,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     );
     assert_eq!(
         r.apply(
-            &two("t-3", "u-anna", "u-bruno", 0.9),
+            &two("t-3", "u-anna", "u-bruno", [18, 2]),
             policy(NOW + 120_000, 2)
         )
         .await
@@ -178,7 +183,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
         Applied::NotRated(NotRated::DailyCap)
     );
     // A day later the count starts again.
-    let later = two("t-4", "u-anna", "u-bruno", 0.6);
+    let later = two("t-4", "u-anna", "u-bruno", [12, 8]);
     assert_eq!(
         rated(
             &r.apply(&later, policy(NOW + DAY_MS + 1, 2))
@@ -207,7 +212,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
             seat(2, "u-sud"),
             seat(3, "u-ovest"),
         ],
-        score: 0.8,
+        vp: [16, 4],
         play_ms: 600_000,
         left: Vec::new(),
     };
@@ -247,7 +252,7 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     // Established ratings reach the board: many matches between Gina and Ugo.
     let mut now = NOW + 2 * DAY_MS;
     for n in 0..30 {
-        let m = two(&format!("t-g{n}"), "u-gina", "u-ugo", 0.7);
+        let m = two(&format!("t-g{n}"), "u-gina", "u-ugo", [14, 6]);
         now += 60_000;
         rated(&r.apply(&m, policy(now, 1000)).await.expect("apply"));
     }
@@ -274,13 +279,62 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
             .expect("board")
             .is_empty()
     );
+    let week = week_of(now);
     let weekly = r
-        .weekly(Category::Two, false, now - DAY_MS, 10)
+        .weekly(Category::Two, false, week, 10)
         .await
         .expect("weekly");
     assert_eq!(weekly[0].subject.members, ["u-gina"]);
     assert_eq!(weekly[0].matches, 30);
     assert!(weekly[0].gain > 0.0);
+    // The week's rows are kept by each match's transaction: Gina's gain is her history's.
+    let gained: f64 = r
+        .history("u-gina", 500)
+        .await
+        .expect("history")
+        .iter()
+        .filter(|p| p.category == Category::Two && week_of(p.at_ms) == week)
+        .map(|p| p.rating - p.before)
+        .sum();
+    assert!((weekly[0].gain - gained).abs() < 1e-6, "{weekly:?}");
+    let gains = |rows: &[WeeklyRow]| -> Vec<(String, i64)> {
+        rows.iter().map(|w| (w.subject.key(), w.matches)).collect()
+    };
+    // A match in the next week starts that week's board and leaves this one as it was.
+    let next_week = week + 7 * DAY_MS;
+    let upset = two("t-next", "u-ugo", "u-gina", [20, 0]);
+    rated(
+        &r.apply(&upset, policy(next_week + 3_600_000, 1000))
+            .await
+            .expect("apply"),
+    );
+    let next = r
+        .weekly(Category::Two, false, next_week, 10)
+        .await
+        .expect("weekly");
+    assert_eq!(
+        gains(&next),
+        [("u-ugo".into(), 1), ("u-gina".into(), 1)],
+        "the winner first"
+    );
+    let again = r
+        .weekly(Category::Two, false, week, 10)
+        .await
+        .expect("weekly");
+    assert_eq!(gains(&again), gains(&weekly));
+    // Bots' board is their own; a week with nothing rated is empty.
+    assert!(
+        r.weekly(Category::Two, true, week, 10)
+            .await
+            .expect("weekly")
+            .is_empty()
+    );
+    assert!(
+        r.weekly(Category::Two, false, week - 7 * DAY_MS, 10)
+            .await
+            .expect("weekly")
+            .is_empty()
+    );
     let found = levels(
         r,
         &[
@@ -306,6 +360,28 @@ pub async fn conformance(r: &dyn Ratings, other_node: &dyn Ratings) {
     assert!(r.expected(10).await.expect("read").is_empty());
 }
 
+/// Every weekly board the conformance suite wrote (its two weeks, every category, people's and
+/// bots'): subject, matches and gain (to a millionth).
+async fn weekly_boards(r: &dyn Ratings) -> Vec<(String, i64, i64)> {
+    let mut rows = Vec::new();
+    for week in [week_of(NOW), week_of(NOW) + 7 * DAY_MS] {
+        for category in [Category::Two, Category::Four, Category::FixedPair] {
+            for bots in [false, true] {
+                for row in r.weekly(category, bots, week, 100).await.expect("weekly") {
+                    let gain = (row.gain * 1e6).round() as i64;
+                    rows.push((row.subject.key(), row.matches, gain));
+                }
+            }
+        }
+    }
+    assert!(rows.len() > 6, "{rows:?}");
+    rows
+}
+
+/// The accounts' migration 15 fills the weeks from the history alone (`weekly::BACKFILL`): run
+/// again on emptied weeks, it finds the boards the matches' transactions kept.
+const REFILL: &str = "DELETE FROM rating_weeks;";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sqlite_ratings_conform() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -314,6 +390,36 @@ async fn the_sqlite_ratings_conform() {
     let r = SqliteRatings::open(&store).expect("ratings");
     let other = SqliteRatings::open_dir(dir.path()).expect("a second connection");
     conformance(&r, &other).await;
+    let kept = weekly_boards(&r).await;
+    let conn = store.reader().expect("a connection");
+    conn.execute_batch(&format!("{REFILL} {BACKFILL}"))
+        .expect("the backfill");
+    assert_eq!(weekly_boards(&r).await, kept);
+    // Both boards walk their index from the top: no temporary B-tree (a sort). The all-time
+    // board's filter and order, as `SqliteRatings::leaderboard` reads them.
+    let all_time = "SELECT rating FROM ratings INDEXED BY ratings_board
+        WHERE category = ?2 AND bot = ?3 AND deviation < 110 AND last_ms >= ?1
+        ORDER BY rating DESC LIMIT ?4";
+    for (board, query) in [
+        ("rating_weeks_board", WEEKLY_BOARD),
+        ("ratings_board", all_time),
+    ] {
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {query}"))
+            .expect("plan")
+            .query_map(rusqlite::params![week_of(NOW), "two", false, 100], |r| {
+                r.get::<_, String>(3)
+            })
+            .expect("plan")
+            .collect::<Result<_, _>>()
+            .expect("plan");
+        assert!(
+            plan.iter().all(|step| !step.contains("TEMP B-TREE")),
+            "read in the index's order: {plan:?}"
+        );
+        assert!(plan.iter().any(|step| step.contains(board)), "{plan:?}");
+    }
+    drop(conn);
     drop((r, other, store));
     writer.join();
 }
@@ -322,98 +428,16 @@ async fn the_sqlite_ratings_conform() {
 async fn the_postgres_ratings_conform() {
     let postgres = Postgres::start();
     let (a, b) = tokio::join!(postgres.node(), postgres.node());
-    conformance(&PostgresRatings::new(&a), &PostgresRatings::new(&b)).await;
-}
-
-/// Ratings rows for the leaderboard measurement.
-const SYNTHETIC: i64 = 1_000_000;
-
-/// The `INSERT ... SELECT` of [`SYNTHETIC`] ratings in category `two` (both stores accept it,
-/// after their own source of numbers `n(i)`): ratings spread over 1000..2500, deviations
-/// 50..349 (a fifth established), last played up to 59 days ago, one in twenty a bot account.
-fn synthetic_rows(now_ms: i64) -> String {
-    format!(
-        "INSERT INTO ratings (subject, category, member_a, member_b, bot, rating, deviation,
-            volatility, matches, last_ms)
-         SELECT 'u-' || i, 'two', 'u-' || i, NULL, (i % 20 = 0),
-            1000.0 + ((i * 7919) % 15000) / 10.0, 50.0 + (i % 300), 0.06, 1 + (i % 200),
-            {now_ms} - (i % 60) * 86400000
-         FROM n"
-    )
-}
-
-/// p50 and p99 of `reads` leaderboard reads (the people's board, 100 rows), in milliseconds.
-async fn board_latency(r: &dyn Ratings, now_ms: i64, reads: usize) -> (f64, f64) {
-    let mut times = Vec::with_capacity(reads);
-    for _ in 0..reads {
-        let start = std::time::Instant::now();
-        let rows = r
-            .leaderboard(Category::Two, false, now_ms - 30 * DAY_MS, 100)
-            .await
-            .expect("board");
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-        assert_eq!(rows.len(), 100);
-    }
-    times.sort_by(f64::total_cmp);
-    (times[reads / 2], times[reads * 99 / 100])
-}
-
-/// docs/PERFORMANCE.md, "Leaderboards": a board read with a million ratings, on SQLite and on
-/// PostgreSQL. Ignored (it fills a million rows): `cargo test --release -p burraco-server
-/// --test server -- --ignored leaderboard_reads`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore]
-async fn leaderboard_reads_at_a_million_ratings() {
-    let now = NOW;
-    let dir = tempfile::tempdir().expect("temp dir");
-    let (store, writer) = Store::open(dir.path(), false).expect("store");
-    SqliteAccounts::open(&store).expect("migrations");
-    {
-        let conn = store.reader().expect("reader");
-        let fill = format!(
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {SYNTHETIC}) {}",
-            synthetic_rows(now)
-        );
-        conn.execute_batch(&format!("BEGIN IMMEDIATE; {fill}; COMMIT; ANALYZE;"))
-            .expect("fill");
-        let plan: Vec<String> = conn
-            .prepare(
-                "EXPLAIN QUERY PLAN SELECT rating FROM ratings INDEXED BY ratings_board
-                 WHERE category = 'two' AND bot = 0 AND deviation < 110 AND last_ms >= 0
-                 ORDER BY rating DESC LIMIT 100",
-            )
-            .expect("plan")
-            .query_map([], |r| r.get::<_, String>(3))
-            .expect("plan")
-            .collect::<Result<_, _>>()
-            .expect("plan");
-        assert!(
-            plan.iter().all(|step| !step.contains("TEMP B-TREE")),
-            "read in the index's order, no sort: {plan:?}"
-        );
-    }
-    let sqlite = SqliteRatings::open(&store).expect("ratings");
-    let (p50, p99) = board_latency(&sqlite, now, 1000).await;
-    println!("sqlite, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
-    drop((sqlite, store));
-    writer.join();
-
-    let postgres = Postgres::start();
-    let url = postgres.url();
-    let pg = PostgresRatings::new(&postgres.node().await);
-    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+    let r = PostgresRatings::new(&a);
+    conformance(&r, &PostgresRatings::new(&b)).await;
+    let kept = weekly_boards(&r).await;
+    let (client, connection) = tokio_postgres::connect(&postgres.url(), tokio_postgres::NoTls)
         .await
         .expect("connect");
     tokio::spawn(connection);
-    let fill = format!(
-        "WITH n(i) AS (SELECT generate_series(1, {SYNTHETIC})::bigint) {}",
-        synthetic_rows(now)
-    );
-    client.batch_execute(&fill).await.expect("fill");
     client
-        .batch_execute("ANALYZE ratings")
+        .batch_execute(&format!("{REFILL} {BACKFILL}"))
         .await
-        .expect("analyze");
-    let (p50, p99) = board_latency(&pg, now, 1000).await;
-    println!("postgres, {SYNTHETIC} ratings: leaderboard p50 {p50:.3} ms, p99 {p99:.3} ms");
+        .expect("the backfill");
+    assert_eq!(weekly_boards(&r).await, kept);
 }

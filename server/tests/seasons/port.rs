@@ -29,13 +29,13 @@ fn seat(seat: u8, account: &str, bot: bool) -> RatedSeat {
     }
 }
 
-/// Head to head: South (`a`, side 0) scores `score`.
-fn two(key: &str, a: &str, b: &str, score: f64) -> FinishedMatch {
+/// Head to head: South (`a`, side 0) scores `vp`, North `b` the rest.
+fn two(key: &str, a: &str, b: &str, vp: [u8; 2]) -> FinishedMatch {
     FinishedMatch {
         key: key.into(),
         category: Category::Two,
         seats: vec![seat(2, a, false), seat(0, b, false)],
-        score,
+        vp,
         play_ms: 600_000,
         left: Vec::new(),
     }
@@ -76,7 +76,7 @@ pub async fn conformance(r: &dyn Ratings, s: &dyn Seasons, other_node: &dyn Seas
     assert!(s.seasons().await.expect("seasons").is_empty());
 
     // Anna beats Bruno 15-5: 3 and 0 points, a match each; a retry of the match adds nothing.
-    let first = two("t-1", "u-anna", "u-bruno", 0.75);
+    let first = two("t-1", "u-anna", "u-bruno", [15, 5]);
     assert!(matches!(
         r.apply(&first, policy(NOW)).await.expect("apply"),
         Applied::Rated(_)
@@ -91,15 +91,18 @@ pub async fn conformance(r: &dyn Ratings, s: &dyn Seasons, other_node: &dyn Seas
     // Thrown away in seconds: not rated, no points.
     let short = FinishedMatch {
         play_ms: 5_000,
-        ..two("t-short", "u-bruno", "u-anna", 1.0)
+        ..two("t-short", "u-bruno", "u-anna", [20, 0])
     };
     r.apply(&short, policy(NOW)).await.expect("apply");
     assert!(!s.awarded("match:t-short").await.expect("read"));
     assert_eq!(ladder(s, season, Category::Two, false).await, expected);
     // A draw: one each.
-    r.apply(&two("t-2", "u-bruno", "u-anna", 0.5), policy(NOW + 60_000))
-        .await
-        .expect("apply");
+    r.apply(
+        &two("t-2", "u-bruno", "u-anna", [10, 10]),
+        policy(NOW + 60_000),
+    )
+    .await
+    .expect("apply");
     assert_eq!(
         ladder(s, season, Category::Two, false).await,
         rows(&[("u-anna", 4, 2), ("u-bruno", 1, 2)])
@@ -107,7 +110,7 @@ pub async fn conformance(r: &dyn Ratings, s: &dyn Seasons, other_node: &dyn Seas
     // Against a bot account: the bot on the bots' ladder, Anna on the people's.
     let with_bot = FinishedMatch {
         seats: vec![seat(2, "u-anna", false), seat(0, "u-robot", true)],
-        ..two("t-3", "", "", 0.2)
+        ..two("t-3", "", "", [4, 16])
     };
     r.apply(&with_bot, policy(NOW + 120_000))
         .await
@@ -131,7 +134,7 @@ pub async fn conformance(r: &dyn Ratings, s: &dyn Seasons, other_node: &dyn Seas
             seat(2, "u-bruno", false),
             seat(3, "u-dario", false),
         ],
-        score: 0.7,
+        vp: [14, 6],
         play_ms: 600_000,
         left: Vec::new(),
     };
