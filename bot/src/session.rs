@@ -121,6 +121,9 @@ pub struct Session {
     seat_races: u32,
     /// The seat request waits for its driver's pause ([`Session::seat_request_after_pause`]).
     seat_request_due: bool,
+    /// The seat request in flight is the `join` of a seat quick play moved this session to
+    /// (1.9 `quick_play_moved`): refused, the session asks for a seat as it first did.
+    moved_join: bool,
     sync_id: Option<u64>,
     pending: Option<Pending>,
     refused: Vec<Action>,
@@ -217,6 +220,7 @@ impl Session {
             seat_request_id: None,
             seat_races: 0,
             seat_request_due: false,
+            moved_join: false,
             sync_id: None,
             pending: None,
             refused: Vec::new(),
@@ -369,6 +373,7 @@ impl Session {
     fn seat_request(&mut self) -> ClientMessage {
         let id = self.id();
         self.seat_request_id = Some(id);
+        self.moved_join = false;
         self.stage = Stage::Seating;
         match &self.request {
             SeatRequest::QuickPlay { preset, players } => ClientMessage::QuickPlay {
@@ -458,6 +463,8 @@ impl Session {
                     .is_some_and(|t| seats.iter().any(|s| &s.table == t));
                 if *resumed && ours {
                     self.stage = Stage::Seated;
+                    // A move's join in flight on the old connection: the resume took the seat.
+                    self.moved_join = false;
                     self.sync(out);
                 } else {
                     self.table = None;
@@ -476,6 +483,7 @@ impl Session {
                     self.invite = invite.clone();
                 }
                 self.seat_request_id = None;
+                self.moved_join = false;
                 self.seat_races = 0;
                 self.table = Some(table.clone());
                 self.seat = Some(seat.0);
@@ -582,6 +590,13 @@ impl Session {
                 self.last_error = Some(format!("{text}: {message}"));
                 if id.is_some() && *id == self.seat_request_id {
                     self.seat_request_id = None;
+                    if std::mem::take(&mut self.moved_join) {
+                        // The seat quick play held went (its table started, or let it go
+                        // first): ask for a seat again.
+                        self.table = None;
+                        out.push(self.seat_request());
+                        return;
+                    }
                     let quick_play = matches!(
                         self.request,
                         SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. }
@@ -625,6 +640,29 @@ impl Session {
                         self.sync(out);
                     }
                 }
+            }
+            M::QuickPlayMoved { from, table, seat } => {
+                if self.table.as_ref() != Some(from) || self.is_finished() {
+                    return;
+                }
+                // Quick play brought the players of our waiting table to another one, where a
+                // seat is held for us: join it (a resume before the answer finds it ours), then
+                // ready as after any seat request.
+                let id = self.id();
+                self.seat_request_id = Some(id);
+                self.moved_join = true;
+                self.stage = Stage::Seating;
+                self.table = Some(table.clone());
+                self.seat = Some(seat.0);
+                self.bot = None;
+                self.last_seq = 0;
+                self.seat_ready_id = None;
+                out.push(ClientMessage::Join {
+                    id,
+                    table: Some(table.clone()),
+                    invite: None,
+                    seat: Some(*seat),
+                });
             }
             M::Goodbye { .. } => {}
             // The end of the match ends everything before it: no gap is worth a resync now.
@@ -1108,5 +1146,81 @@ mod tests {
             session.last_error(),
             Some("table_on_fire: a code from a newer server")
         );
+    }
+
+    /// 1.9: quick play moved the session's players to another table: it joins the seat held
+    /// there, then readies as after any seat; a refused join (the seat went) asks for a seat
+    /// again, and a move from a table that is not its own changes nothing.
+    #[test]
+    fn a_session_moved_by_quick_play_joins_its_held_seat_and_readies() {
+        let moved = |from: &str| ServerMessage::QuickPlayMoved {
+            from: from.into(),
+            table: "t2".into(),
+            seat: WireSeat(Seat::East),
+        };
+        let mut session = quick_play();
+        let id = seat_request(&mut session);
+        let mut out = Vec::new();
+        let seated = ServerMessage::Seated {
+            id,
+            table: "t".into(),
+            seat: WireSeat(Seat::North),
+        };
+        session.handle(&seated, &mut out);
+        out.clear();
+        session.handle(&moved("elsewhere"), &mut out);
+        assert!(out.is_empty(), "{out:?}");
+        assert_eq!(session.table(), Some("t"));
+        session.handle(&moved("t"), &mut out);
+        let [
+            ClientMessage::Join {
+                id: join,
+                table: Some(table),
+                invite: None,
+                seat: Some(WireSeat(Seat::East)),
+            },
+        ] = out.as_slice()
+        else {
+            panic!("the held seat joined, not {out:?}")
+        };
+        assert_eq!(table, "t2");
+        let join = *join;
+        out.clear();
+        let seated = ServerMessage::Seated {
+            id: join,
+            table: "t2".into(),
+            seat: WireSeat(Seat::East),
+        };
+        session.handle(&seated, &mut out);
+        assert!(
+            matches!(out.as_slice(), [ClientMessage::Ready { table, .. }] if table == "t2"),
+            "{out:?}"
+        );
+        assert_eq!(
+            (session.table(), session.seat()),
+            (Some("t2"), Some(Seat::East))
+        );
+
+        // Moved again, and the held seat is gone when the join arrives: quick play again.
+        out.clear();
+        session.handle(
+            &ServerMessage::QuickPlayMoved {
+                from: "t2".into(),
+                table: "t3".into(),
+                seat: WireSeat(Seat::South),
+            },
+            &mut out,
+        );
+        let [ClientMessage::Join { id: join, .. }] = out.as_slice() else {
+            panic!("{out:?}")
+        };
+        let gone = ServerMessage::error(Some(*join), ErrorCode::UnknownTable, "gone", None);
+        let mut again = Vec::new();
+        session.handle(&gone, &mut again);
+        assert!(
+            matches!(again.as_slice(), [ClientMessage::QuickPlay { .. }]),
+            "{again:?}"
+        );
+        assert_eq!(session.stage(), Stage::Seating);
     }
 }

@@ -104,6 +104,10 @@ pub struct ServerConfig {
     /// How long an arena table waits for its bots to start its match (from the match's making,
     /// or the first table's end for the second) before it closes unplayed.
     pub arena_start_limit: Duration,
+    /// What rated quick play counts as a second of a table's wait (its window widens by
+    /// `ratings::QUICK_PLAY_WIDENING_PER_SEC` a second), and how often quick play looks for
+    /// waiting tables to bring together (`crate::quick_play`): a second; tests shrink it.
+    pub quick_play_second: Duration,
 }
 
 impl Default for ServerConfig {
@@ -149,6 +153,7 @@ impl Default for ServerConfig {
             arena_hands: 2,
             arena_wait: Duration::from_secs(30),
             arena_start_limit: Duration::from_secs(600),
+            quick_play_second: Duration::from_secs(1),
         }
     }
 }
@@ -313,6 +318,10 @@ pub struct Cli {
     /// Test only: milliseconds a ready bot waits before it meets a server bot (default 30 s).
     #[arg(long, env = "BURRACO_TEST_ARENA_WAIT_MS", hide = true)]
     pub test_arena_wait_ms: Option<u64>,
+    /// Test only: the milliseconds rated quick play counts as a second of a table's wait, and
+    /// between its looks for waiting tables to bring together (default 1,000).
+    #[arg(long, env = "BURRACO_TEST_QUICK_PLAY_SECOND_MS", hide = true)]
+    pub test_quick_play_second_ms: Option<u64>,
 }
 
 /// What `burraco-server` does besides serving.
@@ -491,6 +500,11 @@ impl Cli {
                 arena_wait: self
                     .test_arena_wait_ms
                     .map_or(defaults.arena_wait, Duration::from_millis),
+                quick_play_second: self
+                    .test_quick_play_second_ms
+                    .map_or(defaults.quick_play_second, |ms| {
+                        Duration::from_millis(ms.max(1))
+                    }),
                 ..defaults
             },
         })
