@@ -9,9 +9,12 @@
 //! - [`run`]: the run itself: ramp-up, pacing, the reconnect storm, the live line, the summary.
 //! - [`tournament`]: a tournament of bot pairs, measured round by round (start to every table
 //!   dealt, last match to standings), errors and the server's memory.
+//! - [`quick_play`]: bursts of simultaneous quick plays: seated per second, reply latency, and
+//!   tables per burst.
 
 pub mod baseline;
 pub mod metrics;
+pub mod quick_play;
 pub mod run;
 pub mod table;
 pub mod target;

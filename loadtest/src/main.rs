@@ -107,6 +107,19 @@ enum Command {
         #[arg(long, default_value_t = 900)]
         deadline: u64,
     },
+    /// Bursts of simultaneous quick plays: `--askers` connections ask for a table of one kind
+    /// (`--preset`, `--players`) at the same moment, `--bursts` times, everyone leaving between
+    /// bursts: quick plays seated per second (each burst's, and their median), each ask's time
+    /// to its reply, tables per burst. Uses `--url`, `--preset`, `--json`.
+    QuickPlay {
+        #[arg(long, default_value_t = 400)]
+        askers: usize,
+        /// 4 or 2.
+        #[arg(long, default_value_t = 4)]
+        players: u8,
+        #[arg(long, default_value_t = 20)]
+        bursts: usize,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -160,6 +173,32 @@ async fn async_main(cli: Cli) -> anyhow::Result<()> {
             && summary.errors > max
         {
             bail!("{} errors > {max}", summary.errors);
+        }
+        return Ok(());
+    }
+    if let Some(Command::QuickPlay {
+        askers,
+        players,
+        bursts,
+    }) = &cli.command
+    {
+        if !matches!(players, 2 | 4) || *askers == 0 || *askers > 20_000 {
+            bail!("--players 2 or 4, --askers 1..=20000");
+        }
+        let summary = burraco_loadtest::quick_play::run_quick_play(
+            &burraco_loadtest::quick_play::QuickPlayOptions {
+                target,
+                askers: *askers,
+                players: *players,
+                bursts: *bursts,
+                preset: cli.preset.clone(),
+            },
+        )
+        .await?;
+        let text = serde_json::to_string_pretty(&summary.to_json())?;
+        println!("{text}");
+        if let Some(path) = &cli.json {
+            std::fs::write(path, &text).with_context(|| format!("writing {}", path.display()))?;
         }
         return Ok(());
     }

@@ -16,7 +16,7 @@ use crate::error::ErrorCode;
 
 /// The protocol version this crate speaks.
 pub const PROTOCOL_MAJOR: u16 = 1;
-pub const PROTOCOL_MINOR: u16 = 8;
+pub const PROTOCOL_MINOR: u16 = 9;
 
 /// `"1.0"`.
 pub fn protocol_version() -> String {
@@ -1001,6 +1001,16 @@ pub enum ServerMessage {
         hands: u8,
         tables: Vec<ArenaTable>,
     },
+    /// 1.9: quick play brought waiting players together: your seat at `from` (a quick play's
+    /// table still waiting) is given up, and one is held for you at `table`, where the others
+    /// who asked for that kind of table wait. `join` it (with `table` and `seat`), then `ready`,
+    /// as after `seated`. Sent only to connections whose hello said 1.9 or later (older ones are
+    /// never moved).
+    QuickPlayMoved {
+        from: String,
+        table: String,
+        seat: WireSeat,
+    },
 }
 
 impl ServerMessage {
@@ -1083,6 +1093,7 @@ impl ServerMessage {
             SameAddress { .. } => "same_address",
             ArenaQueued { .. } => "arena_queued",
             ArenaMatch { .. } => "arena_match",
+            QuickPlayMoved { .. } => "quick_play_moved",
         }
     }
 
@@ -1104,6 +1115,7 @@ impl ServerMessage {
             TournamentChatMessage { .. } | TournamentChatLines { .. } => 7,
             ReportFiled { .. } | SameAddress { .. } => 7,
             ArenaQueued { .. } | ArenaMatch { .. } => 7,
+            QuickPlayMoved { .. } => 9,
             _ => 0,
         }
     }
@@ -1134,6 +1146,7 @@ fn event_seq(message: &ServerMessage) -> Option<u64> {
         SeatIdentities { .. } | ReportFiled { .. } | SameAddress { .. } => None,
         TournamentChatMessage { .. } | TournamentChatLines { .. } => None,
         ArenaQueued { .. } | ArenaMatch { .. } => None,
+        QuickPlayMoved { .. } => None,
         Snapshot { seq, .. }
         | Tick { seq, .. }
         | PlayerJoined { seq, .. }

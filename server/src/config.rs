@@ -105,6 +105,10 @@ pub struct ServerConfig {
     /// or the first table's end for the second): its logged start deadline, past which the
     /// no-show rule ends it (docs/BOTS.md, "The arena").
     pub arena_start_limit: Duration,
+    /// What rated quick play counts as a second of a table's wait (its window widens by
+    /// `ratings::QUICK_PLAY_WIDENING_PER_SEC` a second), and how often quick play looks for
+    /// waiting tables to bring together (`crate::quick_play`): a second; tests shrink it.
+    pub quick_play_second: Duration,
 }
 
 impl Default for ServerConfig {
@@ -150,6 +154,7 @@ impl Default for ServerConfig {
             arena_hands: 2,
             arena_wait: Duration::from_secs(30),
             arena_start_limit: Duration::from_secs(600),
+            quick_play_second: Duration::from_secs(1),
         }
     }
 }
@@ -317,6 +322,10 @@ pub struct Cli {
     /// Test only: milliseconds an arena table waits for its bots to start (default 10 min).
     #[arg(long, env = "BURRACO_TEST_ARENA_START_LIMIT_MS", hide = true)]
     pub test_arena_start_limit_ms: Option<u64>,
+    /// Test only: the milliseconds rated quick play counts as a second of a table's wait, and
+    /// between its looks for waiting tables to bring together (default 1,000).
+    #[arg(long, env = "BURRACO_TEST_QUICK_PLAY_SECOND_MS", hide = true)]
+    pub test_quick_play_second_ms: Option<u64>,
 }
 
 /// What `burraco-server` does besides serving.
@@ -498,6 +507,11 @@ impl Cli {
                 arena_start_limit: self
                     .test_arena_start_limit_ms
                     .map_or(defaults.arena_start_limit, Duration::from_millis),
+                quick_play_second: self
+                    .test_quick_play_second_ms
+                    .map_or(defaults.quick_play_second, |ms| {
+                        Duration::from_millis(ms.max(1))
+                    }),
                 ..defaults
             },
         })

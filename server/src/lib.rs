@@ -6,7 +6,8 @@
 //! - [`conn`]: a connection's reader and writer tasks: rate limit, decode, dispatch.
 //! - [`hello`]: a connection's first frame: the version rule, the name, a new or resumed session.
 //! - [`directory`]: tables, invite codes, sessions and seats, behind one owner.
-//! - [`lobby`]: the lobby's requests: list, create, quick play, find by id or invite code.
+//! - [`lobby`]: the lobby's requests: list, create, find by id or invite code.
+//! - [`quick_play`]: quick play's table for each asker, and waiting tables brought together.
 //! - [`table`]: the table actor and its handle.
 //! - [`tournament`]: the tournament actor (its own log), its rounds' tables, its record.
 //! - [`bots`]: server bots playing seats in-process (empty seats, absent players).
@@ -57,6 +58,7 @@ pub mod moderation;
 pub mod outbound;
 pub mod players;
 pub mod projections;
+pub mod quick_play;
 pub mod rate;
 pub mod ratings;
 pub mod seasons;
@@ -85,8 +87,8 @@ pub struct Shared {
     /// Match ends announced by their tables to the match-end projections (`match_end`).
     pub match_ends: match_end::MatchEnds,
     next_conn: AtomicU64,
-    /// Quick play picks a table and sits in one step.
-    pub quick_play: tokio::sync::Mutex<()>,
+    /// Quick play's locks (one per kind) and the seats it claimed (`quick_play`).
+    pub quick_play: quick_play::QuickPlay,
     /// Bot decisions running at once (one per core): many bot tables never crowd out the rest.
     pub bot_permits: Arc<tokio::sync::Semaphore>,
     /// Stops the tables only (a drain stops them before the connections: see [`run`]).
@@ -201,7 +203,7 @@ pub async fn run(
         tracker: TaskTracker::new(),
         match_ends: match_end::MatchEnds::default(),
         next_conn: AtomicU64::new(0),
-        quick_play: tokio::sync::Mutex::new(()),
+        quick_play: quick_play::QuickPlay::default(),
         bot_permits: Arc::new(tokio::sync::Semaphore::new(
             std::thread::available_parallelism().map_or(2, usize::from),
         )),
@@ -229,6 +231,7 @@ pub async fn run(
         shared.match_ends.take_receiver(),
     );
     arena::start(&shared);
+    quick_play::matcher::start(&shared);
     // Tournaments' logs share the tables' store under their own ids; they are rebuilt after
     // the tables, whose ends they read.
     let (tournaments, logs): (Vec<_>, Vec<_>) = logs

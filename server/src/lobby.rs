@@ -1,5 +1,6 @@
 //! The lobby's requests over the [`crate::directory::Directory`] (the tables' state lives in their
-//! actors): the list, table creation with invite codes, finding a table, and quick play.
+//! actors): the list, table creation with invite codes, finding a table. Quick play picks its
+//! table in [`crate::quick_play`].
 
 use std::sync::Arc;
 
@@ -8,7 +9,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::convert::config_from_wire;
 use burraco_protocol::wire::{LobbyTable, SeatLevel, TableSummary, WireSeat, WireSettings};
 use burraco_ratings::Category;
-use burraco_rules::{ClockMode, Config, Players, Preset, Seat, TableSettings};
+use burraco_rules::{ClockMode, Config, Seat, TableSettings};
 
 use crate::Shared;
 use crate::backplane::{Backplane, Listing};
@@ -116,6 +117,28 @@ pub async fn create(
     bots: Option<Level>,
     rated: bool,
 ) -> Result<(TableHandle, Option<String>), LobbyError> {
+    create_table(shared, settings, private, bots, rated, false).await
+}
+
+/// A public table quick play opens (`crate::quick_play`): while it waits, its players may be
+/// brought to another table of the kind.
+pub async fn create_for_quick_play(
+    shared: &Arc<Shared>,
+    settings: &WireSettings,
+    rated: bool,
+) -> Result<TableHandle, LobbyError> {
+    let (handle, _) = create_table(shared, settings, false, None, rated, true).await?;
+    Ok(handle)
+}
+
+async fn create_table(
+    shared: &Arc<Shared>,
+    settings: &WireSettings,
+    private: bool,
+    bots: Option<Level>,
+    rated: bool,
+    quick: bool,
+) -> Result<(TableHandle, Option<String>), LobbyError> {
     if shared.shutdown.is_cancelled() || shared.backplane.node.is_draining() {
         return Err((
             ErrorCode::ShuttingDown,
@@ -135,7 +158,7 @@ pub async fn create(
             "a rated table seats accounts only, not server bots".into(),
         ));
     }
-    let handle = table::create(shared, config, private, invite.clone(), bots, rated)
+    let handle = table::create(shared, config, private, invite.clone(), bots, rated, quick)
         .await
         .map_err(|e| {
             (
@@ -254,101 +277,4 @@ fn elsewhere_handle(backplane: &Backplane, id: &str, listing: &Listing) -> Optio
             .peers
             .remote_table(id, &listing.owner, listing.info())
     })
-}
-
-/// The first open public table of this kind with a free seat; for rated play (`rated`: the
-/// account asking), the waiting rated table of the closest rating within its window
-/// ([`crate::ratings::closest_table`]).
-pub async fn quick_match(
-    shared: &Arc<Shared>,
-    preset: Preset,
-    players: Players,
-    rated: Option<&str>,
-) -> Option<TableHandle> {
-    let fits = |info: &TableInfo| {
-        !info.private
-            && info.rated == rated.is_some()
-            && info.waiting
-            && !info.deserted
-            && info.free_seats > 0
-            && info.summary.preset == preset.code()
-            && usize::from(info.summary.players) == players.count()
-    };
-    if let Some(account) = rated {
-        let local: Vec<TableInfo> = shared
-            .directory
-            .tables()
-            .iter()
-            .map(TableHandle::info)
-            .filter(|info| fits(info))
-            .collect();
-        let candidates: Vec<TableInfo> = local
-            .into_iter()
-            .chain(
-                elsewhere(shared)
-                    .into_iter()
-                    .map(|(_, info)| info)
-                    .filter(|info| fits(info)),
-            )
-            .collect();
-        let id = closest_rated(shared, account, &candidates).await?;
-        return find(shared, &id).await;
-    }
-    let mut open: Vec<(String, TableHandle)> = shared
-        .directory
-        .tables()
-        .into_iter()
-        .filter(|t| fits(&t.info()))
-        .map(|t| (t.id().to_owned(), t))
-        .collect();
-    open.sort_by(|a, b| a.0.cmp(&b.0));
-    if let Some((_, handle)) = open.into_iter().next() {
-        return Some(handle);
-    }
-    // None here: a table waiting on another node.
-    let mut elsewhere: Vec<(String, TableInfo)> = elsewhere(shared)
-        .into_iter()
-        .filter(|(_, info)| fits(info))
-        .collect();
-    elsewhere.sort_by(|a, b| a.0.cmp(&b.0));
-    let (id, _) = elsewhere.into_iter().next()?;
-    find(shared, &id).await
-}
-
-/// The rated table among `candidates` whose seated accounts' mean rating is closest to
-/// `account`'s, within the window its wait has opened (ratings unknown count as new ones).
-async fn closest_rated(shared: &Shared, account: &str, candidates: &[TableInfo]) -> Option<String> {
-    if candidates.is_empty() {
-        return None;
-    }
-    let category = crate::ratings::category_of(candidates[0].summary.players);
-    let mut subjects = vec![crate::ratings::Subject::one(category, account)];
-    for info in candidates {
-        for (_, seated) in &info.accounts {
-            subjects.push(crate::ratings::Subject::one(category, seated));
-        }
-    }
-    let stored = shared.ratings.ratings(&subjects).await.unwrap_or_default();
-    let rating_of = |id: &str| {
-        stored
-            .get(&crate::ratings::Subject::one(category, id))
-            .map_or(burraco_ratings::Rating::new().rating, |s| s.rating.rating)
-    };
-    let now = crate::ids::unix_ms();
-    let tables: Vec<crate::ratings::WaitingTable> = candidates
-        .iter()
-        .map(|info| {
-            let seated: Vec<f64> = info.accounts.iter().map(|(_, a)| rating_of(a)).collect();
-            crate::ratings::WaitingTable {
-                table: info.summary.table.clone(),
-                mean_rating: if seated.is_empty() {
-                    rating_of(account)
-                } else {
-                    seated.iter().sum::<f64>() / seated.len() as f64
-                },
-                waited_ms: (now - info.created_ms).max(0),
-            }
-        })
-        .collect();
-    crate::ratings::closest_table(rating_of(account), &tables)
 }

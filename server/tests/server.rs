@@ -82,6 +82,9 @@ mod players;
 /// boards' embargo): one conformance suite each, run on the in-process implementation and on
 /// NATS.
 mod ports;
+/// Quick play brings people together (issue 32): simultaneous askers of one kind fill one table
+/// before another is made (casual and rated, 2 and 4 players).
+mod quick_play;
 /// Rated play (1.5): guests refused, a rated match moving both ratings once, kill -9 between a
 /// match's end and its ratings applied once after the restart.
 mod ratings;

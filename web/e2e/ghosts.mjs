@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { login } from './lib/page.mjs';
 import { Bot } from './lib/bot.mjs';
+import { waitForSeats } from './lib/tables.mjs';
 
 export const name = 'quick play passes over a deserted table; beside a player who is gone, the seat says so; bots are offered (1366x768)';
 
@@ -16,29 +17,6 @@ async function quickPlay(page, players) {
   await page.click('[data-testid=quick-play]');
   await page.waitForSelector('[data-testid=ready-check]');
   return page.evaluate(() => /** @type {any} */ (window).__burraco.table.table);
-}
-
-/**
- * Until `table`'s seats, as a spectator's snapshot shows them, satisfy `wanted` (a fresh look
- * every 50 ms, at most 5 s): the test waits for the state it needs, not for a time.
- * @param {string} wsUrl @param {string} table @param {(seats: any[]) => boolean} wanted
- */
-async function waitForSeats(wsUrl, table, wanted) {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const watcher = new Bot(wsUrl, 'Watcher');
-    await watcher.connect();
-    await watcher.request('spectate', { table });
-    const asked = Date.now();
-    let snapshot;
-    while (!(snapshot = watcher.frames.find((f) => f.type === 'snapshot')) && Date.now() - asked < 2000) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    watcher.close();
-    if (snapshot && wanted(snapshot.view.seats)) return;
-    if (Date.now() > deadline) throw new Error(`the seats of ${table} are not as wanted within 5 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 /** @param {any[]} seats */

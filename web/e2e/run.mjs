@@ -9,7 +9,7 @@ import { startServer, startStatic, startProxy, pageUrlFor, launchBrowser, REPO }
 const ALL = ['newcomer', 'clock-notice', 'full-hand', 'illegal-move', 'reconnect', 'spectator', 'verify-reload', 'tournament', 'tournament-teams',
   'director-forms', 'names', 'contrast', 'two-tabs', 'ghosts', 'screen-reader', 'addresses', 'accounts', 'player', 'leaderboard', 'season', 'levels', 'moderation', 'playban',
   'tournament-pause', 'tournament-calendar', 'bot-label', 'tournament-chat', 'tournament-round', 'tournament-account', 'arena',
-  'tournament-chat-report'];
+  'tournament-chat-report', 'quick-play-move'];
 const only = process.argv.slice(2);
 const names = only.length ? only : ALL;
 const shotsDir = process.env.SCREENSHOTS ?? join(REPO, 'docs/screenshots');

@@ -415,6 +415,7 @@ export class App {
     if (m.type === 'goodbye') { this.flash(m.reason, 'info'); return; }
     if (m.type === 'error' && m.id == null) { this.flash(m.message, 'error'); return; }
     if (m.type === 'tournament_update' || m.type === 'tournament_status' || m.type === 'go_to_table') { this.onTournamentMessage(m); return; }
+    if (m.type === 'quick_play_moved') { this.onQuickPlayMoved(m); return; }
     if (m.type === 'tournament_chat_message') { this.addTourChat(/** @type {string} */ (m.tournament), [m.line]); this.render(); return; }
     const st = this.table;
     if (!st || m.table !== st.table) return;
@@ -598,6 +599,29 @@ export class App {
         return;
       } catch { /* the next base */ }
     }
+  }
+
+  /**
+   * 1.9 `quick_play_moved`: quick play brought the players of this waiting table to another,
+   * where a seat is held for this player: join it and show that table (ready again if the player
+   * was ready here). @param {Message} m
+   */
+  onQuickPlayMoved(m) {
+    const st = this.table;
+    if (!st || st.table !== m.from || this.spectating) return;
+    const wasReady = st.seats.some((s) => s.seat === st.you && s.ready);
+    this.request('join', { table: m.table, seat: m.seat, invite: null })
+      .then((r) => {
+        this.enterTable(r.table, false);
+        this.flash(t('quick_play_moved', { table: r.table }), 'info');
+        if (wasReady) return this.request('ready', { table: r.table }).then(() => {}, () => {});
+      })
+      .catch(() => {
+        // The seat went before the join (its table started, or let it go): back to the lobby.
+        this.table = null;
+        this.flash(t('quick_play_moved_gone'), 'error');
+      })
+      .finally(() => this.render());
   }
 
   /** The table log and chat, kept in this tab per table, so a reload shows them again. */

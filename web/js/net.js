@@ -4,7 +4,7 @@
  * table events with sequence numbers, automatic reconnection with `sync` from the last seen seq.
  */
 
-export const PROTOCOL_VERSION = '1.8';
+export const PROTOCOL_VERSION = '1.9';
 const TOKEN_KEY = 'burraco.session';
 
 /** @typedef {Record<string, any> & {type: string}} Message */

@@ -125,6 +125,9 @@ pub struct Session {
     seat_races: u32,
     /// The seat request waits for its driver's pause ([`Session::seat_request_after_pause`]).
     seat_request_due: bool,
+    /// The seat request in flight is the `join` of a seat quick play moved this session to
+    /// (1.9 `quick_play_moved`): refused, the session asks for a seat as it first did.
+    moved_join: bool,
     sync_id: Option<u64>,
     pending: Option<Pending>,
     refused: Vec<Action>,
@@ -187,6 +190,7 @@ impl Session {
             seat_request_id: None,
             seat_races: 0,
             seat_request_due: false,
+            moved_join: false,
             sync_id: None,
             pending: None,
             refused: Vec::new(),
@@ -296,6 +300,7 @@ impl Session {
     fn seat_request(&mut self) -> ClientMessage {
         let id = self.id();
         self.seat_request_id = Some(id);
+        self.moved_join = false;
         self.stage = Stage::Seating;
         match &self.request {
             SeatRequest::QuickPlay { preset, players } => ClientMessage::QuickPlay {
@@ -385,6 +390,8 @@ impl Session {
                     .is_some_and(|t| seats.iter().any(|s| &s.table == t));
                 if *resumed && ours {
                     self.stage = Stage::Seated;
+                    // A move's join in flight on the old connection: the resume took the seat.
+                    self.moved_join = false;
                     self.sync(out);
                 } else {
                     self.table = None;
@@ -403,6 +410,7 @@ impl Session {
                     self.invite = invite.clone();
                 }
                 self.seat_request_id = None;
+                self.moved_join = false;
                 self.seat_races = 0;
                 self.table = Some(table.clone());
                 self.seat = Some(seat.0);
@@ -493,6 +501,29 @@ impl Session {
                 message,
                 ..
             } => self.on_error(*id, text, message, out),
+            M::QuickPlayMoved { from, table, seat } => {
+                if self.table.as_ref() != Some(from) || self.is_finished() {
+                    return;
+                }
+                // Quick play brought the players of our waiting table to another one, where a
+                // seat is held for us: join it (a resume before the answer finds it ours), then
+                // ready as after any seat request.
+                let id = self.id();
+                self.seat_request_id = Some(id);
+                self.moved_join = true;
+                self.stage = Stage::Seating;
+                self.table = Some(table.clone());
+                self.seat = Some(seat.0);
+                self.bot = None;
+                self.last_seq = 0;
+                self.seat_ready_id = None;
+                out.push(ClientMessage::Join {
+                    id,
+                    table: Some(table.clone()),
+                    invite: None,
+                    seat: Some(*seat),
+                });
+            }
             M::Goodbye { .. } => {}
             // The end of the match ends everything before it: no gap is worth a resync now.
             M::MatchEnded { table, .. } if Some(table) == self.table.as_ref() => {

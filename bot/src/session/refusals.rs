@@ -133,6 +133,13 @@ impl Session {
         self.last_error = Some(format!("{text}: {message}"));
         if id.is_some() && id == self.seat_request_id {
             self.seat_request_id = None;
+            if std::mem::take(&mut self.moved_join) {
+                // The seat quick play held went (its table started, or let it go first): ask
+                // for a seat again.
+                self.table = None;
+                out.push(self.seat_request());
+                return;
+            }
             let quick_play = matches!(
                 self.request,
                 SeatRequest::QuickPlay { .. } | SeatRequest::QuickPlayRated { .. }

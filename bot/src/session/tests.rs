@@ -432,3 +432,79 @@ fn seat_refusals_are_read_by_code() {
         Some("table_on_fire: a code from a newer server")
     );
 }
+
+/// 1.9: quick play moved the session's players to another table: it joins the seat held
+/// there, then readies as after any seat; a refused join (the seat went) asks for a seat
+/// again, and a move from a table that is not its own changes nothing.
+#[test]
+fn a_session_moved_by_quick_play_joins_its_held_seat_and_readies() {
+    let moved = |from: &str| ServerMessage::QuickPlayMoved {
+        from: from.into(),
+        table: "t2".into(),
+        seat: WireSeat(Seat::East),
+    };
+    let mut session = quick_play();
+    let id = seat_request(&mut session);
+    let mut out = Vec::new();
+    let seated = ServerMessage::Seated {
+        id,
+        table: "t".into(),
+        seat: WireSeat(Seat::North),
+    };
+    session.handle(&seated, &mut out);
+    out.clear();
+    session.handle(&moved("elsewhere"), &mut out);
+    assert!(out.is_empty(), "{out:?}");
+    assert_eq!(session.table(), Some("t"));
+    session.handle(&moved("t"), &mut out);
+    let [
+        ClientMessage::Join {
+            id: join,
+            table: Some(table),
+            invite: None,
+            seat: Some(WireSeat(Seat::East)),
+        },
+    ] = out.as_slice()
+    else {
+        panic!("the held seat joined, not {out:?}")
+    };
+    assert_eq!(table, "t2");
+    let join = *join;
+    out.clear();
+    let seated = ServerMessage::Seated {
+        id: join,
+        table: "t2".into(),
+        seat: WireSeat(Seat::East),
+    };
+    session.handle(&seated, &mut out);
+    assert!(
+        matches!(out.as_slice(), [ClientMessage::Ready { table, .. }] if table == "t2"),
+        "{out:?}"
+    );
+    assert_eq!(
+        (session.table(), session.seat()),
+        (Some("t2"), Some(Seat::East))
+    );
+
+    // Moved again, and the held seat is gone when the join arrives: quick play again.
+    out.clear();
+    session.handle(
+        &ServerMessage::QuickPlayMoved {
+            from: "t2".into(),
+            table: "t3".into(),
+            seat: WireSeat(Seat::South),
+        },
+        &mut out,
+    );
+    let [ClientMessage::Join { id: join, .. }] = out.as_slice() else {
+        panic!("{out:?}")
+    };
+    let gone = ServerMessage::error(Some(*join), ErrorCode::UnknownTable, "gone", None);
+    let mut again = Vec::new();
+    session.handle(&gone, &mut again);
+    assert!(
+        matches!(again.as_slice(), [ClientMessage::QuickPlay { .. }]),
+        "{again:?}"
+    );
+    assert_eq!(session.stage(), Stage::Seating);
+}

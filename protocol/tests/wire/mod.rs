@@ -879,6 +879,11 @@ pub fn server_samples() -> Vec<ServerMessage> {
                 },
             ],
         },
+        QuickPlayMoved {
+            from: "t-7d2e0b4c19".into(),
+            table: t(),
+            seat: s(Seat::East),
+        },
     ]
 }
 
@@ -1015,4 +1020,17 @@ fn asking_for_the_deep_level_is_a_1_8_request() {
     }
     // Its name on the wire, as docs/PROTOCOL.md gives it.
     assert_eq!(serde_json::to_string(&BotLevel::Deep).unwrap(), r#""deep""#);
+}
+
+/// 1.9's `quick_play_moved` is a connection message of minor 9: never sent to an older hello.
+#[test]
+fn being_moved_by_quick_play_is_a_1_9_message() {
+    let moved = ServerMessage::QuickPlayMoved {
+        from: "t-7d2e0b4c19".into(),
+        table: t(),
+        seat: s(Seat::East),
+    };
+    assert_eq!(moved.minor(), 9);
+    assert_eq!(moved.seq(), None);
+    assert_eq!(PROTOCOL_MINOR, 9);
 }

@@ -1,6 +1,6 @@
 """The SDK against a real burraco-server on loopback (tests/server.py starts it): whole matches
 with SDK bots and server bots, every legal move the SDK lists accepted, a resume after a dropped
-socket, a refused move's rule, add_bots, a tournament, and the demo."""
+socket, a move by quick play (1.9), a refused move's rule, add_bots, a tournament, and the demo."""
 
 from __future__ import annotations
 
@@ -175,6 +175,30 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
             self.assertTrue(bot.conn.welcome is not None and bot.conn.welcome.resumed)
             self.assertEqual(bot.refused, [])
 
+    async def test_quick_play_brings_a_bot_to_the_table_whose_player_came_back(self) -> None:
+        """1.9: a bot that quick play seated apart (the other table's only player was gone) is
+        moved there once that player is back: it joins the seat held for it and they play."""
+        url = shared_server().url
+        kind = QuickPlay("fitab", 2)
+        back = Bot(url, "came-back", GreedyStrategy())
+        await back.connect()
+        first, _ = await back.sit(kind)
+        await back.conn.drop()
+        # Gone, its seat waiting out the grace: quick play passes over that table.
+        await _until_seats(url, first, lambda seats: not any(s["connected"] for s in seats))
+        apart = Bot(url, "apart", GreedyStrategy())
+        await apart.connect()
+        second, _ = await apart.sit(kind)
+        self.assertNotEqual(first, second)
+        # Back (play_match resumes the dropped session): the players meet at the older table.
+        results = await asyncio.wait_for(
+            asyncio.gather(back.play_match(), apart.play_match()), MATCH_TIMEOUT)
+        self.assertEqual([r.table for r in results], [first, first])
+        self.assertEqual(len({r.seat for r in results}), 2)
+        for b in (back, apart):
+            self.assertEqual(b.refused, [])
+            await b.close()
+
     async def test_a_refused_move_names_its_rule_and_play_goes_on(self) -> None:
         class Rash(Strategy):
             def __init__(self) -> None:
@@ -271,6 +295,29 @@ class TestMatches(unittest.IsolatedAsyncioTestCase):
         with self.assertRaises(ServerError) as refused:
             await conn.connect(attempts=1)
         self.assertEqual(refused.exception.code, ErrorCode.INVALID_TOKEN)
+
+
+async def _until_seats(url: str, table: str, wanted: Any) -> None:
+    """Watches ``table`` until its seats, as a spectator's snapshot shows them, satisfy
+    ``wanted`` (a fresh look every 50 ms, at most 10 s): wait for a state, never for a time."""
+    deadline = time.monotonic() + 10
+    watcher = Connection(url, "watcher")
+    await watcher.connect()
+    try:
+        while True:
+            await watcher.request({"type": "spectate", "table": table})
+            while True:
+                m = await asyncio.wait_for(watcher.recv(), 10)
+                if isinstance(m, dict) and m.get("type") == "snapshot":
+                    break
+            if wanted(m["view"]["seats"]):
+                return
+            await watcher.request({"type": "leave", "table": table})
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{table}: the seats never got there: {m['view']['seats']}")
+            await asyncio.sleep(0.05)
+    finally:
+        await watcher.close()
 
 
 class TestArena(unittest.IsolatedAsyncioTestCase):

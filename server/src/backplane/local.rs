@@ -194,6 +194,15 @@ impl Listings for MemoryListings {
         self.others(|others| others.map(|(t, l)| (t.clone(), l.clone())).collect())
     }
 
+    fn open_elsewhere(&self) -> Vec<(String, Listing)> {
+        self.others(|others| {
+            others
+                .filter(|(_, l)| l.is_open())
+                .map(|(t, l)| (t.clone(), l.clone()))
+                .collect()
+        })
+    }
+
     fn listing<'a>(&'a self, table: &'a str) -> PortFuture<'a, Option<Listing>> {
         Box::pin(async move { self.seen(table) })
     }

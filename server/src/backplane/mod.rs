@@ -107,6 +107,14 @@ pub struct Listing {
     /// When the table was created (Unix ms; 0 in older nodes' listings).
     #[serde(default)]
     pub created_ms: i64,
+    /// The players quick play may move from the table (`TableInfo::movers`; none in older
+    /// nodes' listings).
+    #[serde(default)]
+    pub movers: Vec<crate::table::Mover>,
+    /// Players sit there and none is connected (`TableInfo::deserted`): quick play seats no
+    /// newcomer there, through any node (false in older nodes' listings).
+    #[serde(default)]
+    pub deserted: bool,
 }
 
 impl Listing {
@@ -132,6 +140,8 @@ impl Listing {
             accounts: info.accounts.clone(),
             identities: info.identities.clone(),
             created_ms: info.created_ms,
+            movers: info.movers.clone(),
+            deserted: info.deserted,
         }
     }
 
@@ -142,15 +152,22 @@ impl Listing {
             free_seats: self.free_seats,
             waiting: self.waiting,
             finished: self.finished,
-            // Lateness and presence are judged where the table is served.
+            // Lateness is judged where the table is served.
             absent: Vec::new(),
             hands_finished: 0,
-            deserted: false,
+            deserted: self.deserted,
             rated: self.rated,
             accounts: self.accounts.clone(),
             identities: self.identities.clone(),
             created_ms: self.created_ms,
+            players: self.players.iter().map(|(p, _)| p.clone()).collect(),
+            movers: self.movers.clone(),
         }
+    }
+
+    /// A public table still waiting with a free seat: one quick play may seat someone at.
+    pub fn is_open(&self) -> bool {
+        !self.private && self.waiting && !self.finished && self.free_seats > 0
     }
 
     /// The seats `player` holds at this table.
@@ -176,8 +193,11 @@ pub trait Listings: Send + Sync + std::fmt::Debug {
     /// Writes one table's pending change now (a seat taken: the player hears of it only once
     /// every node can find it).
     fn flush_table<'a>(&'a self, table: &'a str) -> PortFuture<'a, ()>;
-    /// The listings of tables served by other nodes, as last seen (the lobby's list, quick play).
+    /// The listings of tables served by other nodes, as last seen (the lobby's list).
     fn elsewhere(&self) -> Vec<(String, Listing)>;
+    /// [`Listings::elsewhere`], only the open ones ([`Listing::is_open`]): what quick play
+    /// looks at, without reading every table's listing.
+    fn open_elsewhere(&self) -> Vec<(String, Listing)>;
     /// A table's listing, read through to the shared state when not seen yet: a table another
     /// node has flushed is found at once (read-your-writes for point lookups).
     fn listing<'a>(&'a self, table: &'a str) -> PortFuture<'a, Option<Listing>>;

@@ -22,6 +22,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::codec;
 use burraco_protocol::log::SeatAccount;
 use burraco_protocol::wire::ClientMessage;
+use burraco_rules::Seat;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
@@ -89,6 +90,15 @@ enum Carried {
     /// The arena match's table before this one ended: this one's start deadline
     /// (`Command::ArenaTurn`). Last, as above.
     ArenaTurn { deadline_ms: i64 },
+    /// Quick play moves this table's players to table `to`, which holds these seats for them
+    /// (`Command::MoveOut`). Last, as above.
+    MoveOut {
+        to: String,
+        seats: Vec<(String, u8)>,
+    },
+    /// Seats held for players whose move did not happen go (`Command::ReleaseHeld`). Last, as
+    /// above.
+    ReleaseHeld { players: Vec<String> },
 }
 
 /// The owner's answer to a forwarded request.
@@ -147,6 +157,14 @@ pub(super) fn take(shared: &Arc<Shared>, cluster: &Cluster, forwarded: Forwarded
     };
     let command = match carried {
         Carried::Close => Command::Close,
+        Carried::MoveOut { to, seats } => Command::MoveOut {
+            to,
+            seats: seats
+                .into_iter()
+                .filter_map(|(player, seat)| Some((player, *Seat::ALL.get(usize::from(seat))?)))
+                .collect(),
+        },
+        Carried::ReleaseHeld { players } => Command::ReleaseHeld { players },
         Carried::TournamentPause { paused, at_ms } => Command::TournamentPause { paused, at_ms },
         Carried::Request { name, frame } => {
             let Some(command) = request(player, name, &frame, None, None, None) else {
@@ -371,6 +389,26 @@ impl Forwarder {
             Command::TournamentPause { paused, at_ms } => (
                 String::new(),
                 Carried::TournamentPause { paused, at_ms },
+                None,
+                0,
+                None,
+            ),
+            Command::MoveOut { to, seats } => (
+                String::new(),
+                Carried::MoveOut {
+                    to,
+                    seats: seats
+                        .into_iter()
+                        .map(|(player, seat)| (player, seat.index() as u8))
+                        .collect(),
+                },
+                None,
+                0,
+                None,
+            ),
+            Command::ReleaseHeld { players } => (
+                String::new(),
+                Carried::ReleaseHeld { players },
                 None,
                 0,
                 None,

@@ -54,6 +54,8 @@ struct Cached {
     packed: Box<[u8]>,
     /// Served by this node (not "elsewhere").
     here: bool,
+    /// [`Listing::is_open`]: quick play decodes only these.
+    open: bool,
     /// [`fingerprint`] of the invite code; 0 for none.
     invite: u64,
     /// The union of [`player_bits`] of every seated player: a player whose bits are not all
@@ -68,6 +70,7 @@ impl Cached {
                 .expect("a listing encodes")
                 .into_boxed_slice(),
             here: listing.owner == node,
+            open: listing.is_open(),
             invite: listing.invite.as_deref().map_or(0, fingerprint),
             players: listing
                 .players
@@ -291,6 +294,15 @@ impl Lobby {
             .collect()
     }
 
+    /// The open listings ([`Listing::is_open`]) of tables served by other nodes.
+    pub fn open_elsewhere(&self) -> Vec<(String, Listing)> {
+        self.cache()
+            .iter()
+            .filter(|(_, c)| !c.here && c.open)
+            .filter_map(|(t, c)| Some((t.to_string(), c.listing()?)))
+            .collect()
+    }
+
     /// The ids of the tables served by other nodes (no listing decoded).
     pub fn tables_elsewhere(&self) -> Vec<String> {
         self.cache()
@@ -445,6 +457,8 @@ mod tests {
                 })
                 .collect(),
             created_ms: 1_764_000_000_000,
+            movers: Vec::new(),
+            deserted: false,
         }
     }
 

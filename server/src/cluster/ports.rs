@@ -113,6 +113,10 @@ impl backplane::Listings for ClusterLobby {
         self.0.lobby.elsewhere()
     }
 
+    fn open_elsewhere(&self) -> Vec<(String, Listing)> {
+        self.0.lobby.open_elsewhere()
+    }
+
     fn listing<'a>(&'a self, table: &'a str) -> PortFuture<'a, Option<Listing>> {
         Box::pin(self.0.lobby.read_listing(table))
     }

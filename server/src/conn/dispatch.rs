@@ -402,68 +402,6 @@ impl Connection {
         }
     }
 
-    /// `quick_play` (and 1.5's `quick_play_rated`): the first open table of the kind, rated or
-    /// not, or a new one; joined at its first free seat.
-    async fn quick_play(
-        &mut self,
-        id: u64,
-        preset: Option<String>,
-        players: Option<u8>,
-        rated: bool,
-    ) {
-        let preset = match preset.as_deref().map(Preset::from_code) {
-            None => Preset::Fitab,
-            Some(Some(p)) => p,
-            Some(None) => {
-                self.out.send_message(error(
-                    Some(id),
-                    ErrorCode::InvalidSettings,
-                    "unknown preset",
-                ));
-                return;
-            }
-        };
-        let players = match players {
-            None | Some(4) => Players::Four,
-            Some(2) => Players::Two,
-            Some(_) => {
-                self.out.send_message(error(
-                    Some(id),
-                    ErrorCode::InvalidSettings,
-                    "players must be 4 or 2",
-                ));
-                return;
-            }
-        };
-        let shared = self.shared.clone();
-        let _guard = shared.quick_play.lock().await;
-        let account = self.seat_account().filter(|_| rated).map(|a| a.id);
-        let handle = match lobby::quick_match(&shared, preset, players, account.as_deref()).await {
-            Some(handle) => handle,
-            None => {
-                let settings = burraco_protocol::wire::WireSettings {
-                    preset: preset.code().into(),
-                    players: Some(players.count() as u8),
-                    ..Default::default()
-                };
-                match lobby::create(&shared, &settings, false, None, rated).await {
-                    Ok((handle, _)) => handle,
-                    Err((code, message)) => {
-                        self.out.send_message(error(Some(id), code, message));
-                        return;
-                    }
-                }
-            }
-        };
-        // The table found (or made) is joined at its first free seat.
-        let request = ClientMessage::QuickPlay {
-            id,
-            preset: Some(preset.code().into()),
-            players: Some(players.count() as u8),
-        };
-        self.request(&handle, request).await;
-    }
-
     /// Sends a client's request to its table, as it sent it; true if the table replied.
     async fn request(&mut self, handle: &TableHandle, message: ClientMessage) -> bool {
         let (player, name) = (self.session.player.clone(), self.session.name.clone());

@@ -372,6 +372,7 @@ impl Connection {
 mod dispatch;
 pub mod frames;
 mod peek;
+mod quick;
 mod writer;
 
 pub(crate) use frames::{

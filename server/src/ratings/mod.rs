@@ -439,6 +439,12 @@ pub const QUICK_PLAY_WINDOW: f64 = 150.0;
 /// minutes: 1,050, anyone in practice), so nobody waits long for a close match.
 pub const QUICK_PLAY_WIDENING_PER_SEC: f64 = 5.0;
 
+/// How far from a waiting rated table's mean rating quick play reaches once it has waited
+/// `waited_ms`: [`QUICK_PLAY_WINDOW`] widened by [`QUICK_PLAY_WIDENING_PER_SEC`].
+pub fn quick_play_window(waited_ms: i64) -> f64 {
+    QUICK_PLAY_WINDOW + QUICK_PLAY_WIDENING_PER_SEC * (waited_ms.max(0) as f64 / 1000.0)
+}
+
 /// A waiting rated table, as rated quick play weighs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WaitingTable {
@@ -453,11 +459,7 @@ pub struct WaitingTable {
 pub fn closest_table(rating: f64, tables: &[WaitingTable]) -> Option<String> {
     tables
         .iter()
-        .filter(|t| {
-            let window =
-                QUICK_PLAY_WINDOW + QUICK_PLAY_WIDENING_PER_SEC * (t.waited_ms as f64 / 1000.0);
-            (t.mean_rating - rating).abs() <= window
-        })
+        .filter(|t| (t.mean_rating - rating).abs() <= quick_play_window(t.waited_ms))
         .min_by(|a, b| {
             let (ga, gb) = (
                 (a.mean_rating - rating).abs(),

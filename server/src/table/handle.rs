@@ -9,6 +9,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::log::SeatAccount;
 use burraco_protocol::wire::{ClientMessage, SeatIdentity, ServerMessage, TableSummary};
 use burraco_rules::{Action, Seat};
+use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::outbound::Outbox;
@@ -248,6 +249,33 @@ pub enum Command {
     ArenaTurn {
         deadline_ms: i64,
     },
+    /// Quick play brings the players waiting at table `from` here (`crate::quick_play`): a
+    /// seat each is held for them, or none (not enough free seats, the match started...). The
+    /// seats held, by player, answer on `reply`.
+    HoldMoved {
+        from: String,
+        movers: Vec<Mover>,
+        reply: oneshot::Sender<Option<Vec<(String, Seat)>>>,
+    },
+    /// Table `to` holds these seats for this table's players: they leave, each told where they
+    /// sit now (1.9 `quick_play_moved`), unless they are no longer exactly this table's players
+    /// (then `to` is asked to let the seats go).
+    MoveOut {
+        to: String,
+        seats: Vec<(String, Seat)>,
+    },
+    /// Seats held here for players whose move did not happen go, unless taken meanwhile.
+    ReleaseHeld {
+        players: Vec<String>,
+    },
+}
+
+/// A player quick play may move to another table: who, under what name, with which account.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mover {
+    pub player: String,
+    pub name: String,
+    pub account: Option<SeatAccount>,
 }
 
 impl Command {
@@ -272,7 +300,10 @@ impl Command {
             | Command::Close
             | Command::TournamentPause { .. }
             | Command::Claim { .. }
-            | Command::ArenaTurn { .. } => None,
+            | Command::ArenaTurn { .. }
+            | Command::HoldMoved { .. }
+            | Command::MoveOut { .. }
+            | Command::ReleaseHeld { .. } => None,
         }
     }
 }
@@ -301,6 +332,13 @@ pub struct TableInfo {
     pub identities: Vec<SeatIdentity>,
     /// When the table was created (Unix ms).
     pub created_ms: i64,
+    /// The ids of the players seated (bots included), by seat order: quick play tells a seat it
+    /// promised from one taken by the same look at the table.
+    pub players: Vec<String>,
+    /// A table quick play opened, still waiting, whose players all read 1.9 and are connected:
+    /// quick play may move them to another table of the kind (`crate::quick_play`). Empty
+    /// otherwise.
+    pub movers: Vec<Mover>,
 }
 
 /// Why a table did not take a command.
@@ -363,5 +401,12 @@ impl TableHandle {
 
     pub fn info(&self) -> TableInfo {
         self.info.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// [`TableHandle::info`], only when `wanted` says so of it: a scan of every table (quick
+    /// play's) copies only the ones it keeps.
+    pub fn info_if(&self, wanted: impl FnOnce(&TableInfo) -> bool) -> Option<TableInfo> {
+        let info = self.info.lock().unwrap_or_else(|e| e.into_inner());
+        wanted(&info).then(|| info.clone())
     }
 }

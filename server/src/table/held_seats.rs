@@ -91,7 +91,7 @@ pub async fn create_held(
         entries.insert(1, TableEntry::Rated);
     }
     // Folded as a restore folds them: the seats, the tournament, its boards and clock.
-    start_new(shared, id, &entries).await
+    start_new(shared, id, &entries, false).await
 }
 
 /// The first entries of a tournament's (or the arena's) table: its creation, its tournament, its

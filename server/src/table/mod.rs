@@ -15,7 +15,7 @@
 //! - [`state`]: the table as a fold of its log, the one place its state changes from an entry;
 //!   [`restore`]: rebuilding from the log (fold, then resume); [`held_seats`]: a tournament's
 //!   table, created with its seats held; [`arena_table`]: an arena match's table (its seats its
-//!   bot accounts', its start deadline and the no-show rule).
+//!   bot accounts', its start deadline and the no-show rule); [`moves`]: quick play's players moved between tables.
 //!
 //! Every change a restart needs goes to the table's log ([`crate::log::TableLog`]) before anyone
 //! hears of it, and is folded into the table's [`TableState`] once durable ([`TableActor::append`]);
@@ -32,6 +32,7 @@ mod hand_log;
 mod handle;
 mod held_seats;
 mod identities;
+mod moves;
 mod pause;
 mod play;
 mod replay_buffer;
@@ -64,7 +65,7 @@ use delivery::Staged;
 use replay_buffer::ReplayBuffer;
 use state::TableState;
 
-pub use handle::{Command, Request, TableHandle, TableInfo, TableRequest, Unavailable};
+pub use handle::{Command, Mover, Request, TableHandle, TableInfo, TableRequest, Unavailable};
 pub use held_seats::{Boards, HeldExtras, HeldSeat, create_held};
 pub use restore::{RestoreError, restore};
 
@@ -156,9 +157,13 @@ struct TableActor {
     same_address: Vec<(Seat, String)>,
     /// Each seat's connection whose first request checked the addresses again (`reports.rs`).
     same_address_checked: [Option<u64>; 4],
+    /// Opened by quick play: while it waits, its players may be moved to another table of the
+    /// kind (`crate::quick_play`). Memory only: after a restart its players stay where they are.
+    quick: bool,
 }
 
-/// A new table in the waiting state; logs it, registers it and starts its actor.
+/// A new table in the waiting state; logs it, registers it and starts its actor. `quick`: opened
+/// by quick play (its players may be moved while it waits: `crate::quick_play`).
 pub async fn create(
     shared: &Arc<Shared>,
     config: Config,
@@ -166,6 +171,7 @@ pub async fn create(
     invite: Option<String>,
     bots: Option<Level>,
     rated: bool,
+    quick: bool,
 ) -> Result<TableHandle, LogError> {
     let id = crate::ids::random_id("t", 5);
     // Leased before its first entry: no other node can take a table it sees in play.
@@ -180,7 +186,7 @@ pub async fn create(
         created_ms: crate::ids::unix_ms(),
     };
     if !rated {
-        return start_new(shared, id, &[created]).await;
+        return start_new(shared, id, &[created], quick).await;
     }
     // Expected by the ratings' store before the table exists: whatever happens to this node
     // from now on, its sweep finds the table's end and rates it (exactly once, by its key).
@@ -189,7 +195,7 @@ pub async fn create(
         .expect(&id, crate::ids::unix_ms())
         .await
         .map_err(|e| LogError::Unavailable(format!("the ratings' store: {e}")))?;
-    start_new(shared, id, &[created, TableEntry::Rated]).await
+    start_new(shared, id, &[created, TableEntry::Rated], quick).await
 }
 
 /// A new table's first entries, appended, then folded as a restore folds them (the table starts
@@ -198,6 +204,7 @@ async fn start_new(
     shared: &Arc<Shared>,
     id: String,
     entries: &[TableEntry],
+    quick: bool,
 ) -> Result<TableHandle, LogError> {
     let encoded: Vec<Entry> = entries.iter().map(TableEntry::encode).collect();
     let log_len = shared.backplane.log.append(&id, 0, encoded.clone()).await?;
@@ -207,6 +214,7 @@ async fn start_new(
     })?;
     let (mut actor, handle) = TableActor::new(shared.clone(), id.into(), state);
     actor.log_len = log_len;
+    actor.quick = quick;
     actor.register_seats_and_invite();
     actor.arm_start_deadline(None);
     actor.start_seated_bots();
@@ -271,6 +279,8 @@ impl TableActor {
             accounts: Vec::new(),
             identities: Vec::new(),
             created_ms: state.created_ms,
+            players: Vec::new(),
+            movers: Vec::new(),
         }));
         // The sender lives in the handles; the actor keeps none, so the queue closes when the
         // table is dropped from the directory and every handle is gone.
@@ -305,6 +315,7 @@ impl TableActor {
             staged: None,
             same_address: Vec::new(),
             same_address_checked: [None; 4],
+            quick: false,
             shared,
         };
         (actor, handle)
@@ -411,6 +422,16 @@ impl TableActor {
                 out,
             } => self.claim(player, name, account, out).await,
             Command::ArenaTurn { deadline_ms } => self.arena_turn(deadline_ms).await,
+            Command::HoldMoved {
+                from,
+                movers,
+                reply,
+            } => {
+                let held = self.hold_moved(&from, movers).await;
+                let _ = reply.send(held);
+            }
+            Command::MoveOut { to, seats } => self.move_out(&to, seats).await,
+            Command::ReleaseHeld { players } => self.release_held(&players).await,
             // Read into its command above.
             Command::Request(_) => {}
         }

@@ -132,15 +132,17 @@ impl TableActor {
         }
         // The seat is folded from its entry on appending.
         self.shared.directory.seat_player(&player, &self.id, seat);
-        // Every node finds the seat (a resume through another) before the player hears of it.
-        self.refresh_info();
-        self.shared.backplane.listings.flush_table(&self.id).await;
         let creating = created.is_some();
         let out = req.out.clone();
-        // Connected before the snapshot is made: the seat's own first snapshot shows it so.
+        // Connected before the snapshot is made (the seat's own first snapshot shows it so) and
+        // before the lobby's info is: a table whose only player had no connection yet read as
+        // deserted, and a quick play asking at that moment opened another table (issue 32).
         if let Some(slot) = self.state.seats[seat.index()].as_mut() {
             slot.out = Some(out.clone());
         }
+        // Every node finds the seat (a resume through another) before the player hears of it.
+        self.refresh_info();
+        self.shared.backplane.listings.flush_table(&self.id).await;
         out.send_message(reply(seat, created, req.id, self.id.to_string()));
         out.send_message(self.snapshot(Viewer::Seat(seat)));
         self.send_pause_after_snapshot(&out);
@@ -200,7 +202,7 @@ impl TableActor {
     }
 
     /// A waiting table everyone has left closes: it leaves the lobby and its log leaves play.
-    async fn close_if_empty(&mut self) {
+    pub(super) async fn close_if_empty(&mut self) {
         if self.state.status != Status::Waiting || self.state.seats.iter().any(Option::is_some) {
             return;
         }
@@ -211,6 +213,8 @@ impl TableActor {
         // left, and a restart finds the table empty). Spectators simply hear no more.
         self.state.closed = true;
         self.stopping = true;
+        // Out of quick play at once: a request queued behind this one would find the table gone.
+        self.refresh_info();
     }
 
     /// Its tournament scored the match without it: the log leaves play (`Closed`), bots stop,
@@ -239,7 +243,7 @@ impl TableActor {
     }
 
     /// Frees a seat, persists that, and tells the table; returns who sat there.
-    async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
+    pub(super) async fn vacate(&mut self, seat: Seat) -> Option<SeatSlot> {
         let slot = self.state.seats[seat.index()].take()?;
         let freed = TableEntry::Seat {
             seat: seat.index() as u8,

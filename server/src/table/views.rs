@@ -103,7 +103,8 @@ impl TableActor {
             summary,
             private: self.state.private,
             free_seats,
-            waiting: self.state.status == Status::Waiting,
+            // A waiting table that closed (everyone left) takes nobody from now on.
+            waiting: self.state.status == Status::Waiting && !self.state.closed,
             finished: self.state.status == Status::Finished,
             hands_finished: self.state.matc.as_ref().map_or(0, Match::hands_played),
             deserted: {
@@ -143,6 +144,11 @@ impl TableActor {
                 .collect(),
             identities: self.seat_identities(),
             created_ms: self.state.created_ms,
+            players: Seat::ALL
+                .into_iter()
+                .filter_map(|seat| Some(self.state.seats[seat.index()].as_ref()?.player.clone()))
+                .collect(),
+            movers: self.movers(),
         };
         let mut current = self.info.lock().unwrap_or_else(|e| e.into_inner());
         if *current != info {

@@ -121,6 +121,8 @@ fn listing(owner: &str, table: &str, invite: Option<&str>, players: &[(&str, Sea
         accounts: Vec::new(),
         identities: Vec::new(),
         created_ms: 0,
+        movers: Vec::new(),
+        deserted: false,
     }
 }
 
@@ -174,6 +176,11 @@ pub async fn listings(a: &dyn Listings, b: &dyn Listings) {
         a.seats_of("p-2").contains(&("t-y".to_owned(), Seat::South))
     })
     .await;
+    // Quick play's look at the others: the public table waiting with free seats, never the
+    // private one, and never a node's own.
+    let open_at_a: Vec<String> = a.open_elsewhere().into_iter().map(|(t, _)| t).collect();
+    assert_eq!(open_at_a, ["t-y"]);
+    assert!(b.open_elsewhere().is_empty(), "{:?}", b.open_elsewhere());
     eventually("b sees p-2 at a's table", || async {
         b.seats_of("p-2").contains(&("t-x".to_owned(), Seat::East))
     })

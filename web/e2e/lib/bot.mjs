@@ -14,12 +14,13 @@ export class Bot {
     this.frames = []; this.ended = false; this.busy = false;
   }
 
-  async connect() {
+  /** Connects and says hello; with `resume`, with the session token of its last welcome. */
+  async connect({ resume = false } = {}) {
     this.ws = new WebSocket(this.url, this.headers ? { headers: this.headers } : undefined);
     await new Promise((res, rej) => { this.ws.once('open', res); this.ws.once('error', rej); });
     this.ws.on('message', (d) => this.onMessage(JSON.parse(String(d))));
     const welcome = new Promise((res) => { this.onWelcome = res; });
-    this.ws.send(JSON.stringify({ type: 'hello', version: this.version, name: this.name, resume: null }));
+    this.ws.send(JSON.stringify({ type: 'hello', version: this.version, name: this.name, resume: resume ? this.session : null }));
     await welcome;
   }
 
@@ -49,7 +50,7 @@ export class Bot {
 
   onMessage(m) {
     this.frames.push(m);
-    if (m.type === 'welcome') { this.onWelcome?.(m); return; }
+    if (m.type === 'welcome') { this.session = m.session; this.onWelcome?.(m); return; }
     if (m.id != null && this.pending.has(m.id) && m.seq === undefined) {
       const p = this.pending.get(m.id); this.pending.delete(m.id);
       if (m.type === 'error') p.rej(Object.assign(new Error(m.message), { code: m.code, rule: m.rule })); else p.res(m);

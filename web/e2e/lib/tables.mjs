@@ -69,3 +69,26 @@ export async function botTable(wsUrl, { delay = 150, hands = 1 } = {}) {
   }
   return { bots, table: r.table, start: async () => { for (const b of bots) await b.ready(); } };
 }
+
+/**
+ * Until `table`'s seats, as a spectator's snapshot shows them, satisfy `wanted` (a fresh look
+ * every 50 ms, at most 5 s): the test waits for the state it needs, not for a time.
+ * @param {string} wsUrl @param {string} table @param {(seats: any[]) => boolean} wanted
+ */
+export async function waitForSeats(wsUrl, table, wanted) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const watcher = new Bot(wsUrl, 'Watcher');
+    await watcher.connect();
+    await watcher.request('spectate', { table });
+    const asked = Date.now();
+    let snapshot;
+    while (!(snapshot = watcher.frames.find((f) => f.type === 'snapshot')) && Date.now() - asked < 2000) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    watcher.close();
+    if (snapshot && wanted(snapshot.view.seats)) return;
+    if (Date.now() > deadline) throw new Error(`the seats of ${table} are not as wanted within 5 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

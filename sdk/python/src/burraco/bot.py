@@ -139,6 +139,10 @@ class _Table:
     """One table's play: the state and the requests on their way."""
 
     def __init__(self, table: str, seat: Optional[str]) -> None:
+        self.reset(table, seat)
+
+    def reset(self, table: str, seat: Optional[str]) -> None:
+        """A fresh start at ``table`` (a seat quick play moved us to, protocol 1.9)."""
         self.state = TableState(table, you=seat)
         self.snapshot_seen = False
         self.sync_id: Optional[int] = None
@@ -291,6 +295,10 @@ class Bot:
         if t in REPLY_TYPES:
             await self._on_reply(tbl, m)
             return None
+        if t == "quick_play_moved":
+            if m.get("from") == state.table and state.status == "waiting":
+                await self._moved(tbl, m)
+            return None
         if m.get("table") != state.table or "seq" not in m:
             if t == "goodbye":
                 log.info("server stopping: %s", m.get("reason"))
@@ -373,6 +381,22 @@ class Bot:
             return
         if state.status in ("waiting", "between_hands"):
             tbl.ready_id = await self.conn.send({"type": "ready", "table": state.table})
+
+    async def _moved(self, tbl: _Table, m: Message) -> None:
+        """1.9 ``quick_play_moved``: quick play brought the players of our waiting table to
+        another, where a seat is held for us: join it (the snapshot and the ready follow as after
+        any seat). If the seat went meanwhile, quick play again for the same kind of table."""
+        log.info("quick play moved us from %s to %s (%s)", m["from"], m["table"], m["seat"])
+        settings = tbl.state.settings
+        try:
+            reply = await self.conn.request({"type": "join", "table": m["table"], "invite": None,
+                                             "seat": m["seat"]})
+        except ServerError as e:
+            log.info("the seat held at %s went (%s): quick play again", m["table"], e)
+            reply = await self.conn.request({"type": "quick_play",
+                                             "preset": settings.get("preset", "fitab"),
+                                             "players": settings.get("players", 4)})
+        tbl.reset(reply["table"], reply["seat"])
 
     async def _sync(self, tbl: _Table) -> None:
         if tbl.sync_id is None:

@@ -17,10 +17,11 @@ from websockets.exceptions import ConnectionClosed
 from .errors import (BurracoError, ConnectionLost, ServerError, SessionTakenOver,
                      TokenNotSupported, TokenRevoked)
 
-PROTOCOL_VERSION = "1.8"
+PROTOCOL_VERSION = "1.9"
 """The version this SDK says in its hello: the last minor it knows (tournaments need 1.1+, an
-account's token 1.4, the arena 1.7, L4 server bots 1.8). What 1.5 and 1.6 added that the SDK does not use
-(``playban``, ``table_paused``) arrives as unasked messages, which the table loop sets aside."""
+account's token 1.4, the arena 1.7, L4 server bots 1.8, being moved by quick play 1.9). What 1.5
+and 1.6 added that the SDK does not use (``playban``, ``table_paused``) arrives as unasked
+messages, which the table loop sets aside."""
 
 TOKEN_MINOR = 4
 """The protocol minor from which a server can take an account token (the first frame
