@@ -132,10 +132,7 @@ fn finished_score(entries: &[Vec<u8>]) -> Option<Standing> {
                 } else {
                     [second, first]
                 };
-                return Some(Standing::Finished {
-                    vp,
-                    play_ms,
-                });
+                return Some(Standing::Finished { vp, play_ms });
             }
             _ => {}
         }

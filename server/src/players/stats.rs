@@ -5,9 +5,9 @@
 //! each hand's record (burraco and closings from its outcome; the pozzetto taken first from its
 //! replay). Pure: no IO, no clock.
 
-use burraco_ratings::MatchOutcome;
 use burraco_protocol::log::{MatchResult, TableEntry};
 use burraco_protocol::record::HandRecord;
+use burraco_ratings::MatchOutcome;
 use burraco_rules::{Event, Players, Seat, Seed, Side};
 
 use super::{Category, PlayedMatch, guest_key};

@@ -124,3 +124,21 @@ async fn accounts_asking_for_rated_play_at_once_fill_one_table_before_another_is
     rounds_fill_whole_tables(&mut clients, true, 2).await;
     server.stop().await;
 }
+
+/// 200 guests ask at once, once: fifty whole tables of four, none left half full.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_guests_asking_at_once_fill_fifty_tables_of_four() {
+    let server = TestServer::start().await;
+    let mut clients = Vec::new();
+    for i in 0..200 {
+        clients.push(server.client(&format!("g{i}")).await);
+    }
+    let tables = ask_at_once(&mut clients, &quick(false, 4)).await;
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for table in &tables {
+        *at.entry(table.as_str()).or_default() += 1;
+    }
+    assert_eq!(at.len(), 50, "{at:?}");
+    assert!(at.values().all(|n| *n == 4), "{at:?}");
+    server.stop().await;
+}
