@@ -1,0 +1,119 @@
+//! The false-alarm threshold: the rule that picks it from honest players' scores, and the values
+//! measured by the proof (docs/FAIR_PLAY.md, "The proof"), by number of hands.
+//!
+//! Under fair play a score would be a standard normal, and z > 2.326 would flag one honest player
+//! in a hundred; the detectors' model of a hidden hand is not exact, honest styles drift, and the
+//! drift grows with the hands scored. So the threshold is measured on honest players: chosen on a
+//! calibration population, and checked on a separate, held-out one.
+
+/// The share of honest players a threshold may flag.
+pub const FALSE_ALARM_RATE: f64 = 0.01;
+
+/// The suspicion above which [`FALSE_ALARM_RATE`] of honest players lie, after `hands` hands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Threshold {
+    pub hands: usize,
+    pub suspicion: f64,
+}
+
+/// The measured 1% thresholds: the 496th lowest suspicion of the `roc` example's 500 honest
+/// calibration players ([`order_statistic_rank`]) after each number of hands, fewest first.
+/// docs/FAIR_PLAY.md quotes them and a test holds the two equal.
+pub const ONE_PERCENT: [Threshold; 6] = [
+    Threshold {
+        hands: 5,
+        suspicion: 2.37,
+    },
+    Threshold {
+        hands: 10,
+        suspicion: 2.49,
+    },
+    Threshold {
+        hands: 20,
+        suspicion: 2.33,
+    },
+    Threshold {
+        hands: 50,
+        suspicion: 3.08,
+    },
+    Threshold {
+        hands: 100,
+        suspicion: 3.85,
+    },
+    Threshold {
+        hands: 200,
+        suspicion: 4.98,
+    },
+];
+
+/// The threshold for a player scored over `hands` hands: the larger of the measured ones for the
+/// numbers of hands either side (the drift is not monotone in the hands, so neither alone bounds
+/// the rate between them); below the fewest, the fewest's; beyond the most, the most's, which
+/// is not measured there (honest drift grows with the hands: docs/FAIR_PLAY.md).
+pub fn threshold_for(hands: usize) -> f64 {
+    let below = ONE_PERCENT.iter().rev().find(|t| t.hands <= hands);
+    let above = ONE_PERCENT.iter().find(|t| t.hands >= hands);
+    match (below, above) {
+        (Some(b), Some(a)) => b.suspicion.max(a.suspicion),
+        (Some(t), None) | (None, Some(t)) => t.suspicion,
+        (None, None) => f64::INFINITY,
+    }
+}
+
+/// Whether `hands` is beyond the most hands measured.
+pub fn beyond_calibration(hands: usize) -> bool {
+    ONE_PERCENT.last().is_some_and(|t| hands > t.hands)
+}
+
+/// The rank, counting from the lowest (1-based), of the calibration score that is the threshold
+/// for `rate`: k = ceil((n + 1)(1 - rate)). For a new score exchangeable with the n calibration
+/// scores, P(new > the k-th lowest) = (n + 1 - k) / (n + 1) <= rate (the split-conformal bound,
+/// exact for continuous scores without ties). `None` when n is too small for the rate
+/// (k > n: fewer than 1 / rate - 1 scores).
+pub fn order_statistic_rank(n: usize, rate: f64) -> Option<usize> {
+    let k = ((n as f64 + 1.0) * (1.0 - rate) - 1e-9).ceil() as usize;
+    (1..=n).contains(&k).then_some(k)
+}
+
+/// The threshold for `rate` chosen from calibration `scores` by [`order_statistic_rank`].
+pub fn calibrate(scores: &[f64], rate: f64) -> Option<f64> {
+    let k = order_statistic_rank(scores.len(), rate)?;
+    let mut sorted = scores.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    Some(sorted[k - 1])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rank_is_the_split_conformal_one() {
+        // 500 scores at 1%: the 496th lowest, the 5th highest; a new one passes it 5 times in 501.
+        assert_eq!(order_statistic_rank(500, 0.01), Some(496));
+        assert_eq!(order_statistic_rank(1000, 0.01), Some(991));
+        // 120 scores at 1%: the highest (1 in 121), and 98 are too few for 1%.
+        assert_eq!(order_statistic_rank(120, 0.01), Some(120));
+        assert_eq!(order_statistic_rank(99, 0.01), Some(99));
+        assert_eq!(order_statistic_rank(98, 0.01), None);
+        // 9 at 10%: the highest; 19 at 10%: the second highest (18 of 20).
+        assert_eq!(order_statistic_rank(9, 0.1), Some(9));
+        assert_eq!(order_statistic_rank(19, 0.1), Some(18));
+        let scores: Vec<f64> = (1..=19).map(f64::from).rev().collect();
+        assert_eq!(calibrate(&scores, 0.1), Some(18.0));
+    }
+
+    #[test]
+    fn between_measured_hands_the_larger_threshold_holds() {
+        let at = |h: usize| ONE_PERCENT.iter().find(|t| t.hands == h).unwrap().suspicion;
+        for pair in ONE_PERCENT.windows(2) {
+            let (a, b) = (pair[0], pair[1]);
+            assert_eq!(threshold_for(a.hands), a.suspicion);
+            let between = threshold_for(a.hands + 1);
+            assert_eq!(between, a.suspicion.max(b.suspicion));
+        }
+        assert_eq!(threshold_for(1), at(5));
+        assert_eq!(threshold_for(1000), at(200));
+        assert!(beyond_calibration(201) && !beyond_calibration(200));
+    }
+}

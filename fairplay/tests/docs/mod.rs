@@ -1,0 +1,35 @@
+//! The figures docs/FAIR_PLAY.md quotes are the code's: its table of thresholds holds
+//! `calibration::ONE_PERCENT` (which `burraco fairplay --help` reads), and each row's rank is the
+//! order statistic the code's rule takes for that row's calibration population.
+
+use burraco_fairplay::calibration::{FALSE_ALARM_RATE, ONE_PERCENT, order_statistic_rank};
+
+const DOC: &str = include_str!("../../../docs/FAIR_PLAY.md");
+/// The threshold table's header, as the `roc` example prints it.
+const HEADER: &str = "| hands | calibration players | rank (from the lowest) | 1% threshold |";
+
+#[test]
+fn the_thresholds_the_docs_quote_are_the_codes() {
+    let mut lines = DOC.lines().skip_while(|l| !l.starts_with(HEADER));
+    assert!(
+        lines.next().is_some(),
+        "docs/FAIR_PLAY.md has no {HEADER:?} table"
+    );
+    let rows: Vec<Vec<&str>> = lines
+        .skip(1)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), ONE_PERCENT.len(), "{rows:?}");
+    for (row, t) in rows.iter().zip(ONE_PERCENT) {
+        assert_eq!(row[0], t.hands.to_string(), "{row:?}");
+        let n: usize = row[1].parse().expect("a number of players");
+        let k: usize = row[2].parse().expect("a rank");
+        assert_eq!(
+            Some(k),
+            order_statistic_rank(n, FALSE_ALARM_RATE),
+            "{row:?}"
+        );
+        assert_eq!(row[3], format!("{:.2}", t.suspicion), "{row:?}");
+    }
+}
