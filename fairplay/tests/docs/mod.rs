@@ -1,8 +1,12 @@
 //! The figures docs/FAIR_PLAY.md quotes are the code's: its table of thresholds holds
-//! `calibration::ONE_PERCENT` (which `burraco fairplay --help` reads), and each row's rank is the
-//! order statistic the code's rule takes for that row's calibration population.
+//! `calibration::ONE_PERCENT` (which `burraco fairplay --help` reads), each row's rank is the
+//! order statistic the code's rule takes for that row's calibration population, and each false
+//! alarm rate and Wilson interval is the one the code computes from the row's counts, over at least
+//! 1,000 held-out players.
 
 use burraco_fairplay::calibration::{FALSE_ALARM_RATE, ONE_PERCENT, order_statistic_rank};
+
+use crate::harness::measure::Rate;
 
 const DOC: &str = include_str!("../../../docs/FAIR_PLAY.md");
 /// The threshold table's header, as the `roc` example prints it.
@@ -31,5 +35,22 @@ fn the_thresholds_the_docs_quote_are_the_codes() {
             "{row:?}"
         );
         assert_eq!(row[3], format!("{:.2}", t.suspicion), "{row:?}");
+        let held_out: usize = row[4].parse().expect("a number of held-out players");
+        assert!(held_out >= 1000, "{row:?}");
+        for cell in [row[5], row[7]] {
+            let rate = quoted_rate(cell);
+            assert_eq!(rate.players, held_out, "{row:?}");
+            assert_eq!(cell, rate.describe(), "{row:?}");
+        }
+    }
+}
+
+/// The counts a cell like "12/1000 (1.2%, 95% CI 0.7%-2.1%)" starts with.
+fn quoted_rate(cell: &str) -> Rate {
+    let counts = cell.split_whitespace().next().unwrap_or_default();
+    let (flagged, players) = counts.split_once('/').expect("flagged/players");
+    Rate {
+        flagged: flagged.parse().expect("a count"),
+        players: players.parse().expect("a count"),
     }
 }

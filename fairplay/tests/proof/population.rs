@@ -1,5 +1,5 @@
 //! The documented run in small (the `roc` example's machinery on 64 honest players of every
-//! style, 20 hands each): its results file resumes after a stop to the same samples, bit for bit,
+//! style, 12 hands each): its results file resumes after a stop to the same samples, bit for bit,
 //! and a threshold chosen on the calibration population holds on the held-out one, in the tail
 //! and in the middle.
 
@@ -14,8 +14,8 @@ use crate::harness::{Budgets, Sample, parallel};
 fn plan() -> Plan {
     Plan {
         seed: 31,
-        hands: 20,
-        checkpoints: vec![10, 20],
+        hands: 12,
+        checkpoints: vec![6, 12],
         calibration_tables: 8,
         held_out_tables: 8,
         cheater_tables: 0,
