@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use burraco_fairplay::calibration::{
-    FALSE_ALARM_RATE, ONE_PERCENT, beyond_calibration, threshold_for,
+    FALSE_ALARM_RATE, ONE_PERCENT, below_calibration, beyond_calibration, threshold_for,
 };
 use burraco_fairplay::{Analysis, PlayerReport};
 use burraco_protocol::record::HandRecord;
@@ -18,11 +18,13 @@ pub fn threshold_help() -> String {
         .iter()
         .map(|t| format!("{} hands {:.2}", t.hands, t.suspicion))
         .collect();
+    let fewest = ONE_PERCENT.first().map_or(0, |t| t.hands);
     let most = ONE_PERCENT.last().map_or(0, |t| t.hands);
     format!(
         "Flag (and exit 1) when a player's suspicion passes this. By default, the threshold that \
          {}% of honest players pass, measured for the player's number of hands: {}; between two, \
-         the larger; past {most} hands, {most}'s, though not measured there (docs/FAIR_PLAY.md)",
+         the larger; below {fewest} hands, {fewest}'s, and past {most} hands, {most}'s, though \
+         not measured there (docs/FAIR_PLAY.md)",
         FALSE_ALARM_RATE * 100.0,
         measured.join(", ")
     )
@@ -137,10 +139,14 @@ fn write_text(
     } else {
         ""
     };
-    let which = match (measured, beyond_calibration(r.hands)) {
-        (false, _) => "given",
-        (true, false) => "1% measured",
-        (true, true) => "1% measured for fewer hands",
+    let which = if !measured {
+        "given"
+    } else if below_calibration(r.hands) {
+        "1% measured for more hands"
+    } else if beyond_calibration(r.hands) {
+        "1% measured for fewer hands"
+    } else {
+        "1% measured"
     };
     writeln!(
         out,

@@ -345,6 +345,12 @@ fn fairplay_scores_every_seated_player_of_a_record() {
     assert_eq!(text.status.code(), Some(0));
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with(&format!("{name}: 1 hands")), "{text}");
+    // One hand is fewer than any measured: the threshold says it was measured on more.
+    let quoted = format!(
+        "(threshold {:.2}, 1% measured for more hands)",
+        ONE_PERCENT[0].suspicion
+    );
+    assert!(text.lines().next().unwrap().contains(&quoted), "{text}");
     let unknown = burraco(&["fairplay", "--player", "nobody", &fixture]);
     assert_eq!(unknown.status.code(), Some(2));
 }

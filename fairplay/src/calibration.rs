@@ -65,6 +65,12 @@ pub fn beyond_calibration(hands: usize) -> bool {
     ONE_PERCENT.last().is_some_and(|t| hands > t.hands)
 }
 
+/// Whether `hands` is below the fewest hands measured (its threshold is the fewest's, which
+/// promises nothing for fewer hands).
+pub fn below_calibration(hands: usize) -> bool {
+    ONE_PERCENT.first().is_some_and(|t| hands < t.hands)
+}
+
 /// The rank, counting from the lowest (1-based), of the calibration score that is the threshold
 /// for `rate`: k = ceil((n + 1)(1 - rate)). For a new score exchangeable with the n calibration
 /// scores, P(new > the k-th lowest) = (n + 1 - k) / (n + 1) <= rate (the split-conformal bound,
@@ -115,5 +121,6 @@ mod tests {
         assert_eq!(threshold_for(1), at(5));
         assert_eq!(threshold_for(1000), at(200));
         assert!(beyond_calibration(201) && !beyond_calibration(200));
+        assert!(below_calibration(4) && !below_calibration(5));
     }
 }
