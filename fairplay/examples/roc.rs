@@ -25,7 +25,7 @@ use burraco_bot::cheat::Cheat;
 use burraco_fairplay::Detector;
 use burraco_fairplay::calibration::FALSE_ALARM_RATE;
 use burraco_fairplay::chart::{Series, line_chart};
-use harness::measure::{Calibrated, Rate, Score, calibrate_at, flagged, mean, percent};
+use harness::measure::{Calibrated, Rate, Score, calibrate_at, flagged, mean};
 use harness::population::{Job, Plan, Population};
 use harness::results::{append, compact, load};
 use harness::{Budgets, Role, Sample, Style};
@@ -320,7 +320,9 @@ fn print_cheaters<'a>(
     cp: &[usize],
     at_threshold: &dyn Fn(usize) -> Option<&'a Calibrated>,
 ) {
-    println!("\nCheaters flagged at the 1% threshold (by their suspicion):\n");
+    println!(
+        "\nCheaters flagged at the 1% threshold (by their suspicion, with 95% Wilson intervals):\n"
+    );
     println!(
         "| cheater | {} | half flagged by | 90% flagged by |",
         cp.iter()
@@ -336,11 +338,7 @@ fn print_cheaters<'a>(
             .collect();
         let cells: Vec<String> = rates
             .iter()
-            .map(|r| {
-                r.map_or("-".to_owned(), |r| {
-                    format!("{}/{} ({})", r.flagged, r.players, percent(r.share()))
-                })
-            })
+            .map(|r| r.map_or("-".to_owned(), |r| r.describe()))
             .collect();
         let first = |share: f64| {
             cp.iter()
