@@ -25,7 +25,7 @@ use burraco_bot::cheat::Cheat;
 use burraco_fairplay::Detector;
 use burraco_fairplay::calibration::FALSE_ALARM_RATE;
 use burraco_fairplay::chart::{Series, line_chart};
-use harness::measure::{Calibrated, Rate, Score, calibrate_at, flagged, mean};
+use harness::measure::{Calibrated, Rate, Score, calibrate_at, flagged, mean, spread};
 use harness::population::{Job, Plan, Population};
 use harness::results::{append, compact, load};
 use harness::{Budgets, Role, Sample, Style};
@@ -237,6 +237,12 @@ fn report(plan: &Plan, path: &Path, svg: Option<PathBuf>) -> Result<(), String> 
                 nominal.describe()
             ),
         }
+    }
+    if let Some(t) = thresholds.iter().flatten().next() {
+        println!(
+            "\nThe threshold one calibration gives holds its own rate: {}.",
+            spread(t.players)
+        );
     }
     let at_threshold = |n: usize| thresholds.iter().flatten().find(|t| t.hands == n);
     print_by_style(&held_out, cp, &at_threshold);

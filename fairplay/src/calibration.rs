@@ -81,6 +81,38 @@ pub fn order_statistic_rank(n: usize, rate: f64) -> Option<usize> {
     (1..=n).contains(&k).then_some(k)
 }
 
+/// The `p` quantile of the false-alarm rate of a threshold chosen by [`order_statistic_rank`]
+/// from `n` scores, over the calibration populations one could draw. For continuous scores that
+/// rate is Beta(n + 1 - k, k): on average `(n + 1 - k) / (n + 1)`, but one calibration's threshold
+/// may hold a rate well off it. Found by bisection on P(rate <= x) = P(Binomial(n, x) >= n + 1 - k).
+/// `None` when n is too small for `rate`.
+pub fn rate_quantile(n: usize, rate: f64, p: f64) -> Option<f64> {
+    let k = order_statistic_rank(n, rate)?;
+    let above = n + 1 - k;
+    // P(Binomial(n, x) >= above), its terms in logs (C(500, 4) overflows nothing, x^j underflows).
+    let ln_choose = |j: usize| -> f64 {
+        (0..j)
+            .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
+            .sum()
+    };
+    let cdf = |x: f64| {
+        let below: f64 = (0..above)
+            .map(|j| (ln_choose(j) + j as f64 * x.ln() + (n - j) as f64 * (1.0 - x).ln()).exp())
+            .sum();
+        1.0 - below
+    };
+    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
+    for _ in 0..64 {
+        let mid = 0.5 * (lo + hi);
+        if cdf(mid) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 /// The threshold for `rate` chosen from calibration `scores` by [`order_statistic_rank`].
 pub fn calibrate(scores: &[f64], rate: f64) -> Option<f64> {
     let k = order_statistic_rank(scores.len(), rate)?;
@@ -107,6 +139,21 @@ mod tests {
         assert_eq!(order_statistic_rank(19, 0.1), Some(18));
         let scores: Vec<f64> = (1..=19).map(f64::from).rev().collect();
         assert_eq!(calibrate(&scores, 0.1), Some(18.0));
+    }
+
+    #[test]
+    fn one_calibrations_rate_spreads_around_the_promise() {
+        let q = |n, p| rate_quantile(n, 0.01, p).unwrap();
+        // The highest of 120: P(rate <= x) = 1 - (1 - x)^120.
+        for p in [0.05_f64, 0.5, 0.95] {
+            let exact = 1.0 - (1.0 - p).powf(1.0 / 120.0);
+            assert!((q(120, p) - exact).abs() < 1e-9, "{p}");
+        }
+        // The 5th highest of 500: Beta(5, 496), its mean 5/501 between its 5% and 95% points.
+        let (lo, median, hi) = (q(500, 0.05), q(500, 0.5), q(500, 0.95));
+        assert!((lo - 0.003948).abs() < 1e-5 && (hi - 0.018213).abs() < 1e-5);
+        assert!(lo < median && median < 5.0 / 501.0 && 5.0 / 501.0 < hi);
+        assert_eq!(rate_quantile(98, 0.01, 0.5), None);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use burraco_fairplay::calibration::{FALSE_ALARM_RATE, ONE_PERCENT, order_statistic_rank};
 
-use crate::harness::measure::Rate;
+use crate::harness::measure::{Rate, spread};
 
 const DOC: &str = include_str!("../../../docs/FAIR_PLAY.md");
 /// The threshold table's header, as the `roc` example prints it.
@@ -42,6 +42,16 @@ fn the_thresholds_the_docs_quote_are_the_codes() {
             assert_eq!(rate.players, held_out, "{row:?}");
             assert_eq!(cell, rate.describe(), "{row:?}");
         }
+    }
+}
+
+#[test]
+fn the_spread_of_a_calibrations_rate_the_docs_quote_is_the_codes() {
+    // The documented rule on 500 players, and the rule before it (the highest of 120).
+    for players in [500, 120] {
+        let quoted = spread(players);
+        let flat = DOC.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(flat.contains(&quoted), "docs/FAIR_PLAY.md lacks {quoted:?}");
     }
 }
 

@@ -4,7 +4,9 @@
 
 use burraco_bot::stats::wilson;
 use burraco_fairplay::Detector;
-use burraco_fairplay::calibration::{calibrate, order_statistic_rank};
+use burraco_fairplay::calibration::{
+    FALSE_ALARM_RATE, calibrate, order_statistic_rank, rate_quantile,
+};
 
 use super::Sample;
 
@@ -132,4 +134,21 @@ pub fn flagged(samples: &[&Sample], hands: usize, threshold: f64, score: Score) 
 pub fn mean(samples: &[&Sample], hands: usize, score: Score) -> f64 {
     let (sum, n) = at(samples, hands).fold((0.0, 0usize), |(t, n), s| (t + score.of(s), n + 1));
     sum / n.max(1) as f64
+}
+
+/// How far the rate of one calibration's threshold may be from the rule's promise, over the
+/// calibrations of `players` one could draw: docs/FAIR_PLAY.md quotes it, a test holds the two
+/// equal.
+pub fn spread(players: usize) -> String {
+    match (
+        rate_quantile(players, FALSE_ALARM_RATE, 0.05),
+        rate_quantile(players, FALSE_ALARM_RATE, 0.95),
+    ) {
+        (Some(lo), Some(hi)) => format!(
+            "90% of calibrations of {players} give a rate between {:.2}% and {:.2}%",
+            100.0 * lo,
+            100.0 * hi
+        ),
+        _ => format!("{players} players are too few for the rate"),
+    }
 }
