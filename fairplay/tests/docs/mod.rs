@@ -2,11 +2,12 @@
 //! `calibration::ONE_PERCENT` (which `burraco fairplay --help` reads), each row's rank is the
 //! order statistic the code's rule takes for that row's calibration population, and each false
 //! alarm rate and Wilson interval is the one the code computes from the row's counts, over at least
-//! 1,000 held-out players.
+//! 1,000 held-out players; and the results are the documented plan's.
 
 use burraco_fairplay::calibration::{FALSE_ALARM_RATE, ONE_PERCENT, order_statistic_rank};
 
 use crate::harness::measure::{Rate, spread};
+use crate::harness::population::Plan;
 
 const DOC: &str = include_str!("../../../docs/FAIR_PLAY.md");
 /// The threshold table's header, as the `roc` example prints it.
@@ -43,6 +44,16 @@ fn the_thresholds_the_docs_quote_are_the_codes() {
             assert_eq!(cell, rate.describe(), "{row:?}");
         }
     }
+}
+
+#[test]
+fn the_docs_results_are_the_documented_plans() {
+    // The report prints the plan it read; a plan changed without a new run fails here.
+    let header = Plan::documented().header();
+    assert!(
+        DOC.contains(&format!("Plan: `{header}`")),
+        "docs/FAIR_PLAY.md's results are not {header:?}'s"
+    );
 }
 
 #[test]
