@@ -19,6 +19,7 @@
 //! - [`arena`], [`stats`]: duplicate matches and their confidence intervals.
 //! - [`cheat`]: L2 with one cheat each (for proving the fair-play detectors), played in process
 //!   into hand records.
+//! - [`tempered`]: L2 with a discard temperature, an honest style of the detectors' population.
 
 pub mod arena;
 pub mod cheat;
@@ -28,6 +29,7 @@ pub mod seat;
 pub mod session;
 pub mod stats;
 pub mod strategy;
+pub mod tempered;
 pub mod tournament;
 
 pub use seat::{SeatBot, knowledge_from_snapshot};
@@ -35,3 +37,4 @@ pub use session::{SeatRequest, Session, SessionStats, Thinking, Thought};
 pub use strategy::{
     Decision, Deep, DeepBudget, Expert, Greedy, Level, RandomLegal, Search, SearchBudget, Strategy,
 };
+pub use tempered::Tempered;

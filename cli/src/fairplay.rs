@@ -5,15 +5,41 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use burraco_fairplay::calibration::{
+    FALSE_ALARM_RATE, ONE_PERCENT, below_calibration, beyond_calibration, threshold_for,
+};
 use burraco_fairplay::{Analysis, PlayerReport};
 use burraco_protocol::record::HandRecord;
 use serde_json::{Value, json};
+
+/// `--threshold`'s help, from the measured thresholds themselves.
+pub fn threshold_help() -> String {
+    let measured: Vec<String> = ONE_PERCENT
+        .iter()
+        .map(|t| format!("{} hands {:.2}", t.hands, t.suspicion))
+        .collect();
+    let fewest = ONE_PERCENT.first().map_or(0, |t| t.hands);
+    let most = ONE_PERCENT.last().map_or(0, |t| t.hands);
+    format!(
+        "Flag (and exit 1) when a player's suspicion passes this. By default, the threshold that \
+         {}% of honest players pass, measured for the player's number of hands: {}; between two, \
+         the larger; below {fewest} hands, {fewest}'s, and past {most} hands, {most}'s, though \
+         not measured there (docs/FAIR_PLAY.md)",
+        FALSE_ALARM_RATE * 100.0,
+        measured.join(", ")
+    )
+}
+
+/// The threshold a player is flagged above: `--threshold`, or the measured one for its hands.
+fn limit(r: &PlayerReport, threshold: Option<f64>) -> f64 {
+    threshold.unwrap_or_else(|| threshold_for(r.hands))
+}
 
 pub fn run(
     paths: &[PathBuf],
     top: usize,
     player: Option<&str>,
-    threshold: f64,
+    threshold: Option<f64>,
     as_json: bool,
 ) -> anyhow::Result<ExitCode> {
     let mut analysis = Analysis::new();
@@ -49,7 +75,7 @@ pub fn run(
         },
         None => analysis.report(top),
     };
-    let flagged = reports.iter().any(|r| r.suspicion() > threshold);
+    let flagged = reports.iter().any(|r| r.suspicion() > limit(r, threshold));
     let mut out = io::stdout().lock();
     match write_reports(&mut out, &reports, threshold, as_json).and_then(|()| out.flush()) {
         Ok(()) => {}
@@ -67,16 +93,19 @@ pub fn run(
 fn write_reports(
     out: &mut impl Write,
     reports: &[PlayerReport],
-    threshold: f64,
+    threshold: Option<f64>,
     as_json: bool,
 ) -> io::Result<()> {
     if as_json {
-        let all: Vec<Value> = reports.iter().map(|r| to_json(r, threshold)).collect();
+        let all: Vec<Value> = reports
+            .iter()
+            .map(|r| to_json(r, limit(r, threshold)))
+            .collect();
         writeln!(out, "{}", Value::Array(all))
     } else {
         reports
             .iter()
-            .try_for_each(|r| write_text(out, r, threshold))
+            .try_for_each(|r| write_text(out, r, limit(r, threshold), threshold.is_none()))
     }
 }
 
@@ -85,6 +114,7 @@ fn to_json(r: &PlayerReport, threshold: f64) -> Value {
         "player": r.player,
         "hands": r.hands,
         "suspicion": r.suspicion(),
+        "threshold": threshold,
         "flagged": r.suspicion() > threshold,
         "detectors": r.scores.iter().map(|s| json!({
             "detector": s.detector.code(),
@@ -98,15 +128,29 @@ fn to_json(r: &PlayerReport, threshold: f64) -> Value {
     })
 }
 
-fn write_text(out: &mut impl Write, r: &PlayerReport, threshold: f64) -> io::Result<()> {
+fn write_text(
+    out: &mut impl Write,
+    r: &PlayerReport,
+    threshold: f64,
+    measured: bool,
+) -> io::Result<()> {
     let flag = if r.suspicion() > threshold {
         "  FLAGGED"
     } else {
         ""
     };
+    let which = if !measured {
+        "given"
+    } else if below_calibration(r.hands) {
+        "1% measured for more hands"
+    } else if beyond_calibration(r.hands) {
+        "1% measured for fewer hands"
+    } else {
+        "1% measured"
+    };
     writeln!(
         out,
-        "{}: {} hands, suspicion {:.2}{flag}",
+        "{}: {} hands, suspicion {:.2} (threshold {threshold:.2}, {which}){flag}",
         r.player,
         r.hands,
         r.suspicion()

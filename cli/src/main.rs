@@ -75,10 +75,8 @@ enum Command {
         /// Only this player (a seat name in the records).
         #[arg(long)]
         player: Option<String>,
-        /// Flag (and exit 1) when a player's suspicion passes this; the default is the 1% false-alarm
-        /// threshold measured at 100 hands (docs/FAIR_PLAY.md has it by number of hands).
-        #[arg(long, default_value = "4.0")]
-        threshold: f64,
+        #[arg(long, help = fairplay::threshold_help())]
+        threshold: Option<f64>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,

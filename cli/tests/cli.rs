@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use burraco_fairplay::calibration::ONE_PERCENT;
 use serde_json::Value;
 
 /// The shuffled decks of two seeds, top first, computed once outside this workspace by a
@@ -319,6 +320,8 @@ fn fairplay_scores_every_seated_player_of_a_record() {
     for p in players {
         assert_eq!(p["hands"], 1);
         assert_eq!(p["flagged"], false);
+        // One hand is fewer than any measured number: the fewest's threshold holds.
+        assert_eq!(p["threshold"], ONE_PERCENT[0].suspicion);
         let detectors: Vec<&str> = p["detectors"]
             .as_array()
             .unwrap()
@@ -342,8 +345,27 @@ fn fairplay_scores_every_seated_player_of_a_record() {
     assert_eq!(text.status.code(), Some(0));
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.starts_with(&format!("{name}: 1 hands")), "{text}");
+    // One hand is fewer than any measured: the threshold says it was measured on more.
+    let quoted = format!(
+        "(threshold {:.2}, 1% measured for more hands)",
+        ONE_PERCENT[0].suspicion
+    );
+    assert!(text.lines().next().unwrap().contains(&quoted), "{text}");
     let unknown = burraco(&["fairplay", "--player", "nobody", &fixture]);
     assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn fairplay_help_quotes_the_measured_thresholds() {
+    let out = burraco(&["fairplay", "--help"]);
+    let help = String::from_utf8(out.stdout).unwrap();
+    // Wrapped or not, each measured threshold is there: the help reads the constant the docs
+    // quote.
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    for t in ONE_PERCENT {
+        let quoted = format!("{} hands {:.2}", t.hands, t.suspicion);
+        assert!(help.contains(&quoted), "{quoted} in {help}");
+    }
 }
 
 #[test]

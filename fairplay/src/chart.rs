@@ -18,8 +18,9 @@ const LEFT: f64 = 70.0;
 const RIGHT: f64 = 200.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 60.0;
-const COLOURS: [&str; 6] = [
-    "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#7f7f7f",
+const COLOURS: [&str; 10] = [
+    "#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf",
 ];
 
 fn escape(text: &str) -> String {

@@ -11,10 +11,12 @@
 //! - [`detector`]: the statistics.
 //! - [`stats`]: per-hand sums, t-scores and the normal tail.
 //! - [`report`]: per-player scores and the hands behind them.
+//! - [`calibration`]: the false-alarm threshold's rule and its measured values.
 //! - [`chart`]: an SVG line chart, for the proof's report.
 //!
 //! Pure code over records: no files, no clock, no randomness.
 
+pub mod calibration;
 pub mod chart;
 pub mod detector;
 pub mod fit;

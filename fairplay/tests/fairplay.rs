@@ -2,6 +2,8 @@
 
 /// Each detector on constructed records.
 mod detectors;
+/// The figures docs/FAIR_PLAY.md quotes, against the code's.
+mod docs;
 /// The cheating bots' and honest bots' tables, played in process and scored (shared with the
 /// `roc` example).
 mod harness;

@@ -1,54 +1,174 @@
 //! The proof's harness: tables of cheating and honest bots played in process, their hand records
-//! scored by the detectors after 5, 10, 20, ... hands. Shared by the proof test (small) and the
+//! scored by the detectors after 5, 10, 20, ... hands. Shared by the proof tests (small) and the
 //! `roc` example (the documented run).
+//!
+//! - this file: who sits at a table, a table played and scored;
+//! - [`population`]: the calibration, held-out and cheater populations and their line-ups;
+//! - [`results`]: a run's samples in a file, written a table at a time, so a run resumes;
+//! - [`measure`]: thresholds from the calibration population, false alarms on the held-out one,
+//!   detection rates per detector.
 
 #![allow(dead_code)]
 
+pub mod measure;
+pub mod population;
+pub mod results;
+
 use burraco_bot::cheat::{Cheat, Cheater, Player, play_recorded_hand};
-use burraco_bot::{Level, SearchBudget};
+use burraco_bot::{DeepBudget, Level, SearchBudget, Strategy, Tempered};
 use burraco_fairplay::{Analysis, Detector};
 use burraco_protocol::record::HandRecord;
 use burraco_rules::{Config, Preset, Seat};
 
+/// An honest player's style.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Style {
+    /// One of the ladder's levels, every hand.
+    Level(Level),
+    /// A level chosen afresh each hand among L1, L2 and L3: a player whose play changes between
+    /// hands.
+    Mixed,
+    /// L2 with a discard temperature ([`Tempered`], [`TEMPERATURE`]).
+    Tempered,
+}
+
+/// The levels a [`Style::Mixed`] player changes between.
+pub const MIXED_LEVELS: [Level; 3] = [Level::Greedy, Level::Expert, Level::Search];
+/// [`Style::Tempered`]'s temperature, in L2's discard-score points.
+pub const TEMPERATURE: f64 = 20.0;
+
+impl Style {
+    pub const ALL: [Style; 7] = [
+        Style::Level(Level::Random),
+        Style::Level(Level::Greedy),
+        Style::Level(Level::Expert),
+        Style::Level(Level::Search),
+        Style::Level(Level::Deep),
+        Style::Mixed,
+        Style::Tempered,
+    ];
+
+    pub fn label(self) -> String {
+        match self {
+            Style::Level(level) => level.short(),
+            Style::Mixed => "mixed".to_owned(),
+            Style::Tempered => "tempered".to_owned(),
+        }
+    }
+
+    fn strategy(self, seed: u64, budgets: Budgets) -> Box<dyn Strategy> {
+        match self {
+            Style::Level(level) => level.strategy_with(seed, budgets.search, budgets.deep),
+            Style::Mixed => {
+                let level = MIXED_LEVELS[(mix(seed) % MIXED_LEVELS.len() as u64) as usize];
+                level.strategy_with(seed, budgets.search, budgets.deep)
+            }
+            Style::Tempered => Box::new(Tempered::new(seed, TEMPERATURE)),
+        }
+    }
+}
+
 /// Who sits in a seat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
-    Honest(Level),
+    Honest(Style),
     Cheat(Cheat),
 }
 
 impl Role {
     pub fn label(self) -> String {
         match self {
-            Role::Honest(level) => level.short(),
+            Role::Honest(style) => style.label(),
             Role::Cheat(cheat) => cheat.code().to_owned(),
         }
+    }
+
+    pub fn from_label(label: &str) -> Option<Role> {
+        Style::ALL
+            .into_iter()
+            .find(|s| s.label() == label)
+            .map(Role::Honest)
+            .or_else(|| Cheat::from_code(label).map(Role::Cheat))
     }
 
     pub fn is_cheater(self) -> bool {
         matches!(self, Role::Cheat(_))
     }
 
-    fn player(self, seed: u64, budget: SearchBudget) -> Player {
+    fn player(self, seed: u64, budgets: Budgets) -> Player {
         match self {
-            Role::Honest(level) => Player::Honest(level.strategy(seed, budget)),
+            Role::Honest(style) => Player::Honest(style.strategy(seed, budgets)),
             Role::Cheat(cheat) => Player::Cheater(Cheater::new(cheat)),
         }
     }
+}
+
+/// L2, the engine every cheater is built on.
+pub const L2: Role = Role::Honest(Style::Level(Level::Expert));
+
+/// What L3 and L4 may spend a decision: iteration budgets, so a run is reproducible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budgets {
+    pub search: SearchBudget,
+    pub deep: DeepBudget,
+}
+
+impl Budgets {
+    /// The documented run's: L3 as the server's bots play it without their time limit (8 worlds,
+    /// 12 turns); L4's search (every candidate, successive halving) on 32 rollouts of L3's fast
+    /// policy, 12 turns each, a decision. No time limit: it would make the run depend on the
+    /// machine's load. (L2 rollouts to the end of the hand cost ten times as much: L4 would be most
+    /// of the run.)
+    pub const RUN: Budgets = Budgets {
+        search: SearchBudget {
+            worlds: 8,
+            max_time: None,
+            horizon: 12,
+        },
+        deep: DeepBudget {
+            rollouts: 32,
+            time: None,
+            horizon: 12,
+            expert_rollouts: false,
+        },
+    };
+
+    /// The tests': the same algorithms on a few worlds and short rollouts.
+    pub const SMALL: Budgets = Budgets {
+        search: SearchBudget {
+            worlds: 2,
+            max_time: None,
+            horizon: 4,
+        },
+        deep: DeepBudget {
+            rollouts: 4,
+            time: None,
+            horizon: 4,
+            expert_rollouts: false,
+        },
+    };
 }
 
 /// A table's four seats, N E S W.
 pub type Lineup = [Role; 4];
 
 /// One player's scores at a checkpoint.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Sample {
     pub role: Role,
-    pub player: String,
+    pub seat: Seat,
     pub hands: usize,
     pub suspicion: f64,
     /// Per detector, in [`Detector::ALL`] order.
     pub z: [f64; Detector::ALL.len()],
+}
+
+/// SplitMix64's finaliser: a well-mixed function of a seed.
+pub fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Plays `hands` hands at table `table` (seeded by `seed`), the dealer going round, and returns
@@ -58,7 +178,7 @@ pub fn play_table(
     table: u64,
     hands: usize,
     seed: u64,
-    budget: SearchBudget,
+    budgets: Budgets,
 ) -> Vec<HandRecord> {
     let config = Config::of(Preset::Fitab);
     let names: [String; 4] =
@@ -67,7 +187,7 @@ pub fn play_table(
         .map(|h| {
             let hand_seed = seed ^ (table << 20) ^ h as u64;
             let mut players: [Player; 4] =
-                std::array::from_fn(|i| lineup[i].player(hand_seed ^ (i as u64) << 56, budget));
+                std::array::from_fn(|i| lineup[i].player(hand_seed ^ (i as u64) << 56, budgets));
             let dealer = Seat::ALL[h % 4];
             play_recorded_hand(
                 config,
@@ -96,7 +216,7 @@ pub fn score_table(lineup: &Lineup, records: &[HandRecord], checkpoints: &[usize
                 let report = analysis.player(name, 0).expect("a seated player");
                 out.push(Sample {
                     role: lineup[seat.index()],
-                    player: name.clone(),
+                    seat,
                     hands: h + 1,
                     suspicion: report.suspicion(),
                     z: Detector::ALL.map(|d| report.score(d).map_or(0.0, |s| s.z)),
@@ -114,62 +234,47 @@ pub fn run(
     hands: usize,
     checkpoints: &[usize],
     seed: u64,
-    budget: SearchBudget,
+    budgets: Budgets,
     threads: usize,
 ) -> Vec<Sample> {
     let jobs: Vec<(usize, u64)> = (0..lineups.len())
         .flat_map(|l| (0..tables).map(move |t| (l, t)))
         .collect();
+    parallel(&jobs, threads, |&(l, t)| {
+        let table = (l as u64) * 10_000 + t;
+        let records = play_table(&lineups[l], table, hands, seed, budgets);
+        score_table(&lineups[l], &records, checkpoints)
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// `work` over `jobs`, `threads` at a time, the results in the jobs' order.
+pub fn parallel<J: Sync, T: Send>(
+    jobs: &[J],
+    threads: usize,
+    work: impl Fn(&J) -> T + Sync,
+) -> Vec<T> {
     let threads = threads.max(1);
+    let mut slots: Vec<Option<T>> = (0..jobs.len()).map(|_| None).collect();
     std::thread::scope(|scope| {
+        let work = &work;
         let handles: Vec<_> = (0..threads)
             .map(|w| {
-                let jobs = &jobs;
                 scope.spawn(move || {
-                    let mut out = Vec::new();
-                    for &(l, t) in jobs.iter().skip(w).step_by(threads) {
-                        let table = (l as u64) * 10_000 + t;
-                        let records = play_table(&lineups[l], table, hands, seed, budget);
-                        out.extend(score_table(&lineups[l], &records, checkpoints));
-                    }
-                    out
+                    (w..jobs.len())
+                        .step_by(threads)
+                        .map(|i| (i, work(&jobs[i])))
+                        .collect::<Vec<_>>()
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("a harness worker panicked"))
-            .collect()
-    })
-}
-
-/// The suspicion above which `rate` of the honest samples at `hands` lie (the empirical
-/// false-alarm threshold).
-pub fn honest_threshold(samples: &[Sample], hands: usize, rate: f64) -> f64 {
-    let mut s: Vec<f64> = samples
-        .iter()
-        .filter(|s| s.hands == hands && !s.role.is_cheater())
-        .map(|s| s.suspicion)
-        .collect();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() {
-        return f64::INFINITY;
-    }
-    let i = ((1.0 - rate) * s.len() as f64).ceil() as usize;
-    s[i.min(s.len() - 1)]
-}
-
-/// The share of `role`'s samples at `hands` whose suspicion is above `threshold`.
-pub fn flagged_rate(
-    samples: &[Sample],
-    hands: usize,
-    threshold: f64,
-    pick: impl Fn(Role) -> bool,
-) -> (usize, usize) {
-    let chosen: Vec<&Sample> = samples
-        .iter()
-        .filter(|s| s.hands == hands && pick(s.role))
-        .collect();
-    let flagged = chosen.iter().filter(|s| s.suspicion > threshold).count();
-    (flagged, chosen.len())
+        for h in handles {
+            for (i, t) in h.join().expect("a harness worker panicked") {
+                slots[i] = Some(t);
+            }
+        }
+    });
+    slots.into_iter().flatten().collect()
 }

@@ -3,12 +3,15 @@
 //! players (at their tables and at an honest one) within 100 hands.
 //! (The full run, with L3 and the signalling pair: the `roc` example, docs/FAIR_PLAY.md.)
 
+/// The documented run in small: resumable, and calibrated on one population, held on another.
+mod population;
+
 use crate::harness;
 
+use burraco_bot::Level;
 use burraco_bot::cheat::Cheat;
-use burraco_bot::{Level, SearchBudget};
 use burraco_fairplay::Detector;
-use harness::Role;
+use harness::{Budgets, L2, Role, Style};
 
 const HANDS: usize = 100;
 const PARTNER_FIT: usize = 0;
@@ -16,21 +19,22 @@ const NEXT_AVOID: usize = 1;
 
 #[test]
 fn peeking_cheaters_stand_out_within_100_hands() {
-    let l2 = Role::Honest(Level::Expert);
+    let l2 = L2;
+    let level = |l| Role::Honest(Style::Level(l));
     let lineups = [
         [Role::Cheat(Cheat::SeesPartner), l2, l2, l2],
         [Role::Cheat(Cheat::SeesNextOpponent), l2, l2, l2],
         [
-            Role::Honest(Level::Random),
-            Role::Honest(Level::Greedy),
+            level(Level::Random),
+            level(Level::Greedy),
             l2,
-            Role::Honest(Level::Greedy),
+            level(Level::Greedy),
         ],
     ];
-    let samples = harness::run(&lineups, 2, HANDS, &[HANDS], 11, SearchBudget::default(), 2);
+    let samples = harness::run(&lineups, 2, HANDS, &[HANDS], 11, Budgets::SMALL, 2);
     assert_eq!(samples.len(), 3 * 2 * 4);
     for s in &samples {
-        eprintln!("{:28} {:6.2} {:?}", s.player, s.suspicion, s.z);
+        eprintln!("{:20} {:6.2} {:?}", s.role.label(), s.suspicion, s.z);
     }
     let honest_max = |i: usize| {
         samples
@@ -68,6 +72,6 @@ fn peeking_cheaters_stand_out_within_100_hands() {
         let best = (0..Detector::ALL.len())
             .max_by(|&a, &b| s.z[a].total_cmp(&s.z[b]))
             .unwrap();
-        assert_eq!(best, own, "{}: {:?}", s.player, s.z);
+        assert_eq!(best, own, "{}: {:?}", s.role.label(), s.z);
     }
 }
