@@ -4,12 +4,13 @@
  * one, the signed-in account's own page, else (a guest) this tab's own games, found by its
  * session's resume token (`GET /api/session/matches`, docs/ACCOUNTS.md "Player pages").
  * `#verify/<table>` verifies that table's hands at once. Ratings come from
- * `GET /api/ratings/{account}` when the server has them ("no rated games yet" otherwise).
+ * `GET /api/ratings/{account}` (its `ratings` and `history`) when the server has them ("no rated
+ * games yet" otherwise).
  */
 import { escapeHtml } from './dom.js';
 import { getLang, setLang, t } from './i18n.js';
 import { tp, hasPlayerKey } from './player-i18n.js';
-import { ratedCategories, ratingChartSvg } from './rating-chart.js';
+import { ratingView } from './player-rating.js';
 import { verifyRecord } from './verify.js';
 
 /** Where net.js keeps this tab's resume token. */
@@ -91,18 +92,6 @@ function matchItem(m) {
   </li>`;
 }
 
-/** The rating section, from `/api/ratings/{account}` (absent or empty: no rated games yet). @param {any} ratings */
-function ratingView(ratings) {
-  const cats = ratedCategories(ratings);
-  if (!cats.length) return `<p class="muted" data-testid="no-rating">${tp('no_rated_games')}</p>`;
-  const lines = cats.map((c) => `<li data-testid="rating-${c.category === 'four' ? 'four' : 'two'}"><strong>${escapeHtml(catName(c.category))}</strong>
-    ${escapeHtml(tp('rating_line', { rating: Math.round(c.rating), dev: Math.round(c.deviation ?? 0) }))}
-    ${c.level != null && c.level !== '' ? `<span class="muted">${escapeHtml(tp('level', { level: typeof c.level === 'object' ? (c.level.name ?? c.level.code ?? '') : c.level }))}</span>` : ''}
-    ${c.provisional ? `<span class="badge">${tp('provisional')}</span>` : ''}</li>`).join('');
-  const chart = ratingChartSvg(cats, { label: tp('chart_label', { cat: cats.map((c) => catName(c.category)).join(', ') }) });
-  return `<ul class="plain-list">${lines}</ul>${chart}`;
-}
-
 /**
  * The current season's points (`season` of `/api/players/{..}`, docs/ACCOUNTS.md "Seasons"): a
  * line per category with points, a fixed pair's with the partner; nothing without any.
@@ -144,7 +133,7 @@ async function accountPage(name) {
     <section class="panel player-card">
       <h1 data-testid="player-name">${escapeHtml(account.username)}${account.bot ? ` <span class="badge">${tp('bot_badge')}</span>` : ''}</h1>
     </section>
-    <section class="panel player-card" aria-labelledby="rating-title"><h2 id="rating-title">${tp('rating')}</h2>${ratingView(ratings)}</section>
+    <section class="panel player-card" aria-labelledby="rating-title"><h2 id="rating-title">${tp('rating')}</h2>${ratingView(ratings, account.id)}</section>
     ${seasonView(page.season, account.id)}
     <section class="panel player-card" aria-labelledby="totals-title"><h2 id="totals-title">${tp('totals')}</h2>${totalsView(page.totals)}</section>
     ${page.partners.length ? `<section class="panel player-card" aria-labelledby="partners-title"><h2 id="partners-title">${tp('partners')}</h2>

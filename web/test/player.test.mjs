@@ -1,9 +1,12 @@
-// The player's page without the DOM: its words in both languages, and the rating chart drawn
-// from the ratings endpoint's JSON.
+// The player's page without the DOM: its words in both languages, and its ratings and chart drawn
+// from a real answer of the ratings endpoint.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { PLAYER_DICTIONARIES, tp } from '../js/player-i18n.js';
-import { ratedCategories, ratingChartSvg } from '../js/rating-chart.js';
+import { readFileSync } from 'node:fs';
+import { historyLines, ratingChartSvg, ratingFigure, ratingRows } from '../js/rating-chart.js';
+import { ratingView } from '../js/player-rating.js';
+import { shapeDifferences } from '../e2e/lib/json-shape.mjs';
 import { setLang } from '../js/i18n.js';
 
 test('the player page has the same keys and {params} in English and Italian', () => {
@@ -18,35 +21,81 @@ test('the player page has the same keys and {params} in English and Italian', ()
   assert.equal(tp('vp', { for: 16, against: 4 }), '16–4 VP');
 });
 
-const ratings = {
-  categories: [
-    { category: 'two', rating: 1580, deviation: 90, provisional: false, level: 3,
-      history: [{ at_ms: 3000, rating: 1580 }, { at_ms: 1000, rating: 1500 }, { at_ms: 2000, rating: 1540 }] },
-    { category: 'four', rating: 1490, deviation: 300, provisional: true, level: null, history: [{ at_ms: 1500, rating: 1490 }] },
-  ],
-};
+// A real answer of GET /api/ratings/{account} after one rated match (written by the end-to-end
+// test web/e2e/player.mjs against the server, which checks on every run that the server still
+// answers this shape).
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/ratings-first-match.json', import.meta.url), 'utf8'));
 
-test('the chart draws one line per category with two points or more, in time order, inside its box', () => {
-  const cats = ratedCategories(ratings);
-  assert.deepEqual(cats.map((c) => c.category), ['four', 'two']);
-  const svg = ratingChartSvg(cats, { width: 600, height: 180, label: 'Rating <history>' });
-  const lines = [...svg.matchAll(/<polyline data-category="(\w+)"[^>]*points="([^"]+)"/g)];
-  assert.equal(lines.length, 1, 'a single point is no line');
-  assert.equal(lines[0][1], 'two');
-  const pts = lines[0][2].split(' ').map((p) => p.split(',').map(Number));
-  assert.equal(pts.length, 3);
-  const xs = pts.map((p) => p[0]);
-  assert.deepEqual(xs, [...xs].sort((a, b) => a - b), 'left to right in time');
-  for (const [x, y] of pts) assert.ok(x >= 0 && x <= 600 && y >= 0 && y <= 180, `${x},${y} inside`);
-  // The newest (highest) rating is the highest point: the smallest y.
-  assert.ok(pts[2][1] < pts[1][1] && pts[1][1] < pts[0][1]);
-  assert.match(svg, /aria-label="Rating &lt;history&gt;"/, 'the label is escaped');
+/** The chart's lines as drawn: each category's points (x, y) and their tooltips. @param {string} svg */
+function drawn(svg) {
+  return [...svg.matchAll(/<g data-category="(\w+)">(.*?)<\/g>/g)].map(([, category, inner]) => ({
+    category,
+    points: [...inner.matchAll(/<circle cx="([\d.]+)" cy="([\d.]+)"[^>]*><title>(\d+)<\/title>/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), rating: Number(m[3]) })),
+  }));
+}
+
+test('the first rated match: "<rating>?" while provisional, no level, and a line from 1500 to it', () => {
+  const rows = ratingRows(fixture);
+  assert.equal(rows.length, 1);
+  const two = rows[0];
+  assert.equal(two.provisional, true);
+  assert.equal(ratingFigure(two), `${Math.round(two.rating)}?`);
+  setLang('en');
+  const html = ratingView(fixture, fixture.account);
+  assert.match(html, new RegExp(`data-testid="rating-figure"[^>]*>${Math.round(two.rating)}\\?<`));
+  assert.match(html, /data-testid="rating-provisional"[^>]*>provisional</);
+  assert.match(html, /1 rated match/);
+  assert.doesNotMatch(html, /data-testid="rating-level"/, 'no level while provisional');
+  const lines = drawn(html);
+  assert.deepEqual(lines.map((l) => l.category), ['two']);
+  assert.deepEqual(lines[0].points.map((p) => p.rating), [fixture.history[0].before, Math.round(two.rating)]);
+  assert.ok(lines[0].points[1].y < lines[0].points[0].y, 'a gain goes up');
+  setLang('it');
+  const it = ratingView(fixture, fixture.account);
+  assert.match(it, /Testa a testa/);
+  assert.match(it, />provvisorio</);
+  assert.match(it, /1 partita valida/);
+  assert.match(it, /aria-label="Andamento del punteggio: Testa a testa"/);
+  setLang('en');
 });
 
-test('no ratings, an empty list or an error body: nothing to draw', () => {
-  assert.deepEqual(ratedCategories(null), []);
-  assert.deepEqual(ratedCategories({ code: 'not_found' }), []);
-  assert.deepEqual(ratedCategories({ categories: [] }), []);
-  assert.equal(ratingChartSvg([]), '');
-  assert.equal(ratingChartSvg(ratedCategories({ categories: [{ category: 'two', rating: 1500, deviation: 350, provisional: true, history: [] }] })), '');
+test('an established rating shows its level and no "?"; each category its own line, in time order, inside the box', () => {
+  // The fixture's answer, grown by three more matches and a partnership rating.
+  const [first] = fixture.history;
+  const later = [1540.5, 1528, 1601.9].map((rating, i) => ({ ...first, match: `t-${i}`, at_ms: first.at_ms + (i + 1) * 1000, before: i ? 0 : first.rating, rating, deviation: 100 }));
+  const four = { ...first, category: 'four', at_ms: first.at_ms + 500, before: 1500, rating: 1480 };
+  const json = {
+    ...fixture,
+    ratings: [{ ...fixture.ratings[0], category: 'four', rating: 1480, provisional: true }, { ...fixture.ratings[0], rating: 1601.9, deviation: 100, provisional: false, level: 'intermediate', matches: 4 }],
+    history: [later[2], four, first, later[0], later[1]],
+  };
+  assert.deepEqual(ratingRows(json).map((r) => r.category), ['two', 'four'], 'head to head first');
+  assert.equal(ratingFigure(json.ratings[1]), '1602');
+  const html = ratingView(json, fixture.account);
+  assert.match(html, /data-testid="rating-level">level Intermediate</);
+  assert.match(html, /4 rated matches/);
+  const svg = ratingChartSvg(historyLines(json), { width: 600, height: 180 });
+  const lines = drawn(svg);
+  assert.deepEqual(lines.map((l) => l.category), ['two', 'four']);
+  assert.deepEqual(lines[0].points.map((p) => p.rating), [1500, Math.round(first.rating), 1541, 1528, 1602]);
+  assert.deepEqual(lines[1].points.map((p) => p.rating), [1500, 1480]);
+  const xs = lines[0].points.map((p) => p.x);
+  assert.deepEqual(xs, [...xs].sort((a, b) => a - b), 'left to right in time');
+  for (const { x, y } of lines.flatMap((l) => l.points)) assert.ok(x >= 0 && x <= 600 && y >= 0 && y <= 180, `${x},${y} inside`);
+  assert.match(ratingChartSvg(historyLines(json), { label: 'Rating <history>' }), /aria-label="Rating &lt;history&gt;"/, 'the label is escaped');
+});
+
+test('no ratings, an error body, or the old `categories` shape: nothing shown, and the old shape is not the server\'s', () => {
+  assert.deepEqual(ratingRows(null), []);
+  assert.deepEqual(ratingRows({ code: 'no_such_account' }), []);
+  assert.deepEqual(ratingRows({ account: 'u-1', ratings: [], history: [] }), []);
+  assert.equal(ratingChartSvg(historyLines({ account: 'u-1', ratings: [], history: [] })), '');
+  const old = { categories: [{ category: 'two', rating: 1562.4, deviation: 88.1, provisional: false, level: 'silver', history: [{ at_ms: 1, rating: 1500 }] }] };
+  assert.deepEqual(ratingRows(old), []);
+  assert.match(ratingView(old, 'u-1'), /data-testid="no-rating"/);
+  assert.deepEqual(shapeDifferences(fixture, structuredClone(fixture)), []);
+  assert.notDeepEqual(shapeDifferences(fixture, old), [], 'a fixture of the old shape fails the end-to-end check');
+  const renamed = structuredClone(fixture);
+  renamed.history[0].at = renamed.history[0].at_ms; delete renamed.history[0].at_ms;
+  assert.deepEqual(shapeDifferences(fixture, renamed), ['$.history[0].at_ms: in the fixture, not sent by the server', '$.history[0].at: sent by the server, not in the fixture']);
 });
