@@ -7,6 +7,28 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+/// WAL pages at which SQLite's own checkpoint runs inside a commit: only a fallback, for when the
+/// store's checkpointer thread falls behind (`crate::store`). In normal running the WAL
+/// restarts every handoff interval and never gets near it.
+pub const DEFAULT_WAL_AUTOCHECKPOINT: u32 = 10_000;
+
+/// Connections a node keeps to the database at most: enough for sign-ins, API pages, the
+/// match-end projections and the half-second rechecks of tokens and sanctions at once, while
+/// three nodes stay well inside PostgreSQL's default `max_connections` of 100.
+pub const DEFAULT_POOL_SIZE: usize = 16;
+
+/// Checks `origin` as `--public-origin` takes it: an `http(s)://` URL with a host. One WebAuthn
+/// cannot use (an IP address: the relying party is a host name) still serves, with passwords
+/// only: `accounts::ceremonies::Passkeys::new` turns the passkeys off and says why.
+pub fn check_origin(origin: &str) -> Result<(), String> {
+    let url = webauthn_rs::prelude::Url::parse(origin).map_err(|e| e.to_string())?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err("not an http(s) origin".into());
+    }
+    url.host_str().ok_or("no host")?;
+    Ok(())
+}
+
 /// Everything [`crate::run`] needs. Build it with [`ServerConfig::default`] (tests) or [`Cli::load`].
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
@@ -135,13 +157,13 @@ impl Default for ServerConfig {
             repeat_create_window: Duration::from_secs(2),
             ws_read_buffer: 512,
             ws_write_buffer: 1024,
-            wal_autocheckpoint: crate::store::DEFAULT_WAL_AUTOCHECKPOINT,
+            wal_autocheckpoint: DEFAULT_WAL_AUTOCHECKPOINT,
             fixed_seed: None,
             tournament_minute: Duration::from_secs(60),
             store_wait_blocking: false,
             cluster: None,
             database_url: None,
-            database_pool: crate::store::postgres::DEFAULT_POOL_SIZE,
+            database_pool: DEFAULT_POOL_SIZE,
             public_origin: None,
             secure_cookies: false,
             trust_forwarded_for: false,
@@ -407,11 +429,9 @@ impl Cli {
         let cluster = self.cluster()?;
         let public_origin = self.public_origin.clone().or(file.public_origin);
         if let Some(origin) = &public_origin {
-            crate::accounts::ceremonies::check_origin(origin).map_err(|detail| {
-                ConfigFileError::PublicOrigin {
-                    origin: origin.clone(),
-                    detail,
-                }
+            check_origin(origin).map_err(|detail| ConfigFileError::PublicOrigin {
+                origin: origin.clone(),
+                detail,
             })?;
         }
         Ok(Loaded {
@@ -646,7 +666,7 @@ mod tests {
                 .expect("defaults")
                 .server
                 .database_pool,
-            crate::store::postgres::DEFAULT_POOL_SIZE
+            DEFAULT_POOL_SIZE
         );
     }
 

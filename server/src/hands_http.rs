@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::Shared;
 use crate::api_edge::{Malformed, Path};
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
 /// Every refusal of the hand records' endpoints, answered `{"code", "message"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -49,7 +49,7 @@ pub mod conn;
 pub mod directory;
 pub mod fairplay;
 pub mod hands_http;
-pub mod hello;
+
 pub mod ids;
 pub mod lobby;
 pub mod log;
@@ -57,11 +57,13 @@ pub mod match_end;
 pub mod moderation;
 pub mod outbound;
 pub mod players;
+pub mod port;
 pub mod projections;
 pub mod quick_play;
 pub mod rate;
 pub mod ratings;
 pub mod seasons;
+pub mod session;
 pub mod store;
 pub mod table;
 pub mod tournament;
@@ -498,7 +500,7 @@ async fn ws(State(shared): State<Arc<Shared>>, mut request: Request) -> Response
         on_upgrade,
         config,
         shared,
-        hello::Upgrade { identity, address },
+        conn::hello::Upgrade { identity, address },
     ));
     let accept = derive_accept_key(key.as_bytes());
     Response::builder()
@@ -520,7 +522,7 @@ fn serve_upgraded(
     on_upgrade: hyper::upgrade::OnUpgrade,
     config: WebSocketConfig,
     shared: Arc<Shared>,
-    upgrade: hello::Upgrade,
+    upgrade: conn::hello::Upgrade,
 ) -> impl Future<Output = ()> + Send {
     let set_up = Box::pin(async move {
         let upgraded = on_upgrade.await.ok()?;

@@ -1,5 +1,5 @@
-//! What every port shares: its boxed future and its error. A leaf: the ports defined elsewhere
-//! (`crate::accounts`) name these without naming the backplane that holds them.
+//! What every port shares: its boxed future and its error. The bottom layer: every port and
+//! store names these, and this module names nothing of the crate.
 
 use std::future::Future;
 use std::pin::Pin;

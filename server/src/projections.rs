@@ -32,11 +32,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::backplane::Backplane;
-use crate::backplane::port::PortError;
 use crate::config::ServerConfig;
 use crate::fairplay::Outcome;
 use crate::match_end::MatchEnd;
 use crate::moderation::ModerationStore;
+use crate::port::PortError;
 use crate::ratings::Ratings;
 
 /// What the projections use of the server: the stores they read and write, the settings, and

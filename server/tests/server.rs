@@ -60,6 +60,9 @@ mod hygiene;
 mod identities;
 /// Illegal actions are refused with the rule, and nothing changes.
 mod illegal;
+/// The server crate's layers read from its sources: the foundation imports nothing above it, and
+/// no module joins the knot issue 33 is untying.
+mod import_layers;
 /// The durable table log's conformance suite, run on every implementation.
 mod log;
 /// Reports and moderation: the store's conformance on SQLite and PostgreSQL; a report, the

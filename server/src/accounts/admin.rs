@@ -9,8 +9,8 @@ use std::io::BufRead;
 use super::audit::{Entry, Kind};
 use super::password::{self, Hasher};
 use super::{Account, AccountStatus, Accounts, CreateError, NewAccount, username};
-use crate::backplane::port::PortError;
 use crate::config::AdminCommand;
+use crate::port::PortError;
 
 /// Why a command failed.
 #[derive(Debug, thiserror::Error)]

@@ -62,17 +62,7 @@ impl Passkeys {
     }
 }
 
-/// Checks `origin` as `--public-origin` takes it: an `http(s)://` URL with a host. One WebAuthn
-/// cannot use (an IP address: the relying party is a host name) still serves, with passwords
-/// only: [`Passkeys::new`] turns the passkeys off and says why.
-pub fn check_origin(origin: &str) -> Result<(), String> {
-    let url = Url::parse(origin).map_err(|e| e.to_string())?;
-    if !matches!(url.scheme(), "http" | "https") {
-        return Err("not an http(s) origin".into());
-    }
-    url.host_str().ok_or("no host")?;
-    Ok(())
-}
+pub use crate::config::check_origin;
 
 /// Builds the relying party of `origin`; its RP id is the host.
 pub fn relying_party(origin: &str) -> Result<Webauthn, String> {

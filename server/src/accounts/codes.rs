@@ -270,8 +270,8 @@ pub fn upgrade_refused(refused: super::identity::Refused) -> Response {
     Refusal::from(code).into_response()
 }
 
-impl From<crate::backplane::PortError> for Refusal {
-    fn from(e: crate::backplane::PortError) -> Self {
+impl From<crate::port::PortError> for Refusal {
+    fn from(e: crate::port::PortError) -> Self {
         tracing::warn!("accounts store: {e}");
         ApiCode::AccountsUnavailable.into()
     }

@@ -32,7 +32,7 @@ pub mod username;
 
 pub use unconfigured::Unconfigured;
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use tokens::{NewToken, TokenHolder, TokenInfo};
 
 /// A registered player.

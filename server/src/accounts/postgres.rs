@@ -14,7 +14,7 @@ use super::{
     Account, AccountStatus, Accounts, CreateError, MIGRATIONS, MadeBot, NewAccount, NewSession,
     SessionInfo, StoredPasskey, audit, rekey,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port, unstorable};
 
 /// The advisory lock key the migrations take: "burraco" in ASCII.

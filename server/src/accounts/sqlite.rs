@@ -9,7 +9,7 @@ use super::{
     Account, AccountStatus, Accounts, CreateError, MIGRATIONS, MadeBot, NewAccount, NewSession,
     SessionInfo, StoredPasskey, audit, rekey,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::Store;
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 

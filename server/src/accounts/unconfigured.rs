@@ -9,7 +9,7 @@ use super::{
     Account, AccountStatus, Accounts, CreateError, MadeBot, NewAccount, NewSession, SessionInfo,
     StoredPasskey, audit, username,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 
 /// Accounts switched off: a cluster started without `--database-url` (one node's SQLite file
 /// would not be shared). Every call fails, the API answers `accounts_unavailable`, and guests

@@ -40,8 +40,8 @@ use burraco_rules::Seat;
 use tokio::time::Instant;
 
 use crate::Shared;
-use crate::backplane::port::PortError;
 use crate::outbound::Outbox;
+use crate::port::PortError;
 use crate::table::{Boards, HeldExtras, HeldSeat};
 
 /// An arena match's id starts so (`A-` and 8 random bytes in hex); its tables are

@@ -18,8 +18,8 @@ use burraco_rules::Seat;
 
 use crate::Shared;
 use crate::accounts::identity::Identity;
-use crate::directory::Session;
 use crate::outbound::Outbox;
+use crate::session::Session;
 use crate::table::Command;
 
 /// How far back a bot account's matches are looked for: every match is settled well within it.

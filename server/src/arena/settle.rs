@@ -10,8 +10,8 @@ use burraco_protocol::log::TableEntry;
 use super::result::{self, Settlement, Standing};
 use super::store::ArenaStore;
 use crate::backplane::Embargo;
-use crate::backplane::port::PortError;
 use crate::log::TableLog;
+use crate::port::PortError;
 use crate::ratings::{Applied, Policy, Ratings};
 
 /// What the arena's projection uses: the tables' logs, the boards held back, the ratings and

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use rusqlite::params;
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 use crate::store::postgres::{Database, OnDatabase, port};
 

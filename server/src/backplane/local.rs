@@ -12,8 +12,8 @@ use super::{
     Backplane, Embargo, Leases, Listing, Listings, Node, Peers, PortError, PortFuture, Records,
     Sessions, TournamentListings,
 };
-use crate::directory::{ResumeKey, Session};
 use crate::outbound::Frame;
+use crate::session::{ResumeKey, Session};
 use crate::store::{Store, Write};
 use crate::table::{TableHandle, TableInfo};
 use crate::tournament::{Refusal, Summary};

@@ -14,7 +14,6 @@
 //! cluster's integration tests.
 
 pub mod local;
-pub mod port;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -24,12 +23,12 @@ use burraco_protocol::wire::{ClientMessage, SeatIdentity, ServerMessage, TableSu
 use burraco_rules::Seat;
 use serde::{Deserialize, Serialize};
 
-use crate::directory::{ResumeKey, Session};
 use crate::log::TableLog;
 use crate::outbound::Frame;
+use crate::session::{ResumeKey, Session};
 use crate::table::{TableHandle, TableInfo};
 
-pub use port::{PortError, PortFuture};
+pub use crate::port::{PortError, PortFuture};
 
 /// Everything a node shares with the others, one port each.
 #[derive(Debug, Clone)]

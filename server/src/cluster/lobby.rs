@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use super::{ClusterError, jetstream_error};
 pub use crate::backplane::Listing;
 use crate::config::ClusterConfig;
-use crate::directory::{ResumeKey, Session};
+use crate::session::{ResumeKey, Session};
 
 pub const LOBBY_BUCKET: &str = "burraco_lobby";
 pub const SESSION_BUCKET: &str = "burraco_sessions";

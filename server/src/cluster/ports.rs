@@ -14,8 +14,8 @@ use super::lease::{Leases as KvLeases, node_of};
 use super::log::JetStreamLog;
 use crate::Shared;
 use crate::backplane::{self, Backplane, Listing, PortError, PortFuture};
-use crate::directory::{ResumeKey, Session};
 use crate::outbound::Frame;
+use crate::session::{ResumeKey, Session};
 use crate::table::{TableHandle, TableInfo};
 use crate::tournament::{Refusal, Summary};
 

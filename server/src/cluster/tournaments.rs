@@ -33,8 +33,8 @@ use tokio::sync::mpsc;
 use super::{ClusterError, jetstream_error};
 use crate::Shared;
 use crate::config::ClusterConfig;
-use crate::directory::Session;
 use crate::outbound::Frame;
+use crate::session::Session;
 use crate::tournament::{Refusal, Summary};
 
 pub const TOURNAMENT_BUCKET: &str = "burraco_tournaments";

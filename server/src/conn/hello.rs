@@ -2,7 +2,7 @@
 //! name, and the session: a new one, or the one a resume token names (from memory, else from the
 //! store). Then the welcome, and the resume's takeover of the player's seats.
 //!
-//! Everything here runs once per connection, before the session's loop: [`crate::conn::serve`]
+//! Everything here runs once per connection, before the session's loop: [`super::serve`]
 //! boxes it, so its (large) future is freed once the hello is done.
 
 use std::sync::Arc;
@@ -17,14 +17,14 @@ use futures_util::SinkExt;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 
-use crate::Shared;
-use crate::accounts::identity::{self, Identity, Refused};
-use crate::conn::frames::{
+use super::frames::{
     CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_PROTOCOL, CLOSE_TOO_BIG, FirstFrame, WebSocket, decode,
     decode_error, error, linger, next_data_frame, too_big_to_read,
 };
-use crate::directory::{ResumeKey, Session};
+use crate::Shared;
+use crate::accounts::identity::{self, Identity, Refused};
 use crate::outbound::{Frame, Outbox};
+use crate::session::{ResumeKey, Session};
 use crate::table::Command;
 
 /// What the upgrade learnt before the socket existed: who connects, and from where.
@@ -326,7 +326,7 @@ pub(crate) async fn welcome(shared: &Arc<Shared>, greeted: &Greeted, out: &Outbo
 }
 
 /// Sends one frame directly on a socket that has no writer task yet, then closes it (and lingers
-/// for the client's close, see [`crate::conn::linger`]). Always `None`: the hello that refuses
+/// for the client's close, see [`super::linger`]). Always `None`: the hello that refuses
 /// ends there, with no session.
 async fn refuse(
     mut socket: WebSocket,

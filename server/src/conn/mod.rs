@@ -1,4 +1,4 @@
-//! One WebSocket connection: after its hello ([`crate::hello`]), a reader (this task: rate limit,
+//! One WebSocket connection: after its hello ([`hello`]), a reader (this task: rate limit,
 //! decode, dispatch, one request at a time so replies keep their order) and a writer task (drains
 //! the bounded outbound queue: feeds every queued frame, then flushes once).
 
@@ -18,12 +18,12 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::directory::Session;
-use crate::hello::{self, Greeted, Upgrade};
 use crate::outbound::{Inbox, KickReason, Kicked, Outbox};
 use crate::rate::TokenBucket;
+use crate::session::Session;
 use crate::table::{Command, Request, TableHandle, TableRequest};
 use crate::{Shared, lobby};
+use hello::{Greeted, Upgrade};
 
 /// The bytes of a refused frame searched for its request id (ids come first).
 const ID_PEEK: usize = 256;
@@ -371,6 +371,7 @@ impl Connection {
 
 mod dispatch;
 pub mod frames;
+pub mod hello;
 mod peek;
 mod quick;
 mod writer;

@@ -21,7 +21,7 @@ use burraco_protocol::ErrorCode;
 use burraco_protocol::wire::{ClientMessage, ServerMessage};
 
 use crate::accounts::Accounts;
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 pub use outcome::{MatchFacts, Outcome, SeatConduct};
 
 /// One account's outcome in one table's match.

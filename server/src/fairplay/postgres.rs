@@ -3,7 +3,7 @@
 //! the tables.
 
 use super::{FairPlay, Outcome, OutcomeRecord, Playban};
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port};
 
 #[derive(Debug, Clone)]

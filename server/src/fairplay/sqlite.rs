@@ -6,7 +6,7 @@
 use rusqlite::{TransactionBehavior, params};
 
 use super::{FairPlay, Outcome, OutcomeRecord, Playban};
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::Store;
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 

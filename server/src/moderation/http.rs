@@ -152,8 +152,8 @@ impl IntoResponse for Code {
     }
 }
 
-impl From<crate::backplane::PortError> for Code {
-    fn from(e: crate::backplane::PortError) -> Self {
+impl From<crate::port::PortError> for Code {
+    fn from(e: crate::port::PortError) -> Self {
         tracing::warn!("moderation store: {e}");
         Code::AccountsUnavailable
     }

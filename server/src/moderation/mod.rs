@@ -33,7 +33,7 @@ use std::sync::Arc;
 use burraco_protocol::ErrorCode;
 use serde::{Deserialize, Serialize};
 
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
 pub use port::{ModerationStore, Unconfigured};
 

@@ -3,7 +3,7 @@
 //! one conformance suite in `server/tests/moderation`), or [`Unconfigured`] without one.
 
 use super::{ActError, Action, FileError, NewReport, Report, Standing, grouping};
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 
 /// The moderation's storage, on the accounts' database.
 pub trait ModerationStore: Send + Sync + std::fmt::Debug {

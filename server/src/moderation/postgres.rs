@@ -9,7 +9,7 @@ use super::sqlite::{ACTION_COLUMNS, REPORT_COLUMNS, action_kind, context, reason
 use super::{
     ActError, Action, ActionKind, Context, FileError, ModerationStore, NewReport, Report, Standing,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port};
 
 type Param<'a> = &'a (dyn ToSql + Sync);

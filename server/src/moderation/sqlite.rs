@@ -9,7 +9,7 @@ use super::{
     ActError, Action, ActionKind, FileError, ModerationStore, NewReport, Reason, Report,
     ReportKind, Standing,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 
 #[derive(Debug, Clone)]

@@ -22,8 +22,8 @@ use super::{Category, CategoryTotals, Cursor, PlayedMatch, PlayerIndex, guest_ke
 use crate::accounts::Accounts;
 use crate::api_edge::{Malformed, Path, Query};
 use crate::backplane::Sessions;
-use crate::backplane::port::PortError;
 use crate::directory::Directory;
+use crate::port::PortError;
 use crate::seasons::Seasons;
 
 /// What the routes read: accounts, the index, the seasons' points and the sessions (this node's
@@ -192,7 +192,7 @@ async fn session_matches(
         Some(session) => session,
         None => api
             .sessions
-            .find(&crate::directory::ResumeKey::of(token))
+            .find(&crate::session::ResumeKey::of(token))
             .await
             .ok_or(PlayerApiCode::NoSession)?,
     };

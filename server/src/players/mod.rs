@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 
 /// The index's tables: the accounts' migration 5 (plain SQL both SQLite and PostgreSQL
 /// accept). `player_matches` is keyed by (table, match, seat), so a retried write is a no-op;

@@ -11,7 +11,7 @@ use super::{
     Category, CategoryTotals, Cursor, Outcome, PartnerTotals, PlayedMatch, PlayerIndex,
     TournamentTotals,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port};
 
 /// A query parameter (an array's first one named so, the others coerce to it).

@@ -10,7 +10,7 @@ use super::{
     Category, CategoryTotals, Cursor, Outcome, PartnerTotals, PlayedMatch, PlayerIndex,
     TournamentTotals,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::Store;
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 

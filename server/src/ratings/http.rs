@@ -20,7 +20,7 @@ use super::Ratings;
 use super::{ACTIVE_DAYS, BOARD_SIZE, RatingRow};
 use crate::accounts::Accounts;
 use crate::api_edge::{Malformed, Path, Query};
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
 /// History points `GET /api/ratings/{account}` gives at most (the newest).
 const HISTORY_POINTS: u32 = 500;

@@ -33,7 +33,7 @@ use std::sync::Arc;
 
 use burraco_ratings::{Category, Config, Level, Outcome, Rating};
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 pub use finished::{FinishedMatch, LoggedEnd, RatedSeat, Subject, category_of, subjects};
 
 /// Days without a rated match after which a rating leaves the leaderboards.

@@ -15,7 +15,7 @@ use super::{
     Applied, FinishedMatch, HistoryPoint, Pending, Policy, RatingRow, Ratings, Stored, Subject,
     WeeklyRow, decide, subjects,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{Database, OnDatabase, port, unstorable};
 
 #[derive(Debug, Clone)]

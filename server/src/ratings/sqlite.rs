@@ -13,7 +13,7 @@ use super::{
     Applied, Change, FinishedMatch, HistoryPoint, Pending, Policy, RatingRow, Ratings, Stored,
     Subject, WeeklyRow, decide, subjects,
 };
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::Store;
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};
 

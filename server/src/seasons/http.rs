@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 use super::{LadderRow, MAX_PAGE, Season, Seasons, season_of};
 use crate::api_edge::{Malformed, Path, Query};
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
 /// Rows a page has unless asked for fewer or more.
 const PAGE: u32 = 50;

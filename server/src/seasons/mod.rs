@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use burraco_ratings::{Category, MatchOutcome};
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::ratings::finished::{FinishedMatch, Subject};
 
 /// Points for a rated match won (more VP), drawn (10-10) and lost. Three for

@@ -8,7 +8,7 @@ use burraco_ratings::Category;
 use deadpool_postgres::GenericClient;
 
 use super::{Award, LadderRow, Season, Seasons};
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::ratings::finished::Subject;
 use crate::store::postgres::{Database, OnDatabase, port};
 

@@ -6,7 +6,7 @@ use burraco_ratings::Category;
 use rusqlite::{Transaction, TransactionBehavior, params};
 
 use super::{Award, LadderRow, Season, Seasons};
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::ratings::finished::Subject;
 use crate::store::Store;
 use crate::store::blocking::{BlockingConnection, OnBlockingConnection};

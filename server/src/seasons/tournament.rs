@@ -10,8 +10,8 @@ use burraco_protocol::log::TableEntry;
 use burraco_ratings::Category;
 
 use super::{Award, PlacedAccount, Seasons, tournament_award};
-use crate::backplane::port::PortError;
 use crate::log::TableLog;
+use crate::port::PortError;
 use crate::tournament::settings::Kind;
 use crate::tournament::state::TournamentState;
 

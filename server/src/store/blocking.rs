@@ -11,7 +11,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 use super::{FILE_NAME, Store};
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
 /// A SQLite failure as a port's error.
 fn port(e: impl std::fmt::Display) -> PortError {

@@ -56,10 +56,7 @@ mod writer;
 use checkpoint::Checkpointer;
 pub use sessions::Write;
 
-/// WAL pages at which SQLite's own checkpoint runs inside a commit: only a fallback, for when the
-/// checkpointer thread (below) falls behind. In normal running the WAL restarts every
-/// [`HANDOFF_INTERVAL`] and never gets near it.
-pub const DEFAULT_WAL_AUTOCHECKPOINT: u32 = 10_000;
+pub use crate::config::DEFAULT_WAL_AUTOCHECKPOINT;
 
 /// Why the store failed.
 #[derive(Debug, Clone, thiserror::Error)]

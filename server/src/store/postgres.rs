@@ -11,12 +11,9 @@ use std::str::FromStr;
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use tokio_postgres::NoTls;
 
-use crate::backplane::port::PortError;
+use crate::port::PortError;
 
-/// Connections a node keeps to the database at most: enough for sign-ins, API pages, the
-/// match-end projections and the half-second rechecks of tokens and sanctions at once, while
-/// three nodes stay well inside PostgreSQL's default `max_connections` of 100.
-pub const DEFAULT_POOL_SIZE: usize = 16;
+pub use crate::config::DEFAULT_POOL_SIZE;
 
 /// A PostgreSQL failure as a port's error (every store on PostgreSQL reports them so).
 pub fn port(e: impl std::fmt::Display) -> PortError {

@@ -5,10 +5,10 @@ use rusqlite::OptionalExtension;
 use tokio::sync::oneshot;
 
 use super::{Job, Store, StoreError};
-use crate::directory::Session;
+use crate::session::Session;
 
 /// A resume session to persist (the tables' logs go through [`TableLog`]), under its token's
-/// key ([`crate::directory::ResumeKey`]: the store never sees the token).
+/// key ([`crate::session::ResumeKey`]: the store never sees the token).
 #[derive(Debug, Clone)]
 pub enum Write {
     Session { key: String, session: Session },

@@ -62,7 +62,7 @@ impl TableActor {
 
     /// A seated player's request through `out`: the first through a connection that holds its
     /// seat checks the addresses again. A connection that comes back is attached to its seats
-    /// (`hello.rs`) before its address is registered (`conn`), so the check its attach made may
+    /// (`conn/hello.rs`) before its address is registered (`conn`), so the check its attach made may
     /// not have known it; by its first request it does.
     pub(super) fn first_request_through(&mut self, player: &str, out: &Outbox) {
         if !self.state.rated {

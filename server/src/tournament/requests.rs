@@ -11,8 +11,8 @@ use burraco_protocol::wire::{ClientMessage, ServerMessage};
 use super::director_request::{DirectorAction, DirectorRequest, Parsed, with_account};
 use super::{Command, PlayerRequest, Refusal};
 use crate::Shared;
-use crate::directory::Session;
 use crate::outbound::Outbox;
+use crate::session::Session;
 
 /// Answers one tournament request on `out`. In cluster mode a request for a tournament another
 /// node serves is answered by that node. `account`: the connection's signed-in account, which

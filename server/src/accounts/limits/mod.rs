@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use sha2::{Digest, Sha256};
 
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 
 /// Wrong passwords allowed for one account before the delays start...
 pub const FREE_PER_ACCOUNT: u32 = 5;

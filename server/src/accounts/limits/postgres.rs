@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::{Counter, IDLE, Limit, Limits, Reserved, Settle, held_back, millis, prune_due, sorted};
 use crate::accounts::postgres::PostgresAccounts;
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::postgres::{OnDatabase, port};
 
 /// A query parameter (an array's first one named so, the others coerce to it).

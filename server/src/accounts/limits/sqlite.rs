@@ -9,7 +9,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Counter, IDLE, Limit, Limits, Reserved, Settle, held_back, millis, prune_due, sorted};
 use crate::accounts::sqlite::SqliteAccounts;
-use crate::backplane::port::{PortError, PortFuture};
+use crate::port::{PortError, PortFuture};
 use crate::store::blocking::OnBlockingConnection;
 
 static LAST_PRUNE: AtomicI64 = AtomicI64::new(0);
