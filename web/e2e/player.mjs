@@ -6,7 +6,7 @@
 // totals, replay link and a shuffle that verifies, on a 1366x768 desktop in English and a 390x844
 // phone in Italian, neither scrolling sideways; every text meeting WCAG AA contrast; the replay
 // link opens the hand in the game; the guest's tab finds its own game by its session; an unknown
-// name is refused in words.
+// name is refused in words; the lobby's header shows the account's rating beside its name.
 // The test runs a server of its own, whose rated matches count however quickly they are played
 // (the hidden BURRACO_TEST_RATED_MIN_PLAY_MS=0: a real match otherwise needs a minute of moves), so
 // the other tests' server stays without rated matches. The ratings' answer is held to
@@ -155,6 +155,13 @@ async function checks(browser, shots, addr, pageUrl) {
   await assertContrast(page, 'the player page (1366x768, English)');
   await page.screenshot({ path: shots('player-desktop-en.png'), fullPage: true });
 
+  // The lobby's header: the account's rating beside its name, linking to this page. Only where
+  // the server serves this web/ itself: a page served apart could not send the account's cookie
+  // on its WebSocket (CI builds the server from this tree, so there it always runs).
+  const served = base === `http://${addr}`;
+  if (served) await headerShows(page, base, user, figure, 'the lobby at 1366x768');
+  else console.log('player: the server embeds another web/: the lobby header\'s rating is not checked');
+
   // An unknown name.
   await page.goto(`${base}/player.html?name=nobody_${Date.now().toString(36)}`);
   await page.waitForSelector('[data-testid=player-error]:has-text("no player of that name")');
@@ -179,6 +186,11 @@ async function checks(browser, shots, addr, pageUrl) {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'it-IT', isMobile: true, hasTouch: true });
   const p2 = await phone.newPage();
   p2.on('pageerror', (e) => errors.push(e.message));
+  if (served) {
+    await phone.addCookies([{ name: 'burraco_session', value: token, url: base }]);
+    await headerShows(p2, base, user, figure, 'the lobby at 390x844');
+    await phone.clearCookies();
+  }
   await p2.goto(`${base}/player.html?name=${encodeURIComponent(user)}`);
   await p2.waitForSelector(`[data-testid=rating-two] [data-testid=rating-figure]:text-is("${figure}")`);
   await p2.waitForSelector('[data-testid=rating-two]:has-text("Testa a testa")');
@@ -215,4 +227,22 @@ function chartOf(page) {
     category: g.getAttribute('data-category'),
     points: [...g.querySelectorAll('circle title')].map((t) => Number(t.textContent)),
   })));
+}
+
+/**
+ * The signed-in lobby's header shows `figure` ("1516?") beside the account's name, linking to the
+ * player page, and fits the window.
+ * @param {import('playwright-core').Page} page @param {string} base @param {string} user
+ * @param {string} figure @param {string} what
+ */
+async function headerShows(page, base, user, figure, what) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('[data-testid=name-input], [data-testid=change-name]');
+  if (await page.$('[data-testid=name-input]')) {
+    await page.fill('[data-testid=name-input]', user);
+    await page.click('[data-testid=enter]');
+  }
+  await page.waitForSelector(`[data-testid=header-rating]:text-is("${figure}")`, { timeout: 10000 });
+  assert.equal(await page.getAttribute('[data-testid=header-rating]', 'href'), 'player.html');
+  await assertFitsWindow(page, what, { down: false });
 }

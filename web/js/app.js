@@ -12,6 +12,7 @@ import { renderTable, clockText, logText, nameOf } from './view-table.js';
 import { renderOverlay } from './view-overlays.js';
 import { sortCards, isMeld } from './cards.js';
 import { escapeHtml, apiBases, session, BOTS_OFFER_MS } from './dom.js';
+import { headerRatingHtml, headlineRating } from './header-rating.js';
 import { verifyRecord, dealtKey } from './verify.js';
 import { beep, isMuted, setMuted } from './sound.js';
 import { measure, play } from './motion.js';
@@ -151,6 +152,8 @@ export class App {
     this.identity = 'guest';
     /** The signed-in account's id (`identity`'s `account`), null for a guest: it directs the tournaments it created without their key. @type {string|null} */
     this.accountId = null;
+    /** The signed-in account's rating for the header (`GET /api/ratings/{account}`), null for a guest or until read. @type {import('./rating-chart.js').RatingRow|null} */
+    this.myRating = null;
     /** The table's rated flag and its seats' levels (`table_levels`, 1.5), for the table shown. @type {{table: string, rated: boolean, levels: {seat: string, level: string}[]}|null} */
     this.seatLevels = null;
     /** Who holds each seat of the table shown (`seat_identities`, 1.6): a bot account is labelled apart from a server bot. @type {{table: string, seats: {seat: string, kind: string, server_bot: string|null}[]}|null} */
@@ -409,6 +412,8 @@ export class App {
     if (m.type === 'identity') {
       this.identity = m.kind === 'player' || m.kind === 'bot' ? m.kind : 'guest';
       this.accountId = this.identity === 'guest' ? null : (m.account ?? null);
+      if (!this.accountId) this.myRating = null;
+      else this.loadMyRating();
       this.render();
       return;
     }
@@ -443,7 +448,11 @@ export class App {
       if (m.type === 'player_joined' || m.type === 'player_left' || m.type === 'player_replaced_by_bot') this.refreshLevels(st);
       // The next deal closes the score screen; it stays reachable from "Hands".
       if (m.type === 'hand_started') { if (this.overlay?.kind === 'score' || (this.overlay?.kind === 'replay' && !this.overlay.hands) || this.overlay?.kind === 'history') this.overlay = null; }
-      if (m.type === 'match_ended') this.overlay = { kind: 'score', hand: null };
+      if (m.type === 'match_ended') {
+        this.overlay = { kind: 'score', hand: null };
+        // The ratings are written just after the match ends (a projection of its end): read them again soon.
+        if (this.accountId && this.seatLevels?.table === st.table && this.seatLevels.rated) for (const ms of [1000, 4000]) setTimeout(() => this.loadMyRating(), ms);
+      }
       if (m.type === 'dealt' && m.seat === st.you && st.hand?.commitment) session.set(dealtKey(st.hand.commitment), { you: st.you, cards: m.cards });
       // Attention: a beep and the tab's title, for my turn and for my clock's grace.
       if (!this.spectating && st.you && m.seat === st.you) {
@@ -585,6 +594,23 @@ export class App {
     this.hands.push({ hand: n, rec, raw });
     this.hands.sort((a, b) => a.hand - b.hand);
     this.render();
+  }
+
+  /** The signed-in account's rating, for the header (docs/ACCOUNTS.md, `GET /api/ratings/{account}`). */
+  async loadMyRating() {
+    const account = this.accountId;
+    if (!account) return;
+    for (const base of apiBases()) {
+      try {
+        const res = await fetch(`${base}/api/ratings/${encodeURIComponent(account)}`);
+        if (!res.ok) continue;
+        const json = await res.json();
+        if (this.accountId !== account) return;
+        this.myRating = headlineRating(json);
+        this.render();
+        return;
+      } catch { /* the next base */ }
+    }
   }
 
   /** The records of the table's finished hands, from the server's HTTP API (after a reload, or on watching). @param {string} table */
@@ -1963,6 +1989,7 @@ export class App {
       <div class="header-right">
         ${this.name && this.conn ? `<span class="conn conn-${s}" role="status" data-testid="conn-state">${label}</span>` : ''}
         ${this.name && this.conn ? `<button type="button" class="who" data-action="change-name" data-testid="change-name" title="${t('change_name')}" aria-label="${escapeHtml(`${t('change_name')}: ${this.name}`)}">${escapeHtml(this.name)} <span aria-hidden="true">✎</span></button>` : ''}
+        ${this.name && this.conn && this.accountId && this.myRating ? headerRatingHtml(this.myRating) : ''}
         <button type="button" class="mute" data-action="mute" data-testid="mute" aria-pressed="${isMuted()}" title="${isMuted() ? t('mute') : t('unmute')}" aria-label="${isMuted() ? t('mute') : t('unmute')}">${speakerSvg(isMuted())}</button>
         ${typeof Notification !== 'undefined' ? `<button type="button" class="mute" data-action="notify" data-testid="notify" aria-pressed="${this.notifying()}" title="${this.notifying() ? t('notify_off') : t('notify_on')}" aria-label="${this.notifying() ? t('notify_off') : t('notify_on')}">${bellSvg(this.notifying())}</button>` : ''}
         <button type="button" class="mute" data-action="how-to" data-testid="how-to" title="${t('how_to_play')}" aria-label="${t('how_to_play')}">?</button>
