@@ -6,9 +6,9 @@
 
 use std::io::BufRead;
 
-use super::audit::{Entry, Kind};
-use super::password::{self, Hasher};
-use super::{Account, AccountStatus, Accounts, CreateError, NewAccount, username};
+use crate::accounts::audit::{Entry, Kind};
+use crate::accounts::password::{self, Hasher};
+use crate::accounts::{Account, AccountStatus, Accounts, CreateError, NewAccount, username};
 use crate::config::AdminCommand;
 use crate::port::PortError;
 

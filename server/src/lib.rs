@@ -38,6 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 pub mod accounts;
+pub mod admin;
 pub mod api_edge;
 pub mod arena;
 pub mod assets;

@@ -52,7 +52,7 @@ async fn admin(
     command: &burraco_server::config::AdminCommand,
 ) -> anyhow::Result<()> {
     let config = &loaded.server;
-    burraco_server::accounts::admin::check_store(config)?;
+    burraco_server::admin::check_store(config)?;
     let database = match &config.database_url {
         Some(url) => Some(
             burraco_server::store::postgres::Database::connect(url, config.database_pool).await?,
@@ -62,13 +62,9 @@ async fn admin(
     let accounts = burraco_server::accounts::open_for_admin(config, database.as_ref()).await?;
     let moderation =
         burraco_server::moderation::open(config, &config.data_dir, database.as_ref()).await?;
-    let said = burraco_server::accounts::admin::run(
-        &*accounts,
-        &*moderation,
-        command,
-        std::io::stdin().lock(),
-    )
-    .await?;
+    let said =
+        burraco_server::admin::run(&*accounts, &*moderation, command, std::io::stdin().lock())
+            .await?;
     println!("{said}");
     Ok(())
 }

@@ -10,7 +10,6 @@
 //! [`http`]. Guests (a name and play) do not touch any of this.
 
 pub mod address;
-pub mod admin;
 pub mod audit;
 pub mod ceremonies;
 pub mod codes;
