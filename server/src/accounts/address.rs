@@ -10,7 +10,7 @@ use axum::extract::{ConnectInfo, Request};
 /// that appends it) the last address of `X-Forwarded-For`; an IPv6 address by its /64, the
 /// block one subscriber holds (counting each of its addresses apart would count nothing).
 pub(crate) fn address(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
-    client_ip(request, trust_forwarded_for).map(limit_block)
+    client_ip(request, trust_forwarded_for).map(subscriber_block)
 }
 
 /// The client's whole address, as the audit log records it.
@@ -42,7 +42,9 @@ fn client_ip(request: &Request, trust_forwarded_for: bool) -> Option<IpAddr> {
     forwarded.or_else(peer)
 }
 
-fn limit_block(ip: IpAddr) -> IpAddr {
+/// The block one subscriber holds, as the limits and the same-address signal count it: an IPv4
+/// address (an IPv4-mapped IPv6 one read as IPv4), or an IPv6 /64.
+pub(crate) fn subscriber_block(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
@@ -93,5 +95,19 @@ mod tests {
         assert_eq!(address(&v6, false), ip("2001:db8:1:2::"));
         let mapped = request(None, "[::ffff:192.0.2.1]:443");
         assert_eq!(address(&mapped, false), ip("192.0.2.1"));
+    }
+
+    #[test]
+    fn an_ipv6_subscriber_is_its_slash_64() {
+        let a: IpAddr = "2001:db8:1:2::7".parse().expect("ip");
+        let b: IpAddr = "2001:db8:1:2:ffff::1".parse().expect("ip");
+        let c: IpAddr = "2001:db8:1:3::7".parse().expect("ip");
+        assert_eq!(subscriber_block(a), subscriber_block(b));
+        assert_ne!(subscriber_block(a), subscriber_block(c));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
+        assert_eq!(
+            subscriber_block(mapped),
+            "192.0.2.7".parse::<IpAddr>().expect("ip")
+        );
     }
 }

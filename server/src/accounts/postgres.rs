@@ -75,6 +75,25 @@ impl PostgresAccounts {
         }
         tx.commit().await.map_err(port)
     }
+
+    /// Which of `ids` are still live by `query` (a token's or a session's row, unexpired at
+    /// `$2`, of an account not disabled; `$1` the ids).
+    async fn live_of(
+        &self,
+        query: &'static str,
+        ids: &[String],
+        now_ms: i64,
+    ) -> Result<Vec<String>, PortError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let client = self.client().await?;
+        let rows = client
+            .query(query, &[&ids as Param, &now_ms])
+            .await
+            .map_err(port)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
 }
 
 fn account(row: &tokio_postgres::Row) -> Account {
@@ -595,21 +614,12 @@ impl Accounts for PostgresAccounts {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        Box::pin(async move {
-            if ids.is_empty() {
-                return Ok(Vec::new());
-            }
-            let client = self.client().await?;
-            let rows = client
-                .query(
-                    "SELECT t.id FROM account_tokens t JOIN accounts a ON a.id = t.account_id
-                     WHERE t.id = ANY($1) AND t.expires_ms > $2 AND NOT a.disabled",
-                    &[&ids as Param, &now_ms],
-                )
-                .await
-                .map_err(port)?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        Box::pin(self.live_of(
+            "SELECT t.id FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+             WHERE t.id = ANY($1) AND t.expires_ms > $2 AND NOT a.disabled",
+            ids,
+            now_ms,
+        ))
     }
 
     fn live_sessions<'a>(
@@ -617,21 +627,12 @@ impl Accounts for PostgresAccounts {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        Box::pin(async move {
-            if ids.is_empty() {
-                return Ok(Vec::new());
-            }
-            let client = self.client().await?;
-            let rows = client
-                .query(
-                    "SELECT s.id FROM account_sessions s JOIN accounts a ON a.id = s.account_id
-                     WHERE s.id = ANY($1) AND s.expires_ms > $2 AND NOT a.disabled",
-                    &[&ids as Param, &now_ms],
-                )
-                .await
-                .map_err(port)?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
-        })
+        Box::pin(self.live_of(
+            "SELECT s.id FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+             WHERE s.id = ANY($1) AND s.expires_ms > $2 AND NOT a.disabled",
+            ids,
+            now_ms,
+        ))
     }
 
     // passkeys, audit and administration

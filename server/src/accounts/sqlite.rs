@@ -41,6 +41,27 @@ impl SqliteAccounts {
         conn.with_here(migrate)?;
         Ok(SqliteAccounts { conn })
     }
+
+    /// Which of `ids` are still live by `query` (whether a token's or a session's row `?1` is
+    /// unexpired at `?2`, of an account not disabled).
+    fn live_of(
+        &self,
+        query: &'static str,
+        ids: &[String],
+        now_ms: i64,
+    ) -> impl Future<Output = Result<Vec<String>, PortError>> + Send {
+        let ids = ids.to_vec();
+        self.with(move |conn| {
+            let mut stmt = conn.prepare_cached(query)?;
+            let mut live = Vec::new();
+            for id in ids {
+                if stmt.query_row(params![id, now_ms], |r| r.get::<_, bool>(0))? {
+                    live.push(id);
+                }
+            }
+            Ok(live)
+        })
+    }
 }
 
 /// Applies, in one transaction each, the migrations newer than the last one recorded.
@@ -489,20 +510,12 @@ impl Accounts for SqliteAccounts {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        let ids = ids.to_vec();
-        Box::pin(self.with(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM account_tokens t JOIN accounts a ON a.id = t.account_id
-                 WHERE t.id = ?1 AND t.expires_ms > ?2 AND NOT a.disabled)",
-            )?;
-            let mut live = Vec::new();
-            for id in ids {
-                if stmt.query_row(params![id, now_ms], |r| r.get::<_, bool>(0))? {
-                    live.push(id);
-                }
-            }
-            Ok(live)
-        }))
+        Box::pin(self.live_of(
+            "SELECT EXISTS (SELECT 1 FROM account_tokens t JOIN accounts a ON a.id = t.account_id
+             WHERE t.id = ?1 AND t.expires_ms > ?2 AND NOT a.disabled)",
+            ids,
+            now_ms,
+        ))
     }
 
     fn live_sessions<'a>(
@@ -510,20 +523,12 @@ impl Accounts for SqliteAccounts {
         ids: &'a [String],
         now_ms: i64,
     ) -> PortFuture<'a, Result<Vec<String>, PortError>> {
-        let ids = ids.to_vec();
-        Box::pin(self.with(move |conn| {
-            let mut stmt = conn.prepare_cached(
-                "SELECT EXISTS (SELECT 1 FROM account_sessions s JOIN accounts a ON a.id = s.account_id
-                 WHERE s.id = ?1 AND s.expires_ms > ?2 AND NOT a.disabled)",
-            )?;
-            let mut live = Vec::new();
-            for id in ids {
-                if stmt.query_row(params![id, now_ms], |r| r.get::<_, bool>(0))? {
-                    live.push(id);
-                }
-            }
-            Ok(live)
-        }))
+        Box::pin(self.live_of(
+            "SELECT EXISTS (SELECT 1 FROM account_sessions s JOIN accounts a ON a.id = s.account_id
+             WHERE s.id = ?1 AND s.expires_ms > ?2 AND NOT a.disabled)",
+            ids,
+            now_ms,
+        ))
     }
 
     // passkeys, audit and administration

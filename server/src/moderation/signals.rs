@@ -17,6 +17,7 @@ use super::{
     ChatLine, Context, ContextSeat, Moderation, ModerationStore, NewReport, Reason, ReportKind,
 };
 use crate::accounts::Accounts;
+use crate::accounts::address::subscriber_block;
 use crate::table::TableInfo;
 
 /// What the lobby knows of a table, as a report's context (no chat yet).
@@ -128,7 +129,7 @@ pub fn sharing<'a>(
         .iter()
         .filter_map(|s| {
             let address = address_now(moderation, &s.account, s.conn?, now)?;
-            Some((s, block(address)))
+            Some((s, subscriber_block(address)))
         })
         .collect();
     let mut pairs = Vec::new();
@@ -251,35 +252,4 @@ fn file(store: &Arc<dyn ModerationStore>, tracker: &TaskTracker, finding: Findin
             Err(e) => tracing::warn!("cannot file an automatic report: {e}"),
         }
     });
-}
-
-/// The block one subscriber holds: an IPv4 address, or an IPv6 /64.
-fn block(ip: IpAddr) -> IpAddr {
-    match ip {
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => IpAddr::V4(v4),
-            None => {
-                let mut octets = v6.octets();
-                octets[8..].fill(0);
-                IpAddr::V6(octets.into())
-            }
-        },
-        v4 => v4,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_ipv6_subscriber_is_its_slash_64() {
-        let a: IpAddr = "2001:db8:1:2::7".parse().expect("ip");
-        let b: IpAddr = "2001:db8:1:2:ffff::1".parse().expect("ip");
-        let c: IpAddr = "2001:db8:1:3::7".parse().expect("ip");
-        assert_eq!(block(a), block(b));
-        assert_ne!(block(a), block(c));
-        let mapped: IpAddr = "::ffff:192.0.2.7".parse().expect("ip");
-        assert_eq!(block(mapped), "192.0.2.7".parse::<IpAddr>().expect("ip"));
-    }
 }

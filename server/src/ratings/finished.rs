@@ -290,10 +290,9 @@ pub(crate) mod tests {
     use super::*;
     use burraco_protocol::log::{MatchEndCode, SeatHolder};
 
-    /// A rated head-to-head table's log of one `fitab` hand, South `u-s` and North `u-n`, ended
-    /// with `totals` and `vp` (South's first) and `winner` as the table logged it.
-    pub(crate) fn rated_log(totals: [i32; 2], vp: [u8; 2], winner: Option<&str>) -> Vec<Vec<u8>> {
-        let sit = |seat: u8, id: &str| TableEntry::AccountSeat {
+    /// An account's seat entry: `id` at `seat`, its player `p-{id}`.
+    pub(crate) fn account_seat(seat: u8, id: &str) -> TableEntry {
+        TableEntry::AccountSeat {
             seat,
             holder: SeatHolder {
                 player: format!("p-{id}"),
@@ -304,7 +303,17 @@ pub(crate) mod tests {
                 id: id.into(),
                 bot: false,
             },
-        };
+        }
+    }
+
+    /// A rated head-to-head table's entries for one `fitab` hand, South `u-s` and North `u-n`,
+    /// ended with `totals` and `vp` (South's first) and `winner` as the table logged it: created,
+    /// rated, the two seats, the match's end.
+    pub(crate) fn rated_entries(
+        totals: [i32; 2],
+        vp: [u8; 2],
+        winner: Option<&str>,
+    ) -> Vec<TableEntry> {
         let result = MatchResult {
             sides: vec!["S".into(), "N".into()],
             totals,
@@ -313,7 +322,7 @@ pub(crate) mod tests {
             end: MatchEndCode::Hands,
             hands: 1,
         };
-        [
+        vec![
             TableEntry::Created {
                 settings: r#"{"preset":"fitab","players":2,"hands":1,"target":null,"clocks":"off","semipulito":null,"close_requires_pulito":null}"#.into(),
                 private: false,
@@ -322,15 +331,20 @@ pub(crate) mod tests {
                 created_ms: 1,
             },
             TableEntry::Rated,
-            sit(2, "u-s"),
-            sit(0, "u-n"),
+            account_seat(2, "u-s"),
+            account_seat(0, "u-n"),
             TableEntry::MatchFinished {
                 result: result.to_json(),
             },
         ]
-        .iter()
-        .map(TableEntry::encode)
-        .collect()
+    }
+
+    /// [`rated_entries`] encoded, as a store keeps them.
+    pub(crate) fn rated_log(totals: [i32; 2], vp: [u8; 2], winner: Option<&str>) -> Vec<Vec<u8>> {
+        rated_entries(totals, vp, winner)
+            .iter()
+            .map(TableEntry::encode)
+            .collect()
     }
 
     /// Issue 32: -5 against -55 in FITAB's 2-hands column is 10-10, a draw: a half each for the

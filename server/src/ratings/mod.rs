@@ -473,7 +473,7 @@ pub fn closest_table(rating: f64, tables: &[WaitingTable]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use burraco_protocol::log::{MatchResult, SeatAccount, TableEntry};
+    use burraco_protocol::log::TableEntry;
 
     fn waiting(table: &str, mean_rating: f64, waited_ms: i64) -> WaitingTable {
         WaitingTable {
@@ -641,49 +641,17 @@ mod tests {
 
     #[test]
     fn a_played_log_reads_back_as_its_rated_match() {
+        use super::finished::tests::{account_seat, rated_entries};
         use burraco_protocol::log::SeatHolder;
-        let created = TableEntry::Created {
-            settings: r#"{"preset":"fitab","players":2,"hands":1,"target":null,"clocks":"off","semipulito":null,"close_requires_pulito":null}"#.into(),
-            private: false,
-            invite: None,
-            bots: None,
-            created_ms: 1,
-        };
-        let sit = |seat: u8, id: &str| TableEntry::AccountSeat {
-            seat,
-            holder: SeatHolder {
-                player: format!("p-{id}"),
-                name: id.into(),
-                bot: None,
-            },
-            account: SeatAccount {
-                id: id.into(),
-                bot: false,
-            },
-        };
-        let result = MatchResult {
-            sides: vec!["S".into(), "N".into()],
-            totals: [900, 300],
-            winner: Some("S".into()),
-            vp: Some([16, 4]),
-            end: burraco_protocol::log::MatchEndCode::Hands,
-            hands: 1,
-        };
-        let mut log = vec![
-            created.clone(),
-            TableEntry::Rated,
-            sit(2, "u-s"),
-            sit(0, "u-n"),
-        ];
+        let mut log = rated_entries([900, 300], [16, 4], Some("S"));
+        let end = log.pop().expect("the match's end");
         let encoded =
             |log: &[TableEntry]| -> Vec<Vec<u8>> { log.iter().map(TableEntry::encode).collect() };
         assert_eq!(
             FinishedMatch::from_log("t-1", &encoded(&log)),
             LoggedEnd::InPlay
         );
-        log.push(TableEntry::MatchFinished {
-            result: result.to_json(),
-        });
+        log.push(end);
         let LoggedEnd::Finished(m) = FinishedMatch::from_log("t-1", &encoded(&log)) else {
             panic!("finished")
         };
@@ -718,12 +686,12 @@ mod tests {
             LoggedEnd::NotAllAccounts
         );
         let mut twice = log.clone();
-        twice[3] = sit(0, "u-s");
+        twice[3] = account_seat(0, "u-s");
         assert_eq!(
             FinishedMatch::from_log("t-1", &encoded(&twice)),
             LoggedEnd::NotAllAccounts
         );
-        let closed = vec![created, TableEntry::Rated, TableEntry::Closed];
+        let closed = vec![log[0].clone(), TableEntry::Rated, TableEntry::Closed];
         assert_eq!(
             FinishedMatch::from_log("t-1", &encoded(&closed)),
             LoggedEnd::Closed
